@@ -1,0 +1,81 @@
+# estafette build. `make` builds build/estafette; `make check` runs every test.
+# Each module may add a fragment internal/<module>/module.mk declaring, for its
+# cmocka test tests/unit/<name>_test.c, the modules it links:
+#     TEST_DEPS_<name> := util dice
+# Tests without such a line link every module.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+B ?= build
+CC ?= cc
+PKGS := libgit2 libcurl jansson openssl
+SHARED ?= $(abspath ../shared)
+
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wformat=2 -Wvla -Wno-unused-parameter
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinternal \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_CFLAGS)
+LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+MODULES := util orders sshsig dice store render mail engine rulesets/napoleonic-empire
+-include $(wildcard internal/*/module.mk internal/rulesets/*/module.mk)
+
+module_srcs = $(wildcard $(foreach m,$(1),internal/$(m)/*.c))
+module_objs = $(patsubst %.c,$(B)/%.o,$(call module_srcs,$(1)))
+
+LIB_OBJS := $(call module_objs,$(MODULES))
+CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard cmd/estafette/*.c))
+UNIT_TESTS := $(patsubst tests/unit/%_test.c,$(B)/tests/%_test,$(wildcard tests/unit/*_test.c))
+
+.PHONY: all check sanitize demo deps install bench unit clean
+all: $(B)/estafette
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/estafette: $(CMD_OBJS) $(LIB_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+define unit_test_rule
+$(B)/tests/$(1)_test: $(B)/tests/unit/$(1)_test.o $(call module_objs,$(or $(TEST_DEPS_$(subst -,_,$(1))),$(MODULES)))
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS) $$(TEST_LIBS)
+endef
+$(foreach t,$(patsubst tests/unit/%_test.c,%,$(wildcard tests/unit/*_test.c)),$(eval $(call unit_test_rule,$(t))))
+
+unit: $(UNIT_TESTS)
+
+# Every test: cmocka units, then the integration scripts against the real
+# binary, git, ssh-keygen and a loopback SMTP server.
+check: deps $(B)/estafette $(UNIT_TESTS)
+	B=$(B) SHARED=$(SHARED) tests/run-tests.sh
+
+sanitize:
+	$(MAKE) check B=build-san OPT="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)"
+
+demo: deps $(B)/estafette
+	B=$(B) tests/demo.sh
+
+bench: $(B)/estafette
+	B=$(B) tests/bench/run.sh
+
+deps:
+	@tests/deps.sh
+
+install: $(B)/estafette
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/estafette
+	install -m 0755 $(B)/estafette $(DESTDIR)$(PREFIX)/bin/estafette
+	cp -R templates $(DESTDIR)$(PREFIX)/share/estafette/
+	for d in internal/rulesets/*/; do \
+		n=$$(basename $$d); install -d $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n; \
+		cp -R $$d/data $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; done
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

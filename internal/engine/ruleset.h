@@ -1,0 +1,92 @@
+/*
+ * The ruleset interface (DESIGN.md "Steps, phases and decisions").
+ *
+ * A ruleset is a table of pure functions over the game state as JSON. It
+ * never reads the clock, the file system or a random source of its own:
+ * rules data comes in as JSON, randomness through est_dice. The engine
+ * knows nothing of any game; it asks pending() who must act, collects and
+ * checks orders, and calls resolve() once per step.
+ *
+ * Rulesets speak of powers ("France", "Allies"); game.json maps each player
+ * to its powers. A player's order file is handed to the ruleset under every
+ * power that player holds and that the step awaits.
+ *
+ * Ownership: every json_t ** out-parameter is a new reference the caller
+ * must json_decref; every const json_t * argument is borrowed.
+ * Errors: each function returns 0 or a negative EST_E* code with the
+ * message set (util/error.h): EST_EINVAL for bad orders or options,
+ * EST_ENOMEM, EST_ERROR for an inconsistent state.
+ */
+#ifndef EST_ENGINE_RULESET_H
+#define EST_ENGINE_RULESET_H
+
+#include <jansson.h>
+
+#include "dice/dice.h"
+
+typedef struct est_ruleset {
+	const char *name;    /* "napoleonic-empire": the folder and game.json "ruleset" */
+	const char *version; /* recorded in game.json; audits replay with it */
+
+	/*
+	 * The powers a player may hold, in the order `new` deals them when
+	 * the players file leaves "powers" out. Returns a NULL-terminated,
+	 * static array.
+	 */
+	const char *const *(*powers)(void);
+
+	/*
+	 * Step 0: the state after set-up from `rules` (the merged contents of
+	 * the ruleset's data/ folder: {"map": {...}, "cards": {...}, ...}) and
+	 * `options` (game.json "options", an object, possibly empty; the
+	 * scenario name is options["scenario"] when given). Draws no dice.
+	 */
+	int (*setup)(json_t **state_out, const json_t *rules, const json_t *options);
+
+	/*
+	 * What the state awaits:
+	 *   {"mode": "sequential" | "simultaneous" | "automatic" | "over",
+	 *    "kind": short name of the step ("turn", "battle-cards", "retreat", ...),
+	 *    "powers": ["France"],           awaited powers ([] when automatic or over)
+	 *    "prompt": "what is asked, in a sentence for the report"}
+	 * "over" means the game has ended; nothing more is resolved.
+	 */
+	int (*pending)(json_t **out, const json_t *state);
+
+	/*
+	 * Check one power's orders (the order file's "orders" array) against
+	 * the state, before they are accepted. Returns 0 if every order is
+	 * acceptable; otherwise EST_EINVAL with *diagnostics_out set to an array
+	 * of {"index": i, "field": "country", "rule": "Napoleonic Empire, Move
+	 * Phase", "message": "...; fix"} (one entry per problem, index -1 for the
+	 * array as a whole). *diagnostics_out is NULL on success.
+	 */
+	int (*validate)(json_t **diagnostics_out, const json_t *state, const json_t *rules,
+			const char *power, const json_t *orders);
+
+	/*
+	 * The orders a power is taken to have given when it missed a step
+	 * (no moves received): an "orders" array, often empty.
+	 */
+	int (*default_orders)(json_t **out, const json_t *state, const char *power);
+
+	/*
+	 * Resolve the awaited step. `orders` is an object mapping each awaited
+	 * power to its (validated, or default) orders array. `dice` is the
+	 * step's public stream, `hidden` the stream of the hidden chain (deck
+	 * shuffles, anything no player may foresee). Returns the new state and
+	 * *events_out, an array of events, each with at least
+	 * {"type": "...", "text": "one line for the report"}; events that only
+	 * some powers may see carry "visible_to": ["France"].
+	 */
+	int (*resolve)(json_t **state_out, json_t **events_out, const json_t *state,
+		       const json_t *rules, const json_t *orders, est_dice *dice, est_dice *hidden);
+
+	/*
+	 * What `power` may see of the state (NULL: the public view), as the data
+	 * its report template renders: no other power's hand, no deck order.
+	 */
+	int (*view)(json_t **out, const json_t *state, const json_t *rules, const char *power);
+} est_ruleset;
+
+#endif

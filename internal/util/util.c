@@ -1,0 +1,226 @@
+#include "util/util.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+int est_file_read(char **out, size_t *len, const char *path, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t used = 0, cap = 0;
+	int error = 0;
+
+	if (!f)
+		return est_error_set(errno == ENOENT ? EST_ENOTFOUND : EST_EIO,
+				     "%s: cannot open: %s", path, strerror(errno));
+	for (;;) {
+		if (cap - used < 4096) {
+			char *grown;
+
+			cap = cap ? cap * 2 : 8192;
+			if (!(grown = realloc(buf, cap + 1))) {
+				error = est_error_set(EST_ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = grown;
+		}
+		size_t n = fread(buf + used, 1, cap - used, f);
+		used += n;
+		if (max && used > max) {
+			error = est_error_set(EST_EINVAL, "%s: larger than %zu bytes", path, max);
+			goto out;
+		}
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		error = est_error_set(EST_EIO, "%s: read error", path);
+		goto out;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	*len = used;
+	buf = NULL;
+out:
+	free(buf);
+	fclose(f);
+	return error;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *dir = strdup(path), *slash;
+	int fd, error = 0;
+
+	if (!dir)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY)) < 0 || fsync(fd) < 0)
+		error = est_error_set(EST_EIO, "%s: cannot sync folder: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return error;
+}
+
+int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char *tmp = est_strdup_printf("%s.tmp.%ld", path, (long)getpid());
+	const char *p = data;
+	int fd = -1, error = 0;
+
+	if (!tmp)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0) {
+		error = est_error_set(EST_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+		goto out;
+	}
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error = est_error_set(EST_EIO, "%s: write failed: %s", tmp, strerror(errno));
+			goto out;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		error = est_error_set(EST_EIO, "%s: cannot sync: %s", tmp, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		error = est_error_set(EST_EIO, "%s: cannot rename into place: %s", path, strerror(errno));
+		goto out;
+	}
+	error = fsync_dir_of(path);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (error)
+		unlink(tmp);
+	free(tmp);
+	return error;
+}
+
+int est_mkdir_p(const char *path, mode_t mode)
+{
+	char *copy = strdup(path);
+	int error = 0;
+
+	if (!copy)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	for (char *p = copy + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char saved = *p;
+		*p = '\0';
+		if (mkdir(copy, mode) < 0 && errno != EEXIST) {
+			error = est_error_set(EST_EIO, "%s: cannot create folder: %s", copy, strerror(errno));
+			break;
+		}
+		*p = saved;
+		if (saved == '\0')
+			break;
+	}
+	free(copy);
+	return error;
+}
+
+int est_path_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+void est_sha256(unsigned char out[EST_SHA256_LEN], const void *data, size_t len)
+{
+	unsigned int outlen = EST_SHA256_LEN;
+
+	EVP_Digest(data, len, out, &outlen, EVP_sha256(), NULL);
+}
+
+void est_hex_encode(char *out, const unsigned char *in, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int est_hex_decode(unsigned char *out, size_t len, const char *hex)
+{
+	if (strlen(hex) != 2 * len)
+		return est_error_set(EST_EINVAL, "expected %zu hex digits, got %zu", 2 * len, strlen(hex));
+	for (size_t i = 0; i < len; i++) {
+		int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return est_error_set(EST_EINVAL, "not a hex digit at position %zu", 2 * i);
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+void est_sha256_hex(char out[EST_SHA256_HEX_LEN + 1], const void *data, size_t len)
+{
+	unsigned char md[EST_SHA256_LEN];
+
+	est_sha256(md, data, len);
+	est_hex_encode(out, md, sizeof(md));
+}
+
+char *est_strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+char *est_home_dir(void)
+{
+	const char *env = getenv("ESTAFETTE_HOME"), *home;
+
+	if (env && *env)
+		return strdup(env);
+	if (!(home = getenv("HOME")) || !*home)
+		return NULL;
+	return est_strdup_printf("%s/.local/share/estafette", home);
+}

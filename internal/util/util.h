@@ -1,0 +1,66 @@
+/*
+ * Small helpers shared by every module: whole-file I/O, atomic writes,
+ * hex and SHA-256. Each returns 0 or a negative EST_E* code with the
+ * message set (util/error.h).
+ */
+#ifndef EST_UTIL_UTIL_H
+#define EST_UTIL_UTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define EST_SHA256_LEN 32
+#define EST_SHA256_HEX_LEN 64
+
+/*
+ * Read all of `path` into a new NUL-terminated buffer (*out, length *len
+ * without the NUL; caller frees with free()). Files over `max` bytes are
+ * refused (max 0: no limit).
+ *
+ * Errors: EST_ENOTFOUND (no such file), EST_EINVAL (over max),
+ * EST_EIO, EST_ENOMEM.
+ */
+int est_file_read(char **out, size_t *len, const char *path, size_t max);
+
+/*
+ * Write `len` bytes to `path` atomically: a temporary file in the same
+ * directory, fsync, rename, fsync of the directory. A crash leaves either
+ * the old file or the new one, never a torn one. `mode` e.g. 0600.
+ *
+ * Errors: EST_EIO.
+ */
+int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
+
+/* mkdir -p with `mode` for the folders it makes. Errors: EST_EIO. */
+int est_mkdir_p(const char *path, mode_t mode);
+
+/* 1 if `path` exists (any type), else 0. */
+int est_path_exists(const char *path);
+
+/* SHA-256 of `len` bytes into out[32]. */
+void est_sha256(unsigned char out[EST_SHA256_LEN], const void *data, size_t len);
+
+/* Lower-case hex of `len` bytes into `out` (2*len+1 bytes, NUL-terminated). */
+void est_hex_encode(char *out, const unsigned char *in, size_t len);
+
+/*
+ * Decode exactly `len` bytes from `hex` (2*len hex digits, either case,
+ * nothing after). Errors: EST_EINVAL.
+ */
+int est_hex_decode(unsigned char *out, size_t len, const char *hex);
+
+/* SHA-256 of `len` bytes as 64 lower-case hex digits into out[65]. */
+void est_sha256_hex(char out[EST_SHA256_HEX_LEN + 1], const void *data, size_t len);
+
+/*
+ * printf into a new heap string (caller frees). Returns NULL on ENOMEM.
+ */
+char *est_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * $ESTAFETTE_HOME, or $HOME/.local/share/estafette. Caller frees.
+ * Returns NULL if neither variable is set.
+ */
+char *est_home_dir(void);
+
+#endif
