@@ -16,6 +16,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wpointer-arith -Wformat=2 -Wvla -Wno-unused-parameter
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinternal \
+	-DEST_SOURCE_DIR='"$(CURDIR)"' -DEST_DATADIR='"$(PREFIX)/share/estafette"' \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_CFLAGS)
 LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -36,7 +37,8 @@ all: $(B)/estafette
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/estafette: $(CMD_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -6,6 +6,11 @@
  * manifest, which holds every order's hash (and so the players' entropy).
  * All rolls of a step come from one HMAC-SHA256 stream and are logged with
  * their purpose in turns/NNNN/dice.json.
+ *
+ * enc(x) below is u32be(len(x)) || x. All 32-byte values are raw bytes,
+ * not hex; est_hex_encode (util/util.h) gives the hex dice.json records.
+ * tests/helpers/dice_check.py is an independent implementation that checks
+ * the normative vector and every roll of a game repository.
  */
 #ifndef EST_DICE_DICE_H
 #define EST_DICE_DICE_H
@@ -22,67 +27,89 @@
 typedef struct est_dice est_dice;
 
 /*
- * c_n: SHA-256 applied `n` times to the 32-byte secret (c_0 = secret).
- * The tip published in game.json is c_N; step t reveals c_(N-t).
+ * c_n: SHA-256 applied `n` times to the 32-byte secret (c_0 = secret),
+ * into out[32] (`out` may be `secret`). The tip published in game.json is
+ * c_N; step t reveals c_(N-t). Takes n hash computations. Cannot fail.
  */
 void est_dice_chain_value(unsigned char out[32], const unsigned char secret[32], uint32_t n);
 
 /*
- * Check that SHA-256(reveal) == prev (prev = r_(t-1), r_0 = tip).
- * Errors: EST_ESIG with a message naming both values.
+ * Check that SHA-256(reveal) == prev (prev = r_(t-1), r_0 = tip), in
+ * constant time. Returns 0 when they chain.
+ * Errors: EST_ESIG with a message naming both values in hex.
  */
 int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char prev[32]);
 
 /*
  * seed_t = HMAC-SHA256(key = reveal, enc(domain) || enc(game_id) ||
  *                      u32be(step) || enc(manifest_sha256))
- * `domain` is EST_DICE_DOMAIN_STEP or EST_DICE_DOMAIN_HIDDEN.
+ * into out[32]. `domain` is EST_DICE_DOMAIN_STEP or EST_DICE_DOMAIN_HIDDEN;
+ * `domain` and `game_id` are NUL-terminated and enter without their NUL;
+ * `manifest_sha256` is the raw SHA-256 of the bytes of
+ * turns/NNNN/manifest.json. Cannot fail.
  */
 void est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
 			const char *domain, const char *game_id, uint32_t step,
 			const unsigned char manifest_sha256[32]);
 
 /*
- * A roll stream keyed by `seed` (block_i = HMAC-SHA256(seed,
- * enc("estafette/dice/v1/stream") || u64be(i)), eight big-endian words a
- * block). Caller frees with est_dice_free. Errors: EST_ENOMEM.
+ * block_i = HMAC-SHA256(key = seed, enc("estafette/dice/v1/stream") ||
+ * u64be(i)) into out[32]: the i-th block (counted from 0) of the roll
+ * stream keyed by `seed`. Its eight 4-byte big-endian words are the words
+ * est_dice_roll uses, in order. Exposed so that tests and audits can check
+ * the stream against the normative vector. Cannot fail.
+ */
+void est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i);
+
+/*
+ * A roll stream keyed by `seed` (block_i as est_dice_block, eight
+ * big-endian words a block, starting at block 0) with an empty log.
+ * `seed` is copied. Caller frees with est_dice_free. Errors: EST_ENOMEM.
  */
 int est_dice_new(est_dice **out, const unsigned char seed[32]);
 
 /*
  * A test stream that returns `faces` in order, whatever the sides asked
- * (each face must fit the die it answers, or est_dice_roll fails with
- * EST_EINVAL). Rolls are logged exactly as with a real stream. Running out
- * of faces is EST_EINVAL ("test stream exhausted"). `faces` is copied.
+ * (each face must fit the die it answers, 1..sides, or est_dice_roll fails
+ * with EST_EINVAL and the face stays unused). Rolls are logged exactly as
+ * with a real stream. Running out of faces is EST_EINVAL ("test stream
+ * exhausted"). `faces` is copied; count may be 0.
  * Errors: EST_ENOMEM.
  */
 int est_dice_new_fixed(est_dice **out, const int *faces, size_t count);
 
+/* Free a stream and its log. NULL is allowed. */
 void est_dice_free(est_dice *dice);
 
 /*
  * Roll one die of `sides` faces: take the next word w; while
  * w >= 2^32 - (2^32 mod sides) take another; *out = w mod sides + 1.
- * `purpose` (e.g. "battle Austria: allied roll") is copied into the log.
- * Errors: EST_EINVAL if sides < 2 (or a fixed face out of range / exhausted);
- * EST_ENOMEM.
+ * `purpose` (e.g. "battle Austria: allied roll") is copied into the log
+ * (NULL logs as ""). Rejected words are consumed but not logged.
+ * Errors: EST_EINVAL if sides < 2 (or a fixed face out of range /
+ * exhausted); EST_ENOMEM. After EST_ENOMEM the stream may have moved on
+ * without logging: discard it.
  */
 int est_dice_roll(int *out, est_dice *dice, int sides, const char *purpose);
 
 /*
  * Fisher-Yates shuffle of `array` in place: for i = n-1 down to 1,
  * j = roll(i+1) - 1, swap items i and j. Each roll is logged with
- * "`purpose`: position i". Errors: as est_dice_roll.
+ * "`purpose`: position i". Arrays of 0 or 1 items draw nothing.
+ * Errors: EST_EINVAL if `array` is not a JSON array (or holds more than
+ * INT_MAX items); otherwise as est_dice_roll, and then the array may be
+ * partly shuffled.
  */
 int est_dice_shuffle(json_t *array, est_dice *dice, const char *purpose);
 
 /*
  * The roll log so far: a JSON array of {"sides", "value", "purpose"} in the
- * order drawn. Borrowed; valid until the next roll or est_dice_free.
+ * order drawn. Borrowed; valid until the next roll or est_dice_free
+ * (json_deep_copy it to keep it).
  */
 const json_t *est_dice_log(const est_dice *dice);
 
-/* Number of rolls drawn so far. */
+/* Number of rolls drawn (and logged) so far. */
 size_t est_dice_count(const est_dice *dice);
 
 #endif

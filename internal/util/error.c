@@ -28,7 +28,8 @@ int est_error_prefix(const char *fmt, ...)
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	memcpy(old, last_message, sizeof(old));
-	snprintf(last_message, sizeof(last_message), "%s: %s", prefix, old);
+	/* Bounded so the result always fits: context first, then the cause. */
+	snprintf(last_message, sizeof(last_message), "%.1000s: %.3000s", prefix, old);
 	return last_code;
 }
 

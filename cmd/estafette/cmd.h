@@ -1,0 +1,40 @@
+/*
+ * The command line (DESIGN.md "Command line"): main.c dispatches to one
+ * cmd_<name>() per file. Only cmd/ prints and picks exit codes.
+ */
+#ifndef EST_CMD_H
+#define EST_CMD_H
+
+#include <jansson.h>
+#include <time.h>
+
+int cmd_new(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
+
+/*
+ * Report the last library error for `what` (a game or file) and return
+ * its sysexits code. With `json`, a {"status": "error", ...} object goes to
+ * stdout instead of a line on stderr; `extra` (may be NULL, borrowed) is
+ * merged into it.
+ */
+int cmd_fail(int code, int json, const json_t *extra);
+
+/* Print a usage error for `cmd` and return 64. */
+int cmd_usage(const char *usage);
+
+/* Print `value` as estafette's JSON (indented, a final newline). */
+void cmd_print_json(const json_t *value);
+
+/*
+ * Parse --now: "2026-11-29T16:00:00Z" (UTC) or "@<seconds since the
+ * epoch>". NULL gives the current time. Returns -1 when unreadable.
+ */
+time_t cmd_parse_time(const char *text);
+
+#endif

@@ -1,0 +1,56 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "cmd.h"
+#include "engine/engine.h"
+#include "util/error.h"
+
+int cmd_fail(int code, int json, const json_t *extra)
+{
+	if (json) {
+		json_t *out = json_pack("{s:s, s:s, s:s, s:i}", "status", "error",
+					"error", est_error_name(code), "message", est_error_message(),
+					"exit", est_error_exit_code(code));
+		if (extra)
+			json_object_update(out, (json_t *)extra);
+		cmd_print_json(out);
+		json_decref(out);
+	} else {
+		fprintf(stderr, "estafette: %s\n", est_error_message());
+	}
+	return est_error_exit_code(code);
+}
+
+int cmd_usage(const char *usage)
+{
+	fprintf(stderr, "usage: %s\n", usage);
+	return EX_USAGE;
+}
+
+void cmd_print_json(const json_t *value)
+{
+	char *text = est_json_text(value);
+
+	if (text)
+		fputs(text, stdout);
+	free(text);
+}
+
+time_t cmd_parse_time(const char *text)
+{
+	struct tm tm = {0};
+	char *end;
+
+	if (!text)
+		return time(NULL);
+	if (text[0] == '@') {
+		long long secs = strtoll(text + 1, &end, 10);
+		return *end || end == text + 1 ? -1 : (time_t)secs;
+	}
+	end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || (*end && strcmp(end, "Z") != 0))
+		return -1;
+	return timegm(&tm);
+}

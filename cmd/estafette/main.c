@@ -1,0 +1,53 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "cmd.h"
+#include "engine/engine.h"
+#include "util/error.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *summary;
+} commands[] = {
+	{"new", cmd_new, "create a game repository"},
+	{"submit", cmd_submit, "check and record a signed order file"},
+	{"check", cmd_check, "check a signed order file, writing nothing"},
+	{"run", cmd_run, "resolve every due step, then mail the reports"},
+	{"status", cmd_status, "the step, who is awaited, the deadline"},
+	{"report", cmd_report, "render a step's report"},
+	{"keygen", cmd_keygen, "make an Ed25519 key pair (OpenSSH format)"},
+	{"sign", cmd_sign, "sign a file like ssh-keygen -Y sign"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: estafette <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nevery command takes --json; `estafette <command> --help` for its options\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("estafette 0.1.0\n");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "estafette: \"%s\" is not a command\n", argv[1]);
+	usage(stderr);
+	return EX_USAGE;
+}

@@ -1,0 +1,97 @@
+/* estafette new DIR --ruleset NAME --players FILE [--scenario S] [--option K=V]... */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "engine/engine.h"
+#include "util/error.h"
+
+#define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
+	"       [--option K=V]... [--gm-key FILE.pub] [--deadline-hours N]\n" \
+	"       [--test-dice-secret TEXT] [--json]"
+
+/* K=V into options; V is an integer when it reads as one. */
+static int add_option(json_t *options, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char *key, *end;
+	long long n;
+
+	if (!eq || eq == kv)
+		return -1;
+	key = strndup(kv, (size_t)(eq - kv));
+	n = strtoll(eq + 1, &end, 10);
+	json_object_set_new(options, key, *(eq + 1) && !*end ? json_integer(n) : json_string(eq + 1));
+	free(key);
+	return 0;
+}
+
+static void print_summary(const json_t *summary)
+{
+	size_t i, j;
+	json_t *p, *power;
+
+	printf("created game %s (%s) in %s\n", json_string_value(json_object_get(summary, "game")),
+	       json_string_value(json_object_get(summary, "ruleset")),
+	       json_string_value(json_object_get(summary, "path")));
+	json_array_foreach(json_object_get(summary, "players"), i, p) {
+		printf("  %s (%s) plays", json_string_value(json_object_get(p, "id")),
+		       json_string_value(json_object_get(p, "email")));
+		json_array_foreach(json_object_get(p, "powers"), j, power)
+			printf("%s %s", j ? "," : "", json_string_value(power));
+		printf("\n");
+	}
+	printf("next: estafette run %s\n", json_string_value(json_object_get(summary, "path")));
+}
+
+int cmd_new(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"ruleset", required_argument, NULL, 'r'}, {"players", required_argument, NULL, 'p'},
+		{"scenario", required_argument, NULL, 's'}, {"option", required_argument, NULL, 'o'},
+		{"id", required_argument, NULL, 'i'}, {"gm-key", required_argument, NULL, 'g'},
+		{"deadline-hours", required_argument, NULL, 'd'},
+		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'}, {0}};
+	est_new_options opts = {0};
+	json_t *options = json_object(), *summary = NULL;
+	int c, json = 0, error, status = 0;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': opts.ruleset = optarg; break;
+		case 'p': opts.players_file = optarg; break;
+		case 's': json_object_set_new(options, "scenario", json_string(optarg)); break;
+		case 'o':
+			if (add_option(options, optarg) < 0) {
+				status = cmd_usage(USAGE);
+				goto out;
+			}
+			break;
+		case 'i': opts.id = optarg; break;
+		case 'g': opts.gm_key = optarg; break;
+		case 'd': opts.deadline_hours = atoi(optarg); break;
+		case 't': opts.test_secret = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': printf("usage: %s\n", USAGE); goto out;
+		default: status = cmd_usage(USAGE); goto out;
+		}
+	}
+	if (optind + 1 != argc || !opts.ruleset || !opts.players_file) {
+		status = cmd_usage(USAGE);
+		goto out;
+	}
+	opts.dir = argv[optind];
+	opts.options = options;
+	if ((error = est_engine_new(&summary, &opts)) < 0) {
+		status = cmd_fail(error, json, NULL);
+		goto out;
+	}
+	json ? cmd_print_json(summary) : print_summary(summary);
+out:
+	json_decref(summary);
+	json_decref(options);
+	return status;
+}

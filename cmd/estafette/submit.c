@@ -1,0 +1,141 @@
+/*
+ * estafette submit GAME FILE [--sig FILE.sig]   record orders (one commit)
+ * estafette check GAME FILE [--sig FILE.sig]    the same checks, writing nothing
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "cmd.h"
+#include "engine/engine.h"
+#include "orders/orders.h"
+#include "util/error.h"
+#include "util/util.h"
+
+typedef struct {
+	const char *game, *file;
+	char *sig_file;
+	char *bytes, *sig;
+	size_t len, sig_len;
+	int json;
+} order_args;
+
+static int parse_args(order_args *a, int argc, char **argv, const char *usage)
+{
+	static const struct option longopts[] = {
+		{"sig", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'}, {0}};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 's')
+			a->sig_file = strdup(optarg);
+		else if (c == 'j')
+			a->json = 1;
+		else
+			return cmd_usage(usage);
+	}
+	if (optind + 2 != argc)
+		return cmd_usage(usage);
+	a->game = argv[optind];
+	a->file = argv[optind + 1];
+	if (!a->sig_file)
+		a->sig_file = est_strdup_printf("%s.sig", a->file);
+	return 0;
+}
+
+/* Read both files; the parser itself refuses an oversized order with its own message. */
+static int read_files(order_args *a)
+{
+	int error;
+
+	if ((error = est_file_read(&a->bytes, &a->len, a->file, 4 * EST_ORDER_MAX_BYTES)) < 0)
+		return error;
+	if ((error = est_file_read(&a->sig, &a->sig_len, a->sig_file, 65536)) == EST_ENOTFOUND)
+		est_error_set(EST_ENOTFOUND, "%s: no signature beside the order file; sign it with "
+			      "ssh-keygen -Y sign -f KEY -n %s %s (or estafette sign), or pass --sig",
+			      a->sig_file, EST_ORDERS_NAMESPACE, a->file);
+	return error;
+}
+
+static void order_args_free(order_args *a)
+{
+	free(a->sig_file);
+	free(a->bytes);
+	free(a->sig);
+}
+
+static int refuse(int error, int json, json_t *diagnostics)
+{
+	json_t *extra = json_pack("{s:s, s:O?}", "status", "refused", "diagnostics", diagnostics);
+	int status = cmd_fail(error, json, extra);
+
+	if (!json) {
+		size_t i;
+		json_t *d;
+		json_array_foreach(diagnostics, i, d)
+			fprintf(stderr, "  orders[%lld].%s: %s (%s)\n",
+				(long long)json_integer_value(json_object_get(d, "index")),
+				json_string_value(json_object_get(d, "field")),
+				json_string_value(json_object_get(d, "message")),
+				json_string_value(json_object_get(d, "rule")));
+	}
+	json_decref(extra);
+	json_decref(diagnostics);
+	return status;
+}
+
+static int run(int argc, char **argv, int write, const char *usage)
+{
+	order_args a = {0};
+	est_game *game = NULL;
+	json_t *receipt = NULL, *diagnostics = NULL;
+	est_order *order = NULL;
+	int status, error;
+
+	if ((status = parse_args(&a, argc, argv, usage)) != 0)
+		goto out;
+	if ((error = read_files(&a)) < 0 || (error = est_game_open(&game, a.game)) < 0) {
+		status = cmd_fail(error, a.json, NULL);
+		goto out;
+	}
+	if (write)
+		error = est_game_submit(&receipt, &diagnostics, game, a.file, a.bytes, a.len,
+					a.sig, a.sig_len, time(NULL));
+	else
+		error = est_game_check_order(&order, &diagnostics, game, a.file, a.bytes, a.len,
+					     a.sig, a.sig_len, time(NULL));
+	if (error < 0) {
+		status = refuse(error, a.json, diagnostics);
+		goto out;
+	}
+	if (!write)
+		receipt = json_pack("{s:s, s:s, s:I, s:I}", "status", "valid", "player", order->player,
+				    "step", (json_int_t)order->step, "seq", (json_int_t)order->seq);
+	if (a.json)
+		cmd_print_json(receipt);
+	else
+		printf("%s: %s orders of %s for step %lld (seq %lld)\n", a.file,
+		       write ? "recorded" : "valid",
+		       json_string_value(json_object_get(receipt, "player")),
+		       (long long)json_integer_value(json_object_get(receipt, "step")),
+		       (long long)json_integer_value(json_object_get(receipt, "seq")));
+out:
+	json_decref(receipt);
+	est_orders_free(order);
+	est_game_free(game);
+	order_args_free(&a);
+	return status;
+}
+
+int cmd_submit(int argc, char **argv)
+{
+	return run(argc, argv, 1, "estafette submit GAME FILE [--sig FILE.sig] [--json]");
+}
+
+int cmd_check(int argc, char **argv)
+{
+	return run(argc, argv, 0, "estafette check GAME FILE [--sig FILE.sig] [--json]");
+}

@@ -1,0 +1,333 @@
+/*
+ * The dice protocol of DESIGN.md "Dice": the hash chain, the step seed,
+ * the HMAC-SHA256 word stream with rejection sampling, and the roll log.
+ */
+#include "dice/dice.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#define STREAM_DOMAIN "estafette/dice/v1/stream"
+#define WORDS_PER_BLOCK 8
+
+struct est_dice {
+	/* A real stream: the seed, the next block to draw, the current one. */
+	unsigned char seed[32];
+	uint64_t next_block;
+	unsigned char block[32];
+	unsigned int next_word; /* WORDS_PER_BLOCK: block used up */
+
+	/* A test stream (est_dice_new_fixed) when `fixed` is set. */
+	int fixed;
+	int *faces;
+	size_t face_count, next_face;
+
+	json_t *log;
+};
+
+static void put_u32be(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static void put_u64be(unsigned char *p, uint64_t v)
+{
+	put_u32be(p, (uint32_t)(v >> 32));
+	put_u32be(p + 4, (uint32_t)v);
+}
+
+static uint32_t get_u32be(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Feed enc(x) = u32be(len(x)) || x into an HMAC computation. */
+static void mac_enc(EVP_MAC_CTX *ctx, const void *x, size_t len)
+{
+	unsigned char prefix[4];
+
+	put_u32be(prefix, (uint32_t)len);
+	EVP_MAC_update(ctx, prefix, sizeof(prefix));
+	EVP_MAC_update(ctx, x, len);
+}
+
+/*
+ * An HMAC-SHA256 context keyed by `key`. The header promises these
+ * functions cannot fail: an allocation failure inside OpenSSL for a few
+ * hundred bytes leaves nothing sensible to do but stop, as a die that
+ * silently gave a wrong face would be worse.
+ */
+static EVP_MAC_CTX *mac_start(const unsigned char key[32])
+{
+	EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string("digest", (char *)"SHA256", 0),
+		OSSL_PARAM_construct_end(),
+	};
+
+	EVP_MAC_free(mac);
+	if (!ctx || !EVP_MAC_init(ctx, key, 32, params))
+		abort();
+	return ctx;
+}
+
+static void mac_finish(unsigned char out[32], EVP_MAC_CTX *ctx)
+{
+	size_t len = 0;
+
+	if (!EVP_MAC_final(ctx, out, &len, 32) || len != 32)
+		abort();
+	EVP_MAC_CTX_free(ctx);
+}
+
+void est_dice_chain_value(unsigned char out[32], const unsigned char secret[32], uint32_t n)
+{
+	unsigned char c[32];
+
+	memcpy(c, secret, sizeof(c));
+	while (n--)
+		est_sha256(c, c, sizeof(c));
+	memcpy(out, c, sizeof(c));
+	OPENSSL_cleanse(c, sizeof(c));
+}
+
+int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char prev[32])
+{
+	unsigned char hashed[32];
+	char reveal_hex[65], prev_hex[65];
+
+	est_sha256(hashed, reveal, 32);
+	if (CRYPTO_memcmp(hashed, prev, sizeof(hashed)) == 0)
+		return 0;
+	est_hex_encode(reveal_hex, reveal, 32);
+	est_hex_encode(prev_hex, prev, 32);
+	return est_error_set(EST_ESIG,
+			     "dice: revealed chain value %s does not hash to the previous value %s "
+			     "(SHA-256 of r_t must equal r_(t-1), with r_0 the chain tip of game.json); "
+			     "check that the GM's dice secret belongs to this game",
+			     reveal_hex, prev_hex);
+}
+
+void est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
+			const char *domain, const char *game_id, uint32_t step,
+			const unsigned char manifest_sha256[32])
+{
+	EVP_MAC_CTX *ctx = mac_start(reveal);
+	unsigned char step_be[4];
+
+	put_u32be(step_be, step);
+	mac_enc(ctx, domain, strlen(domain));
+	mac_enc(ctx, game_id, strlen(game_id));
+	EVP_MAC_update(ctx, step_be, sizeof(step_be));
+	mac_enc(ctx, manifest_sha256, 32);
+	mac_finish(out, ctx);
+}
+
+void est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+{
+	EVP_MAC_CTX *ctx = mac_start(seed);
+	unsigned char index_be[8];
+
+	put_u64be(index_be, i);
+	mac_enc(ctx, STREAM_DOMAIN, strlen(STREAM_DOMAIN));
+	EVP_MAC_update(ctx, index_be, sizeof(index_be));
+	mac_finish(out, ctx);
+}
+
+static int dice_alloc(est_dice **out)
+{
+	est_dice *dice = calloc(1, sizeof(*dice));
+
+	if (!dice || !(dice->log = json_array())) {
+		free(dice);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	*out = dice;
+	return 0;
+}
+
+int est_dice_new(est_dice **out, const unsigned char seed[32])
+{
+	est_dice *dice;
+	int error;
+
+	if ((error = dice_alloc(&dice)) < 0)
+		return error;
+	memcpy(dice->seed, seed, sizeof(dice->seed));
+	dice->next_word = WORDS_PER_BLOCK;
+	*out = dice;
+	return 0;
+}
+
+int est_dice_new_fixed(est_dice **out, const int *faces, size_t count)
+{
+	est_dice *dice;
+	int error;
+
+	if ((error = dice_alloc(&dice)) < 0)
+		return error;
+	dice->fixed = 1;
+	dice->face_count = count;
+	/* One spare slot so that count 0 still gets a distinct allocation. */
+	if (!(dice->faces = calloc(count + 1, sizeof(*faces)))) {
+		est_dice_free(dice);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	if (count)
+		memcpy(dice->faces, faces, count * sizeof(*faces));
+	*out = dice;
+	return 0;
+}
+
+void est_dice_free(est_dice *dice)
+{
+	if (!dice)
+		return;
+	OPENSSL_cleanse(dice->seed, sizeof(dice->seed));
+	OPENSSL_cleanse(dice->block, sizeof(dice->block));
+	free(dice->faces);
+	json_decref(dice->log);
+	free(dice);
+}
+
+static uint32_t next_word(est_dice *dice)
+{
+	if (dice->next_word == WORDS_PER_BLOCK) {
+		est_dice_block(dice->block, dice->seed, dice->next_block++);
+		dice->next_word = 0;
+	}
+	return get_u32be(dice->block + 4 * dice->next_word++);
+}
+
+/*
+ * Rejection sampling: words at or above the largest multiple of `sides`
+ * below 2^32 would make the low faces more likely, so they are skipped.
+ */
+static int draw_real(est_dice *dice, int sides)
+{
+	uint64_t n = (uint64_t)sides;
+	uint64_t limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % n);
+	uint32_t w;
+
+	do
+		w = next_word(dice);
+	while (w >= limit);
+	return (int)(w % n) + 1;
+}
+
+static int draw_fixed(int *out, est_dice *dice, int sides, const char *purpose)
+{
+	int face;
+
+	if (dice->next_face >= dice->face_count)
+		return est_error_set(EST_EINVAL,
+				     "dice: test stream exhausted after %zu faces (roll of d%d for \"%s\"); "
+				     "give the test more faces",
+				     dice->face_count, sides, purpose);
+	face = dice->faces[dice->next_face];
+	if (face < 1 || face > sides)
+		return est_error_set(EST_EINVAL,
+				     "dice: test stream face %zu is %d, which a d%d cannot show "
+				     "(roll for \"%s\"); give a face from 1 to %d",
+				     dice->next_face + 1, face, sides, purpose, sides);
+	dice->next_face++;
+	*out = face;
+	return 0;
+}
+
+static int log_roll(est_dice *dice, int sides, int value, const char *purpose)
+{
+	json_t *entry = json_pack("{s:i, s:i, s:s}", "sides", sides, "value", value,
+				  "purpose", purpose);
+
+	if (!entry || json_array_append_new(dice->log, entry) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}
+
+int est_dice_roll(int *out, est_dice *dice, int sides, const char *purpose)
+{
+	int value = 0, error;
+
+	if (!purpose)
+		purpose = "";
+	if (sides < 2)
+		return est_error_set(EST_EINVAL,
+				     "dice: a die needs at least 2 sides, but %d were asked (roll for \"%s\"); "
+				     "this is a ruleset bug",
+				     sides, purpose);
+	if (dice->fixed) {
+		if ((error = draw_fixed(&value, dice, sides, purpose)) < 0)
+			return error;
+	} else {
+		value = draw_real(dice, sides);
+	}
+	if ((error = log_roll(dice, sides, value, purpose)) < 0)
+		return error;
+	*out = value;
+	return 0;
+}
+
+static int swap_items(json_t *array, size_t i, size_t j)
+{
+	json_t *a = json_incref(json_array_get(array, i));
+	json_t *b = json_incref(json_array_get(array, j));
+
+	/* json_array_set_new takes the references even when it fails. */
+	if (json_array_set_new(array, i, b) < 0 || json_array_set_new(array, j, a) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}
+
+int est_dice_shuffle(json_t *array, est_dice *dice, const char *purpose)
+{
+	size_t n, i;
+	char *label = NULL;
+	int face, error = 0;
+
+	if (!purpose)
+		purpose = "";
+	if (!json_is_array(array))
+		return est_error_set(EST_EINVAL, "dice: shuffle for \"%s\" was given something "
+				     "that is not a JSON array; this is a ruleset bug", purpose);
+	n = json_array_size(array);
+	if (n > (size_t)INT_MAX)
+		return est_error_set(EST_EINVAL, "dice: shuffle for \"%s\" of %zu items is too "
+				     "large (at most %d)", purpose, n, INT_MAX);
+	for (i = n; i-- > 1;) {
+		if (!(label = est_strdup_printf("%s: position %zu", purpose, i))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		if ((error = est_dice_roll(&face, dice, (int)(i + 1), label)) < 0)
+			goto out;
+		if ((size_t)(face - 1) != i && (error = swap_items(array, i, (size_t)(face - 1))) < 0)
+			goto out;
+		free(label);
+		label = NULL;
+	}
+out:
+	free(label);
+	return error;
+}
+
+const json_t *est_dice_log(const est_dice *dice)
+{
+	return dice->log;
+}
+
+size_t est_dice_count(const est_dice *dice)
+{
+	return json_array_size(dice->log);
+}

@@ -1,0 +1,182 @@
+/*
+ * The step pipeline (DESIGN.md "Steps, phases and decisions") and the
+ * game as the command line sees it.
+ *
+ * An est_game is one open game repository with its game.json, the ruleset
+ * it names and the current state. Everything that writes takes the game's
+ * lock first (est_store_lock), so two runs never interleave; every write is
+ * one commit on refs/heads/main made only if main did not move meanwhile.
+ *
+ * Errors follow util/error.h; each function lists the codes it returns.
+ */
+#ifndef EST_ENGINE_ENGINE_H
+#define EST_ENGINE_ENGINE_H
+
+#include <jansson.h>
+#include <time.h>
+
+#include "engine/ruleset.h"
+#include "store/store.h"
+
+#define EST_ORDERS_NAMESPACE "estafette-orders"
+#define EST_ORDER_MAX_BYTES 65536
+
+typedef struct est_game {
+	est_store *store;
+	const est_ruleset *ruleset;
+	char head[EST_STORE_OID_HEX + 1]; /* refs/heads/main when opened */
+	json_t *game;    /* game.json */
+	json_t *rules;   /* rules/ merged: {"map": ..., "cards": ...} */
+	json_t *state;   /* state.json: {"game", "step", "state"} */
+	char *state_text; /* state.json bytes as stored */
+	char state_sha256[65];
+	char *allowed_signers; /* keys/allowed_signers as stored */
+	long long step;  /* the last resolved step (0 after `new`) */
+	char *home;      /* $ESTAFETTE_HOME */
+} est_game;
+
+/* Options of `estafette new`. */
+typedef struct {
+	const char *dir;          /* the folder to create the repository in */
+	const char *id;           /* game id; NULL: the folder's base name */
+	const char *ruleset;      /* "napoleonic-empire" */
+	const char *players_file; /* DESIGN.md "The players file" */
+	const char *gm_key;       /* a public key file for the GM, or NULL */
+	json_t *options;          /* {"scenario": ..., K: V}; borrowed, may be NULL */
+	const char *test_secret;  /* sample games only: dice secrets anyone can
+	                             recompute from this text (game.json says so) */
+	int deadline_hours;       /* 0: no deadline, steps wait for every order */
+} est_new_options;
+
+/* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
+const est_ruleset *est_engine_ruleset(const char *name);
+
+/* The names of all registered rulesets, NULL-terminated, static. */
+const char *const *est_engine_ruleset_names(void);
+
+/*
+ * The folder that holds templates/ and rulesets/NAME/data: $ESTAFETTE_DATA,
+ * else the source tree the binary was built in (for `make demo` and tests),
+ * else the installed share folder. Returns a new string (caller frees) or
+ * NULL with EST_ECONFIG set.
+ */
+char *est_engine_datadir(const char *subdir);
+
+/*
+ * Create a game: a new repository at opts->dir with game.json,
+ * keys/allowed_signers, rules/, state.json (the ruleset's set-up) and
+ * .gitattributes as step 0, tagged step-0000. The dice chain secrets go to
+ * $ESTAFETTE_HOME/games/<id>/secrets.json (mode 0600), never into the
+ * repository. *summary_out (caller decrefs) tells who got which powers.
+ *
+ * Errors: EST_EINVAL (players file, options), EST_ENOTFOUND (players file,
+ * ruleset data), EST_ECONFIG (no $ESTAFETTE_HOME or $HOME), EST_EIO.
+ */
+int est_engine_new(json_t **summary_out, const est_new_options *opts);
+
+/*
+ * Open the game at `path`, reading game.json, rules/, state.json and
+ * keys/allowed_signers at refs/heads/main. Caller frees with est_game_free.
+ * Errors: EST_ENOTFOUND (no repository or not a game), EST_EINVAL (a file
+ * does not parse), EST_ECONFIG (unknown ruleset).
+ */
+int est_game_open(est_game **out, const char *path);
+void est_game_free(est_game *game);
+
+/* Re-read everything at the current refs/heads/main (after a commit). */
+int est_game_reload(est_game *game);
+
+/*
+ * What the game awaits now: {"step": next step number, "kind", "mode",
+ * "prompt", "awaiting": [{"player", "name", "powers", "mode", "deadline",
+ * "received": bool, "seq"}], "over": bool, "deadline": ISO time or null}.
+ * Errors: EST_ERROR (ruleset), EST_ENOMEM.
+ */
+int est_game_pending(json_t **out, est_game *game, time_t now);
+
+/*
+ * Check an order file (bytes as received) and its armored signature
+ * against the game as it stands: strict parsing, the signature by a key of
+ * the player named in the file (keys/allowed_signers at main), the binding
+ * (game, step, prev), the player's turn, seq, and the ruleset's validation.
+ * `filename` names the file in messages. On success *order_out (may be NULL
+ * if unwanted) holds the parsed order, caller frees with est_orders_free.
+ * *diagnostics_out (caller decrefs, may be NULL) gets the ruleset's
+ * per-order diagnostics when it refuses.
+ *
+ * Errors: EST_EINVAL (parse, binding, rules), EST_ESIG (signature).
+ */
+struct est_order;
+int est_game_check_order(struct est_order **order_out, json_t **diagnostics_out, est_game *game,
+			 const char *filename, const char *bytes, size_t len,
+			 const char *sig, size_t sig_len, time_t now);
+
+/*
+ * Check and record an order file: commits orders/<player>.json and its
+ * .sig ("orders: <player> for step N (seq S)"). Takes the game's lock.
+ * *receipt_out (caller decrefs) says what was accepted: player, step, seq,
+ * sha256, replaced seq if any.
+ *
+ * Errors: those of est_game_check_order; EST_ELOCKED; EST_ETEMPFAIL (main
+ * moved); EST_EIO.
+ */
+int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
+		    const char *filename, const char *bytes, size_t len,
+		    const char *sig, size_t sig_len, time_t now);
+
+/*
+ * Resolve every step that is due, one commit and tag each, until the game
+ * waits on a player or a deadline or is over; then queue each player's
+ * report in the outbox and deliver the outbox (est_engine_deliver). Takes
+ * the game's lock. *summary_out (caller decrefs): {"game", "resolved":
+ * [step numbers], "waiting": pending (as est_game_pending), "mail":
+ * {"sent", "pending", "outbox"}}.
+ *
+ * Errors: EST_ELOCKED, EST_ETEMPFAIL (main moved, SMTP unreachable: the
+ * steps are committed, the mail waits in the outbox), EST_EINVAL/EST_ESIG
+ * (a recorded order no longer verifies), EST_ERROR (ruleset), EST_EIO.
+ */
+int est_game_run(json_t **summary_out, est_game *game, time_t now);
+
+/*
+ * Queue the reports of step `step` for every player (idempotent: a report
+ * already queued or sent is left alone). *queued_out counts new ones.
+ * Errors: EST_ENOTFOUND (no such step), EST_EIO, rendering errors.
+ */
+int est_game_queue_reports(int *queued_out, est_game *game, long long step);
+
+/*
+ * Send what waits in the game's outbox over SMTP (git config
+ * estafette.smtpurl, estafette.smtpuser; password from ~/.netrc or
+ * $ESTAFETTE_HOME/smtp-password). *mail_out (caller decrefs):
+ * {"sent": n, "pending": n, "outbox": folder, "configured": bool}.
+ * Errors: EST_ETEMPFAIL (server unreachable or refusing: mail stays queued).
+ */
+int est_game_deliver(json_t **mail_out, est_game *game);
+
+/*
+ * Render a report of step `step` (-1: the latest) for `player` (NULL: the
+ * public report) as "text", "html" or "json" (the report data model).
+ * *out is a new string (caller frees).
+ * Errors: EST_ENOTFOUND (step or player), EST_EINVAL (format), rendering
+ * errors.
+ */
+int est_game_report(char **out, est_game *game, long long step, const char *player,
+		    const char *format);
+
+/*
+ * The player record of game.json holding `power`, or of id `player`.
+ * Borrowed from game->game; NULL if none.
+ */
+const json_t *est_game_player_by_power(const est_game *game, const char *power);
+const json_t *est_game_player(const est_game *game, const char *player);
+
+/*
+ * Serialize JSON the one way estafette stores it: two-space indent, keys
+ * sorted, a final newline, so the same value always gives the same bytes
+ * (and state.json the same SHA-256). Returns a new string (caller frees)
+ * or NULL on ENOMEM.
+ */
+char *est_json_text(const json_t *value);
+
+#endif

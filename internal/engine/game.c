@@ -1,0 +1,309 @@
+/*
+ * Opening a game: game.json, rules/, state.json and keys/allowed_signers
+ * at refs/heads/main, and what the state awaits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "util/error.h"
+#include "util/util.h"
+
+char *est_json_text(const json_t *value)
+{
+	char *body = json_dumps(value, JSON_INDENT(2) | JSON_SORT_KEYS), *text;
+
+	if (!body)
+		return NULL;
+	text = est_strdup_printf("%s\n", body);
+	free(body);
+	return text;
+}
+
+int est_json_parse(json_t **out, const char *text, size_t len, const char *what)
+{
+	json_error_t jerr;
+
+	if (!(*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr)))
+		return est_error_set(EST_EINVAL, "%s: not valid JSON at line %d, column %d: %s",
+				     what, jerr.line, jerr.column, jerr.text);
+	return 0;
+}
+
+int est_game_read_json(json_t **out, est_game *game, const char *rev, const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	int error;
+
+	if ((error = est_store_read(&text, &len, game->store, rev, path)) < 0)
+		return error;
+	error = est_json_parse(out, text, len, path);
+	free(text);
+	return error;
+}
+
+void est_step_name(char buf[32], long long step)
+{
+	snprintf(buf, 32, "%04lld", step);
+}
+
+void est_time_iso(char buf[32], time_t t)
+{
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&t, &tm))
+		strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+char *est_game_home_path(const est_game *game, const char *name)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+
+	return est_strdup_printf("%s/games/%s/%s", game->home, id, name);
+}
+
+/* rules/: every *.json under its base name, as the ruleset interface says. */
+static int read_rules(json_t **out, est_game *game)
+{
+	json_t *rules = json_object();
+	char **names = NULL;
+	size_t count = 0;
+	int error;
+
+	if ((error = est_store_list(&names, &count, game->store, NULL, "rules")) < 0)
+		goto out;
+	for (size_t i = 0; i < count; i++) {
+		size_t n = strlen(names[i]);
+		char *path, key[256];
+		json_t *value = NULL;
+
+		if (n <= 5 || n - 5 >= sizeof(key) || strcmp(names[i] + n - 5, ".json") != 0)
+			continue;
+		memcpy(key, names[i], n - 5);
+		key[n - 5] = '\0';
+		if (!(path = est_strdup_printf("rules/%s", names[i]))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		error = est_game_read_json(&value, game, NULL, path);
+		free(path);
+		if (error < 0)
+			goto out;
+		json_object_set_new(rules, key, value);
+	}
+	*out = rules;
+	rules = NULL;
+out:
+	est_store_list_free(names);
+	json_decref(rules);
+	return error;
+}
+
+static void clear(est_game *game)
+{
+	json_decref(game->game);
+	json_decref(game->rules);
+	json_decref(game->state);
+	free(game->state_text);
+	free(game->allowed_signers);
+	game->game = game->rules = game->state = NULL;
+	game->state_text = game->allowed_signers = NULL;
+}
+
+int est_game_reload(est_game *game)
+{
+	const char *ruleset;
+	size_t len;
+	int error;
+
+	clear(game);
+	if ((error = est_store_head(game->head, game->store)) < 0)
+		return est_error_set(EST_ENOTFOUND, "%s: not a game: refs/heads/main does not exist; "
+				     "create games with estafette new", est_store_path(game->store));
+	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
+		return error;
+	ruleset = json_string_value(json_object_get(game->game, "ruleset"));
+	if (!(game->ruleset = est_engine_ruleset(ruleset)))
+		return est_error_set(EST_ECONFIG, "game.json: field \"ruleset\" names \"%s\", which this "
+				     "estafette does not have; upgrade estafette", ruleset ? ruleset : "");
+	if ((error = read_rules(&game->rules, game)) < 0)
+		return error;
+	if ((error = est_store_read(&game->state_text, &len, game->store, NULL, "state.json")) < 0)
+		return error;
+	if ((error = est_json_parse(&game->state, game->state_text, len, "state.json")) < 0)
+		return error;
+	est_sha256_hex(game->state_sha256, game->state_text, len);
+	game->step = json_integer_value(json_object_get(game->state, "step"));
+	return est_store_read(&game->allowed_signers, &len, game->store, NULL, "keys/allowed_signers");
+}
+
+int est_game_open(est_game **out, const char *path)
+{
+	est_game *game = calloc(1, sizeof(*game));
+	int error;
+
+	if (!game)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (!(game->home = est_home_dir())) {
+		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set; "
+				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
+		goto fail;
+	}
+	if ((error = est_store_open(&game->store, path)) < 0)
+		goto fail;
+	if ((error = est_game_reload(game)) < 0)
+		goto fail;
+	*out = game;
+	return 0;
+fail:
+	est_game_free(game);
+	return error;
+}
+
+void est_game_free(est_game *game)
+{
+	if (!game)
+		return;
+	clear(game);
+	est_store_free(game->store);
+	free(game->home);
+	free(game);
+}
+
+const json_t *est_game_player(const est_game *game, const char *player)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(game->game, "players"), i, p)
+		if (player && strcmp(json_string_value(json_object_get(p, "id")), player) == 0)
+			return p;
+	return NULL;
+}
+
+static int holds_power(const json_t *player, const char *power)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(player, "powers"), i, p)
+		if (strcmp(json_string_value(p), power) == 0)
+			return 1;
+	return 0;
+}
+
+const json_t *est_game_player_by_power(const est_game *game, const char *power)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(game->game, "players"), i, p)
+		if (holds_power(p, power))
+			return p;
+	return NULL;
+}
+
+time_t est_game_deadline(est_game *game, const char *rev)
+{
+	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
+	long long opened;
+
+	if (!json_is_integer(hours) || json_integer_value(hours) <= 0)
+		return 0;
+	if (est_store_commit_time(&opened, game->store, rev) < 0)
+		return 0;
+	return (time_t)(opened + json_integer_value(hours) * 3600);
+}
+
+/* The order recorded for `player` at main, if it is for `step`: its seq, else 0. */
+static long long recorded_seq(est_game *game, const char *player, long long step)
+{
+	char path[300];
+	json_t *order = NULL;
+	long long seq = 0;
+
+	snprintf(path, sizeof(path), "orders/%s.json", player);
+	if (est_game_read_json(&order, game, NULL, path) < 0) {
+		est_error_clear();
+		return 0;
+	}
+	if (json_integer_value(json_object_get(order, "step")) == step)
+		seq = json_integer_value(json_object_get(order, "seq"));
+	json_decref(order);
+	return seq;
+}
+
+int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_t deadline)
+{
+	json_t *awaiting = json_array();
+	const char *mode = json_string_value(json_object_get(pending, "mode"));
+	char when[32];
+	size_t i;
+	json_t *power;
+
+	est_time_iso(when, deadline);
+	json_array_foreach(json_object_get(pending, "powers"), i, power) {
+		const json_t *player = est_game_player_by_power(game, json_string_value(power));
+		const char *id = json_string_value(json_object_get(player, "id"));
+		json_t *entry = NULL;
+		size_t j;
+
+		if (!player)
+			continue;
+		json_array_foreach(awaiting, j, entry)
+			if (strcmp(json_string_value(json_object_get(entry, "player")), id) == 0)
+				break;
+		if (j < json_array_size(awaiting)) {
+			json_array_append(json_object_get(entry, "awaited_powers"), power);
+			continue;
+		}
+		long long seq = recorded_seq(game, id, game->step + 1);
+		json_array_append_new(awaiting, json_pack("{s:s, s:O, s:O, s:[O], s:s, s:s?, s:b, s:I}",
+			"player", id, "name", json_object_get(player, "name"),
+			"powers", json_object_get(player, "powers"), "awaited_powers", power,
+			"mode", mode, "deadline", *when ? when : NULL, "received", seq > 0,
+			"seq", (json_int_t)seq));
+	}
+	*out = awaiting;
+	return 0;
+}
+
+int est_game_pending(json_t **out, est_game *game, time_t now)
+{
+	json_t *pending = NULL, *awaiting = NULL;
+	const char *mode;
+	time_t deadline;
+	char when[32];
+	int error;
+
+	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"))) < 0)
+		return error;
+	mode = json_string_value(json_object_get(pending, "mode"));
+	deadline = est_game_deadline(game, NULL);
+	est_time_iso(when, deadline);
+	if ((error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
+		goto out;
+	*out = json_pack("{s:O, s:s, s:I, s:s, s:O, s:O, s:O, s:o, s:b, s:s?, s:b}",
+		"game", json_object_get(game->game, "id"),
+		"ruleset", game->ruleset->name,
+		"step", (json_int_t)(game->step + 1),
+		"state_sha256", game->state_sha256,
+		"kind", json_object_get(pending, "kind"),
+		"mode", json_object_get(pending, "mode"),
+		"prompt", json_object_get(pending, "prompt"),
+		"awaiting", awaiting,
+		"over", mode && strcmp(mode, "over") == 0,
+		"deadline", *when ? when : NULL,
+		"deadline_passed", deadline > 0 && now >= deadline);
+	awaiting = NULL;
+	if (!*out)
+		error = est_error_set(EST_ERROR, "the ruleset's pending() answer lacks \"kind\", "
+				      "\"mode\" or \"prompt\"");
+out:
+	json_decref(awaiting);
+	json_decref(pending);
+	return error;
+}

@@ -1,0 +1,229 @@
+/*
+ * Checking and recording order files (DESIGN.md "Order files"): strict
+ * parsing, the player's signature, the binding to the game's context, the
+ * turn, seq, then the ruleset's own checks. Nothing is written unless
+ * every check holds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "orders/orders.h"
+#include "sshsig/sshsig.h"
+#include "util/error.h"
+#include "util/util.h"
+
+/* Say whose key it was when a file names one player and is signed by another. */
+static int signature_error(est_game *game, const est_order *order, const char *filename,
+			   const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now)
+{
+	char reason[1024], *signer = NULL;
+
+	snprintf(reason, sizeof(reason), "%s", est_error_message());
+	if (est_sshsig_find_principals(&signer, game->allowed_signers, strlen(game->allowed_signers),
+				       EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len, now) == 0 &&
+	    strcmp(signer, order->player) != 0) {
+		est_error_set(EST_ESIG, "%s.sig: signed with the key of \"%s\", but field \"player\" is "
+			      "\"%s\" (one player cannot send orders for another); sign with %s's own key",
+			      filename, signer, order->player, order->player);
+		free(signer);
+		return EST_ESIG;
+	}
+	free(signer);
+	return est_error_set(EST_ESIG, "%s.sig: %s (DESIGN.md: orders are signed with the player's key "
+			     "in keys/allowed_signers, namespace %s); sign the exact file with "
+			     "ssh-keygen -Y sign -n %s or estafette sign", filename, reason,
+			     EST_ORDERS_NAMESPACE, EST_ORDERS_NAMESPACE);
+}
+
+/* The player's powers this step awaits, as an array (caller decrefs). */
+static int awaited_powers(json_t **out, est_game *game, const char *player)
+{
+	json_t *pending = NULL, *powers = json_array();
+	const json_t *record = est_game_player(game, player);
+	size_t i;
+	json_t *power;
+	int error;
+
+	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"))) < 0)
+		goto out;
+	json_array_foreach(json_object_get(pending, "powers"), i, power) {
+		const json_t *holder = est_game_player_by_power(game, json_string_value(power));
+		if (holder == record)
+			json_array_append(powers, power);
+	}
+	if (json_array_size(powers) == 0) {
+		const char *kind = json_string_value(json_object_get(pending, "kind"));
+		error = est_error_set(EST_EINVAL, "player \"%s\" is not awaited: step %lld (%s) awaits %s; "
+				      "keep the file and send it when your turn comes (estafette status)",
+				      player, game->step + 1, kind ? kind : "?",
+				      json_array_size(json_object_get(pending, "powers")) ?
+				      "other players" : "no player");
+		goto out;
+	}
+	*out = powers;
+	powers = NULL;
+out:
+	json_decref(powers);
+	json_decref(pending);
+	return error;
+}
+
+/* A later file from the same player replaces an earlier one only with a higher seq. */
+static int check_seq(est_game *game, const est_order *order, const char *filename)
+{
+	est_order *current = NULL;
+	char path[300], *text = NULL;
+	size_t len;
+	int error = 0;
+
+	snprintf(path, sizeof(path), "orders/%s.json", order->player);
+	if (est_store_read(&text, &len, game->store, NULL, path) < 0) {
+		est_error_clear();
+		return 0;
+	}
+	/* A recorded file for an older step (or one that no longer parses) is simply replaced. */
+	if (est_orders_parse(&current, path, text, len) < 0)
+		est_error_clear();
+	else if (current->step == order->step)
+		error = est_orders_check_seq(order, current, filename);
+	est_orders_free(current);
+	free(text);
+	return error;
+}
+
+static int validate(json_t **diagnostics_out, est_game *game, const est_order *order,
+		    const json_t *powers, const char *filename)
+{
+	size_t i;
+	json_t *power;
+	int error = 0;
+
+	json_array_foreach(powers, i, power) {
+		json_t *diagnostics = NULL;
+		error = game->ruleset->validate(&diagnostics, json_object_get(game->state, "state"),
+						game->rules, json_string_value(power), order->orders);
+		if (error < 0) {
+			const json_t *first = json_array_get(diagnostics, 0);
+			if (first)
+				est_error_set(EST_EINVAL, "%s: orders[%lld].%s: %s (%s)", filename,
+					      (long long)json_integer_value(json_object_get(first, "index")),
+					      json_string_value(json_object_get(first, "field")),
+					      json_string_value(json_object_get(first, "message")),
+					      json_string_value(json_object_get(first, "rule")));
+			else
+				est_error_prefix("%s", filename);
+			if (diagnostics_out)
+				*diagnostics_out = diagnostics;
+			else
+				json_decref(diagnostics);
+			return error;
+		}
+	}
+	return error;
+}
+
+static int check_order(est_order **order_out, json_t **diagnostics_out, est_game *game,
+		       const char *filename, const char *bytes, size_t len,
+		       const char *sig, size_t sig_len, time_t now, int recorded)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	est_order *order = NULL;
+	json_t *powers = NULL;
+	int error;
+
+	if (diagnostics_out)
+		*diagnostics_out = NULL;
+	if ((error = est_orders_parse(&order, filename, bytes, len)) < 0)
+		goto out;
+	if (!est_game_player(game, order->player)) {
+		error = est_error_set(EST_EINVAL, "%s: field \"player\" is \"%s\", who is not a player of "
+				      "game %s; use your player id from game.json", filename, order->player, id);
+		goto out;
+	}
+	if (est_sshsig_verify(game->allowed_signers, strlen(game->allowed_signers), order->player,
+			      EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len, now) < 0) {
+		error = signature_error(game, order, filename, bytes, len, sig, sig_len, now);
+		goto out;
+	}
+	if ((error = est_orders_check_binding(order, filename, id, game->step + 1,
+					      game->state_sha256, order->player)) < 0)
+		goto out;
+	if ((error = awaited_powers(&powers, game, order->player)) < 0) {
+		est_error_prefix("%s", filename);
+		goto out;
+	}
+	if ((!recorded && (error = check_seq(game, order, filename)) < 0) ||
+	    (error = validate(diagnostics_out, game, order, powers, filename)) < 0)
+		goto out;
+	if (order_out) {
+		*order_out = order;
+		order = NULL;
+	}
+out:
+	json_decref(powers);
+	est_orders_free(order);
+	return error;
+}
+
+int est_game_check_order(est_order **order_out, json_t **diagnostics_out, est_game *game,
+			 const char *filename, const char *bytes, size_t len,
+			 const char *sig, size_t sig_len, time_t now)
+{
+	return check_order(order_out, diagnostics_out, game, filename, bytes, len, sig, sig_len, now, 0);
+}
+
+int est_game_check_recorded(est_order **order_out, est_game *game, const char *filename,
+			    const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now)
+{
+	return check_order(order_out, NULL, game, filename, bytes, len, sig, sig_len, now, 1);
+}
+
+static int receipt(json_t **out, const est_order *order, const char *bytes, size_t len,
+		   const char *commit)
+{
+	char sha[65];
+
+	est_sha256_hex(sha, bytes, len);
+	*out = json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:I}", "status", "accepted",
+			 "player", order->player, "step", (json_int_t)order->step,
+			 "seq", (json_int_t)order->seq, "sha256", sha, "commit", commit,
+			 "orders", (json_int_t)json_array_size(order->orders));
+	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+}
+
+int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
+		    const char *filename, const char *bytes, size_t len,
+		    const char *sig, size_t sig_len, time_t now)
+{
+	char path[300], sig_path[310], oid[EST_STORE_OID_HEX + 1], *msg = NULL;
+	est_order *order = NULL;
+	int error;
+
+	if ((error = est_store_lock(game->store)) < 0)
+		return error;
+	/* Judge against main as it is now that we hold the lock, not as it was. */
+	if ((error = est_game_reload(game)) < 0)
+		goto out;
+	if ((error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
+					  sig, sig_len, now)) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "orders/%s.json", order->player);
+	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", order->player);
+	est_store_change changes[] = {{path, bytes, len}, {sig_path, sig, sig_len}};
+	if (!(msg = est_strdup_printf("orders: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
+				      order->player, order->step, order->seq, order->step))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_store_commit(oid, game->store, game->head, changes, 2, msg, NULL)) < 0)
+		goto out;
+	error = receipt(receipt_out, order, bytes, len, oid);
+	est_game_reload(game);
+out:
+	est_store_unlock(game->store);
+	free(msg);
+	est_orders_free(order);
+	return error;
+}

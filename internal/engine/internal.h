@@ -1,0 +1,103 @@
+/*
+ * Shared between the engine's files; not for other modules.
+ */
+#ifndef EST_ENGINE_INTERNAL_H
+#define EST_ENGINE_INTERNAL_H
+
+#include <jansson.h>
+#include <time.h>
+
+#include "engine/engine.h"
+
+/* The dice chain secrets of a game, kept under $ESTAFETTE_HOME (secrets.c). */
+typedef struct {
+	unsigned char chain[32];
+	unsigned char hidden[32];
+} est_secrets;
+
+/*
+ * Make and store new secrets for game `id` ($ESTAFETTE_HOME/games/<id>/
+ * secrets.json, mode 0600). With `test_text` (sample games only) the
+ * secrets are SHA-256(test_text) and SHA-256(test_text "/hidden"), which
+ * anyone can recompute. Errors: EST_EINVAL (secrets already exist for that
+ * id: another game of that name), EST_EIO, EST_ECONFIG.
+ */
+int est_secrets_create(est_secrets *out, const char *home, const char *id, const char *test_text);
+
+/* EST_EINVAL if game `id` already has secrets under `home`, else 0. */
+int est_secrets_check_free(const char *home, const char *id);
+
+/* Read a game's secrets. Errors: EST_ENOTFOUND, EST_EINVAL, EST_EIO. */
+int est_secrets_load(est_secrets *out, const char *home, const char *id);
+
+/* $ESTAFETTE_HOME/games/<id>/<name>; caller frees; NULL on ENOMEM. */
+char *est_game_home_path(const est_game *game, const char *name);
+
+/* "0007" style step folder names (4+ digits) into buf[32]. */
+void est_step_name(char buf[32], long long step);
+
+/* Parse stored JSON bytes; errors name `what` (EST_EINVAL). */
+int est_json_parse(json_t **out, const char *text, size_t len, const char *what);
+
+/* Read and parse a JSON file at `rev` of the game's store. */
+int est_game_read_json(json_t **out, est_game *game, const char *rev, const char *path);
+
+/* Deadline of the step that follows the one committed at `rev` (0: none). */
+time_t est_game_deadline(est_game *game, const char *rev);
+
+/* ISO 8601 UTC ("2026-11-29T16:00:00Z") into buf[32]; "" for 0. */
+void est_time_iso(char buf[32], time_t t);
+
+/*
+ * The report data model (engine.h est_game_report) of step `step` for
+ * `player` (a game.json player record; NULL: public), read from the
+ * repository at tag step-NNNN. Caller decrefs. report.c.
+ */
+int est_report_data(json_t **out, est_game *game, long long step, const json_t *player);
+
+/*
+ * The same from the step's parts in memory (state.json, events.json and
+ * dice.json documents, any of the last two may be NULL), for the public
+ * report that goes into the step's own commit. `deadline` 0: none.
+ */
+int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
+		     const json_t *events_doc, const json_t *dice_doc, const json_t *player,
+		     time_t deadline);
+
+/*
+ * Check a recorded order file as `run` does before resolving: like
+ * est_game_check_order but without the seq check against itself.
+ */
+int est_game_check_recorded(struct est_order **order_out, est_game *game, const char *filename,
+			    const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now);
+
+/*
+ * Resolve the next step if it is due (step.c): *resolved_out is 1 if a
+ * step was committed, 0 if the game waits or is over.
+ */
+int est_step_try(int *resolved_out, est_game *game, time_t now);
+
+/* Render report data with templates/<ruleset>/report.<ext>.mustache. */
+int est_report_render(char **out, const est_game *game, const json_t *data, const char *ext);
+
+/* The awaited part of a pending() answer with players mapped (game.c). */
+int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_t deadline);
+
+/*
+ * A list of store changes that owns its paths and bytes (changes.c).
+ * est_changes_add takes ownership of `path` and `data` (either may be NULL
+ * after a failed allocation: EST_ENOMEM, and both are freed). data NULL with
+ * len 0 and `delete` set removes the path.
+ */
+typedef struct {
+	est_store_change *items;
+	char **owned;
+	size_t count, nowned;
+} est_changes;
+
+int est_changes_add(est_changes *c, char *path, char *data, size_t len);
+int est_changes_add_json(est_changes *c, const char *path, const json_t *value);
+int est_changes_delete(est_changes *c, const char *path);
+void est_changes_free(est_changes *c);
+
+#endif

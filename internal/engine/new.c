@@ -1,0 +1,348 @@
+/*
+ * `estafette new`: a game repository at step 0 (DESIGN.md "The game
+ * repository"). Step 0 draws no dice: any key it could use is public.
+ */
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dice/dice.h"
+#include "engine/internal.h"
+#include "orders/orders.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#define ESTAFETTE_VERSION "0.1.0"
+/* Order files and turns keep their bytes exactly as signed. */
+#define GITATTRIBUTES "orders/** -text\nturns/** -text\n"
+
+char *est_engine_datadir(const char *subdir)
+{
+	const char *env = getenv("ESTAFETTE_DATA");
+	char *path;
+
+	if (env && *env)
+		return est_strdup_printf("%s/%s", env, subdir);
+	/* The source tree lays ruleset data beside the code (internal/rulesets). */
+	path = est_strdup_printf("%s/%s%s", EST_SOURCE_DIR,
+				 strncmp(subdir, "rulesets/", 9) == 0 ? "internal/" : "", subdir);
+	if (path && est_path_exists(path))
+		return path;
+	free(path);
+	path = est_strdup_printf("%s/%s", EST_DATADIR, subdir);
+	if (path && est_path_exists(path))
+		return path;
+	free(path);
+	est_error_set(EST_ECONFIG, "%s: not found in $ESTAFETTE_DATA, the source tree or %s; "
+		      "set ESTAFETTE_DATA to estafette's share folder", subdir, EST_DATADIR);
+	return NULL;
+}
+
+static int power_known(const est_ruleset *rs, const char *power)
+{
+	for (const char *const *p = rs->powers(); *p; p++)
+		if (strcmp(*p, power) == 0)
+			return 1;
+	return 0;
+}
+
+/* Check one player of the players file; `i` numbers it in messages. */
+static int check_player(const json_t *p, size_t i, const char *file, const est_ruleset *rs)
+{
+	const char *fields[] = {"id", "name", "email", "key"};
+	const char *key, *id;
+	size_t j;
+	json_t *power;
+
+	for (j = 0; j < 4; j++)
+		if (!json_is_string(json_object_get(p, fields[j])))
+			return est_error_set(EST_EINVAL, "%s: players[%zu].%s is missing or not a string; "
+					     "every player needs id, name, email and key", file, i, fields[j]);
+	id = json_string_value(json_object_get(p, "id"));
+	if (!est_orders_is_id(id))
+		return est_error_set(EST_EINVAL, "%s: players[%zu].id \"%s\" must be 1-64 of a-z 0-9 _ . -, starting with a letter or digit",
+				     file, i, id);
+	key = json_string_value(json_object_get(p, "key"));
+	if (strncmp(key, "ssh-", 4) != 0 && strncmp(key, "ecdsa-", 6) != 0)
+		return est_error_set(EST_EINVAL, "%s: players[%zu].key is not an OpenSSH public key line; "
+				     "paste the player's id_ed25519.pub", file, i);
+	if (strchr(key, '\n'))
+		return est_error_set(EST_EINVAL, "%s: players[%zu].key holds a line break; one key per player",
+				     file, i);
+	json_array_foreach(json_object_get(p, "powers"), j, power)
+		if (!json_is_string(power) || !power_known(rs, json_string_value(power)))
+			return est_error_set(EST_EINVAL, "%s: players[%zu].powers[%zu] is not a power of %s",
+					     file, i, j, rs->name);
+	return 0;
+}
+
+/*
+ * Check the players and deal powers to those without: the ruleset's
+ * powers in its order, to the players in file order (DESIGN.md).
+ */
+static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
+{
+	const char *const *powers = rs->powers();
+	size_t i, n = json_array_size(players), npowers = 0, next = 0;
+	json_t *p;
+	int error;
+
+	while (powers[npowers])
+		npowers++;
+	if (n == 0 || n > npowers)
+		return est_error_set(EST_EINVAL, "%s: %zu players, but %s has %zu powers; "
+				     "list 1 to %zu players", file, n, rs->name, npowers, npowers);
+	json_array_foreach(players, i, p) {
+		if ((error = check_player(p, i, file, rs)) < 0)
+			return error;
+		for (size_t j = 0; j < i; j++)
+			if (json_equal(json_object_get(p, "id"),
+				       json_object_get(json_array_get(players, j), "id")))
+				return est_error_set(EST_EINVAL, "%s: players[%zu].id repeats players[%zu].id",
+						     file, i, j);
+	}
+	json_array_foreach(players, i, p) {
+		if (json_object_get(p, "powers"))
+			continue;
+		json_t *dealt = json_array();
+		for (size_t k = i; k < npowers; k += n)
+			json_array_append_new(dealt, json_string(powers[k]));
+		json_object_set_new(p, "powers", dealt);
+	}
+	for (const char *const *pw = powers; *pw; pw++, next++) {
+		size_t holders = 0;
+		json_array_foreach(players, i, p) {
+			size_t j;
+			json_t *h;
+			json_array_foreach(json_object_get(p, "powers"), j, h)
+				holders += strcmp(json_string_value(h), *pw) == 0;
+		}
+		if (holders != 1)
+			return est_error_set(EST_EINVAL, "%s: power \"%s\" is held by %zu players; "
+					     "each power needs exactly one", file, *pw, holders);
+	}
+	return 0;
+}
+
+/* keys/allowed_signers: one line per player key, and the GM's. */
+static char *allowed_signers(const json_t *players, const char *gm_key)
+{
+	char *text = strdup(""), *next;
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(players, i, p) {
+		next = est_strdup_printf("%s%s namespaces=\"%s\" %s\n", text,
+					 json_string_value(json_object_get(p, "id")), EST_ORDERS_NAMESPACE,
+					 json_string_value(json_object_get(p, "key")));
+		free(text);
+		if (!(text = next))
+			return NULL;
+	}
+	if (gm_key) {
+		next = est_strdup_printf("%sgm namespaces=\"estafette-gm,git\" %s\n", text, gm_key);
+		free(text);
+		text = next;
+	}
+	return text;
+}
+
+/* Copy the ruleset's data files (*.json) into rules/ and merge them for setup(). */
+static int read_ruleset_data(json_t **rules_out, est_changes *c, const est_ruleset *rs)
+{
+	char *sub = est_strdup_printf("rulesets/%s/data", rs->name), *dir = NULL;
+	struct dirent **entries = NULL;
+	json_t *rules = json_object();
+	int n = -1, error = 0;
+
+	if (!sub || !(dir = est_engine_datadir(sub))) {
+		error = sub ? EST_ECONFIG : est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((n = scandir(dir, &entries, NULL, alphasort)) < 0) {
+		error = est_error_set(EST_ENOTFOUND, "%s: cannot read the ruleset's data", dir);
+		goto out;
+	}
+	for (int i = 0; i < n && !error; i++) {
+		const char *name = entries[i]->d_name;
+		size_t len = strlen(name), size;
+		char *path, *bytes = NULL, key[256];
+		json_t *value = NULL;
+
+		if (len <= 5 || len - 5 >= sizeof(key) || strcmp(name + len - 5, ".json") != 0)
+			continue;
+		if (!(path = est_strdup_printf("%s/%s", dir, name)))
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		else if ((error = est_file_read(&bytes, &size, path, 0)) == 0 &&
+			 (error = est_json_parse(&value, bytes, size, path)) == 0) {
+			memcpy(key, name, len - 5);
+			key[len - 5] = '\0';
+			json_object_set_new(rules, key, value);
+			error = est_changes_add(c, est_strdup_printf("rules/%s", name), bytes, size);
+			bytes = NULL;
+		}
+		free(bytes);
+		free(path);
+	}
+	if (!error) {
+		*rules_out = rules;
+		rules = NULL;
+	}
+out:
+	for (int i = 0; i < n; i++)
+		free(entries[i]);
+	free(entries);
+	json_decref(rules);
+	free(dir);
+	free(sub);
+	return error;
+}
+
+static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_options *opts,
+			 json_t *players, const est_secrets *secrets)
+{
+	unsigned char tip[32], hidden_tip[32];
+	char tip_hex[65], hidden_hex[65];
+	json_t *options = opts->options ? json_deep_copy(opts->options) : json_object();
+	json_t *dice;
+
+	est_dice_chain_value(tip, secrets->chain, EST_DICE_CHAIN_LENGTH);
+	est_dice_chain_value(hidden_tip, secrets->hidden, EST_DICE_CHAIN_LENGTH);
+	est_hex_encode(tip_hex, tip, 32);
+	est_hex_encode(hidden_hex, hidden_tip, 32);
+	dice = json_pack("{s:s, s:i, s:s, s:s}", "algorithm", EST_DICE_ALGORITHM,
+			 "chain_length", EST_DICE_CHAIN_LENGTH, "chain_tip", tip_hex,
+			 "hidden_chain_tip", hidden_hex);
+	if (opts->test_secret)
+		json_object_set_new(dice, "test_secret", json_string(opts->test_secret));
+	return json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i}, s:o, s:s}",
+		"estafette", "game/1", "id", id, "ruleset", rs->name, "ruleset_version", rs->version,
+		"scenario", json_object_get(options, "scenario"), "options", options,
+		"players", players, "schedule", "deadline_hours", opts->deadline_hours,
+		"dice", dice, "estafette_version", ESTAFETTE_VERSION);
+}
+
+static int read_players(json_t **out, const char *file, const est_ruleset *rs)
+{
+	json_t *root = NULL, *players;
+	char *text = NULL;
+	size_t len;
+	int error;
+
+	if ((error = est_file_read(&text, &len, file, 1 << 20)) < 0)
+		return error;
+	if ((error = est_json_parse(&root, text, len, file)) < 0)
+		goto out;
+	if (!json_is_array(players = json_object_get(root, "players"))) {
+		error = est_error_set(EST_EINVAL, "%s: field \"players\" must be an array of players", file);
+		goto out;
+	}
+	if ((error = deal_powers(players, file, rs)) < 0)
+		goto out;
+	*out = json_incref(players);
+out:
+	json_decref(root);
+	free(text);
+	return error;
+}
+
+static int read_gm_key(char **out, const char *file)
+{
+	size_t len;
+	int error;
+
+	*out = NULL;
+	if (!file)
+		return 0;
+	if ((error = est_file_read(out, &len, file, 16384)) < 0)
+		return error;
+	while (len > 0 && ((*out)[len - 1] == '\n' || (*out)[len - 1] == '\r'))
+		(*out)[--len] = '\0';
+	return 0;
+}
+
+static char *default_id(const char *dir)
+{
+	char *copy = strdup(dir), *id;
+
+	if (!copy)
+		return NULL;
+	id = strdup(basename(copy));
+	free(copy);
+	return id;
+}
+
+int est_engine_new(json_t **summary_out, const est_new_options *opts)
+{
+	const est_ruleset *rs = est_engine_ruleset(opts->ruleset);
+	char *id = opts->id ? strdup(opts->id) : default_id(opts->dir), *home = NULL, *signers = NULL;
+	char *gm_key = NULL, oid[EST_STORE_OID_HEX + 1], *msg = NULL, sha[65];
+	json_t *players = NULL, *rules = NULL, *state = NULL, *game = NULL, *wrapped = NULL;
+	est_store *store = NULL;
+	est_changes c = {0};
+	est_secrets secrets;
+	int error;
+
+	if (!rs) {
+		error = est_error_set(EST_EUSAGE, "--ruleset \"%s\" is not a ruleset of this estafette; "
+				      "choose napoleonic-empire", opts->ruleset ? opts->ruleset : "");
+		goto out;
+	}
+	if (!est_orders_is_id(id)) {
+		error = est_error_set(EST_EUSAGE, "game id \"%s\" must be 1-64 of a-z 0-9 _ . -, starting with a letter or digit; "
+				      "pass --id", id ? id : "");
+		goto out;
+	}
+	if (!(home = est_home_dir())) {
+		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set");
+		goto out;
+	}
+	if ((error = read_players(&players, opts->players_file, rs)) < 0 ||
+	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
+	    (error = read_ruleset_data(&rules, &c, rs)) < 0)
+		goto out;
+	if ((error = rs->setup(&state, rules, opts->options ? opts->options : json_object())) < 0)
+		goto out;
+	if ((error = est_secrets_check_free(home, id)) < 0 ||
+	    (error = est_store_init(&store, opts->dir)) < 0 ||
+	    (error = est_secrets_create(&secrets, home, id, opts->test_secret)) < 0)
+		goto out;
+	if (!(game = game_json(id, rs, opts, players, &secrets)) ||
+	    !(signers = allowed_signers(players, gm_key)) ||
+	    !(wrapped = json_pack("{s:s, s:i, s:O}", "game", id, "step", 0, "state", state))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	char *state_text = est_json_text(wrapped);
+	est_sha256_hex(sha, state_text ? state_text : "", state_text ? strlen(state_text) : 0);
+	if ((error = est_changes_add_json(&c, "game.json", game)) < 0 ||
+	    (error = est_changes_add(&c, strdup("state.json"), state_text, state_text ? strlen(state_text) : 0)) < 0 ||
+	    (error = est_changes_add(&c, strdup("keys/allowed_signers"), signers, strlen(signers))) < 0 ||
+	    (error = est_changes_add(&c, strdup(".gitattributes"), strdup(GITATTRIBUTES),
+				strlen(GITATTRIBUTES))) < 0)
+		goto out;
+	signers = NULL;
+	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
+				id, rs->name, rs->version, sha);
+	if ((error = est_store_commit(oid, store, NULL, c.items, c.count, msg, "step-0000")) < 0)
+		goto out;
+	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s}", "game", id, "ruleset", rs->name,
+				 "path", est_store_path(store), "players", players, "commit", oid,
+				 "state_sha256", sha);
+out:
+	free(msg);
+	est_changes_free(&c);
+	json_decref(wrapped);
+	json_decref(game);
+	json_decref(state);
+	json_decref(rules);
+	json_decref(players);
+	est_store_free(store);
+	free(signers);
+	free(gm_key);
+	free(home);
+	free(id);
+	return error;
+}

@@ -1,0 +1,175 @@
+/*
+ * Reports (DESIGN.md "Reports and mail"): the report data model for one
+ * reader, rendered with templates/<ruleset>/report.<ext>.mustache.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "render/render.h"
+#include "util/error.h"
+#include "util/util.h"
+
+/* Whether `reader` (a player record; NULL: the public) may see `event`. */
+static int visible(const json_t *event, const json_t *reader)
+{
+	const json_t *to = json_object_get(event, "visible_to");
+	size_t i, j;
+	json_t *a, *b;
+
+	if (!to)
+		return 1;
+	json_array_foreach(to, i, a)
+		json_array_foreach(json_object_get(reader, "powers"), j, b)
+			if (json_equal(a, b))
+				return 1;
+	return 0;
+}
+
+static json_t *visible_events(const json_t *events_doc, const json_t *reader)
+{
+	json_t *out = json_array(), *event;
+	size_t i;
+
+	json_array_foreach(json_object_get(events_doc, "events"), i, event)
+		if (visible(event, reader))
+			json_array_append(out, event);
+	return out;
+}
+
+int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
+		     const json_t *events_doc, const json_t *dice_doc, const json_t *player,
+		     time_t deadline)
+{
+	const json_t *state = json_object_get(wrapped_state, "state");
+	const char *power = json_string_value(json_array_get(json_object_get(player, "powers"), 0));
+	json_t *view = NULL, *pending = NULL, *awaiting = NULL, *data = NULL;
+	char *text = est_json_text(wrapped_state), sha[65];
+	int error;
+
+	if (!text)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	est_sha256_hex(sha, text, strlen(text));
+	free(text);
+	if ((error = game->ruleset->view(&view, state, game->rules, power)) < 0 ||
+	    (error = game->ruleset->pending(&pending, state)) < 0 ||
+	    (error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
+		goto out;
+	data = json_pack("{s:O, s:s, s:I, s:O?, s:b, s:o, s:o, s:O, s:I, s:s, s:b, s:o}",
+		"game", json_object_get(game->game, "id"), "ruleset", game->ruleset->name,
+		"step", (json_int_t)step, "kind", json_object_get(events_doc, "kind"),
+		"public", player == NULL, "events", visible_events(events_doc, player),
+		"awaiting", awaiting, "prompt", json_object_get(pending, "prompt"),
+		"next_step", (json_int_t)(step + 1), "state_sha256", sha,
+		"over", strcmp(json_string_value(json_object_get(pending, "mode")), "over") == 0,
+		"view", view);
+	awaiting = view = NULL;
+	if (!data) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (player)
+		json_object_set_new(data, "player", json_pack("{s:O, s:O, s:O}", "id",
+			json_object_get(player, "id"), "name", json_object_get(player, "name"),
+			"powers", json_object_get(player, "powers")));
+	if (dice_doc)
+		json_object_set_new(data, "dice", json_deep_copy(dice_doc));
+	*out = data;
+out:
+	json_decref(awaiting);
+	json_decref(view);
+	json_decref(pending);
+	return error;
+}
+
+/* A JSON file of step `step`'s tag, or NULL when the step has none (step 0). */
+static json_t *step_json(est_game *game, const char *tag, const char *name, long long step,
+			 const char *file)
+{
+	char path[80];
+	json_t *value = NULL;
+
+	snprintf(path, sizeof(path), "turns/%s/%s", name, file);
+	if (step > 0 && est_game_read_json(&value, game, tag, path) == 0)
+		return value;
+	est_error_clear();
+	return NULL;
+}
+
+int est_report_data(json_t **out, est_game *game, long long step, const json_t *player)
+{
+	char name[32], tag[40];
+	json_t *wrapped = NULL, *events = NULL, *dice = NULL;
+	int error;
+
+	est_step_name(name, step);
+	snprintf(tag, sizeof(tag), "step-%s", name);
+	if ((error = est_game_read_json(&wrapped, game, tag, "state.json")) < 0)
+		return est_error_set(EST_ENOTFOUND, "step %lld has not been resolved (no tag %s)", step, tag);
+	events = step_json(game, tag, name, step, "events.json");
+	dice = step_json(game, tag, name, step, "dice.json");
+	error = est_report_build(out, game, step, wrapped, events, dice, player,
+				 est_game_deadline(game, tag));
+	json_decref(dice);
+	json_decref(events);
+	json_decref(wrapped);
+	return error;
+}
+
+int est_report_render(char **out, const est_game *game, const json_t *data, const char *ext)
+{
+	char *sub = est_strdup_printf("templates/%s", game->ruleset->name), *dir = NULL;
+	char *path = NULL, *template = NULL;
+	size_t len;
+	int error;
+
+	if (!sub)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (!(dir = est_engine_datadir(sub))) {
+		error = est_error_code();
+		goto out;
+	}
+	if (!(path = est_strdup_printf("%s/report.%s.mustache", dir, ext))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_file_read(&template, &len, path, 1 << 20)) < 0)
+		goto out;
+	error = est_render(out, template, data,
+			   strcmp(ext, "html") == 0 ? EST_RENDER_ESCAPE_HTML : EST_RENDER_NO_ESCAPE,
+			   est_render_file_partials, dir);
+	if (error < 0)
+		est_error_prefix("%s", path);
+out:
+	free(template);
+	free(path);
+	free(dir);
+	free(sub);
+	return error;
+}
+
+int est_game_report(char **out, est_game *game, long long step, const char *player,
+		    const char *format)
+{
+	const json_t *reader = NULL;
+	json_t *data = NULL;
+	int error;
+
+	if (step < 0)
+		step = game->step;
+	if (player && !(reader = est_game_player(game, player)))
+		return est_error_set(EST_ENOTFOUND, "--player \"%s\" is not a player of this game", player);
+	if (strcmp(format, "text") != 0 && strcmp(format, "html") != 0 && strcmp(format, "json") != 0)
+		return est_error_set(EST_EUSAGE, "--format \"%s\": choose text, html or json", format);
+	if ((error = est_report_data(&data, game, step, reader)) < 0)
+		return error;
+	if (strcmp(format, "json") == 0) {
+		*out = est_json_text(data);
+		error = *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+	} else {
+		error = est_report_render(out, game, data, strcmp(format, "text") == 0 ? "txt" : "html");
+	}
+	json_decref(data);
+	return error;
+}

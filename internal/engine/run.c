@@ -1,0 +1,174 @@
+/*
+ * `run`: resolve what is due, queue every player's report, deliver the
+ * outbox (DESIGN.md "Reports and mail"). Each report is queued right after
+ * its step's commit, and the latest step's are queued again at the start
+ * of every run (queueing is idempotent), so a run killed between a commit
+ * and its mail loses nothing: the next run queues and sends it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "mail/mail.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#define DEFAULT_SENDER "estafette <estafette@localhost>"
+
+/* The address inside "Name <addr>", or the whole string. */
+static char *address_of(const char *mailbox)
+{
+	const char *lt = strrchr(mailbox, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	return lt && gt ? strndup(lt + 1, (size_t)(gt - lt - 1)) : strdup(mailbox);
+}
+
+static char *config_or(est_game *game, const char *key, const char *fallback)
+{
+	char *value = NULL;
+
+	if (est_store_config_get(&value, game->store, key) == 0)
+		return value;
+	est_error_clear();
+	return fallback ? strdup(fallback) : NULL;
+}
+
+static int render_both(char **text, char **html, est_game *game, const json_t *data)
+{
+	int error;
+
+	*text = *html = NULL;
+	if ((error = est_report_render(text, game, data, "txt")) < 0)
+		return error;
+	if ((error = est_report_render(html, game, data, "html")) == EST_ENOTFOUND) {
+		est_error_clear();
+		return 0;
+	}
+	return error;
+}
+
+/* Compose one player's report of `step` and put it in the outbox. */
+static int queue_one(int *queued, est_game *game, long long step, const json_t *player,
+		     const char *sender, time_t date)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	const char *pid = json_string_value(json_object_get(player, "id"));
+	const char *email = json_string_value(json_object_get(player, "email"));
+	char *text = NULL, *html = NULL, *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL;
+	char *from_addr = address_of(sender), name[64];
+	json_t *data = NULL;
+	size_t eml_len;
+	int error;
+
+	snprintf(name, sizeof(name), "%04lld-%s", step, pid);
+	if ((error = est_report_data(&data, game, step, player)) < 0 ||
+	    (error = render_both(&text, &html, game, data)) < 0)
+		goto out;
+	to = est_strdup_printf("%s <%s>", json_string_value(json_object_get(player, "name")), email);
+	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
+				    json_string_value(json_object_get(player, "name")));
+	msgid = est_strdup_printf("<%s.%04lld.%s@estafette>", id, step, pid);
+	if (!to || !subject || !msgid || !from_addr) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
+				.date = date, .text = text, .html = html};
+	if ((error = est_mail_compose(&eml, &eml_len, &msg)) < 0)
+		goto out;
+	error = est_mail_outbox_put(queued, game->home, id, name, from_addr, &email, 1, eml, eml_len);
+out:
+	json_decref(data);
+	free(from_addr);
+	free(msgid);
+	free(subject);
+	free(to);
+	free(eml);
+	free(html);
+	free(text);
+	return error;
+}
+
+int est_game_queue_reports(int *queued_out, est_game *game, long long step)
+{
+	char *sender = config_or(game, "estafette.sender", DEFAULT_SENDER), tag[40];
+	long long date = 0;
+	size_t i;
+	json_t *player;
+	int error = 0;
+
+	*queued_out = 0;
+	snprintf(tag, sizeof(tag), "step-%04lld", step);
+	/* The step's own commit time: the same report always composes to the same message. */
+	if (!sender || (error = est_store_commit_time(&date, game->store, tag)) < 0)
+		goto out;
+	json_array_foreach(json_object_get(game->game, "players"), i, player) {
+		int queued = 0;
+		if ((error = queue_one(&queued, game, step, player, sender, (time_t)date)) < 0)
+			goto out;
+		*queued_out += queued;
+	}
+out:
+	free(sender);
+	return error;
+}
+
+int est_game_deliver(json_t **mail_out, est_game *game)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	char *url = config_or(game, "estafette.smtpurl", NULL);
+	char *user = config_or(game, "estafette.smtpuser", NULL), *password = NULL, *dir = NULL;
+	char *pwfile = est_strdup_printf("%s/smtp-password", game->home);
+	size_t sent = 0, pending = 0, len;
+	int error;
+
+	if (pwfile && est_file_read(&password, &len, pwfile, 4096) == 0)
+		password[strcspn(password, "\r\n")] = '\0';
+	est_error_clear();
+	est_mail_smtp smtp = {.url = url, .username = user, .password = password, .netrc = 1,
+			      .timeout_seconds = 30};
+	error = est_mail_outbox_deliver(&sent, &pending, game->home, id, url ? &smtp : NULL);
+	if (est_mail_outbox_dir(&dir, game->home, id) == 0)
+		*mail_out = json_pack("{s:I, s:I, s:s, s:b}", "sent", (json_int_t)sent,
+				      "pending", (json_int_t)pending, "outbox", dir, "configured", url != NULL);
+	free(dir);
+	free(pwfile);
+	free(password);
+	free(user);
+	free(url);
+	return error;
+}
+
+int est_game_run(json_t **summary_out, est_game *game, time_t now)
+{
+	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
+	int error, queued, more = 1;
+
+	if ((error = est_store_lock(game->store)) < 0)
+		goto out;
+	if ((error = est_game_reload(game)) < 0)
+		goto out;
+	if (game->step > 0 && (error = est_game_queue_reports(&queued, game, game->step)) < 0)
+		goto out;
+	while (more) {
+		if ((error = est_step_try(&more, game, now)) < 0)
+			goto out;
+		if (more) {
+			json_array_append_new(resolved, json_integer(game->step));
+			if ((error = est_game_queue_reports(&queued, game, game->step)) < 0)
+				goto out;
+		}
+	}
+	if ((error = est_game_pending(&waiting, game, now)) < 0)
+		goto out;
+	error = est_game_deliver(&mail, game);
+	*summary_out = json_pack("{s:O, s:O, s:O, s:O*}", "game", json_object_get(game->game, "id"),
+				 "resolved", resolved, "waiting", waiting, "mail", mail);
+out:
+	est_store_unlock(game->store);
+	json_decref(mail);
+	json_decref(waiting);
+	json_decref(resolved);
+	return error;
+}

@@ -1,0 +1,106 @@
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "util/error.h"
+#include "util/util.h"
+
+static char *secrets_path(const char *home, const char *id)
+{
+	return est_strdup_printf("%s/games/%s/secrets.json", home, id);
+}
+
+int est_secrets_check_free(const char *home, const char *id)
+{
+	char *path = secrets_path(home, id);
+	int error = 0;
+
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (est_path_exists(path))
+		error = est_error_set(EST_EINVAL, "%s: dice secrets for a game \"%s\" already exist; "
+				      "choose another game id (--id) or retire the old game's folder", path, id);
+	free(path);
+	return error;
+}
+
+int est_secrets_create(est_secrets *out, const char *home, const char *id, const char *test_text)
+{
+	char *path = secrets_path(home, id), *dir = NULL, *text = NULL;
+	char chain[65], hidden[65];
+	int error = 0;
+
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_secrets_check_free(home, id)) < 0)
+		goto out;
+	if (test_text) {
+		char *hidden_text = est_strdup_printf("%s/hidden", test_text);
+		if (!hidden_text) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		est_sha256(out->chain, test_text, strlen(test_text));
+		est_sha256(out->hidden, hidden_text, strlen(hidden_text));
+		free(hidden_text);
+	} else if (RAND_bytes(out->chain, 32) != 1 || RAND_bytes(out->hidden, 32) != 1) {
+		error = est_error_set(EST_ERROR, "the system random source failed");
+		goto out;
+	}
+	est_hex_encode(chain, out->chain, 32);
+	est_hex_encode(hidden, out->hidden, 32);
+	dir = est_strdup_printf("%s/games/%s", home, id);
+	text = est_strdup_printf("{\n  \"chain_secret\": \"%s\",\n  \"hidden_chain_secret\": \"%s\"\n}\n",
+				 chain, hidden);
+	if (!dir || !text) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_mkdir_p(dir, 0700)) < 0)
+		goto out;
+	error = est_file_write_atomic(path, text, strlen(text), 0600);
+out:
+	free(text);
+	free(dir);
+	free(path);
+	return error;
+}
+
+static int decode_field(unsigned char out[32], const json_t *root, const char *field, const char *path)
+{
+	const char *hex = json_string_value(json_object_get(root, field));
+
+	if (!hex || est_hex_decode(out, 32, hex) < 0)
+		return est_error_set(EST_EINVAL, "%s: field \"%s\" is not 64 hex digits; "
+				     "restore the file from your backup", path, field);
+	return 0;
+}
+
+int est_secrets_load(est_secrets *out, const char *home, const char *id)
+{
+	char *path = secrets_path(home, id), *text = NULL;
+	json_t *root = NULL;
+	size_t len;
+	int error;
+
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_file_read(&text, &len, path, 4096)) < 0) {
+		if (error == EST_ENOTFOUND)
+			est_error_set(EST_ENOTFOUND, "%s: the game's dice secrets are missing; "
+				      "run estafette where the game was created, or set ESTAFETTE_HOME", path);
+		goto out;
+	}
+	if ((error = est_json_parse(&root, text, len, path)) < 0)
+		goto out;
+	if ((error = decode_field(out->chain, root, "chain_secret", path)) < 0)
+		goto out;
+	error = decode_field(out->hidden, root, "hidden_chain_secret", path);
+out:
+	json_decref(root);
+	free(text);
+	free(path);
+	return error;
+}

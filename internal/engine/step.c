@@ -1,0 +1,391 @@
+/*
+ * One step (DESIGN.md "Steps, phases and decisions" and "Dice"): collect
+ * the awaited orders, write the manifest, reveal the chain value, derive
+ * the seeds, let the ruleset resolve, render the public report, commit and
+ * tag. Then `run` queues the players' reports and delivers them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "orders/orders.h"
+#include "util/error.h"
+#include "util/util.h"
+
+typedef struct {
+	long long step;
+	char name[32];          /* "0007" */
+	json_t *pending;        /* the ruleset's pending() */
+	json_t *orders;         /* power -> orders array, for resolve() */
+	json_t *manifest;
+	est_changes changes;
+	int due;
+} step_work;
+
+static void step_work_free(step_work *w)
+{
+	json_decref(w->pending);
+	json_decref(w->orders);
+	json_decref(w->manifest);
+	est_changes_free(&w->changes);
+}
+
+/* Keep the order file and its signature byte for byte under turns/NNNN/orders. */
+static int keep_order_files(step_work *w, const char *player, char *bytes, size_t len,
+			    char *sig, size_t sig_len)
+{
+	int error = est_changes_add(&w->changes,
+				    est_strdup_printf("turns/%s/orders/%s.json", w->name, player), bytes, len);
+	if (error < 0) {
+		free(sig);
+		return error;
+	}
+	return est_changes_add(&w->changes,
+			       est_strdup_printf("turns/%s/orders/%s.json.sig", w->name, player), sig, sig_len);
+}
+
+/*
+ * The recorded order of one awaited player, checked again as it stands now
+ * (keys may have changed since it was submitted, or a pull request may
+ * have committed it without `submit`). Returns 1 if it holds, 0 if missing.
+ */
+static int take_order(step_work *w, est_game *game, const json_t *entry, time_t now)
+{
+	const char *player = json_string_value(json_object_get(entry, "player"));
+	char path[300], sig_path[310], *bytes = NULL, *sig = NULL, sha[65], sig_sha[65];
+	size_t len, sig_len, i;
+	est_order *order = NULL;
+	json_t *power, *refused = NULL;
+	int error;
+
+	snprintf(path, sizeof(path), "orders/%s.json", player);
+	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", player);
+	if (est_store_read(&bytes, &len, game->store, NULL, path) < 0 ||
+	    est_store_read(&sig, &sig_len, game->store, NULL, sig_path) < 0) {
+		est_error_clear();
+		free(bytes);
+		free(sig);
+		return 0;
+	}
+	if (est_game_check_recorded(&order, game, path, bytes, len, sig, sig_len, now) < 0) {
+		refused = json_pack("{s:s, s:s}", "player", player, "reason", est_error_message());
+		json_array_append_new(json_object_get(w->manifest, "refused"), refused);
+		est_error_clear();
+		free(bytes);
+		free(sig);
+		return 0;
+	}
+	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power)
+		json_object_set(w->orders, json_string_value(power), order->orders);
+	est_sha256_hex(sha, bytes, len);
+	est_sha256_hex(sig_sha, sig, sig_len);
+	json_array_append_new(json_object_get(w->manifest, "orders"),
+		json_pack("{s:s, s:O, s:s, s:s, s:s, s:I}", "player", player,
+			  "powers", json_object_get(entry, "awaited_powers"),
+			  "file", path + strlen("orders/"), "sha256", sha, "signature_sha256", sig_sha,
+			  "seq", (json_int_t)order->seq));
+	est_orders_free(order);
+	error = keep_order_files(w, player, bytes, len, sig, sig_len);
+	return error < 0 ? error : 1;
+}
+
+/* No moves received: the ruleset's default orders, recorded in the manifest. */
+static int take_default(step_work *w, est_game *game, const json_t *entry)
+{
+	json_t *given = json_object(), *power;
+	size_t i;
+	int error;
+
+	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {
+		json_t *orders = NULL;
+		if ((error = game->ruleset->default_orders(&orders, json_object_get(game->state, "state"),
+							   json_string_value(power))) < 0) {
+			json_decref(given);
+			return error;
+		}
+		json_object_set(w->orders, json_string_value(power), orders);
+		json_object_set_new(given, json_string_value(power), orders);
+	}
+	json_array_append_new(json_object_get(w->manifest, "missing"),
+		json_pack("{s:O, s:O, s:s, s:o}", "player", json_object_get(entry, "player"),
+			  "powers", json_object_get(entry, "awaited_powers"),
+			  "policy", "no moves received: the ruleset's default orders", "orders", given));
+	return 0;
+}
+
+/* Decide whether the step is due and gather what resolves it. */
+static int collect(step_work *w, est_game *game, time_t now)
+{
+	json_t *pending = NULL, *awaiting = NULL, *entry;
+	time_t deadline = est_game_deadline(game, NULL);
+	const char *mode;
+	size_t i, missing = 0;
+	char when[32];
+	int error, got;
+
+	if ((error = est_game_pending(&pending, game, now)) < 0)
+		return error;
+	w->pending = pending;
+	mode = json_string_value(json_object_get(pending, "mode"));
+	awaiting = json_object_get(pending, "awaiting");
+	est_time_iso(when, deadline);
+	w->orders = json_object();
+	w->manifest = json_pack("{s:O, s:I, s:O, s:O, s:[], s:[], s:[], s:s?}",
+		"game", json_object_get(game->game, "id"), "step", (json_int_t)w->step,
+		"kind", json_object_get(pending, "kind"), "mode", json_object_get(pending, "mode"),
+		"orders", "missing", "refused", "deadline", *when ? when : NULL);
+	if (strcmp(mode, "over") == 0)
+		return 0;
+	json_array_foreach(awaiting, i, entry) {
+		if ((got = take_order(w, game, entry, now)) < 0)
+			return got;
+		missing += got == 0;
+	}
+	w->due = missing == 0 || json_is_true(json_object_get(pending, "deadline_passed"));
+	json_array_foreach(awaiting, i, entry) {
+		const char *first = json_string_value(
+			json_array_get(json_object_get(entry, "awaited_powers"), 0));
+		if (w->due && !json_object_get(w->orders, first) &&
+		    (error = take_default(w, game, entry)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+/* r_t from the GM's secret, checked against r_(t-1) as published. */
+static int reveal(unsigned char out[32], unsigned char hidden_out[32], est_game *game, long long step)
+{
+	const json_t *dice = json_object_get(game->game, "dice");
+	long long n = json_integer_value(json_object_get(dice, "chain_length"));
+	unsigned char prev[32];
+	const char *prev_hex;
+	json_t *last = NULL;
+	est_secrets secrets;
+	char path[64], name[32];
+	int error;
+
+	if (step >= n)
+		return est_error_set(EST_ECONFIG, "game.json: the dice chain has %lld values and step %lld "
+				     "needs one more; the game cannot go on with this chain", n, step);
+	if ((error = est_secrets_load(&secrets, game->home,
+				      json_string_value(json_object_get(game->game, "id")))) < 0)
+		return error;
+	est_dice_chain_value(out, secrets.chain, (uint32_t)(n - step));
+	est_dice_chain_value(hidden_out, secrets.hidden, (uint32_t)(n - step));
+	if (step == 1) {
+		prev_hex = json_string_value(json_object_get(dice, "chain_tip"));
+	} else {
+		est_step_name(name, step - 1);
+		snprintf(path, sizeof(path), "turns/%s/dice.json", name);
+		if ((error = est_game_read_json(&last, game, NULL, path)) < 0)
+			return error;
+		prev_hex = json_string_value(json_object_get(last, "reveal"));
+	}
+	if (!prev_hex || est_hex_decode(prev, 32, prev_hex) < 0)
+		error = est_error_set(EST_EINVAL, "the previous chain value of step %lld is not 64 hex digits",
+				      step);
+	else if ((error = est_dice_check_reveal(out, prev)) < 0)
+		est_error_prefix("%s: these dice secrets are not the ones this game committed to",
+				 game->home);
+	json_decref(last);
+	return error;
+}
+
+static json_t *hex_json(const unsigned char *bytes)
+{
+	char hex[65];
+
+	est_hex_encode(hex, bytes, 32);
+	return json_string(hex);
+}
+
+/* turns/NNNN/dice.json, and the hidden stream's record kept by the GM. */
+static int record_dice(step_work *w, est_game *game, const unsigned char r[32],
+		       const unsigned char h[32], const unsigned char seed[32],
+		       const unsigned char hidden_seed[32], const unsigned char manifest_sha[32],
+		       const est_dice *dice, const est_dice *hidden)
+{
+	json_t *pub = json_pack("{s:I, s:s, s:o, s:o, s:o, s:O, s:I}", "step", (json_int_t)w->step,
+		"algorithm", EST_DICE_ALGORITHM, "reveal", hex_json(r), "manifest_sha256",
+		hex_json(manifest_sha), "seed", hex_json(seed), "rolls", est_dice_log(dice),
+		"hidden_rolls", (json_int_t)est_dice_count(hidden));
+	json_t *secret = json_pack("{s:I, s:s, s:o, s:o, s:O}", "step", (json_int_t)w->step,
+		"domain", EST_DICE_DOMAIN_HIDDEN, "reveal", hex_json(h), "seed", hex_json(hidden_seed),
+		"rolls", est_dice_log(hidden));
+	char file[64], *path = NULL, *text = est_json_text(secret), *dir = est_game_home_path(game, "hidden");
+	int error;
+
+	snprintf(file, sizeof(file), "hidden/%s.json", w->name);
+	if (!pub || !text || !dir || !(path = est_game_home_path(game, file))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(file, sizeof(file), "turns/%s/dice.json", w->name);
+	if ((error = est_mkdir_p(dir, 0700)) < 0 ||
+	    (error = est_file_write_atomic(path, text, strlen(text), 0600)) < 0 ||
+	    (error = est_changes_add_json(&w->changes, file, pub)) < 0)
+		goto out;
+out:
+	free(path);
+	free(dir);
+	free(text);
+	json_decref(secret);
+	json_decref(pub);
+	return error;
+}
+
+static int add_step_file(step_work *w, const char *file, const json_t *value)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "turns/%s/%s", w->name, file);
+	return est_changes_add_json(&w->changes, path, value);
+}
+
+/* The public report, rendered into the commit (turns/NNNN/report.*). */
+static int add_public_report(step_work *w, est_game *game, const json_t *wrapped,
+			     const json_t *events_doc, const json_t *dice_doc, time_t deadline)
+{
+	static const char *const exts[] = {"txt", "html"};
+	json_t *data = NULL;
+	int error;
+
+	if ((error = est_report_build(&data, game, w->step, wrapped, events_doc, dice_doc, NULL,
+				      deadline)) < 0)
+		return error;
+	for (size_t i = 0; i < 2 && !error; i++) {
+		char *text = NULL;
+		if ((error = est_report_render(&text, game, data, exts[i])) == EST_ENOTFOUND) {
+			est_error_clear();
+			error = 0;
+			continue;
+		}
+		if (!error)
+			error = est_changes_add(&w->changes,
+						est_strdup_printf("turns/%s/report.%s", w->name, exts[i]),
+						text, text ? strlen(text) : 0);
+	}
+	json_decref(data);
+	return error;
+}
+
+static char *commit_message(const step_work *w, const json_t *events, const char *state_sha)
+{
+	char *msg = est_strdup_printf("step %s: %s\n\n", w->name,
+				      json_string_value(json_object_get(w->pending, "kind"))), *next;
+	size_t i, shown = 0;
+	json_t *event;
+
+	json_array_foreach(events, i, event) {
+		if (!msg || json_object_get(event, "visible_to") || shown++ >= 30)
+			continue;
+		next = est_strdup_printf("%s%s\n", msg, json_string_value(json_object_get(event, "text")));
+		free(msg);
+		msg = next;
+	}
+	if (!msg)
+		return NULL;
+	next = est_strdup_printf("%s\nEstafette-Step: %lld\nEstafette-State-SHA256: %s\n", msg,
+				 w->step, state_sha);
+	free(msg);
+	return next;
+}
+
+static time_t commit_clock(void)
+{
+	const char *fixed = getenv("ESTAFETTE_COMMIT_TIME");
+
+	return fixed && *fixed ? (time_t)strtoll(fixed, NULL, 10) : time(NULL);
+}
+
+/* Resolve the collected step and commit it. */
+static int resolve(step_work *w, est_game *game)
+{
+	unsigned char r[32], h[32], seed[32], hidden_seed[32], manifest_sha[32];
+	char *manifest_text = est_json_text(w->manifest), *state_text = NULL, *msg = NULL;
+	char state_sha[65], oid[EST_STORE_OID_HEX + 1], tag[40];
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
+	json_t *state = NULL, *events = NULL, *wrapped = NULL, *events_doc = NULL, *dice_doc = NULL;
+	est_dice *dice = NULL, *hidden = NULL;
+	int error;
+
+	if (!manifest_text)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	est_sha256(manifest_sha, manifest_text, strlen(manifest_text));
+	if ((error = reveal(r, h, game, w->step)) < 0)
+		goto out;
+	est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)w->step, manifest_sha);
+	est_dice_step_seed(hidden_seed, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)w->step, manifest_sha);
+	if ((error = est_dice_new(&dice, seed)) < 0 || (error = est_dice_new(&hidden, hidden_seed)) < 0)
+		goto out;
+	if ((error = game->ruleset->resolve(&state, &events, json_object_get(game->state, "state"),
+					    game->rules, w->orders, dice, hidden)) < 0) {
+		est_error_prefix("step %lld (%s)", w->step, game->ruleset->name);
+		goto out;
+	}
+	wrapped = json_pack("{s:s, s:I, s:O}", "game", id, "step", (json_int_t)w->step, "state", state);
+	events_doc = json_pack("{s:I, s:O, s:O}", "step", (json_int_t)w->step,
+			       "kind", json_object_get(w->pending, "kind"), "events", events);
+	if (!wrapped || !events_doc || !(state_text = est_json_text(wrapped))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	est_sha256_hex(state_sha, state_text, strlen(state_text));
+	if ((error = est_changes_delete(&w->changes, "orders")) < 0 ||
+	    (error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/manifest.json", w->name),
+				     manifest_text, strlen(manifest_text))) < 0)
+		goto out;
+	manifest_text = NULL;
+	if ((error = record_dice(w, game, r, h, seed, hidden_seed, manifest_sha, dice, hidden)) < 0 ||
+	    (error = add_step_file(w, "events.json", events_doc)) < 0)
+		goto out;
+	dice_doc = json_pack("{s:o, s:o, s:O}", "reveal", hex_json(r), "seed", hex_json(seed),
+			     "rolls", est_dice_log(dice));
+	time_t deadline = json_integer_value(hours) > 0 ? commit_clock() + json_integer_value(hours) * 3600 : 0;
+	if ((error = add_public_report(w, game, wrapped, events_doc, dice_doc, deadline)) < 0)
+		goto out;
+	if ((error = est_changes_add(&w->changes, strdup("state.json"), state_text, strlen(state_text))) < 0)
+		goto out;
+	state_text = NULL;
+	snprintf(tag, sizeof(tag), "step-%s", w->name);
+	if (!(msg = commit_message(w, events, state_sha))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	error = est_store_commit(oid, game->store, game->head, w->changes.items, w->changes.count, msg, tag);
+out:
+	free(msg);
+	free(state_text);
+	free(manifest_text);
+	est_dice_free(dice);
+	est_dice_free(hidden);
+	json_decref(dice_doc);
+	json_decref(events_doc);
+	json_decref(wrapped);
+	json_decref(events);
+	json_decref(state);
+	return error;
+}
+
+int est_step_try(int *resolved_out, est_game *game, time_t now)
+{
+	step_work w = {0};
+	int error;
+
+	*resolved_out = 0;
+	w.step = game->step + 1;
+	est_step_name(w.name, w.step);
+	if ((error = collect(&w, game, now)) < 0)
+		goto out;
+	if (!w.due) /* waiting on a player or a deadline, or the game is over */
+		goto out;
+	if ((error = resolve(&w, game)) < 0)
+		goto out;
+	*resolved_out = 1;
+	error = est_game_reload(game);
+out:
+	step_work_free(&w);
+	return error;
+}

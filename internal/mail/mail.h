@@ -1,0 +1,190 @@
+/*
+ * Report mail (DESIGN.md "Reports and mail"): composing an RFC 5322
+ * message, the outbox under $ESTAFETTE_HOME, and SMTP delivery with libcurl.
+ *
+ * The flow of a run: compose each player's report with est_mail_compose,
+ * queue it with est_mail_outbox_put (idempotent, so a second run never
+ * queues a report twice), then est_mail_outbox_deliver sends whatever is
+ * pending over one SMTP connection. A message is moved to sent/ only after
+ * the server accepted it, so a failed send waits for the next run.
+ *
+ * Outbox layout, `home` being the $ESTAFETTE_HOME folder (est_home_dir):
+ *
+ *     home/outbox/<game>/pending/<name>.eml    the message, CRLF line ends
+ *     home/outbox/<game>/pending/<name>.json   its envelope:
+ *                                              {"from": "addr", "to": ["addr", ...]}
+ *     home/outbox/<game>/sent/<name>.eml, .json  after the server accepted it
+ *
+ * Files are mode 0600 and folders 0700; every file is written atomically
+ * (est_file_write_atomic), the .json after the .eml, so a pending message is
+ * complete only when both exist. Callers hold the game's lock (store module)
+ * while they put or deliver: the outbox itself takes no lock.
+ */
+#ifndef EST_MAIL_MAIL_H
+#define EST_MAIL_MAIL_H
+
+#include <stddef.h>
+#include <time.h>
+
+typedef struct {
+	const char *filename;     /* UTF-8, e.g. "map.svg"; required */
+	const char *content_type; /* e.g. "image/svg+xml"; NULL: application/octet-stream */
+	const void *data;         /* `len` bytes, any content */
+	size_t len;
+} est_mail_attachment;
+
+typedef struct {
+	const char *from;       /* RFC 5322 mailbox: `France player <france@example.org>` */
+	const char *to;         /* one mailbox, or several separated by commas */
+	const char *subject;    /* UTF-8; NULL or "" for none */
+	const char *message_id; /* `<ne-001.0007.france@estafette>`, angle brackets included */
+	time_t date;            /* seconds since the epoch; written in UTC (+0000) */
+	const char *text;       /* UTF-8 plain text, LF or CRLF line ends; required */
+	const char *html;       /* UTF-8 HTML, or NULL for a text-only message */
+	const est_mail_attachment *attachments;
+	size_t attachment_count;
+} est_mail_message;
+
+/*
+ * Compose `msg` into a complete RFC 5322 message with CRLF line ends, into a
+ * new buffer *eml_out of *eml_len bytes (NUL-terminated too; caller frees
+ * with free()).
+ *
+ * Headers: Date (from msg->date, "+0000"), From, To, Subject (RFC 2047
+ * encoded-words when it holds anything but printable ASCII), Message-ID,
+ * MIME-Version, Auto-Submitted: auto-generated. Display names that are not
+ * ASCII become encoded-words, ASCII ones with specials are quoted. Header
+ * lines are folded near 78 columns and never exceed 998 octets.
+ *
+ * Body: a single text/plain part; multipart/alternative (text/plain, then
+ * text/html) when there is html; inside multipart/mixed followed by the
+ * attachments when there are attachments. Text parts are UTF-8 and
+ * quoted-printable (lines of at most 76 characters); attachments are base64
+ * in 76-column lines with Content-Disposition: attachment; filename="..."
+ * (RFC 2231 filename*= for non-ASCII names).
+ *
+ * The multipart boundaries are derived from the message id, so composing the
+ * same message twice gives the same bytes; each is checked not to occur in
+ * any part (and changed deterministically if it does).
+ *
+ * Errors: EST_EINVAL (from, to, message_id or text missing; CR or LF in a
+ * header value; an address that is not a plain ASCII addr-spec; a message id
+ * not of the form <left@right>; a subject or display name that is not UTF-8;
+ * a header that cannot be folded within 998 octets); EST_ENOMEM.
+ */
+int est_mail_compose(char **eml_out, size_t *eml_len, const est_mail_message *msg);
+
+/*
+ * Check that the `len` bytes at `addr` are a plain address, as envelopes and
+ * headers take it: printable ASCII, exactly one "@" with text on both sides,
+ * no spaces, brackets, quotes, commas or semicolons, at most 254 octets
+ * (quoted local parts and SMTPUTF8 are not supported). `what` starts the
+ * message, e.g. "players.json: field \"email\"".
+ *
+ * Errors: EST_EINVAL.
+ */
+int est_mail_check_address(const char *addr, size_t len, const char *what);
+
+/*
+ * The outbox folder of `game`: "<home>/outbox/<game>", into a new string
+ * *out (caller frees with free()). Creates nothing.
+ *
+ * Errors: EST_EINVAL (home NULL or empty, game not a valid name, see
+ * est_mail_outbox_put); EST_ENOMEM.
+ */
+int est_mail_outbox_dir(char **out, const char *home, const char *game);
+
+/*
+ * Queue one message: write pending/<name>.eml (the `eml_len` bytes of
+ * `eml`, e.g. from est_mail_compose) and then pending/<name>.json with the
+ * envelope: `envelope_from` (a bare address for MAIL FROM, e.g.
+ * "gm@example.org") and the `rcpt_count` bare addresses of `rcpts` for RCPT
+ * TO. Creates the folders as needed.
+ *
+ * Idempotent: if <name> is already pending (both files there) or sent,
+ * nothing changes and *queued_out is 0; otherwise the files are written and
+ * *queued_out is 1. The content is not compared: a name is queued once.
+ *
+ * `game` and `name` are made of [A-Za-z0-9._-] only and are neither "." nor
+ * ".."; `name` is e.g. "0007-france" (files go out in name order).
+ *
+ * Errors: EST_EINVAL (bad game or name, no recipients, an address empty or
+ * holding spaces, control characters or angle brackets); EST_EIO (cannot
+ * create a folder or write a file); EST_ENOMEM.
+ */
+int est_mail_outbox_put(int *queued_out, const char *home, const char *game, const char *name,
+			const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
+			const char *eml, size_t eml_len);
+
+/*
+ * The names (without .eml) of the messages in pending/ or sent/ of `game`'s
+ * outbox, `which` being "pending" or "sent", sorted by strcmp, into a new
+ * array *names_out of *count strings (caller frees with
+ * est_mail_names_free). A pending message counts only when both its .eml
+ * and .json are there; a sent one when its .eml is. A folder that does not
+ * exist yet is an empty list.
+ *
+ * Errors: EST_EINVAL (bad game, `which` not "pending" or "sent"); EST_EIO
+ * (cannot read the folder); EST_ENOMEM.
+ */
+int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, const char *game,
+			 const char *which);
+
+/* Free what est_mail_outbox_list returned. NULL is fine. */
+void est_mail_names_free(char **names, size_t count);
+
+typedef struct {
+	/*
+	 * "smtp://host:port" or "smtps://host:port". With smtp:// STARTTLS is
+	 * used whenever the server offers it (CURLUSESSL_TRY) and the message
+	 * goes in the clear otherwise, which suits a local relay; set
+	 * require_tls, or use smtps://, for a server across the network.
+	 * Certificates are always verified against the system's CAs.
+	 * NULL or "": no server configured, nothing is sent.
+	 */
+	const char *url;
+	const char *username; /* NULL: no AUTH, unless netrc finds some */
+	const char *password;
+	int netrc;            /* 1: credentials for the host from ~/.netrc (CURL_NETRC_OPTIONAL) */
+	long timeout_seconds; /* connect and per-response timeout; 0: 30 seconds */
+	int require_tls;      /* 1: refuse to send unless STARTTLS succeeds (CURLUSESSL_ALL) */
+} est_mail_smtp;
+
+/*
+ * Send every complete pending message of `game`, in name order, over one
+ * SMTP connection (one curl handle, reused, so curl keeps the connection
+ * open between messages), each with MAIL FROM and RCPT TO from its .json
+ * envelope. Every recipient must be accepted for a message to go. Right
+ * after the server accepts a message it is moved to sent/ (see the comment
+ * on move_to_sent for why the .eml moves first). A move interrupted by a
+ * crash is finished first.
+ *
+ * On every return, *sent_out is how many went out in this call and
+ * *pending_out how many complete messages still wait in pending/.
+ *
+ * smtp NULL or smtp->url NULL or "": nothing is sent, returns 0; *pending_out
+ * says what waits (the caller says where, est_mail_outbox_dir).
+ *
+ * Call curl_global_init once at program start; this function relies on it
+ * (or on curl's implicit, not thread-safe, initialisation).
+ *
+ * Errors:
+ *  EST_ETEMPFAIL  the server could not be reached, timed out or answered 4xx
+ *                 (greylisting, a full disk): delivery stops at that message
+ *                 and the rest stay pending for the next run, in order. Also
+ *                 returned at the end when the server refused one or more
+ *                 messages for good (5xx): those stay pending, the others
+ *                 were still sent, and the message names the first refused
+ *                 file so the GM can fix its envelope or remove it.
+ *  EST_ECONFIG    the URL is malformed or not smtp/smtps, the login was
+ *                 refused, TLS was required but not offered, or the server's
+ *                 certificate did not verify: delivery stops.
+ *  EST_EINVAL     bad game; a pending .json envelope that does not parse.
+ *  EST_EIO        a pending file cannot be read or moved.
+ *  EST_ENOMEM
+ * The error message never includes the password.
+ */
+int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *home,
+			    const char *game, const est_mail_smtp *smtp);
+
+#endif

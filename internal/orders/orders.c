@@ -1,0 +1,307 @@
+/*
+ * The orders/1 schema (DESIGN.md "Order files") on top of the strict
+ * loader: which top-level fields exist, their types and their syntax.
+ */
+#include "orders/orders.h"
+#include "orders/orders_private.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ID_LEN 64
+
+/*
+ * The top-level fields of orders/1, in the order they are checked, each
+ * with what it must be and where a player gets it: the tail of the
+ * messages for a missing field or a wrong type.
+ */
+struct field {
+	const char *name;
+	json_type type;
+	int required;
+	const char *hint;
+};
+
+static const struct field fields[] = {
+	{ "estafette", JSON_STRING, 1, "\"estafette\": \"orders/1\"" },
+	{ "game", JSON_STRING, 1,
+	  "\"game\": the game's id (field game of `estafette status GAME --json`)" },
+	{ "step", JSON_INTEGER, 1,
+	  "\"step\": the step the game awaits, a number without quotes "
+	  "(field step of `estafette status GAME --json`)" },
+	{ "player", JSON_STRING, 1, "\"player\": your player id, e.g. \"france\"" },
+	{ "prev", JSON_STRING, 1,
+	  "\"prev\": the SHA-256 of the current state (field state_sha256 of "
+	  "`estafette status GAME --json`)" },
+	{ "seq", JSON_INTEGER, 1,
+	  "\"seq\": 1, and a higher number for each later file for the same step" },
+	{ "entropy", JSON_STRING, 1,
+	  "\"entropy\": 64 fresh random hex digits, e.g. from `openssl rand -hex 32`" },
+	{ "orders", JSON_ARRAY, 1, "\"orders\": [ your orders ] (an empty list to pass)" },
+	{ "press", JSON_ARRAY, 0,
+	  "\"press\": [ {\"to\": \"all\" or [player ids], \"text\": \"...\"} ]" },
+};
+
+#define FIELD_COUNT (sizeof(fields) / sizeof(fields[0]))
+
+static const char *type_name(const json_t *value)
+{
+	switch (json_typeof(value)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE: return "true";
+	case JSON_FALSE: return "false";
+	case JSON_NULL: return "null";
+	}
+	return "a value";
+}
+
+static const char *wanted_name(json_type type)
+{
+	return type == JSON_STRING ? "a string" : type == JSON_INTEGER ? "an integer" : "an array";
+}
+
+int est_orders_is_id(const char *s)
+{
+	size_t n;
+
+	if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+		return 0;
+	for (n = 0; s[n]; n++)
+		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') ||
+		      s[n] == '_' || s[n] == '.' || s[n] == '-'))
+			return 0;
+	return n <= MAX_ID_LEN;
+}
+
+static int is_hex64(const char *s)
+{
+	size_t n;
+
+	for (n = 0; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	return n == 64;
+}
+
+static int check_top_level(const json_t *root, const char *filename)
+{
+	const char *key;
+	json_t *value;
+	size_t i;
+
+	if (!json_is_object(root))
+		return est_error_set(EST_EINVAL,
+				     "%s: the top level is %s, not an object (an order file is one "
+				     "JSON object {\"estafette\": \"orders/1\", ...}); write the file "
+				     "as a single object", filename, type_name(root));
+	/* Another format first: its fields would otherwise read as unknown. */
+	value = json_object_get(root, "estafette");
+	if (json_is_string(value) && strcmp(json_string_value(value), EST_ORDERS_FORMAT) != 0)
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"estafette\" is \"%.40s\", but this estafette reads "
+				     "only \"orders/1\"; write \"estafette\": \"orders/1\"", filename,
+				     json_string_value(value));
+	json_object_foreach((json_t *)root, key, value) {
+		for (i = 0; i < FIELD_COUNT; i++)
+			if (strcmp(key, fields[i].name) == 0)
+				break;
+		if (i == FIELD_COUNT) {
+			char path[256] = "";
+
+			est_orders_path_key(path, sizeof(path), key);
+			return est_error_set(EST_EINVAL,
+					     "%s: unknown field \"%s\" (an orders/1 file has only estafette, "
+					     "game, step, player, prev, seq, entropy, orders and press); "
+					     "remove it, or move it inside an order", filename, path);
+		}
+	}
+	for (i = 0; i < FIELD_COUNT; i++) {
+		value = json_object_get(root, fields[i].name);
+		if (!value && fields[i].required)
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"%s\" is missing (required in orders/1); add %s",
+					     filename, fields[i].name, fields[i].hint);
+		if (value && json_typeof(value) != fields[i].type)
+			return est_error_set(EST_EINVAL, "%s: field \"%s\" is %s, not %s; write %s",
+					     filename, fields[i].name, type_name(value),
+					     wanted_name(fields[i].type), fields[i].hint);
+	}
+	return 0;
+}
+
+static int check_values(const json_t *root, const char *filename)
+{
+	json_int_t step = json_integer_value(json_object_get(root, "step"));
+	json_int_t seq = json_integer_value(json_object_get(root, "seq"));
+	static const char *const ids[] = { "game", "player" };
+	static const char *const hexes[] = { "prev", "entropy" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		const char *id = json_string_value(json_object_get(root, ids[i]));
+
+		if (!est_orders_is_id(id))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"%s\" is \"%.80s\", not an id (1 to 64 characters "
+					     "from a-z, 0-9, '_', '.', '-', starting with a letter or "
+					     "digit); write the %s id exactly as the game lists it",
+					     filename, ids[i], id, ids[i]);
+	}
+	if (step < 1 || step > EST_ORDERS_MAX_STEP)
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"step\" is %lld, but steps run from 1 to %lld; write "
+				     "the step the game awaits (field step of `estafette status GAME "
+				     "--json`)", filename, (long long)step, EST_ORDERS_MAX_STEP);
+	if (seq < 1)
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"seq\" is %lld, but seq starts at 1; write \"seq\": 1, "
+				     "and a higher number for each later file for the same step",
+				     filename, (long long)seq);
+	for (i = 0; i < 2; i++) {
+		const char *hex = json_string_value(json_object_get(root, hexes[i]));
+
+		if (!is_hex64(hex))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"%s\" is \"%.80s\", not 64 lower-case hex digits "
+					     "(0-9, a-f); write %s", filename, hexes[i], hex,
+					     fields[i ? 6 : 4].hint);
+	}
+	return 0;
+}
+
+static int check_order_items(const json_t *orders, const char *filename)
+{
+	size_t i;
+	json_t *item;
+
+	json_array_foreach(orders, i, item) {
+		if (!json_is_object(item))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"orders[%zu]\" is %s, not an object (each order is "
+					     "a JSON object, as the ruleset documents); write it as {...}",
+					     filename, i, type_name(item));
+	}
+	return 0;
+}
+
+static int check_press_to(const json_t *to, const char *filename, size_t i)
+{
+	size_t k;
+	json_t *id;
+
+	if (json_is_string(to) && strcmp(json_string_value(to), "all") == 0)
+		return 0;
+	if (!json_is_array(to) || json_array_size(to) == 0)
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"press[%zu].to\" is %s, but it must be \"all\" or a "
+				     "non-empty list of player ids; write \"to\": \"all\" or "
+				     "\"to\": [\"england\", ...]", filename, i,
+				     json_is_array(to) ? "an empty array" : type_name(to));
+	json_array_foreach(to, k, id) {
+		if (!est_orders_is_id(json_string_value(id)))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"press[%zu].to[%zu]\" is %s, not a player id; "
+					     "write the player id as the game lists it, e.g. \"england\"",
+					     filename, i, k, type_name(id));
+	}
+	return 0;
+}
+
+static int check_press(const json_t *press, const char *filename)
+{
+	size_t i;
+	json_t *item, *value;
+	const char *key;
+	int error;
+
+	json_array_foreach(press, i, item) {
+		if (!json_is_object(item))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"press[%zu]\" is %s, not an object; write it as "
+					     "{\"to\": \"all\", \"text\": \"...\"}", filename, i,
+					     type_name(item));
+		json_object_foreach(item, key, value) {
+			if (strcmp(key, "to") != 0 && strcmp(key, "text") != 0) {
+				char path[256] = "";
+
+				est_orders_path_key(path, sizeof(path), key);
+				return est_error_set(EST_EINVAL,
+						     "%s: unknown field \"press[%zu].%s\" (a press message "
+						     "has only \"to\" and \"text\"); remove it",
+						     filename, i, path);
+			}
+		}
+		if (!(value = json_object_get(item, "to")))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"press[%zu].to\" is missing; add \"to\": \"all\" "
+					     "or a list of player ids", filename, i);
+		if ((error = check_press_to(value, filename, i)) < 0)
+			return error;
+		value = json_object_get(item, "text");
+		if (!json_is_string(value))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"press[%zu].text\" is %s, not a string; write "
+					     "\"text\": \"your message\"", filename, i,
+					     value ? type_name(value) : "missing");
+	}
+	return 0;
+}
+
+static int build(est_order **out, json_t *root)
+{
+	est_order *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	o->game = strdup(json_string_value(json_object_get(root, "game")));
+	o->player = strdup(json_string_value(json_object_get(root, "player")));
+	if (!o->game || !o->player) {
+		est_orders_free(o);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	o->step = json_integer_value(json_object_get(root, "step"));
+	o->seq = json_integer_value(json_object_get(root, "seq"));
+	memcpy(o->prev, json_string_value(json_object_get(root, "prev")), 65);
+	memcpy(o->entropy, json_string_value(json_object_get(root, "entropy")), 65);
+	o->orders = json_object_get(root, "orders");
+	o->press = json_object_get(root, "press");
+	o->root = root;
+	*out = o;
+	return 0;
+}
+
+int est_orders_parse(est_order **out, const char *filename, const char *bytes, size_t len)
+{
+	json_t *root = NULL, *press;
+	int error;
+
+	if ((error = est_orders_load_strict(&root, filename, bytes, len)) < 0)
+		goto out;
+	if ((error = check_top_level(root, filename)) < 0 ||
+	    (error = check_values(root, filename)) < 0 ||
+	    (error = check_order_items(json_object_get(root, "orders"), filename)) < 0)
+		goto out;
+	if ((press = json_object_get(root, "press")) && (error = check_press(press, filename)) < 0)
+		goto out;
+	if ((error = build(out, root)) < 0)
+		goto out;
+	root = NULL;
+out:
+	json_decref(root);
+	return error;
+}
+
+void est_orders_free(est_order *o)
+{
+	if (!o)
+		return;
+	free(o->game);
+	free(o->player);
+	json_decref(o->root);
+	free(o);
+}

@@ -1,0 +1,2 @@
+TEST_DEPS_render := util render
+TEST_DEPS_mustache_spec := util render

@@ -1,0 +1,94 @@
+/*
+ * Napoleonic Empire: what the files of this module share. Not public.
+ *
+ * State (plain JSON, see README.md "State"): phase, turn, active, extra,
+ * countries {name: {"France": n, "Allies": n, "control": side|null}},
+ * deck, discard, hands, continental_system, no_move, standing, attack,
+ * retreat, defaults, winner, win_reason.
+ *
+ * Unless said otherwise, functions return 0 or a negative EST_E* code with
+ * the message set; `events` is the step's event array (borrowed).
+ */
+#ifndef EST_RULESETS_NE_INTERNAL_H
+#define EST_RULESETS_NE_INTERNAL_H
+
+#include <jansson.h>
+
+#include "dice/dice.h"
+
+#define NE_FRANCE "France"
+#define NE_ALLIES "Allies"
+
+/* map.c: the map of rules["map"] */
+size_t ne_country_count(const json_t *rules);
+const char *ne_country_name(const json_t *rules, size_t i);
+int ne_is_country(const json_t *rules, const char *name);
+int ne_in_list(const json_t *list, const char *name);
+int ne_land_adjacent(const json_t *rules, const char *a, const char *b);
+/* NULL if `side` may move from `from` to `to`, else the rule it breaks. */
+const char *ne_move_refusal(const json_t *rules, const char *side, const char *from,
+			    const char *to);
+int ne_table_value(const json_t *rules, const char *country);
+int ne_setup_int(const json_t *rules, const char *key, int fallback);
+
+/* cards.c: the cards of rules["cards"] */
+const json_t *ne_card(const json_t *rules, const char *id);
+const char *ne_card_name(const json_t *rules, const char *id);
+int ne_card_is_battle(const json_t *card);
+int ne_card_playable_by(const json_t *card, const char *side);
+int ne_card_fits(const json_t *card, const char *country);
+int ne_card_bonus(const json_t *card);
+const char *ne_effect_type(const json_t *card);
+int ne_effect_int(const json_t *card, const char *key);
+
+/* state.c: armies, control, events */
+const char *ne_other(const char *side);
+int ne_side_index(const char *side); /* 0 France, 1 Allies, -1 neither */
+const char *ne_str(const json_t *obj, const char *key);
+int ne_armies(const json_t *state, const char *country, const char *side);
+int ne_set_armies(json_t *state, const char *country, const char *side, int n);
+const char *ne_controller(const json_t *state, const char *country);
+int ne_set_controller(json_t *state, const char *country, const char *side);
+int ne_on_map(const json_t *state, const char *side);
+int ne_contested(const json_t *state, const char *country);
+int ne_event(json_t *events, json_t *fields, const char *type, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int ne_update_control(json_t *state, json_t *events, const json_t *rules);
+json_t *ne_hand(const json_t *state, const char *side);
+int ne_hand_index(const json_t *state, const char *side, const char *card);
+
+/* deck.c: draws, shuffles, discards */
+int ne_shuffle_deck(json_t *state, json_t *events, est_dice *hidden, const char *why);
+int ne_draw(json_t *state, json_t *events, const json_t *rules, const char *side, int n,
+	    est_dice *hidden);
+int ne_play_from_hand(json_t *state, const char *side, const char *card);
+
+/* battle.c: the Attack Phase */
+int ne_attack_start(json_t *state, json_t *events, const json_t *rules);
+int ne_run_battles(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		   est_dice *hidden);
+int ne_retreat_options(json_t **out, const json_t *state, const json_t *rules,
+		       const char *country, const char *side);
+int ne_apply_retreat(json_t *state, json_t *events, const json_t *rules, const char *to);
+int ne_battle_cards_needed(const json_t *state, const json_t *rules);
+
+/* reinforce.c: the Reinforcements Phase, victory and the next turn */
+int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);
+int ne_reinforce(json_t *state, json_t *events, const json_t *rules);
+int ne_check_victory(json_t *state, json_t *events, const json_t *rules);
+
+/* turn.c: applying a turn order file */
+int ne_resolve_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders,
+		    est_dice *dice, est_dice *hidden);
+
+/* defaults.c: default orders stored in the state when a step opens */
+int ne_set_defaults(json_t *state, const json_t *rules);
+
+/* validate.c */
+int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
+		const char *power, const json_t *orders);
+
+/* view.c */
+int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
+
+#endif

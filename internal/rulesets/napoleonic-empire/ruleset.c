@@ -1,0 +1,267 @@
+/*
+ * Napoleonic Empire: the est_ruleset table: set-up, pending steps, default
+ * orders and the dispatch of resolve() by step kind.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "napoleonic_empire.h"
+#include "ne_internal.h"
+
+static const char *const powers_list[] = {NE_FRANCE, NE_ALLIES, NULL};
+
+static const char *const *powers(void)
+{
+	return powers_list;
+}
+
+/* FRENCH SETUP / ALLIES SETUP: armies and the initial control (RULINGS.md R4). */
+static int place_setup(json_t *state, const json_t *rules, const char *side)
+{
+	const json_t *armies = json_object_get(json_object_get(json_object_get(rules, "setup"), "armies"), side);
+	const char *c;
+	json_t *n;
+	int error;
+
+	json_object_foreach((json_t *)armies, c, n) {
+		if (!ne_is_country(rules, c) || !json_is_integer(n))
+			return est_error_set(EST_EINVAL, "rules/setup.json: field \"armies.%s.%s\" names no "
+					     "country of rules/map.json or is not an integer; fix the data", side, c);
+		if ((error = ne_set_armies(state, c, side, (int)json_integer_value(n))) < 0 ||
+		    (error = ne_set_controller(state, c, side)) < 0)
+			return error;
+	}
+	if (ne_on_map(state, side) > ne_setup_int(rules, "counters", 80))
+		return est_error_set(EST_EINVAL, "rules/setup.json: %s sets up %d armies, more than its %d "
+				     "counters; fix the data", side, ne_on_map(state, side),
+				     ne_setup_int(rules, "counters", 80));
+	return 0;
+}
+
+static int setup(json_t **state_out, const json_t *rules, const json_t *options)
+{
+	const json_t *cards = json_object_get(json_object_get(rules, "cards"), "cards"), *card;
+	const char *scenario = ne_str(options, "scenario");
+	json_t *state = NULL, *map, *deck;
+	size_t i;
+	int error;
+
+	if (scenario && strcmp(scenario, "standard") != 0)
+		return est_error_set(EST_EINVAL, "game.json: option \"scenario\" is \"%s\", but Napoleonic "
+				     "Empire has one scenario; use \"standard\" or leave it out", scenario);
+	if (ne_country_count(rules) == 0 || json_array_size(cards) == 0)
+		return est_error_set(EST_EINVAL, "rules: map.json or cards.json is missing or empty; "
+				     "copy the ruleset's data/ folder into the game's rules/");
+	state = json_pack("{s:s, s:i, s:s, s:b, s:{}, s:[], s:[], s:{s:[], s:[]}, s:b, s:{s:b, s:b},"
+			  " s:{s:{s:{}, s:{}}, s:{s:{}, s:{}}}, s:n, s:n, s:{s:[], s:[]}, s:n, s:n}",
+			  "phase", "start", "turn", 0, "active", NE_FRANCE, "extra", 0, "countries",
+			  "deck", "discard", "hands", NE_FRANCE, NE_ALLIES, "continental_system", 0,
+			  "no_move", NE_FRANCE, 0, NE_ALLIES, 0,
+			  "standing", NE_FRANCE, "retreats", "plays", NE_ALLIES, "retreats", "plays",
+			  "attack", "retreat", "defaults", NE_FRANCE, NE_ALLIES, "winner", "win_reason");
+	if (!state)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	map = json_object_get(state, "countries");
+	deck = json_object_get(state, "deck");
+	for (i = 0; i < ne_country_count(rules); i++) {
+		if (json_object_set_new(map, ne_country_name(rules, i),
+					json_pack("{s:i, s:i, s:n}", NE_FRANCE, 0, NE_ALLIES, 0, "control")) < 0) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if ((error = place_setup(state, rules, NE_FRANCE)) < 0 ||
+	    (error = place_setup(state, rules, NE_ALLIES)) < 0)
+		goto out;
+	/* Step 0 draws no dice: the deck stays in card-list order until step 1. */
+	json_array_foreach(cards, i, card) {
+		if (json_array_append(deck, json_object_get(card, "id")) < 0) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	*state_out = state;
+	state = NULL;
+out:
+	json_decref(state);
+	return error;
+}
+
+static const char *prompt(const json_t *state, char *buf, size_t len)
+{
+	const char *phase = ne_str(state, "phase"), *active = ne_str(state, "active");
+	const json_t *r = json_object_get(state, "retreat");
+
+	if (strcmp(phase, "start") == 0)
+		snprintf(buf, len, "automatic: the deck is shuffled and France draws its first 2 cards");
+	else if (strcmp(phase, "turn") == 0)
+		snprintf(buf, len, "%s: send your orders for turn %d%s (discards, cards, moves%s, "
+			 "standing orders)", active, (int)json_integer_value(json_object_get(state, "turn")),
+			 json_is_true(json_object_get(state, "extra")) ? ", an extra turn" : "",
+			 strcmp(active, NE_ALLIES) == 0 ? ", rebels" : "");
+	else if (strcmp(phase, "battle-cards") == 0)
+		snprintf(buf, len, "France and the Allies: play battle cards (or none) for the battles of "
+			 "this Attack Phase");
+	else if (strcmp(phase, "retreat") == 0)
+		snprintf(buf, len, "%s: choose where your %d surviving armies retreat from %s",
+			 ne_str(r, "side"), (int)json_integer_value(json_object_get(r, "armies")),
+			 ne_str(r, "from"));
+	else
+		snprintf(buf, len, "the game is over: %s won (%s)", ne_str(state, "winner"),
+			 ne_str(state, "win_reason"));
+	return buf;
+}
+
+static int pending(json_t **out, const json_t *state)
+{
+	const char *phase = ne_str(state, "phase");
+	const char *mode, *kind = phase;
+	json_t *powers_awaited;
+	char text[256];
+
+	if (!phase)
+		return est_error_set(EST_ERROR, "state.json: no \"phase\"; not a Napoleonic Empire state");
+	if (strcmp(phase, "start") == 0) {
+		mode = "automatic";
+		powers_awaited = json_array();
+	} else if (strcmp(phase, "turn") == 0) {
+		mode = "sequential";
+		powers_awaited = json_pack("[s]", ne_str(state, "active"));
+	} else if (strcmp(phase, "battle-cards") == 0) {
+		mode = "simultaneous";
+		powers_awaited = json_pack("[s, s]", NE_FRANCE, NE_ALLIES);
+	} else if (strcmp(phase, "retreat") == 0) {
+		mode = "sequential";
+		powers_awaited = json_pack("[s]", ne_str(json_object_get(state, "retreat"), "side"));
+	} else if (strcmp(phase, "over") == 0) {
+		mode = "over";
+		powers_awaited = json_array();
+	} else {
+		return est_error_set(EST_ERROR, "state.json: unknown phase \"%s\"", phase);
+	}
+	*out = json_pack("{s:s, s:s, s:o, s:s}", "mode", mode, "kind", kind, "powers", powers_awaited,
+			 "prompt", prompt(state, text, sizeof(text)));
+	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+}
+
+static int default_orders(json_t **out, const json_t *state, const char *power)
+{
+	const json_t *d = json_object_get(json_object_get(state, "defaults"), power ? power : "");
+
+	*out = d ? json_deep_copy(d) : json_array();
+	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+}
+
+/* Step 1: "The French player goes first": the first shuffle and French Draw Phase. */
+static int resolve_start(json_t *state, json_t *events, const json_t *rules, est_dice *hidden)
+{
+	int error;
+
+	if ((error = ne_shuffle_deck(state, events, hidden, "The deck is shuffled")) < 0)
+		return error;
+	if (json_object_set_new(state, "turn", json_integer(1)) < 0 ||
+	    json_object_set_new(state, "phase", json_string("turn")) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = ne_event(events, json_pack("{s:s, s:i, s:b}", "side", NE_FRANCE, "turn", 1,
+						"extra", 0),
+			      "turn", "Turn 1: France")) < 0 ||
+	    (error = ne_draw(state, events, rules, NE_FRANCE, ne_setup_int(rules, "draw", 2), hidden)) < 0)
+		return error;
+	return ne_set_defaults(state, rules);
+}
+
+static const json_t *orders_of(const json_t *orders, const json_t *state, const char *power)
+{
+	const json_t *o = json_object_get(orders, power);
+
+	return o ? o : json_object_get(json_object_get(state, "defaults"), power);
+}
+
+/* Battle cards of both sides (RULINGS.md R10), then the battles. */
+static int resolve_battle_cards(json_t *state, json_t *events, const json_t *rules,
+				const json_t *orders, est_dice *dice, est_dice *hidden)
+{
+	json_t *att = json_object_get(state, "attack"), *o;
+	size_t i;
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		const char *side = s ? NE_ALLIES : NE_FRANCE;
+		json_t *own = json_object_get(json_object_get(att, "plays"), side);
+
+		json_array_foreach(orders_of(orders, state, side), i, o) {
+			const char *id = ne_str(o, "card"), *c = ne_str(o, "country");
+
+			if (!id || !c || json_object_get(own, c) || ne_hand_index(state, side, id) < 0 ||
+			    !ne_in_list(json_object_get(att, "battles"), c) ||
+			    !ne_card_playable_by(ne_card(rules, id), side) || !ne_card_fits(ne_card(rules, id), c))
+				continue;
+			if (json_object_set_new(own, c, json_string(id)) < 0)
+				return est_error_set(EST_ENOMEM, "out of memory");
+		}
+	}
+	return ne_run_battles(state, events, rules, dice, hidden);
+}
+
+static int resolve_retreat(json_t *state, json_t *events, const json_t *rules,
+			   const json_t *orders, est_dice *dice, est_dice *hidden)
+{
+	const json_t *r = json_object_get(state, "retreat");
+	const json_t *o = json_array_get(orders_of(orders, state, ne_str(r, "side")), 0);
+	const char *to = ne_str(o, "to");
+	int error;
+
+	if (!to || !ne_in_list(json_object_get(r, "options"), to))
+		to = json_string_value(json_array_get(json_object_get(r, "options"), 0));
+	if ((error = ne_apply_retreat(state, events, rules, to)) < 0)
+		return error;
+	return ne_run_battles(state, events, rules, dice, hidden);
+}
+
+static int resolve(json_t **state_out, json_t **events_out, const json_t *state0,
+		   const json_t *rules, const json_t *orders, est_dice *dice, est_dice *hidden)
+{
+	json_t *state = json_deep_copy(state0), *events = json_array();
+	const char *phase = ne_str(state0, "phase");
+	int error;
+
+	if (!state || !events) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!phase)
+		error = est_error_set(EST_ERROR, "state.json: no \"phase\"; not a Napoleonic Empire state");
+	else if (strcmp(phase, "start") == 0)
+		error = resolve_start(state, events, rules, hidden);
+	else if (strcmp(phase, "turn") == 0)
+		error = ne_resolve_turn(state, events, rules,
+					orders_of(orders, state0, ne_str(state0, "active")), dice, hidden);
+	else if (strcmp(phase, "battle-cards") == 0)
+		error = resolve_battle_cards(state, events, rules, orders, dice, hidden);
+	else if (strcmp(phase, "retreat") == 0)
+		error = resolve_retreat(state, events, rules, orders, dice, hidden);
+	else
+		error = est_error_set(EST_ERROR, "state.json: phase \"%s\" awaits nothing to resolve", phase);
+	if (error < 0)
+		goto out;
+	*state_out = state;
+	*events_out = events;
+	state = events = NULL;
+out:
+	json_decref(state);
+	json_decref(events);
+	return error;
+}
+
+const est_ruleset est_ruleset_napoleonic_empire = {
+	.name = "napoleonic-empire",
+	.version = "1.0.0",
+	.powers = powers,
+	.setup = setup,
+	.pending = pending,
+	.validate = ne_validate,
+	.default_orders = default_orders,
+	.resolve = resolve,
+	.view = ne_view,
+};

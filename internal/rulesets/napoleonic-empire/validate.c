@@ -1,0 +1,454 @@
+/*
+ * Napoleonic Empire: checking one power's orders before they are accepted
+ * (README.md "Orders" lists every item and what is refused).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "ne_internal.h"
+
+struct check {
+	json_t *diags;
+	const json_t *state, *rules;
+	const char *side, *phase;
+	int extra;
+	/* per-file counts */
+	int discards, bop, rebels, extra_turns;
+	json_t *used;        /* card ids named so far */
+	json_t *moved;       /* country -> armies moved out so far */
+	json_t *battle_plays; /* country -> card (this file) */
+	json_t *standing;    /* country -> 1 (standing-play) */
+	json_t *retreats;    /* country -> 1 (retreat) */
+};
+
+static void diag(struct check *c, int index, const char *field, const char *rule,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void diag(struct check *c, int index, const char *field, const char *rule,
+		 const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	json_array_append_new(c->diags, json_pack("{s:i, s:s, s:s, s:s}", "index", index, "field",
+						  field, "rule", rule, "message", msg));
+	free(msg);
+}
+
+#define R_MOVE "Napoleonic Empire, Move Phase"
+#define R_DRAW "Napoleonic Empire, Draw Phase"
+#define R_CARDS "Napoleonic Empire, Card List"
+#define R_ATTACK "Napoleonic Empire, Attack Phase"
+#define R_REINF "Napoleonic Empire, Nationalist Movements"
+#define R_ORDERS "Napoleonic Empire, orders (README.md)"
+
+static const char *const fields_discard[] = {"type", "card", NULL};
+static const char *const fields_play[] = {"type", "card", "country", NULL};
+static const char *const fields_move[] = {"type", "from", "to", "armies", NULL};
+static const char *const fields_rebels[] = {"type", "country", NULL};
+static const char *const fields_retreat[] = {"type", "from", "to", NULL};
+static const char *const fields_standing[] = {"type", "card", "country", NULL};
+
+static int known_fields(struct check *c, int i, const json_t *o, const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+	int ok = 1;
+
+	json_object_foreach((json_t *)o, key, v) {
+		size_t k;
+
+		for (k = 0; allowed[k] && strcmp(allowed[k], key) != 0; k++)
+			;
+		if (!allowed[k]) {
+			diag(c, i, key, R_ORDERS, "orders[%d]: field \"%s\" is not part of a \"%s\" order; "
+			     "remove it", i, key, ne_str(o, "type"));
+			ok = 0;
+		} else if (strcmp(key, "armies") == 0 ? !json_is_integer(v) : !json_is_string(v)) {
+			diag(c, i, key, R_ORDERS, "orders[%d]: field \"%s\" must be %s; fix its type", i, key,
+			     strcmp(key, "armies") == 0 ? "an integer" : "a string");
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+static int need(struct check *c, int i, const json_t *o, const char *field)
+{
+	if (json_object_get(o, field))
+		return 1;
+	diag(c, i, field, R_ORDERS, "orders[%d]: a \"%s\" order needs field \"%s\"; add it", i,
+	     ne_str(o, "type"), field);
+	return 0;
+}
+
+static int country_ok(struct check *c, int i, const json_t *o, const char *field)
+{
+	const char *name = ne_str(o, field);
+
+	if (!need(c, i, o, field))
+		return 0;
+	if (ne_is_country(c->rules, name))
+		return 1;
+	diag(c, i, field, "Napoleonic Empire, The Map", "orders[%d]: field \"%s\" is \"%s\", which is "
+	     "not a country of the map; use a name as the report spells it (e.g. \"Rhineland\")", i,
+	     field, name);
+	return 0;
+}
+
+/* A card named in an order: known, held, named once in the file. */
+static const json_t *card_ok(struct check *c, int i, const json_t *o)
+{
+	const char *id = ne_str(o, "card");
+	const json_t *card;
+
+	if (!need(c, i, o, "card"))
+		return NULL;
+	if (!(card = ne_card(c->rules, id))) {
+		diag(c, i, "card", R_CARDS, "orders[%d]: field \"card\" is \"%s\", which is no card of the "
+		     "game; use the card's id as your report lists it (e.g. \"austerlitz\")", i, id);
+		return NULL;
+	}
+	if (ne_hand_index(c->state, c->side, id) < 0) {
+		diag(c, i, "card", R_CARDS, "orders[%d]: %s does not hold \"%s\"; name only cards in your "
+		     "hand", i, c->side, id);
+		return NULL;
+	}
+	if (json_object_get(c->used, id)) {
+		diag(c, i, "card", R_CARDS, "orders[%d]: card \"%s\" is already named by an earlier order "
+		     "of this file; a card is discarded or played once", i, id);
+		return NULL;
+	}
+	json_object_set_new(c->used, id, json_true());
+	return card;
+}
+
+static int own_side(struct check *c, int i, const json_t *card)
+{
+	if (ne_card_playable_by(card, c->side))
+		return 1;
+	diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" is a card of %s; %s may only discard it "
+	     "(RULINGS.md R12)", i, ne_str(card, "id"), ne_str(card, "side"), c->side);
+	return 0;
+}
+
+static void battle_play(struct check *c, int i, const json_t *o, const json_t *card,
+			json_t *seen, const char *what)
+{
+	const char *country = ne_str(o, "country");
+
+	if (!country_ok(c, i, o, "country"))
+		return;
+	if (!ne_card_fits(card, country)) {
+		diag(c, i, "country", R_CARDS, "orders[%d]: \"%s\" influences battles in %s only, not in "
+		     "%s; name one of its countries", i, ne_str(card, "id"), ne_str(card, "notes"), country);
+		return;
+	}
+	if (json_object_get(seen, country)) {
+		diag(c, i, "country", R_ATTACK, "orders[%d]: a second %s for the battle in %s; each side "
+		     "plays at most one battle card per battle (RULINGS.md R10)", i, what, country);
+		return;
+	}
+	json_object_set_new(seen, country, json_true());
+}
+
+static void event_play(struct check *c, int i, const json_t *o, const json_t *card)
+{
+	const char *type = ne_effect_type(card);
+	const char *country = ne_str(o, "country");
+
+	if (strcmp(type, "bonus-armies") != 0 && json_object_get(o, "country"))
+		diag(c, i, "country", R_CARDS, "orders[%d]: \"%s\" is an event card and takes no "
+		     "\"country\"; remove the field", i, ne_str(card, "id"));
+	if ((strcmp(type, "bonus-armies") == 0 || strcmp(type, "rebels") == 0) && c->extra)
+		diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" places armies in the Reinforcement "
+		     "phase, and an extra turn has none; play it in a normal turn (RULINGS.md R15)", i,
+		     ne_str(card, "id"));
+	if (strcmp(type, "bonus-armies") == 0 && country && country_ok(c, i, o, "country") &&
+	    (ne_in_list(json_object_get(json_object_get(c->rules, "reinforcements"), "france_never_from"),
+			country) || strcmp(country, "England") == 0 || strcmp(country, "Ottoman Empire") == 0))
+		diag(c, i, "country", "Napoleonic Empire, Reinforcements Phase", "orders[%d]: France "
+		     "can never receive armies in %s; name a country France controls", i, country);
+	if (strcmp(type, "continental-system") == 0 &&
+	    json_is_true(json_object_get(c->state, "continental_system")))
+		diag(c, i, "card", R_CARDS, "orders[%d]: the Continental System is already in force; "
+		     "keep or discard the card", i);
+	if (strcmp(type, "extra-turn") == 0 && c->extra_turns++ > 0)
+		diag(c, i, "card", R_CARDS, "orders[%d]: a second extra-turn card in one turn; play one "
+		     "per turn (RULINGS.md R20)", i);
+	if (strcmp(type, "rebels") == 0)
+		c->bop++;
+}
+
+static void check_play(struct check *c, int i, const json_t *o)
+{
+	const json_t *card;
+
+	if (!known_fields(c, i, o, fields_play) || !(card = card_ok(c, i, o)) || !own_side(c, i, card))
+		return;
+	if (!ne_card_is_battle(card)) {
+		event_play(c, i, o, card);
+		return;
+	}
+	if (strcmp(c->phase, "battle-cards") == 0) {
+		const json_t *att = json_object_get(c->state, "attack");
+		const char *country = ne_str(o, "country");
+
+		if (country && !ne_in_list(json_object_get(att, "battles"), country)) {
+			diag(c, i, "country", R_ATTACK, "orders[%d]: there is no pending battle in %s; "
+			     "play cards only for the battles your report lists", i, country);
+			return;
+		}
+		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
+			diag(c, i, "country", R_ATTACK, "orders[%d]: %s already plays a card in the battle "
+			     "in %s; one battle card per side per battle (RULINGS.md R10)", i, c->side, country);
+			return;
+		}
+	}
+	battle_play(c, i, o, card, c->battle_plays, "battle card");
+}
+
+static void check_move(struct check *c, int i, const json_t *o)
+{
+	const char *from, *to, *why;
+	int n, start, moved;
+
+	if (!known_fields(c, i, o, fields_move) || !country_ok(c, i, o, "from") ||
+	    !country_ok(c, i, o, "to") || !need(c, i, o, "armies"))
+		return;
+	from = ne_str(o, "from");
+	to = ne_str(o, "to");
+	n = (int)json_integer_value(json_object_get(o, "armies"));
+	if (json_is_true(json_object_get(json_object_get(c->state, "no_move"), c->side))) {
+		diag(c, i, "type", R_CARDS, "orders[%d]: %s may not move this turn (%s); remove the "
+		     "moves", i, c->side, strcmp(c->side, NE_FRANCE) == 0 ? "Josephine" : "Treaty of Tilsit");
+		return;
+	}
+	if ((why = ne_move_refusal(c->rules, c->side, from, to))) {
+		diag(c, i, "to", why, "orders[%d]: %s cannot move from %s to %s; move only along a "
+		     "border the map shows", i, c->side, from, to);
+		return;
+	}
+	if (n < 1) {
+		diag(c, i, "armies", R_MOVE, "orders[%d]: field \"armies\" is %d; move 1 or more", i, n);
+		return;
+	}
+	start = ne_armies(c->state, from, c->side);
+	moved = (int)json_integer_value(json_object_get(c->moved, from)) + n;
+	if (moved > start) {
+		diag(c, i, "armies", "Napoleonic Empire, Move Phase: an army may move only once per turn",
+		     "orders[%d]: the moves out of %s total %d armies, but %s has %d there at the start "
+		     "of the turn; move at most %d", i, from, moved, c->side, start, start);
+		return;
+	}
+	json_object_set_new(c->moved, from, json_integer(moved));
+}
+
+static void check_rebels(struct check *c, int i, const json_t *o)
+{
+	const json_t *list = json_object_get(json_object_get(c->rules, "reinforcements"), "rebels");
+
+	if (!known_fields(c, i, o, fields_rebels) || !country_ok(c, i, o, "country"))
+		return;
+	if (strcmp(c->side, NE_ALLIES) != 0) {
+		diag(c, i, "type", R_REINF, "orders[%d]: only the Allies place rebel armies; remove it", i);
+		return;
+	}
+	if (c->extra) {
+		diag(c, i, "type", R_REINF, "orders[%d]: an extra turn has no Reinforcements phase, so no "
+		     "rebels; remove it", i);
+		return;
+	}
+	if (!ne_in_list(json_object_get(list, "countries"), ne_str(o, "country")))
+		diag(c, i, "country", R_REINF, "orders[%d]: rebels rise only in Spain, Portugal, Prussia, "
+		     "Russia or Austria, not in %s; name one of them", i, ne_str(o, "country"));
+	c->rebels++;
+}
+
+static void check_retreat(struct check *c, int i, const json_t *o)
+{
+	const char *from, *to;
+
+	if (!known_fields(c, i, o, fields_retreat) || !country_ok(c, i, o, "from") ||
+	    !country_ok(c, i, o, "to"))
+		return;
+	from = ne_str(o, "from");
+	to = ne_str(o, "to");
+	if (strcmp(c->phase, "retreat") == 0) {
+		const json_t *r = json_object_get(c->state, "retreat");
+
+		if (strcmp(from, ne_str(r, "from")) != 0)
+			diag(c, i, "from", R_ATTACK, "orders[%d]: the retreat awaited is from %s; set "
+			     "\"from\": \"%s\"", i, ne_str(r, "from"), ne_str(r, "from"));
+		else if (!ne_in_list(json_object_get(r, "options"), to))
+			diag(c, i, "to", R_ATTACK, "orders[%d]: %s is not an adjacent friendly country "
+			     "free of enemy armies; choose one your report lists", i, to);
+		return;
+	}
+	if (json_object_get(c->retreats, from))
+		diag(c, i, "from", R_ORDERS, "orders[%d]: a second standing retreat from %s; give one", i,
+		     from);
+	else if (!ne_land_adjacent(c->rules, from, to) || ne_move_refusal(c->rules, c->side, from, to))
+		diag(c, i, "to", R_ATTACK, "orders[%d]: a retreat from %s cannot go to %s (not adjacent, "
+		     "England or the Ottoman Empire); name an adjacent country", i, from, to);
+	json_object_set_new(c->retreats, from, json_true());
+}
+
+static void check_standing(struct check *c, int i, const json_t *o)
+{
+	const json_t *card;
+
+	if (!known_fields(c, i, o, fields_standing) || !(card = card_ok(c, i, o)) ||
+	    !own_side(c, i, card))
+		return;
+	if (!ne_card_is_battle(card)) {
+		diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" is an event card; only battle cards have "
+		     "standing plays", i, ne_str(card, "id"));
+		return;
+	}
+	battle_play(c, i, o, card, c->standing, "standing play");
+}
+
+static const char *accepted(const char *phase)
+{
+	if (strcmp(phase, "turn") == 0)
+		return "discard, play, move, rebels, retreat, standing-play";
+	if (strcmp(phase, "battle-cards") == 0)
+		return "play";
+	if (strcmp(phase, "retreat") == 0)
+		return "retreat";
+	return "";
+}
+
+static int accepts(const char *phase, const char *type)
+{
+	if (strcmp(phase, "turn") == 0)
+		return strcmp(type, "discard") == 0 || strcmp(type, "play") == 0 ||
+		       strcmp(type, "move") == 0 || strcmp(type, "rebels") == 0 ||
+		       strcmp(type, "retreat") == 0 || strcmp(type, "standing-play") == 0;
+	if (strcmp(phase, "battle-cards") == 0)
+		return strcmp(type, "play") == 0;
+	return strcmp(phase, "retreat") == 0 && strcmp(type, "retreat") == 0;
+}
+
+static void check_item(struct check *c, int i, const json_t *o)
+{
+	const char *type = ne_str(o, "type");
+
+	if (!json_is_object(o) || !type) {
+		diag(c, i, "type", R_ORDERS, "orders[%d]: each order is an object with a \"type\"; "
+		     "see README.md", i);
+		return;
+	}
+	if (!accepts(c->phase, type)) {
+		diag(c, i, "type", R_ORDERS, "orders[%d]: a \"%s\" order is not accepted in the "
+		     "\"%s\" step; this step takes: %s", i, type, c->phase, accepted(c->phase));
+		return;
+	}
+	if (strcmp(type, "discard") == 0) {
+		if (known_fields(c, i, o, fields_discard) && card_ok(c, i, o))
+			c->discards++;
+	} else if (strcmp(type, "play") == 0) {
+		check_play(c, i, o);
+	} else if (strcmp(type, "move") == 0) {
+		check_move(c, i, o);
+	} else if (strcmp(type, "rebels") == 0) {
+		check_rebels(c, i, o);
+	} else if (strcmp(type, "retreat") == 0) {
+		check_retreat(c, i, o);
+	} else {
+		check_standing(c, i, o);
+	}
+}
+
+static void check_totals(struct check *c, const json_t *orders)
+{
+	int hand = (int)json_array_size(ne_hand(c->state, c->side));
+	int limit = ne_setup_int(c->rules, "hand_limit", 7);
+	int excess = hand > limit ? hand - limit : 0;
+
+	if (strcmp(c->phase, "turn") == 0 && c->discards != excess)
+		diag(c, -1, "orders", R_DRAW, "%s holds %d cards and may keep %d: the orders discard %d "
+		     "but must discard exactly %d; add or remove {\"type\": \"discard\", \"card\": ...} "
+		     "items", c->side, hand, limit, c->discards, excess);
+	if (c->rebels > 1 + c->bop)
+		diag(c, -1, "orders", R_REINF, "the orders place rebels %d times, but the Allies may "
+		     "place 2 rebel armies once per turn (once more per Balance of Power played); remove "
+		     "%d \"rebels\" item(s)", c->rebels, c->rebels - 1 - c->bop);
+	if (strcmp(c->phase, "retreat") == 0 && json_array_size(orders) != 1)
+		diag(c, -1, "orders", R_ATTACK, "the retreat step takes exactly one {\"type\": "
+		     "\"retreat\", \"from\": ..., \"to\": ...} order; send one");
+}
+
+static int awaited(const json_t *state, const char *power)
+{
+	const char *phase = ne_str(state, "phase");
+
+	if (strcmp(phase, "turn") == 0)
+		return strcmp(power, ne_str(state, "active")) == 0;
+	if (strcmp(phase, "battle-cards") == 0)
+		return ne_side_index(power) >= 0;
+	if (strcmp(phase, "retreat") == 0)
+		return strcmp(power, ne_str(json_object_get(state, "retreat"), "side")) == 0;
+	return 0;
+}
+
+int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
+		const char *power, const json_t *orders)
+{
+	struct check c = {0};
+	json_t *o;
+	size_t i;
+	int error = 0;
+
+	*diagnostics_out = NULL;
+	c.diags = json_array();
+	c.used = json_object();
+	c.moved = json_object();
+	c.battle_plays = json_object();
+	c.standing = json_object();
+	c.retreats = json_object();
+	if (!c.diags || !c.used || !c.moved || !c.battle_plays || !c.standing || !c.retreats) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	c.state = state;
+	c.rules = rules;
+	c.side = power;
+	c.phase = ne_str(state, "phase") ? ne_str(state, "phase") : "";
+	c.extra = json_is_true(json_object_get(state, "extra"));
+	if (!power || !awaited(state, power)) {
+		diag(&c, -1, "orders", R_ORDERS, "the \"%s\" step does not await orders from %s; send "
+		     "orders only when your report asks for them", c.phase, power ? power : "(none)");
+	} else if (!json_is_array(orders)) {
+		diag(&c, -1, "orders", R_ORDERS, "\"orders\" must be an array; see README.md");
+	} else {
+		json_array_foreach(orders, i, o)
+			check_item(&c, (int)i, o);
+		check_totals(&c, orders);
+	}
+	if (json_array_size(c.diags) > 0) {
+		*diagnostics_out = c.diags;
+		c.diags = NULL;
+		error = est_error_set(EST_EINVAL, "orders for %s: %zu problem(s); the first: %s", power ? power : "(none)",
+				      json_array_size(*diagnostics_out),
+				      ne_str(json_array_get(*diagnostics_out, 0), "message"));
+	}
+out:
+	json_decref(c.diags);
+	json_decref(c.used);
+	json_decref(c.moved);
+	json_decref(c.battle_plays);
+	json_decref(c.standing);
+	json_decref(c.retreats);
+	return error;
+}

@@ -1,0 +1,338 @@
+/*
+ * Public key blobs and the signatures they make (RFC 4253 6.6, RFC 5656,
+ * RFC 8332, RFC 8709), through OpenSSL's EVP interface.
+ */
+#include "sshsig/sshsig_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/param_build.h>
+#include <openssl/sha.h>
+
+#include "sshsig/sshsig.h"
+#include "util/error.h"
+
+#define RSA_MIN_BITS 2048
+#define P256_POINT_LEN 65 /* 0x04 || X || Y */
+
+static int ed25519_from_blob(struct sshsig_key *key, struct sshsig_reader *r)
+{
+	const unsigned char *pk;
+	size_t n;
+
+	if (sshsig_get_string(&pk, &n, r) < 0 || n != SSHSIG_ED25519_LEN)
+		return -1;
+	key->pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pk, n);
+	return key->pkey ? 0 : -1;
+}
+
+static int p256_from_blob(struct sshsig_key *key, struct sshsig_reader *r)
+{
+	const unsigned char *q;
+	size_t n;
+	EVP_PKEY_CTX *ctx = NULL, *check = NULL;
+	OSSL_PARAM params[3];
+	int ok = 0;
+
+	if (sshsig_get_expect(r, "nistp256") < 0 || sshsig_get_string(&q, &n, r) < 0 ||
+	    n != P256_POINT_LEN || q[0] != 0x04)
+		return -1;
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
+		(char *)"prime256v1", 0);
+	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+		(void *)q, n);
+	params[2] = OSSL_PARAM_construct_end();
+	if ((ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) == NULL ||
+	    EVP_PKEY_fromdata_init(ctx) <= 0 ||
+	    EVP_PKEY_fromdata(ctx, &key->pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		goto out;
+	/* A point off the curve would make verification meaningless. */
+	if ((check = EVP_PKEY_CTX_new_from_pkey(NULL, key->pkey, NULL)) == NULL ||
+	    EVP_PKEY_public_check(check) != 1)
+		goto out;
+	ok = 1;
+out:
+	EVP_PKEY_CTX_free(check);
+	EVP_PKEY_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static int rsa_from_blob(struct sshsig_key *key, struct sshsig_reader *r)
+{
+	BIGNUM *e = NULL, *n = NULL;
+	OSSL_PARAM_BLD *bld = NULL;
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *ctx = NULL;
+	int ok = 0;
+
+	/* RFC 4253 6.6: "ssh-rsa", mpint e, mpint n. */
+	if (sshsig_get_mpint(&e, r) < 0 || sshsig_get_mpint(&n, r) < 0 ||
+	    BN_is_zero(n) || !BN_is_odd(e))
+		goto out;
+	key->bits = BN_num_bits(n);
+	if ((bld = OSSL_PARAM_BLD_new()) == NULL ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e) ||
+	    (params = OSSL_PARAM_BLD_to_param(bld)) == NULL)
+		goto out;
+	if ((ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL)) == NULL ||
+	    EVP_PKEY_fromdata_init(ctx) <= 0 ||
+	    EVP_PKEY_fromdata(ctx, &key->pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		goto out;
+	ok = 1;
+out:
+	EVP_PKEY_CTX_free(ctx);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	BN_free(e);
+	BN_free(n);
+	return ok ? 0 : -1;
+}
+
+int sshsig_key_parse(struct sshsig_key *key, const unsigned char *blob, size_t len, int code)
+{
+	struct sshsig_reader r = { blob, len };
+	const unsigned char *type;
+	size_t type_len;
+	int bad, error;
+
+	memset(key, 0, sizeof(*key));
+	if (sshsig_get_string(&type, &type_len, &r) < 0 || type_len == 0 ||
+	    type_len >= sizeof(key->type) || memchr(type, '\0', type_len))
+		return est_error_set(code, "malformed public key: no key type");
+	memcpy(key->type, type, type_len);
+	if ((key->blob = malloc(len ? len : 1)) == NULL)
+		return est_error_set(EST_ENOMEM, "out of memory reading a public key");
+	memcpy(key->blob, blob, len);
+	key->blob_len = len;
+	sshsig_fingerprint_blob(key->fingerprint, blob, len);
+
+	if (strcmp(key->type, "ssh-ed25519") == 0)
+		bad = ed25519_from_blob(key, &r);
+	else if (strcmp(key->type, "ecdsa-sha2-nistp256") == 0)
+		bad = p256_from_blob(key, &r);
+	else if (strcmp(key->type, "ssh-rsa") == 0)
+		bad = rsa_from_blob(key, &r);
+	else
+		return 0; /* kept as bytes; sshsig_key_check_policy refuses it */
+	if (bad < 0 || r.len != 0) {
+		error = est_error_set(code, "malformed %s public key", key->type);
+		sshsig_key_free(key);
+		return error;
+	}
+	key->supported = 1;
+	return 0;
+}
+
+void sshsig_key_free(struct sshsig_key *key)
+{
+	EVP_PKEY_free(key->pkey);
+	free(key->blob);
+	memset(key, 0, sizeof(*key));
+}
+
+int sshsig_key_equal(const struct sshsig_key *a, const struct sshsig_key *b)
+{
+	if (strcmp(a->type, b->type) != 0)
+		return 0;
+	if (a->supported && b->supported)
+		return EVP_PKEY_eq(a->pkey, b->pkey) == 1;
+	return a->blob_len == b->blob_len && memcmp(a->blob, b->blob, a->blob_len) == 0;
+}
+
+int sshsig_key_check_policy(const struct sshsig_key *key)
+{
+	if (!key->supported)
+		return est_error_set(EST_ESIG, "unsupported algorithm: the key is %s; estafette "
+			"accepts ssh-ed25519, ecdsa-sha2-nistp256 and ssh-rsa keys (not "
+			"certificates); sign with an ed25519 key", key->type);
+	if (key->bits && key->bits < RSA_MIN_BITS)
+		return est_error_set(EST_ESIG, "RSA key of %d bits is under %d (key %s); make "
+			"an ed25519 key with ssh-keygen -t ed25519 and sign with it",
+			key->bits, RSA_MIN_BITS, key->fingerprint);
+	return 0;
+}
+
+void sshsig_fingerprint_blob(char *out, const unsigned char *blob, size_t len)
+{
+	unsigned char digest[SHA256_DIGEST_LENGTH];
+	unsigned char b64[48];
+	int n;
+
+	SHA256(blob, len, digest);
+	n = EVP_EncodeBlock(b64, digest, sizeof(digest));
+	while (n > 0 && b64[n - 1] == '=')
+		n--;
+	snprintf(out, SSHSIG_FINGERPRINT_LEN + 1, "SHA256:%.*s", n, (const char *)b64);
+}
+
+/* RFC 5656 3.1.2: the signature is string(mpint r || mpint s); OpenSSL wants DER. */
+static int ecdsa_to_der(unsigned char **der, size_t *der_len,
+	const unsigned char *p, size_t n)
+{
+	struct sshsig_reader r = { p, n };
+	BIGNUM *br = NULL, *bs = NULL;
+	ECDSA_SIG *sig = NULL;
+	unsigned char *out = NULL, *copy = NULL;
+	int len, ok = 0;
+
+	if (sshsig_get_mpint(&br, &r) < 0 || sshsig_get_mpint(&bs, &r) < 0 || r.len != 0)
+		goto out;
+	if ((sig = ECDSA_SIG_new()) == NULL || !ECDSA_SIG_set0(sig, br, bs))
+		goto out;
+	br = bs = NULL;
+	if ((len = i2d_ECDSA_SIG(sig, &out)) <= 0 || (copy = malloc((size_t)len)) == NULL)
+		goto out;
+	memcpy(copy, out, (size_t)len);
+	*der = copy;
+	*der_len = (size_t)len;
+	ok = 1;
+out:
+	OPENSSL_free(out);
+	ECDSA_SIG_free(sig);
+	BN_free(br);
+	BN_free(bs);
+	return ok ? 0 : -1;
+}
+
+/* Which digest the algorithm name asks for, or the refusal in words. */
+static int pick_digest(const EVP_MD **md, const struct sshsig_key *key,
+	const char *alg)
+{
+	*md = NULL;
+	if (strcmp(key->type, "ssh-rsa") == 0) {
+		if (strcmp(alg, "rsa-sha2-256") == 0)
+			*md = EVP_sha256();
+		else if (strcmp(alg, "rsa-sha2-512") == 0)
+			*md = EVP_sha512();
+		else if (strcmp(alg, "ssh-rsa") == 0)
+			return est_error_set(EST_ESIG, "unsupported algorithm ssh-rsa: the "
+				"signature uses SHA-1, which is refused; sign again with a "
+				"current ssh-keygen (it uses rsa-sha2-512)");
+		else
+			return est_error_set(EST_ESIG, "unsupported algorithm \"%s\" for an "
+				"ssh-rsa key; use rsa-sha2-256 or rsa-sha2-512", alg);
+		return 0;
+	}
+	if (strcmp(alg, key->type) != 0)
+		return est_error_set(EST_ESIG, "unsupported algorithm \"%s\" for a %s key: "
+			"the signature does not match its key", alg, key->type);
+	if (strcmp(key->type, "ecdsa-sha2-nistp256") == 0)
+		*md = EVP_sha256();
+	return 0; /* ssh-ed25519 hashes inside the algorithm */
+}
+
+int sshsig_key_verify(const struct sshsig_key *key, const unsigned char *sig, size_t sig_len,
+	const unsigned char *msg, size_t msg_len)
+{
+	struct sshsig_reader r = { sig, sig_len };
+	const unsigned char *alg, *bytes;
+	size_t alg_len, n, modulus;
+	char alg_name[64];
+	const EVP_MD *md;
+	EVP_MD_CTX *ctx = NULL;
+	unsigned char *converted = NULL;
+	size_t converted_len = 0;
+	int error, rc;
+
+	if (sshsig_get_string(&alg, &alg_len, &r) < 0 || sshsig_get_string(&bytes, &n, &r) < 0 ||
+	    alg_len == 0 || alg_len >= sizeof(alg_name) || memchr(alg, '\0', alg_len))
+		return est_error_set(EST_ESIG, "malformed signature: no algorithm and bytes");
+	if (r.len != 0)
+		return est_error_set(EST_ESIG, "trailing data after the signature bytes "
+			"inside the signature blob");
+	memcpy(alg_name, alg, alg_len);
+	alg_name[alg_len] = '\0';
+	if ((error = pick_digest(&md, key, alg_name)) < 0)
+		return error;
+
+	if (strcmp(key->type, "ssh-ed25519") == 0 && n != 64)
+		return est_error_set(EST_ESIG, "signature does not verify: an ed25519 "
+			"signature is 64 bytes, this one %zu", n);
+	if (strcmp(key->type, "ecdsa-sha2-nistp256") == 0) {
+		if (ecdsa_to_der(&converted, &converted_len, bytes, n) < 0)
+			return est_error_set(EST_ESIG, "signature does not verify: malformed "
+				"ecdsa signature");
+		bytes = converted;
+		n = converted_len;
+	}
+	if (strcmp(key->type, "ssh-rsa") == 0) {
+		/* RFC 8332 3: the signature is as long as the modulus; some signers drop leading zeros. */
+		modulus = (size_t)EVP_PKEY_get_size(key->pkey);
+		if (n > modulus)
+			return est_error_set(EST_ESIG, "signature does not verify: rsa "
+				"signature longer than the key's modulus");
+		if ((converted = calloc(1, modulus)) == NULL)
+			return est_error_set(EST_ENOMEM, "out of memory verifying a signature");
+		memcpy(converted + modulus - n, bytes, n);
+		converted_len = modulus;
+		bytes = converted;
+		n = modulus;
+	}
+
+	error = 0;
+	if ((ctx = EVP_MD_CTX_new()) == NULL ||
+	    EVP_DigestVerifyInit(ctx, NULL, md, NULL, key->pkey) <= 0) {
+		error = est_error_set(EST_ENOMEM, "openssl cannot set up verification");
+		goto out;
+	}
+	rc = EVP_DigestVerify(ctx, bytes, n, msg, msg_len);
+	if (rc != 1)
+		error = est_error_set(EST_ESIG, "signature does not verify: the data or the "
+			"signature was changed after signing, or it was made by another key "
+			"than %s", key->fingerprint);
+out:
+	EVP_MD_CTX_free(ctx);
+	free(converted);
+	return error;
+}
+
+int est_sshsig_fingerprint(char **out, const char *public_line)
+{
+	const char *p = public_line, *type, *b64;
+	size_t type_len, b64_len, blob_len, inner_len;
+	const unsigned char *inner;
+	unsigned char *blob = NULL;
+	char fingerprint[SSHSIG_FINGERPRINT_LEN + 1];
+	struct sshsig_reader r;
+	int error;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	type = p;
+	p += strcspn(p, " \t\r\n");
+	type_len = (size_t)(p - type);
+	p += strspn(p, " \t");
+	b64 = p;
+	p += strcspn(p, " \t\r\n");
+	b64_len = (size_t)(p - b64);
+	if (type_len == 0 || b64_len == 0)
+		return est_error_set(EST_EINVAL, "public key: expected \"TYPE BASE64 [COMMENT]\", "
+			"the line of an id_ed25519.pub file");
+	if ((error = sshsig_base64_decode(&blob, &blob_len, b64, b64_len)) < 0) {
+		if (error == EST_EINVAL)
+			error = est_error_set(EST_EINVAL, "public key: the key after \"%.*s\" "
+				"is not base64", (int)type_len, type);
+		return error;
+	}
+	r.p = blob;
+	r.len = blob_len;
+	if (sshsig_get_string(&inner, &inner_len, &r) < 0 || inner_len != type_len ||
+	    memcmp(inner, type, type_len) != 0) {
+		error = est_error_set(EST_EINVAL, "public key: the key's encoded type does not "
+			"match \"%.*s\"; copy the line again from the .pub file",
+			(int)type_len, type);
+		goto out;
+	}
+	sshsig_fingerprint_blob(fingerprint, blob, blob_len);
+	if ((*out = strdup(fingerprint)) == NULL)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+out:
+	free(blob);
+	return error;
+}

@@ -1,0 +1,569 @@
+/*
+ * Committing a step: the new tree is built in memory from the parent's tree
+ * and the changes, then the commit and tag objects are written, then the
+ * branch moves by compare-and-swap, then the tag ref, then the work tree.
+ * store.h explains why in that order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/store_private.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#define DEFAULT_NAME "estafette"
+#define DEFAULT_EMAIL "estafette@localhost"
+
+/*
+ * The changes, folded into a tree of what differs from the parent's tree.
+ * A folder node starts from the parent's folder of that name unless `fresh`
+ * (it replaced a file, or a deleted folder, earlier in the same commit).
+ * Folding first is what lets changes apply in order: a later change to a
+ * path overrides any earlier one at or below it.
+ */
+enum node_kind { NODE_DIR, NODE_FILE, NODE_GONE };
+
+struct node {
+	char *name;
+	enum node_kind kind;
+	int fresh;
+	git_oid blob;
+	struct node *child;
+	struct node *next;
+};
+
+static void node_free_list(struct node *n)
+{
+	while (n) {
+		struct node *next = n->next;
+
+		node_free_list(n->child);
+		free(n->name);
+		free(n);
+		n = next;
+	}
+}
+
+/* The child of `dir` named by the `len` bytes at `name`, made if missing. */
+static struct node *node_child(struct node *dir, const char *name, size_t len)
+{
+	struct node *c;
+
+	for (c = dir->child; c; c = c->next)
+		if (strlen(c->name) == len && memcmp(c->name, name, len) == 0)
+			return c;
+	if (!(c = calloc(1, sizeof(*c))) || !(c->name = strndup(name, len))) {
+		free(c);
+		return NULL;
+	}
+	c->kind = NODE_DIR;
+	c->next = dir->child;
+	dir->child = c;
+	return c;
+}
+
+/*
+ * Fold one change (path already checked) into the model; `blob` is the
+ * written file's id, or NULL to delete.
+ */
+static int model_apply(struct node *root, const char *path, const git_oid *blob)
+{
+	struct node *dir = root, *c;
+	const char *p = path, *end;
+
+	while ((end = strchr(p, '/')) != NULL) {
+		if (!(c = node_child(dir, p, (size_t)(end - p))))
+			return EST_ENOMEM;
+		if (c->kind != NODE_DIR) {
+			/* Deleting below a file or a deleted path: nothing is there. */
+			if (!blob)
+				return 0;
+			/* Writing below it: a folder replaces it. */
+			c->kind = NODE_DIR;
+			c->fresh = 1;
+		}
+		dir = c;
+		p = end + 1;
+	}
+	if (!(c = node_child(dir, p, strlen(p))))
+		return EST_ENOMEM;
+	node_free_list(c->child);
+	c->child = NULL;
+	c->fresh = 0;
+	c->kind = blob ? NODE_FILE : NODE_GONE;
+	if (blob)
+		git_oid_cpy(&c->blob, blob);
+	return 0;
+}
+
+/*
+ * Write the tree for folder node `dir` over `base` (NULL: none). *empty is
+ * set if it has no entries; then nothing is written unless `always`.
+ */
+static int build_tree(git_oid *out, int *empty, est_store *store, git_tree *base,
+		      struct node *dir, int always)
+{
+	git_treebuilder *bld = NULL;
+	struct node *c;
+	int error = 0;
+
+	if (git_treebuilder_new(&bld, store->repo, base) < 0)
+		return est_store__git_error(store, EST_ERROR, "building a tree");
+	for (c = dir->child; c; c = c->next) {
+		const git_tree_entry *entry = base ? git_tree_entry_byname(base, c->name) : NULL;
+		int is_tree = entry && git_tree_entry_type(entry) == GIT_OBJECT_TREE;
+		git_tree *sub = NULL;
+		git_oid oid;
+		int sub_empty;
+
+		switch (c->kind) {
+		case NODE_FILE:
+			error = git_treebuilder_insert(NULL, bld, c->name, &c->blob,
+						       GIT_FILEMODE_BLOB);
+			break;
+		case NODE_GONE:
+			error = entry ? git_treebuilder_remove(bld, c->name) : 0;
+			break;
+		case NODE_DIR:
+			if (is_tree && !c->fresh &&
+			    git_tree_lookup(&sub, store->repo, git_tree_entry_id(entry)) < 0) {
+				error = est_store__git_error(store, EST_ERROR, c->name);
+				goto out;
+			}
+			error = build_tree(&oid, &sub_empty, store, sub, c, 0);
+			git_tree_free(sub);
+			if (error < 0)
+				goto out;
+			if (!sub_empty)
+				error = git_treebuilder_insert(NULL, bld, c->name, &oid,
+							       GIT_FILEMODE_TREE);
+			else if (entry && (is_tree || c->fresh))
+				/* git has no empty folders: one emptied goes. */
+				error = git_treebuilder_remove(bld, c->name);
+			/* else: only deletes below a file that stays. */
+			break;
+		}
+		if (error < 0) {
+			error = est_store__git_error(store, EST_ERROR, c->name);
+			goto out;
+		}
+	}
+	*empty = git_treebuilder_entrycount(bld) == 0;
+	error = 0;
+	if ((!*empty || always) && git_treebuilder_write(out, bld) < 0)
+		error = est_store__git_error(store, EST_ERROR, "writing a tree");
+out:
+	git_treebuilder_free(bld);
+	return error;
+}
+
+/* The new root tree: `base` (NULL for the first commit) plus `changes`. */
+static int make_tree(git_tree **out, est_store *store, git_tree *base,
+		     const est_store_change *changes, size_t count)
+{
+	struct node root = {.kind = NODE_DIR};
+	git_oid oid;
+	size_t i;
+	int error = 0, empty;
+
+	for (i = 0; i < count && error == 0; i++) {
+		if (changes[i].data &&
+		    git_blob_create_from_buffer(&oid, store->repo, changes[i].data,
+						changes[i].len) < 0) {
+			error = est_store__git_error(store, EST_ERROR, changes[i].path);
+			break;
+		}
+		if (model_apply(&root, changes[i].path, changes[i].data ? &oid : NULL) < 0)
+			error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+	}
+	if (error == 0 && (error = build_tree(&oid, &empty, store, base, &root, 1)) == 0 &&
+	    git_tree_lookup(out, store->repo, &oid) < 0)
+		error = est_store__git_error(store, EST_ERROR, "reading the new tree");
+	node_free_list(root.child);
+	return error;
+}
+
+/* $ESTAFETTE_COMMIT_TIME if set, else now. */
+static int commit_time(git_time_t *out)
+{
+	const char *env = getenv("ESTAFETTE_COMMIT_TIME");
+	char *end;
+	long long t;
+
+	if (!env) {
+		*out = (git_time_t)time(NULL);
+		return 0;
+	}
+	errno = 0;
+	t = strtoll(env, &end, 10);
+	if (!*env || *end || errno || t < 0 || env[0] == '-' || env[0] == '+' || env[0] == ' ')
+		return est_error_set(EST_ECONFIG,
+				     "environment variable ESTAFETTE_COMMIT_TIME is \"%s\", "
+				     "not seconds since the epoch; unset it or give a whole "
+				     "number such as 1700000000",
+				     env);
+	*out = (git_time_t)t;
+	return 0;
+}
+
+/*
+ * The identity commits and tags are made with: the local config's
+ * user.name and user.email, else the default (store.h says why local only).
+ */
+static int make_signature(git_signature **out, est_store *store)
+{
+	git_config *cfg = NULL, *local = NULL;
+	git_buf name = GIT_BUF_INIT, email = GIT_BUF_INIT;
+	git_time_t when = 0;
+	int use_config, error;
+
+	if ((error = commit_time(&when)) < 0)
+		return error;
+	if (git_repository_config(&cfg, store->repo) < 0 ||
+	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0) {
+		error = est_store__git_error(store, EST_ERROR, "opening the repository's config");
+		goto out;
+	}
+	use_config = git_config_get_string_buf(&name, local, "user.name") == 0 &&
+		     git_config_get_string_buf(&email, local, "user.email") == 0 &&
+		     name.size > 0 && email.size > 0;
+	if (git_signature_new(out, use_config ? name.ptr : DEFAULT_NAME,
+			      use_config ? email.ptr : DEFAULT_EMAIL, when, 0) < 0)
+		error = est_store__git_error(store, EST_ECONFIG,
+					     "user.name or user.email in the repository's "
+					     "config cannot sign a commit; fix them with `git config`");
+out:
+	git_buf_dispose(&name);
+	git_buf_dispose(&email);
+	git_config_free(local);
+	git_config_free(cfg);
+	return error;
+}
+
+/* The first line of `message`, newline-terminated (caller frees). */
+static char *first_line(const char *message)
+{
+	return est_strdup_printf("%.*s\n", (int)strcspn(message, "\n"), message);
+}
+
+/*
+ * Before moving anything: is refs/heads/main where the caller expects
+ * (NULL: unborn)? The compare-and-swap later is what makes it safe; this
+ * only saves writing objects for a run that has already lost.
+ */
+static int moved_error(est_store *store, const git_oid *expected)
+{
+	char was[EST_STORE_OID_HEX + 1] = "(no commit)", now[EST_STORE_OID_HEX + 1];
+	git_oid current;
+	int error = git_reference_name_to_id(&current, store->repo, EST_STORE_BRANCH);
+
+	if (error < 0 && error != GIT_ENOTFOUND)
+		return est_store__git_error(store, EST_ERROR, "reading " EST_STORE_BRANCH);
+	if (error == 0 ? (expected && git_oid_equal(&current, expected)) : !expected)
+		return 0;
+	if (expected)
+		git_oid_tostr(was, sizeof(was), expected);
+	if (error == 0)
+		git_oid_tostr(now, sizeof(now), &current);
+	else
+		strcpy(now, "(no commit)");
+	return est_error_set(EST_ETEMPFAIL,
+			     "%s: " EST_STORE_BRANCH " moved from %s to %s while this run "
+			     "worked; run again",
+			     store->path, was, now);
+}
+
+/*
+ * Does refs/tags/<tag> exist? *same is set if it leads to `commit`; if it
+ * leads elsewhere, EST_EINVAL.
+ */
+static int tag_check(int *same, est_store *store, const char *ref_name, const char *tag,
+		     const git_oid *commit)
+{
+	git_reference *ref = NULL;
+	git_object *target = NULL;
+	char there[EST_STORE_OID_HEX + 1], want[EST_STORE_OID_HEX + 1];
+	int error;
+
+	*same = 0;
+	if ((error = git_reference_lookup(&ref, store->repo, ref_name)) == GIT_ENOTFOUND)
+		return 0;
+	if (error < 0)
+		return est_store__git_error(store, EST_ERROR, ref_name);
+	if (git_reference_peel(&target, ref, GIT_OBJECT_COMMIT) == 0 &&
+	    git_oid_equal(git_object_id(target), commit)) {
+		*same = 1;
+	} else {
+		git_oid_tostr(want, sizeof(want), commit);
+		if (target)
+			git_oid_tostr(there, sizeof(there), git_object_id(target));
+		else
+			strcpy(there, "something that is not a commit");
+		error = est_error_set(EST_EINVAL,
+				      "%s: tag %s already points to %s, not to %s (a step "
+				      "is tagged once); if that tag is wrong, remove it with "
+				      "`git -C %s tag -d %s` and run again",
+				      store->path, tag, there, want, store->path, tag);
+	}
+	git_object_free(target);
+	git_reference_free(ref);
+	return error;
+}
+
+/*
+ * Point refs/tags/<tag> at tag object `tag_oid`, unless a tag of that name
+ * appeared meanwhile leading to the same commit.
+ */
+static int write_tag_ref(est_store *store, const char *ref_name, const char *tag,
+			 const git_oid *tag_oid, const git_oid *commit)
+{
+	git_reference *ref = NULL;
+	int error, same;
+
+	error = git_reference_create(&ref, store->repo, ref_name, tag_oid, 0, NULL);
+	git_reference_free(ref);
+	if (error == GIT_EEXISTS) {
+		if ((error = tag_check(&same, store, ref_name, tag, commit)) < 0)
+			return error;
+		return 0;
+	}
+	if (error < 0)
+		return est_store__git_error(store, EST_EIO, ref_name);
+	return 0;
+}
+
+/*
+ * A copy, in memory, of what `index` says was checked out last (merge
+ * conflict stages left out): checkout's baseline. A copy because checkout
+ * rewrites the repository's index while it reads the baseline.
+ */
+static int index_snapshot(git_index **out, est_store *store, git_index *index)
+{
+	git_index *copy = NULL;
+	size_t i, n = git_index_entrycount(index);
+
+	if (git_index_new(&copy) < 0)
+		return est_store__git_error(store, EST_EIO, "copying the index");
+	for (i = 0; i < n; i++) {
+		const git_index_entry *entry = git_index_get_byindex(index, i);
+
+		if (entry && git_index_entry_stage(entry) == 0 && git_index_add(copy, entry) < 0) {
+			git_index_free(copy);
+			return est_store__git_error(store, EST_EIO, "copying the index");
+		}
+	}
+	*out = copy;
+	return 0;
+}
+
+/*
+ * Bring the work tree and index to `commit` if the repository has a work
+ * tree checked out on the branch. The baseline is what the index says was
+ * checked out last, not the parent commit, so that files it tracked which
+ * the new tree lacks are removed even if an earlier run died before its own
+ * checkout (or HEAD was on another branch meanwhile).
+ */
+static int sync_work_tree(est_store *store, git_commit *commit)
+{
+	git_checkout_options opts;
+	git_reference *head = NULL;
+	git_index *index = NULL, *baseline = NULL;
+	int error = 0;
+
+	if (git_repository_is_bare(store->repo))
+		return 0;
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	if (git_reference_lookup(&head, store->repo, "HEAD") < 0)
+		return est_store__git_error(store, EST_EIO, "reading HEAD");
+	/* HEAD elsewhere: the work tree belongs to another branch; leave it. */
+	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC ||
+	    strcmp(git_reference_symbolic_target(head), EST_STORE_BRANCH) != 0)
+		goto out;
+	if (git_repository_index(&index, store->repo) < 0 || git_index_read(index, 0) < 0) {
+		error = est_store__git_error(store, EST_EIO, "reading the index");
+		goto out;
+	}
+	if ((error = index_snapshot(&baseline, store, index)) < 0)
+		goto out;
+	/* Forced: a run's commit is the truth; untracked files are not touched. */
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
+	opts.baseline_index = baseline;
+	if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) < 0)
+		error = est_store__git_error(store, EST_EIO, "updating the work tree");
+out:
+	git_index_free(baseline);
+	git_index_free(index);
+	git_reference_free(head);
+	return error;
+}
+
+/* Check every argument of est_store_commit() before writing anything. */
+static int check_commit_args(git_oid *expected, est_store *store, const char *expected_head,
+			     const est_store_change *changes, size_t count,
+			     const char *message, const char *tag)
+{
+	size_t i;
+	int error;
+
+	if (!message || !*message)
+		return est_error_set(EST_EINVAL, "%s: a commit needs a message saying what "
+				     "happened", store->path);
+	if (tag && (error = est_store__check_tag(store, tag)) < 0)
+		return error;
+	for (i = 0; i < count; i++)
+		if ((error = est_store__check_path(store, changes[i].path, "change path")) < 0)
+			return error;
+	if (expected_head &&
+	    (error = est_store__parse_oid(expected, store, expected_head, "expected head")) < 0)
+		return error;
+	return moved_error(store, expected_head ? expected : NULL);
+}
+
+/* Move the branch from `expected` (NULL: unborn) to `commit`, or ETEMPFAIL. */
+static int move_branch(est_store *store, const git_oid *expected, const git_oid *commit,
+		       const char *subject)
+{
+	git_reference *ref = NULL;
+	char *log = est_strdup_printf("estafette: %s", subject);
+	int error;
+
+	if (!log)
+		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+	if (expected)
+		error = git_reference_create_matching(&ref, store->repo, EST_STORE_BRANCH,
+						      commit, 1, expected, log);
+	else
+		error = git_reference_create(&ref, store->repo, EST_STORE_BRANCH, commit, 0, log);
+	git_reference_free(ref);
+	free(log);
+	if (error == 0)
+		return 0;
+	if (error == GIT_ELOCKED)
+		return est_error_set(EST_ETEMPFAIL,
+				     "%s: another process is moving " EST_STORE_BRANCH
+				     " right now; run again",
+				     store->path);
+	/* Lost the race: say where the branch went. */
+	if ((error = moved_error(store, expected)) < 0)
+		return error;
+	return est_store__git_error(store, EST_ERROR, "moving " EST_STORE_BRANCH);
+}
+
+int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
+		     const char *expected_head, const est_store_change *changes,
+		     size_t count, const char *message, const char *tag)
+{
+	git_oid expected, commit_oid, tag_oid;
+	git_commit *parent = NULL, *commit = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_signature *sig = NULL;
+	const git_commit *parents[1] = {NULL};
+	char *text = NULL, *subject = NULL, *tag_ref = NULL;
+	size_t mlen;
+	int error, tag_exists = 0;
+
+	out_oid[0] = '\0';
+	if ((error = check_commit_args(&expected, store, expected_head, changes, count,
+				       message, tag)) < 0)
+		return error;
+	if (expected_head) {
+		if (git_commit_lookup(&parent, store->repo, &expected) < 0 ||
+		    git_commit_tree(&base, parent) < 0) {
+			error = est_store__git_error(store, EST_EINVAL, "expected head");
+			goto out;
+		}
+		parents[0] = parent;
+	}
+	mlen = strlen(message);
+	text = est_strdup_printf("%s%s", message, message[mlen - 1] == '\n' ? "" : "\n");
+	subject = first_line(message);
+	tag_ref = tag ? est_strdup_printf("refs/tags/%s", tag) : NULL;
+	if (!text || !subject || (tag && !tag_ref)) {
+		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+		goto out;
+	}
+	if ((error = make_tree(&tree, store, base, changes, count)) < 0 ||
+	    (error = make_signature(&sig, store)) < 0)
+		goto out;
+	if (git_commit_create(&commit_oid, store->repo, NULL, sig, sig, NULL, text, tree,
+			      parent ? 1 : 0, parents) < 0 ||
+	    git_commit_lookup(&commit, store->repo, &commit_oid) < 0) {
+		error = est_store__git_error(store, EST_ERROR, "writing the commit");
+		goto out;
+	}
+	if (tag && ((error = tag_check(&tag_exists, store, tag_ref, tag, &commit_oid)) < 0 ||
+		    (!tag_exists &&
+		     git_tag_annotation_create(&tag_oid, store->repo, tag,
+					       (const git_object *)commit, sig, subject) < 0))) {
+		if (error == 0)
+			error = est_store__git_error(store, EST_ERROR, "writing the tag");
+		goto out;
+	}
+	if ((error = move_branch(store, expected_head ? &expected : NULL, &commit_oid,
+				 subject)) < 0)
+		goto out;
+	/* The step is committed: from here on, report it even on error. */
+	git_oid_tostr(out_oid, EST_STORE_OID_HEX + 1, &commit_oid);
+	if (tag && !tag_exists &&
+	    (error = write_tag_ref(store, tag_ref, tag, &tag_oid, &commit_oid)) < 0) {
+		est_error_prefix("commit %s is on " EST_STORE_BRANCH " but its tag is "
+				 "missing (est_store_tag() adds it)", out_oid);
+		goto out;
+	}
+	if ((error = sync_work_tree(store, commit)) < 0)
+		est_error_prefix("commit %s is on " EST_STORE_BRANCH " but the work tree "
+				 "lags; run `git -C %s checkout -f main`",
+				 out_oid, store->path);
+out:
+	free(text);
+	free(subject);
+	free(tag_ref);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_tree_free(base);
+	git_commit_free(commit);
+	git_commit_free(parent);
+	return error;
+}
+
+int est_store_tag(est_store *store, const char *tag, const char *commit,
+		  const char *message)
+{
+	git_oid commit_oid, tag_oid;
+	git_commit *target = NULL;
+	git_signature *sig = NULL;
+	char *subject = NULL, *tag_ref = NULL;
+	int error, exists = 0;
+
+	if ((error = est_store__check_tag(store, tag)) < 0 ||
+	    (error = est_store__parse_oid(&commit_oid, store, commit, "commit")) < 0)
+		return error;
+	if (!message || !*message)
+		return est_error_set(EST_EINVAL, "%s: tag %s needs a message", store->path, tag);
+	if (git_commit_lookup(&target, store->repo, &commit_oid) < 0)
+		return est_store__git_error(store, EST_EINVAL, commit);
+	subject = first_line(message);
+	tag_ref = est_strdup_printf("refs/tags/%s", tag);
+	if (!subject || !tag_ref) {
+		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+		goto out;
+	}
+	if ((error = tag_check(&exists, store, tag_ref, tag, &commit_oid)) < 0 || exists)
+		goto out;
+	if ((error = make_signature(&sig, store)) < 0)
+		goto out;
+	if (git_tag_annotation_create(&tag_oid, store->repo, tag, (const git_object *)target,
+				      sig, subject) < 0) {
+		error = est_store__git_error(store, EST_ERROR, "writing the tag");
+		goto out;
+	}
+	error = write_tag_ref(store, tag_ref, tag, &tag_oid, &commit_oid);
+out:
+	free(subject);
+	free(tag_ref);
+	git_signature_free(sig);
+	git_commit_free(target);
+	return error;
+}

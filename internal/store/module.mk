@@ -1,0 +1,1 @@
+TEST_DEPS_store := util store

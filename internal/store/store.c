@@ -1,0 +1,544 @@
+/*
+ * The game repository: opening, the lock, and reading at a revision.
+ * Committing is in commit.c.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/store_private.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#define LOCK_NAME "estafette.lock"
+
+static int code_of_git(int git_code)
+{
+	switch (git_code) {
+	case GIT_ENOTFOUND:
+		return EST_ENOTFOUND;
+	case GIT_EINVALIDSPEC:
+	case GIT_EAMBIGUOUS:
+		return EST_EINVAL;
+	default:
+		return EST_ERROR;
+	}
+}
+
+int est_store__git_error(const est_store *store, int code, const char *what)
+{
+	const git_error *e = git_error_last();
+	const char *detail = e && e->message ? e->message : "libgit2 gave no reason";
+
+	return est_error_set(code, "%s: %s: %s", store ? store->path : "repository",
+			     what, detail);
+}
+
+int est_store__check_path(const est_store *store, const char *path, const char *what)
+{
+	const char *p = path, *end;
+	size_t n;
+
+	if (!path || !*path)
+		goto bad;
+	for (;;) {
+		end = strchr(p, '/');
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.') ||
+		    (n == 4 && strncasecmp(p, ".git", 4) == 0))
+			goto bad;
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
+bad:
+	return est_error_set(EST_EINVAL,
+			     "%s: %s \"%s\": a path in the game must be relative and "
+			     "'/'-separated, with no empty, \".\", \"..\" or \".git\" part; "
+			     "name it from the repository's root, e.g. \"orders/france.json\"",
+			     store->path, what, path ? path : "(null)");
+}
+
+int est_store__check_tag(const est_store *store, const char *tag)
+{
+	int valid = 0;
+
+	if (tag && *tag && git_tag_name_is_valid(&valid, tag) < 0)
+		return est_store__git_error(store, EST_ERROR, "checking a tag name");
+	if (!valid)
+		return est_error_set(EST_EINVAL,
+				     "%s: tag \"%s\" is not a valid git tag name; use a name "
+				     "such as \"step-0007\"",
+				     store->path, tag ? tag : "(null)");
+	return 0;
+}
+
+int est_store__parse_oid(git_oid *out, const est_store *store, const char *hex,
+			 const char *what)
+{
+	size_t i;
+
+	for (i = 0; hex && hex[i] && i <= EST_STORE_OID_HEX; i++)
+		if (!isxdigit((unsigned char)hex[i]))
+			break;
+	if (!hex || i != EST_STORE_OID_HEX || hex[i] ||
+	    git_oid_fromstrn(out, hex, EST_STORE_OID_HEX) < 0)
+		return est_error_set(EST_EINVAL,
+				     "%s: %s \"%s\" is not a commit id; give the 40 hex "
+				     "digits est_store_head() returned",
+				     store->path, what, hex ? hex : "(null)");
+	return 0;
+}
+
+/* A copy of `path` without trailing '/' (libgit2 ends folders with one). */
+static char *strip_slash(const char *path)
+{
+	char *copy = strdup(path);
+	size_t n;
+
+	if (!copy)
+		return NULL;
+	n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	return copy;
+}
+
+/*
+ * Wrap an open repository in a handle. Takes over `repo` and the
+ * git_libgit2_init() reference the caller made, releasing both on failure.
+ */
+static int wrap_repository(est_store **out, git_repository *repo)
+{
+	est_store *store = calloc(1, sizeof(*store));
+	const char *top = git_repository_workdir(repo);
+
+	if (!store)
+		goto nomem;
+	store->repo = repo;
+	store->lock_fd = -1;
+	store->path = strip_slash(top ? top : git_repository_path(repo));
+	/* The common dir, so that linked work trees share one lock. */
+	store->lock_path = est_strdup_printf("%s%s", git_repository_commondir(repo),
+					     LOCK_NAME);
+	if (!store->path || !store->lock_path)
+		goto nomem;
+	*out = store;
+	return 0;
+nomem:
+	est_store_free(store);
+	if (!store) {
+		git_repository_free(repo);
+		git_libgit2_shutdown();
+	}
+	return est_error_set(EST_ENOMEM, "out of memory opening a repository");
+}
+
+/* 1 if `path` is a folder with nothing in it, else 0. */
+static int is_empty_folder(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *d;
+	int empty = 1;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) != NULL) {
+		if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(dir);
+	return empty;
+}
+
+int est_store_init(est_store **out, const char *path)
+{
+	git_repository_init_options opts;
+	git_repository *repo = NULL;
+	int error;
+
+	*out = NULL;
+	if (!path || !*path)
+		return est_error_set(EST_EINVAL, "no folder given for the new game repository");
+	if (est_path_exists(path) && !is_empty_folder(path))
+		return est_error_set(EST_EINVAL,
+				     "%s: already exists and is not empty; choose a new "
+				     "folder for the game",
+				     path);
+	if ((error = est_mkdir_p(path, 0755)) < 0)
+		return error;
+
+	git_repository_init_options_init(&opts, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
+	opts.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
+	opts.initial_head = "main";
+	git_libgit2_init();
+	if (git_repository_init_ext(&repo, path, &opts) < 0) {
+		error = est_error_set(EST_ERROR, "%s: cannot create a git repository: %s",
+				      path, git_error_last() ? git_error_last()->message : "");
+		git_libgit2_shutdown();
+		return error;
+	}
+	return wrap_repository(out, repo);
+}
+
+int est_store_open(est_store **out, const char *path)
+{
+	git_repository *repo = NULL;
+	int error;
+
+	*out = NULL;
+	if (!path || !*path)
+		return est_error_set(EST_EINVAL, "no game repository given");
+	git_libgit2_init();
+	/* NO_SEARCH: a game is the folder named, never some repository above it. */
+	error = git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (error < 0) {
+		if (error == GIT_ENOTFOUND)
+			error = est_error_set(EST_ENOTFOUND,
+					      "%s: no game repository there; check the "
+					      "path, or create a game with `estafette new`",
+					      path);
+		else
+			error = est_error_set(EST_ERROR, "%s: cannot open the repository: %s",
+					      path,
+					      git_error_last() ? git_error_last()->message : "");
+		git_libgit2_shutdown();
+		return error;
+	}
+	return wrap_repository(out, repo);
+}
+
+void est_store_free(est_store *store)
+{
+	if (!store)
+		return;
+	est_store_unlock(store);
+	if (store->repo) {
+		git_repository_free(store->repo);
+		git_libgit2_shutdown();
+	}
+	free(store->path);
+	free(store->lock_path);
+	free(store);
+}
+
+const char *est_store_path(const est_store *store)
+{
+	return store->path;
+}
+
+/* The pid a holder wrote into the lock file, or 0 if it cannot be read. */
+static long lock_holder(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+int est_store_lock(est_store *store)
+{
+	char pid[32];
+	long holder;
+	int fd, n;
+
+	if (store->lock_fd >= 0)
+		return 0;
+	fd = open(store->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return est_error_set(EST_EIO, "%s: cannot open the lock file: %s; check the "
+				     "folder's permissions",
+				     store->lock_path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int err = errno;
+
+		holder = lock_holder(fd);
+		close(fd);
+		if (err != EWOULDBLOCK)
+			return est_error_set(EST_EIO, "%s: cannot lock: %s", store->lock_path,
+					     strerror(err));
+		if (holder > 0)
+			return est_error_set(EST_ELOCKED,
+					     "another estafette process (pid %ld) holds %s; "
+					     "try again when it ends",
+					     holder, store->lock_path);
+		return est_error_set(EST_ELOCKED,
+				     "another estafette process holds %s; try again when "
+				     "it ends",
+				     store->lock_path);
+	}
+	/* Only for the message above; the flock() is what locks. */
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+		int err = errno;
+
+		close(fd);
+		return est_error_set(EST_EIO, "%s: cannot write the lock file: %s",
+				     store->lock_path, strerror(err));
+	}
+	store->lock_fd = fd;
+	return 0;
+}
+
+void est_store_unlock(est_store *store)
+{
+	if (store->lock_fd < 0)
+		return;
+	/* Closing drops the flock(); the file stays (see store.h). */
+	close(store->lock_fd);
+	store->lock_fd = -1;
+}
+
+int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store)
+{
+	git_oid oid;
+	int error = git_reference_name_to_id(&oid, store->repo, EST_STORE_BRANCH);
+
+	if (error == GIT_ENOTFOUND)
+		return est_error_set(EST_ENOTFOUND,
+				     "%s: " EST_STORE_BRANCH " has no commit yet; create the "
+				     "game with `estafette new`",
+				     store->path);
+	if (error < 0)
+		return est_store__git_error(store, EST_ERROR, "reading " EST_STORE_BRANCH);
+	git_oid_tostr(out, EST_STORE_OID_HEX + 1, &oid);
+	return 0;
+}
+
+/* Look up `rev` (NULL: the branch) and peel it to `type`. */
+static int resolve(git_object **out, est_store *store, const char *rev, git_object_t type)
+{
+	const char *spec = rev ? rev : EST_STORE_BRANCH;
+	git_object *obj = NULL;
+	int error;
+
+	*out = NULL;
+	if ((error = git_revparse_single(&obj, store->repo, spec)) < 0) {
+		if (error == GIT_ENOTFOUND)
+			return est_error_set(EST_ENOTFOUND,
+					     "%s: no revision \"%s\" in the repository; list "
+					     "the steps with `git tag -l 'step-*'`",
+					     store->path, spec);
+		return est_store__git_error(store, code_of_git(error), "resolving a revision");
+	}
+	error = git_object_peel(out, obj, type);
+	git_object_free(obj);
+	if (error < 0)
+		return est_error_set(EST_EINVAL, "%s: revision \"%s\" is not a %s", store->path,
+				     spec, type == GIT_OBJECT_COMMIT ? "commit" : "commit or tree");
+	return 0;
+}
+
+int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
+		   const char *path)
+{
+	git_object *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	git_object_size_t size;
+	char *buf = NULL;
+	int error;
+
+	*out = NULL;
+	*len = 0;
+	if ((error = est_store__check_path(store, path, "file")) < 0)
+		return error;
+	if ((error = resolve(&tree, store, rev, GIT_OBJECT_TREE)) < 0)
+		goto out;
+	if ((error = git_tree_entry_bypath(&entry, (git_tree *)tree, path)) < 0) {
+		if (error == GIT_ENOTFOUND)
+			error = est_error_set(EST_ENOTFOUND, "%s: %s: no such file at %s",
+					      store->path, path, rev ? rev : EST_STORE_BRANCH);
+		else
+			error = est_store__git_error(store, EST_ERROR, path);
+		goto out;
+	}
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		error = est_error_set(EST_EINVAL, "%s: %s is a folder at %s, not a file",
+				      store->path, path, rev ? rev : EST_STORE_BRANCH);
+		goto out;
+	}
+	if ((error = git_blob_lookup(&blob, store->repo, git_tree_entry_id(entry))) < 0) {
+		error = est_store__git_error(store, EST_ERROR, path);
+		goto out;
+	}
+	size = git_blob_rawsize(blob);
+	if (size >= (git_object_size_t)SIZE_MAX || !(buf = malloc((size_t)size + 1))) {
+		error = est_error_set(EST_ENOMEM, "%s: %s: out of memory reading the file",
+				      store->path, path);
+		goto out;
+	}
+	memcpy(buf, git_blob_rawcontent(blob), (size_t)size);
+	buf[size] = '\0';
+	*out = buf;
+	*len = (size_t)size;
+out:
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_object_free(tree);
+	return error;
+}
+
+/* The subtree at `dir` of `root`, or *out NULL if there is none. */
+static int subtree(git_tree **out, est_store *store, git_tree *root, const char *dir)
+{
+	git_tree_entry *entry = NULL;
+	int error;
+
+	*out = NULL;
+	error = git_tree_entry_bypath(&entry, root, dir);
+	if (error == GIT_ENOTFOUND)
+		return 0;
+	if (error < 0)
+		return est_store__git_error(store, EST_ERROR, dir);
+	if (git_tree_entry_type(entry) != GIT_OBJECT_TREE)
+		error = est_error_set(EST_EINVAL, "%s: %s is a file, not a folder",
+				      store->path, dir);
+	else if (git_tree_lookup(out, store->repo, git_tree_entry_id(entry)) < 0)
+		error = est_store__git_error(store, EST_ERROR, dir);
+	git_tree_entry_free(entry);
+	return error;
+}
+
+int est_store_list(char ***names_out, size_t *count_out, est_store *store,
+		   const char *rev, const char *dir)
+{
+	git_object *root = NULL;
+	git_tree *tree = NULL;
+	char **names = NULL;
+	size_t i, n = 0;
+	int error;
+
+	*names_out = NULL;
+	*count_out = 0;
+	if (dir && *dir && (error = est_store__check_path(store, dir, "folder")) < 0)
+		return error;
+	if ((error = resolve(&root, store, rev, GIT_OBJECT_TREE)) < 0)
+		goto out;
+	if (!dir || !*dir) {
+		tree = (git_tree *)root;
+		root = NULL;
+	} else if ((error = subtree(&tree, store, (git_tree *)root, dir)) < 0) {
+		goto out;
+	}
+	n = tree ? git_tree_entrycount(tree) : 0;
+	if (!(names = calloc(n + 1, sizeof(*names))))
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (!(names[i] = strdup(git_tree_entry_name(git_tree_entry_byindex(tree, i)))))
+			goto nomem;
+	*names_out = names;
+	*count_out = n;
+	names = NULL;
+	goto out;
+nomem:
+	error = est_error_set(EST_ENOMEM, "%s: out of memory listing a folder", store->path);
+out:
+	est_store_list_free(names);
+	git_tree_free(tree);
+	git_object_free(root);
+	return error;
+}
+
+void est_store_list_free(char **names)
+{
+	size_t i;
+
+	if (!names)
+		return;
+	for (i = 0; names[i]; i++)
+		free(names[i]);
+	free(names);
+}
+
+int est_store_config_get(char **out, est_store *store, const char *key)
+{
+	git_config *cfg = NULL, *local = NULL;
+	git_buf value = GIT_BUF_INIT;
+	int error;
+
+	*out = NULL;
+	if (!key || !*key)
+		return est_error_set(EST_EINVAL, "%s: no git config key given", store->path);
+	if (git_repository_config(&cfg, store->repo) < 0 ||
+	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0) {
+		error = est_store__git_error(store, EST_ERROR, "opening the repository's config");
+		goto out;
+	}
+	if ((error = git_config_get_string_buf(&value, local, key)) < 0) {
+		if (error == GIT_ENOTFOUND)
+			error = est_error_set(EST_ENOTFOUND,
+					      "%s: git config \"%s\" is not set in the "
+					      "repository; set it with `git -C %s config %s VALUE`",
+					      store->path, key, store->path, key);
+		else
+			error = est_store__git_error(store, code_of_git(error), key);
+		goto out;
+	}
+	if (!(*out = strdup(value.ptr)))
+		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+out:
+	git_buf_dispose(&value);
+	git_config_free(local);
+	git_config_free(cfg);
+	return error;
+}
+
+int est_store_commit_time(long long *out, est_store *store, const char *rev)
+{
+	git_object *commit = NULL;
+	int error;
+
+	if ((error = resolve(&commit, store, rev, GIT_OBJECT_COMMIT)) < 0)
+		return error;
+	*out = (long long)git_commit_time((git_commit *)commit);
+	git_object_free(commit);
+	return 0;
+}
+
+int est_store_tag_target(char out[EST_STORE_OID_HEX + 1], est_store *store,
+			 const char *tag)
+{
+	git_reference *ref = NULL;
+	git_object *commit = NULL;
+	char *name = NULL;
+	int error;
+
+	if ((error = est_store__check_tag(store, tag)) < 0)
+		return error;
+	if (!(name = est_strdup_printf("refs/tags/%s", tag)))
+		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+	if ((error = git_reference_lookup(&ref, store->repo, name)) < 0) {
+		if (error == GIT_ENOTFOUND)
+			error = est_error_set(EST_ENOTFOUND, "%s: no tag \"%s\"; list the steps "
+					      "with `git tag -l 'step-*'`",
+					      store->path, tag);
+		else
+			error = est_store__git_error(store, EST_ERROR, name);
+		goto out;
+	}
+	if (git_reference_peel(&commit, ref, GIT_OBJECT_COMMIT) < 0) {
+		error = est_store__git_error(store, EST_EINVAL, name);
+		goto out;
+	}
+	git_oid_tostr(out, EST_STORE_OID_HEX + 1, git_object_id(commit));
+out:
+	git_object_free(commit);
+	git_reference_free(ref);
+	free(name);
+	return error;
+}

@@ -1,0 +1,227 @@
+/*
+ * The game repository (DESIGN.md "The game repository") through libgit2.
+ *
+ * Every step of a game is one commit on refs/heads/main, tagged step-NNNN.
+ * This module reads files at any revision, commits a set of changes on top
+ * of an expected head (compare-and-swap on the branch, so two runs cannot
+ * both win), tags steps, and holds the per-game lock. libgit2 types never
+ * cross this header: object ids are 40 lower-case hex digits.
+ *
+ * libgit2's global state: est_store_init() and est_store_open() each call
+ * git_libgit2_init() and est_store_free() calls git_libgit2_shutdown().
+ * libgit2 counts those calls itself, so the library is set up while at least
+ * one est_store is alive and torn down with the last one; callers do nothing.
+ *
+ * Every function returns 0 or a negative EST_E* code with the message set
+ * (util/error.h). Messages start with the repository's path.
+ */
+#ifndef EST_STORE_STORE_H
+#define EST_STORE_STORE_H
+
+#include <stddef.h>
+
+#define EST_STORE_OID_HEX 40
+
+typedef struct est_store est_store;
+
+/*
+ * One change for est_store_commit(). `path` is relative and '/'-separated,
+ * with no empty, "." or ".." part, no leading or trailing '/' and no ".git"
+ * part in any case (e.g. "turns/0007/dice.json").
+ *
+ * data != NULL: write `len` bytes (which may hold NUL and CR bytes; len 0 is
+ * an empty file) as a regular file (mode 100644) at `path`, making folders as
+ * needed and replacing a file that stood where a folder must go.
+ * data == NULL: delete `path`, a file or a whole folder (e.g. "orders");
+ * deleting what is not there is not an error.
+ *
+ * Changes apply in the order given, so {delete "orders", write
+ * "orders/france.json"} leaves a folder with that one file.
+ */
+typedef struct {
+	const char *path;
+	const void *data;
+	size_t len;
+} est_store_change;
+
+/*
+ * Create a new repository with a work tree at `path` (made, with its parents,
+ * if missing; if it exists it must be an empty folder). HEAD is the unborn
+ * refs/heads/main. On success *out is a new handle (free with
+ * est_store_free()).
+ *
+ * Errors: EST_EINVAL if `path` exists and is not an empty folder;
+ * EST_EIO if it cannot be made; EST_ERROR (libgit2); EST_ENOMEM.
+ */
+int est_store_init(est_store **out, const char *path);
+
+/*
+ * Open the game repository at `path`: its work tree, its .git folder or a
+ * bare repository. Folders above `path` are not searched. On success *out is
+ * a new handle (free with est_store_free()).
+ *
+ * Errors: EST_ENOTFOUND if there is no repository at `path`;
+ * EST_ERROR (libgit2, e.g. owned by another user); EST_ENOMEM.
+ */
+int est_store_open(est_store **out, const char *path);
+
+/* Release `store` (NULL is fine), and its lock if held. */
+void est_store_free(est_store *store);
+
+/*
+ * The work tree, or for a bare repository its folder, as an absolute path
+ * without a trailing '/'. Borrowed: valid until est_store_free().
+ */
+const char *est_store_path(const est_store *store);
+
+/*
+ * Take the game's lock: an exclusive, non-blocking flock() on
+ * <git dir>/estafette.lock (made mode 0644 if missing; this process's pid is
+ * written in it so that a refused run can say who holds it). Two runs on one
+ * game never interleave. flock() locks belong to the open file, so the kernel
+ * drops the lock when the holder exits or crashes: there is no stale lock to
+ * clean up, and the file itself is never removed (removing it would let a
+ * second process lock a new file while the first still holds the old one).
+ * Taking a lock this handle already holds is a no-op. Another handle in the
+ * same process conflicts like another process.
+ *
+ * Errors: EST_ELOCKED if another process (or handle) holds it;
+ * EST_EIO if the lock file cannot be opened.
+ */
+int est_store_lock(est_store *store);
+
+/* Release the lock if this handle holds it. */
+void est_store_unlock(est_store *store);
+
+/*
+ * The commit refs/heads/main points to, as 40 hex digits in out[41].
+ *
+ * Errors: EST_ENOTFOUND if the branch is unborn (no commit yet);
+ * EST_ERROR (libgit2).
+ */
+int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store);
+
+/*
+ * Read the file at `path` (rules as in est_store_change) in the tree of
+ * `rev`: any git rev-parse expression ("main", "step-0003", "main~2", a full
+ * or abbreviated hex id); NULL means refs/heads/main. *out is a new buffer
+ * holding the bytes exactly as stored plus a NUL after them (not counted in
+ * *len); the caller frees it with free().
+ *
+ * Errors: EST_ENOTFOUND if `rev` or `path` does not exist;
+ * EST_EINVAL if `path` is malformed or is a folder, or `rev` is malformed or
+ * ambiguous; EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
+		   const char *path);
+
+/*
+ * The names of the entries (files and folders, without any '/') directly
+ * under folder `dir` ("" or NULL for the root) in the tree of `rev` (as in
+ * est_store_read()), in git's tree order. *names_out is a new NULL-terminated
+ * array, freed with est_store_list_free(); *count_out its length. A folder
+ * that does not exist has no entries: *count_out is 0 and 0 is returned.
+ *
+ * Errors: EST_ENOTFOUND if `rev` does not exist; EST_EINVAL if `dir` is
+ * malformed or is a file; EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_list(char ***names_out, size_t *count_out, est_store *store,
+		   const char *rev, const char *dir);
+
+/* Free an array from est_store_list() (NULL is fine). */
+void est_store_list_free(char **names);
+
+/*
+ * Commit `changes` (count of them, applied in order; 0 makes a commit with
+ * the parent's tree) on refs/heads/main and return its id in out_oid.
+ *
+ * `expected_head` is the commit the caller read its state from (40 hex), or
+ * NULL if the branch must still be unborn (the game's first commit). The new
+ * tree is the parent's tree with the changes applied, built in memory; the
+ * work tree is not read. The branch moves only if it still points at
+ * `expected_head` (a compare-and-swap in libgit2's ref database), so a run
+ * that worked from an older state never overwrites a newer one.
+ *
+ * `message` is the whole commit message (a '\n' is added if it lacks one).
+ * If `tag` is not NULL (e.g. "step-0007") an annotated tag of that name,
+ * whose message is the first line of `message`, points at the new commit.
+ * A tag of that name that already points at a different commit is refused
+ * before the branch moves.
+ *
+ * Author, committer and tagger: user.name and user.email from the
+ * repository's own (local) git config when both are set, else
+ * "estafette <estafette@localhost>"; global and system config are ignored,
+ * so a game's history does not depend on who runs it or on which machine.
+ * Time: now, or $ESTAFETTE_COMMIT_TIME (seconds since the epoch) if set,
+ * always in UTC (+0000): with that variable set, identical inputs give
+ * identical commit ids (tests, sample games).
+ *
+ * Order of writes, so that a crash at any point leaves a consistent game:
+ * blobs, trees, the commit and the tag object first (unreferenced objects
+ * are harmless and git gc removes them); then refs/heads/main (the step
+ * becomes real here, atomically); then refs/tags/<tag>. A crash between the
+ * last two leaves a step committed but untagged: it is in the history, its
+ * commit message names it, and est_store_tag() adds the tag later. The
+ * reverse order could leave a tag naming a commit that is not on main, which
+ * the next run, building a different commit for the same step, could then
+ * never tag (it would be refused as pointing elsewhere).
+ *
+ * With a work tree whose HEAD is refs/heads/main, the work tree and index
+ * are then brought in line with the new commit (forced: tracked files are
+ * overwritten, files no longer in the tree removed; untracked files stay).
+ *
+ * Errors: EST_EINVAL (a malformed change path, expected_head, tag or empty
+ * message; tag exists elsewhere; expected_head is not a commit);
+ * EST_ETEMPFAIL if refs/heads/main is not at expected_head (nothing is
+ * moved; run again); EST_EIO if the commit was made (out_oid is set, the
+ * branch moved) but the work tree could not be updated or the tag ref could
+ * not be written; EST_ECONFIG if $ESTAFETTE_COMMIT_TIME is not an integer;
+ * EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
+		     const char *expected_head, const est_store_change *changes,
+		     size_t count, const char *message, const char *tag);
+
+/*
+ * Make annotated tag `tag` pointing at commit `commit` (40 hex) with message
+ * `message` (its first line is used), signed as in est_store_commit(). If the
+ * tag already points at that commit nothing is done: this repairs a step
+ * whose tag a crash left unwritten, and is safe to repeat.
+ *
+ * Errors: EST_EINVAL if `tag` is not a valid tag name, `commit` is not 40
+ * hex digits or names no commit, or the tag exists pointing elsewhere;
+ * EST_ECONFIG ($ESTAFETTE_COMMIT_TIME); EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_tag(est_store *store, const char *tag, const char *commit,
+		  const char *message);
+
+/*
+ * The value of `key` (e.g. "estafette.smtpurl") in the repository's own git
+ * config (.git/config or the bare repository's config; never the global or
+ * system files), as a new string the caller frees with free().
+ *
+ * Errors: EST_ENOTFOUND if it is not set there; EST_EINVAL if `key` is not a
+ * valid config name; EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_config_get(char **out, est_store *store, const char *key);
+
+/*
+ * The committer time of `rev` (as in est_store_read()), in seconds since the
+ * epoch, in *out.
+ *
+ * Errors: EST_ENOTFOUND if `rev` does not exist; EST_EINVAL if it is
+ * malformed or not a commit; EST_ERROR (libgit2).
+ */
+int est_store_commit_time(long long *out, est_store *store, const char *rev);
+
+/*
+ * The commit tag `tag` (refs/tags/<tag>, annotated or not) points to, in
+ * out[41].
+ *
+ * Errors: EST_ENOTFOUND if there is no such tag; EST_EINVAL if `tag` is not
+ * a valid tag name or does not lead to a commit; EST_ERROR (libgit2).
+ */
+int est_store_tag_target(char out[EST_STORE_OID_HEX + 1], est_store *store,
+			 const char *tag);
+
+#endif

@@ -1,0 +1,321 @@
+#!/usr/bin/python3
+"""Independent check of estafette's dice (DESIGN.md "Dice", estafette/dice/v1).
+
+Written from DESIGN.md with Python's hashlib and hmac only, so that it can
+disagree with internal/dice/dice.c.
+
+    dice_check.py vector [DESIGN.md]
+        Recompute the normative test vector and compare it with the values
+        below; given the path of DESIGN.md, also check that those values are
+        the ones the document prints.
+
+    dice_check.py repo PATH
+        Recompute every roll of the game repository at PATH, as of
+        refs/heads/main: for each turns/NNNN/dice.json, the revealed chain
+        value against the previous one (r_0 = game.json dice.chain_tip), the
+        manifest's SHA-256 against the bytes of turns/NNNN/manifest.json, the
+        seed, and every roll of "rolls" in order.
+
+Exit status: 0 when everything agrees, 1 on the first disagreement (named on
+stderr with its step and roll index), 2 on usage errors or an unreadable
+repository.
+"""
+
+import hashlib
+import hmac
+import json
+import re
+import struct
+import subprocess
+import sys
+
+DOMAIN_STEP = b"estafette/dice/v1/step"
+DOMAIN_STREAM = b"estafette/dice/v1/stream"
+REF = "refs/heads/main"
+
+# DESIGN.md "Dice", normative test vector.
+VECTOR = {
+    "S": "1da729e3272b59bdaa616c908975d0e26bc27dac7911be192b9ed1ad4dc85bad",
+    "tip": "1ae05829b93ed33b91e94a288df681e62d8e0e1786787ea117238dd6e548b6a5",
+    "r_1": "dcac7d2aad709db85b466db137494c06797f0f35ca08e2976666e55f2f51a342",
+    "manifest": "bfc78645fff96da7048eef69ec1296336e0fb7b59a16927f4ae72726fca12591",
+    "seed_1": "702c4341cf914556ccd4213499111b792ff5fd601f4bd604ad74dd0bd6f842c5",
+    "block_0": "cb0d210f4a599bb7a5d5257c3f8329a8c0258d72cad9b524ef78c574c355837c",
+}
+VECTOR_D6 = [4, 4, 3, 5, 5, 1, 1, 5, 1, 5, 3, 6]
+VECTOR_D10 = [3, 9, 4, 8, 1, 6]
+
+
+class Disagreement(Exception):
+    """A recomputed value differs from the recorded one."""
+
+
+class Unreadable(Exception):
+    """The input cannot be read (usage or repository error)."""
+
+
+def sha256(data):
+    return hashlib.sha256(data).digest()
+
+
+def enc(data):
+    return struct.pack(">I", len(data)) + data
+
+
+def chain_value(secret, n):
+    value = secret
+    for _ in range(n):
+        value = sha256(value)
+    return value
+
+
+def step_seed(reveal, domain, game_id, step, manifest_sha256):
+    message = enc(domain) + enc(game_id.encode("utf-8")) + struct.pack(">I", step) \
+        + enc(manifest_sha256)
+    return hmac.new(reveal, message, hashlib.sha256).digest()
+
+
+def block(seed, i):
+    return hmac.new(seed, enc(DOMAIN_STREAM) + struct.pack(">Q", i), hashlib.sha256).digest()
+
+
+class Stream:
+    """The roll stream of one step: words in order, rejection as DESIGN.md says."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.index = 0
+        self.words = []
+
+    def word(self):
+        if not self.words:
+            self.words = list(struct.unpack(">8I", block(self.seed, self.index)))
+            self.index += 1
+        return self.words.pop(0)
+
+    def roll(self, sides):
+        limit = 2**32 - (2**32 % sides)
+        while True:
+            w = self.word()
+            if w < limit:
+                return w % sides + 1
+
+
+def expect(what, got, want):
+    if got != want:
+        raise Disagreement("%s: recomputed %s, expected %s" % (what, got, want))
+    print("ok    %s %s" % (what, got if isinstance(got, str) else " ".join(map(str, got))))
+
+
+def check_vector(design_path):
+    s = sha256(b"estafette test vector")
+    expect("S", s.hex(), VECTOR["S"])
+    tip = chain_value(s, 4)
+    expect("tip (N=4)", tip.hex(), VECTOR["tip"])
+    r1 = chain_value(s, 3)
+    expect("r_1", r1.hex(), VECTOR["r_1"])
+    if sha256(r1) != tip:
+        raise Disagreement("r_1 does not hash to the tip")
+    manifest = sha256(b'{"orders":[]}\n')
+    expect("manifest sha256", manifest.hex(), VECTOR["manifest"])
+    seed = step_seed(r1, DOMAIN_STEP, "demo", 1, manifest)
+    expect("seed_1", seed.hex(), VECTOR["seed_1"])
+    expect("block_0", block(seed, 0).hex(), VECTOR["block_0"])
+    stream = Stream(seed)
+    expect("twelve d6", [stream.roll(6) for _ in range(12)], VECTOR_D6)
+    expect("six d10", [stream.roll(10) for _ in range(6)], VECTOR_D10)
+    if design_path:
+        check_design_text(design_path)
+    print("dice_check: normative vector agrees")
+
+
+def check_design_text(path):
+    """The values above must be the ones DESIGN.md prints, not a private copy."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise Unreadable("%s: %s" % (path, e.strerror))
+    section = text.split("Normative test vector", 1)
+    if len(section) != 2:
+        raise Disagreement("%s: no \"Normative test vector\" section" % path)
+    text = section[1]
+    for name, value in VECTOR.items():
+        if value not in text:
+            raise Disagreement("%s: the vector's %s %s is not in the document" % (path, name, value))
+    rolls = re.search(r"twelve d6:\s*([\d ]+?),\s*then six d10:\s*([\d ]+)", text)
+    if not rolls:
+        raise Disagreement("%s: no \"twelve d6: ..., then six d10: ...\" line" % path)
+    if [int(x) for x in rolls.group(1).split()] != VECTOR_D6 or \
+            [int(x) for x in rolls.group(2).split()] != VECTOR_D10:
+        raise Disagreement("%s: the document's rolls differ from this checker's" % path)
+    print("ok    the values are those of %s" % path)
+
+
+def git_blob(repo, path):
+    """The bytes of `path` at refs/heads/main, exactly as committed, or None."""
+    result = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (REF, path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        return None
+    return result.stdout
+
+
+def git_turns(repo):
+    result = subprocess.run(["git", "-C", repo, "ls-tree", "--name-only", REF + ":turns"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        return []
+    names = result.stdout.decode("utf-8", "replace").split()
+    return sorted((n for n in names if re.fullmatch(r"\d{4,}", n)), key=int)
+
+
+def load_json(repo, path, required=True):
+    data = git_blob(repo, path)
+    if data is None:
+        if required:
+            raise Unreadable("%s: no %s at %s" % (repo, path, REF))
+        return None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise Disagreement("%s: not valid JSON: %s" % (path, e))
+
+
+def hex32(value, what):
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
+        raise Disagreement("%s is %r, not 64 lower-case hex digits" % (what, value))
+    return bytes.fromhex(value)
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class ChainState:
+    """The last revealed chain value and its step (r_0 = tip at step 0)."""
+
+    def __init__(self, tip, length):
+        self.value = tip
+        self.step = 0
+        self.length = length
+
+    def advance(self, reveal, step, where):
+        # r_t = c_(N-t), so SHA-256 applied (t - s) times to r_t gives r_s.
+        if step <= self.step:
+            raise Disagreement("%s: step %d reveals a chain value, but step %d already did "
+                               "(steps must grow)" % (where, step, self.step))
+        if step > self.length:
+            raise Disagreement("%s: step %d is beyond the chain length %d"
+                               % (where, step, self.length))
+        if chain_value(reveal, step - self.step) != self.value:
+            raise Disagreement("%s: reveal %s hashed %d time(s) is not r_%d = %s"
+                               % (where, reveal.hex(), step - self.step, self.step,
+                                  self.value.hex()))
+        self.value, self.step = reveal, step
+
+
+def check_rolls(where, rolls, seed):
+    if not isinstance(rolls, list):
+        raise Disagreement("%s: \"rolls\" is not a list" % where)
+    stream = Stream(seed)
+    for index, roll in enumerate(rolls):
+        at = "%s roll %d" % (where, index)
+        if not isinstance(roll, dict) or not is_int(roll.get("sides")) or \
+                not is_int(roll.get("value")) or not isinstance(roll.get("purpose"), str):
+            raise Disagreement("%s: %r is not {\"sides\": int, \"value\": int, "
+                               "\"purpose\": string}" % (at, roll))
+        if roll["sides"] < 2:
+            raise Disagreement("%s: a die of %d sides" % (at, roll["sides"]))
+        value = stream.roll(roll["sides"])
+        if value != roll["value"]:
+            raise Disagreement("%s (d%d, \"%s\"): dice.json says %d, the stream gives %d"
+                               % (at, roll["sides"], roll["purpose"], roll["value"], value))
+    return len(rolls)
+
+
+def check_step(repo, name, game_id, chain):
+    """Check turns/NAME/dice.json; returns the number of rolls checked, or None."""
+    where = "turns/%s/dice.json" % name
+    dice = load_json(repo, where, required=False)
+    if dice is None:
+        print("step %s: no dice.json" % name)
+        return None
+    if not isinstance(dice, dict):
+        raise Disagreement("%s: not a JSON object" % where)
+    step = dice.get("step")
+    if not is_int(step) or step != int(name):
+        raise Disagreement("%s: \"step\" is %r, but the folder is step %d"
+                           % (where, step, int(name)))
+    rolls = dice.get("rolls", [])
+    if "reveal" not in dice:
+        if rolls:
+            raise Disagreement("%s: %d rolls but no \"reveal\" to key them"
+                               % (where, len(rolls)))
+        print("step %s: no dice drawn" % name)
+        return 0
+    reveal = hex32(dice["reveal"], where + " \"reveal\"")
+    chain.advance(reveal, step, where)
+
+    manifest = git_blob(repo, "turns/%s/manifest.json" % name)
+    if manifest is None:
+        raise Disagreement("%s: turns/%s/manifest.json is missing" % (where, name))
+    manifest_sha = sha256(manifest)
+    recorded = hex32(dice.get("manifest_sha256"), where + " \"manifest_sha256\"")
+    if recorded != manifest_sha:
+        raise Disagreement("%s: \"manifest_sha256\" is %s, but turns/%s/manifest.json "
+                           "hashes to %s" % (where, recorded.hex(), name, manifest_sha.hex()))
+
+    seed = step_seed(reveal, DOMAIN_STEP, game_id, step, manifest_sha)
+    recorded = hex32(dice.get("seed"), where + " \"seed\"")
+    if recorded != seed:
+        raise Disagreement("%s: \"seed\" is %s, but the recomputed seed is %s"
+                           % (where, recorded.hex(), seed.hex()))
+    count = check_rolls(where, rolls, seed)
+    print("step %s: reveal chains, manifest and seed agree, %d rolls agree" % (name, count))
+    return count
+
+
+def check_repo(repo):
+    game = load_json(repo, "game.json")
+    if not isinstance(game, dict) or not isinstance(game.get("id"), str) or \
+            not isinstance(game.get("dice"), dict):
+        raise Disagreement("game.json: needs a string \"id\" and a \"dice\" object")
+    dice = game["dice"]
+    algorithm = dice.get("algorithm", "estafette/dice/v1")
+    if algorithm != "estafette/dice/v1":
+        raise Disagreement("game.json: dice algorithm %r is not estafette/dice/v1" % algorithm)
+    length = dice.get("chain_length", 10000)
+    if not is_int(length) or length < 1:
+        raise Disagreement("game.json: dice.chain_length %r is not a positive integer" % length)
+    chain = ChainState(hex32(dice.get("chain_tip"), "game.json dice.chain_tip"), length)
+
+    steps = rolls = 0
+    for name in git_turns(repo):
+        count = check_step(repo, name, game["id"], chain)
+        if count is not None:
+            steps += 1
+            rolls += count
+    print("dice_check: %d steps, %d rolls agree" % (steps, rolls))
+
+
+def main(argv):
+    try:
+        if len(argv) in (2, 3) and argv[1] == "vector":
+            check_vector(argv[2] if len(argv) == 3 else None)
+        elif len(argv) == 3 and argv[1] == "repo":
+            check_repo(argv[2])
+        else:
+            sys.stderr.write("usage: dice_check.py vector [DESIGN.md] | repo PATH\n")
+            return 2
+    except Disagreement as e:
+        sys.stderr.write("dice_check: %s\n" % e)
+        return 1
+    except Unreadable as e:
+        sys.stderr.write("dice_check: %s\n" % e)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

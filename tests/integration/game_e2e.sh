@@ -1,0 +1,86 @@
+#!/bin/bash
+# A Napoleonic Empire game end to end with the real binary, real ssh-keygen
+# keys and signatures, a real git repository and a real SMTP server on
+# loopback: bad orders are refused with 65 and commit nothing; good ones are
+# recorded and resolved; every player gets its own report, once.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+
+for p in france allies; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
+cat > players.json <<JSON
+{"players": [
+ {"id": "france", "name": "France player", "email": "france@example.org", "key": "$(cat france.pub)"},
+ {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
+JSON
+"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --id ne-e2e >/dev/null
+start_smtpd "$WORK/mail"
+git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
+"$ESTAFETTE" run game >/dev/null
+
+order() { "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$@"; }
+sign() { ssh-keygen -q -Y sign -f "$1" -n estafette-orders "$2"; }
+before=$(commits game)
+
+# Refusals: each exits 65, names the rule, and commits nothing.
+order france 1 '[]' > forged.json; sign france forged.json
+sed -i 's/"seq": 1/"seq": 9/' forged.json
+expect_exit 65 "$ESTAFETTE" submit game forged.json
+grep -q "signature" "$WORK/last.err" || fail "forged: $(cat "$WORK/last.err")"
+
+order france 1 '[]' > other.json; sign allies other.json
+expect_exit 65 "$ESTAFETTE" submit game other.json
+grep -q 'key of "allies"' "$WORK/last.err" || fail "re-signed: $(cat "$WORK/last.err")"
+
+order france 1 '[]' --step 1 > replay.json; sign france replay.json
+expect_exit 65 "$ESTAFETTE" submit game replay.json
+grep -q "replayed" "$WORK/last.err" || fail "replay: $(cat "$WORK/last.err")"
+
+order allies 1 '[]' > early.json; sign allies early.json
+expect_exit 65 "$ESTAFETTE" submit game early.json
+grep -q "not awaited" "$WORK/last.err" || fail "wrong player: $(cat "$WORK/last.err")"
+
+printf '{"estafette": "orders/1", "step": 2.5}' > bad.json; sign france bad.json
+expect_exit 65 "$ESTAFETTE" submit game bad.json
+
+order france 1 '[{"type": "move", "from": "France", "to": "England", "armies": 1}]' > rules.json
+sign france rules.json
+expect_exit 65 "$ESTAFETTE" submit game rules.json
+grep -qi "england" "$WORK/last.err" || fail "rules: $(cat "$WORK/last.err")"
+
+[ "$(commits game)" -eq "$before" ] || fail "a refused order was committed"
+
+# A good order, then a replacement with a higher seq, then a stale seq.
+order france 1 '[]' > good.json; sign france good.json
+expect_exit 0 "$ESTAFETTE" check game good.json
+expect_exit 0 "$ESTAFETTE" submit game good.json
+order france 2 '[{"type": "move", "from": "France", "to": "Rhineland", "armies": 4}]' > better.json
+sign france better.json
+expect_exit 0 "$ESTAFETTE" submit game better.json
+expect_exit 65 "$ESTAFETTE" submit game good.json
+[ "$(commits game)" -eq $((before + 2)) ] || fail "expected two order commits"
+
+expect_exit 0 "$ESTAFETTE" run game --json
+resolved=$(json_get 'len(d[0]["resolved"])' < "$WORK/last.out")
+[ "$resolved" -ge 1 ] || fail "run resolved nothing: $(cat "$WORK/last.out")"
+git -C game show main:turns/0002/orders/france.json | cmp - better.json ||
+	fail "the resolved order file is not byte for byte the signed one"
+
+# Mail: every player got each report once, and sees only its own hand.
+sent=$(ls mail/*.eml | wc -l)
+[ "$sent" -ge 4 ] || fail "expected reports for both players over two steps, got $sent"
+for p in france allies; do
+	grep -l "To: .*$p@example.org" mail/*.eml >/dev/null || fail "no report for $p"
+done
+head_before=$(git -C game rev-parse main)
+expect_exit 0 "$ESTAFETTE" run game
+[ "$(git -C game rev-parse main)" = "$head_before" ] || fail "a second run committed"
+[ "$(ls mail/*.eml | wc -l)" -eq "$sent" ] || fail "a second run sent mail again"
+
+git -C game fsck --strict --no-progress || fail "git fsck --strict"
+tags=$(git -C game tag | wc -l)
+steps=$(git -C game ls-tree --name-only main turns/ | wc -l)
+[ "$tags" -eq $((steps + 1)) ] || fail "$tags tags for $steps steps (and step 0)"
+"$PY" "$TOP/tests/helpers/dice_check.py" repo game >/dev/null || fail "dice_check disagrees"
+echo "game_e2e: $steps steps, $sent mails, refusals and replays held"

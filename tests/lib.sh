@@ -1,0 +1,56 @@
+# Shared by the demo and the integration scripts (bash): a scratch folder,
+# a real loopback SMTP server, and small assertions. Source it.
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+ESTAFETTE=${ESTAFETTE:-$TOP/build/estafette}
+PY=/usr/bin/python3
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# scratch: a new folder removed at exit, with its own ESTAFETTE_HOME.
+scratch() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/estafette-test.XXXXXX")
+	export ESTAFETTE_HOME=$WORK/home
+	trap 'stop_smtpd; rm -rf "$WORK"' EXIT
+}
+
+# start_smtpd DIR [args]: a real aiosmtpd server on a free loopback port;
+# sets SMTP_PORT.
+start_smtpd() {
+	local dir=$1; shift
+	mkdir -p "$dir"
+	rm -f "$dir/port"
+	"$PY" "$TOP/tests/helpers/smtpd.py" --dir "$dir" --port 0 --port-file "$dir/port" "$@" \
+		2>"$dir/smtpd.log" &
+	SMTPD_PID=$!
+	for _ in $(seq 100); do
+		[ -s "$dir/port" ] && break
+		sleep 0.1
+	done
+	[ -s "$dir/port" ] || fail "smtpd.py did not start: $(cat "$dir/smtpd.log")"
+	SMTP_PORT=$(cat "$dir/port")
+}
+
+stop_smtpd() {
+	if [ -n "${SMTPD_PID:-}" ]; then
+		kill "$SMTPD_PID" 2>/dev/null
+		wait "$SMTPD_PID" 2>/dev/null
+		SMTPD_PID=
+	fi
+	return 0
+}
+
+# expect_exit CODE command...: run it, require that exit code.
+expect_exit() {
+	local want=$1; shift
+	local got=0
+	"$@" >"$WORK/last.out" 2>"$WORK/last.err" || got=$?
+	[ "$got" -eq "$want" ] ||
+		fail "$* exited $got, expected $want: $(cat "$WORK/last.out" "$WORK/last.err")"
+}
+
+# json FILE EXPR: a value from JSON on stdin or in FILE, by a Python expression on `d`.
+json_get() {
+	"$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"
+}
+
+commits() { git -C "$1" rev-list --count main; }

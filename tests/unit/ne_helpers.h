@@ -1,0 +1,200 @@
+/*
+ * Shared fixtures of the Napoleonic Empire tests (tests/unit/ne_*_test.c):
+ * the real rules data from internal/rulesets/napoleonic-empire/data/, fixed
+ * dice streams (est_dice_new_fixed) and small state edits. Included by each
+ * test file; everything is static.
+ */
+#ifndef NE_TEST_HELPERS_H
+#define NE_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dice/dice.h"
+#include "rulesets/napoleonic-empire/napoleonic_empire.h"
+#include "rulesets/napoleonic-empire/ne_internal.h"
+#include "util/error.h"
+
+#define NE (&est_ruleset_napoleonic_empire)
+
+/* rules = {"<basename>": <parsed data/<basename>.json>}, as the engine passes it. */
+static inline json_t *ne_rules(void)
+{
+	const char *top = getenv("TOP") ? getenv("TOP") : ".";
+	char dir[4096], path[4200];
+	json_t *rules = json_object();
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/internal/rulesets/napoleonic-empire/data", top);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		json_error_t err;
+		json_t *v;
+		char base[256];
+
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		v = json_load_file(path, 0, &err);
+		if (!v)
+			fail_msg("%s: %s", path, err.text);
+		snprintf(base, sizeof(base), "%.*s", (int)(n - 5), e->d_name);
+		json_object_set_new(rules, base, v);
+	}
+	closedir(d);
+	return rules;
+}
+
+/* JSON text with ' for " (readable literals in tests). */
+static inline json_t *J(const char *text)
+{
+	char *s = strdup(text);
+	json_error_t err;
+	json_t *v;
+	char *p;
+
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	v = json_loads(s, 0, &err);
+	if (!v)
+		fail_msg("bad test JSON %s: %s", s, err.text);
+	free(s);
+	return v;
+}
+
+/*
+ * Hidden faces for a 32-card shuffle that leaves the deck in card-list
+ * order: at position i the shuffle rolls roll(i+1) and swaps i with
+ * roll-1, so face i+1 swaps i with itself.
+ */
+static inline void ne_identity_shuffle(int *faces, int cards)
+{
+	int i, k = 0;
+
+	for (i = cards - 1; i >= 1; i--)
+		faces[k++] = i + 1;
+}
+
+/* Resolve one step with fixed public and hidden faces; every face must be used. */
+static inline json_t *ne_step(const json_t *state, const json_t *rules, json_t *orders, const int *pub,
+		       size_t npub, const int *hid, size_t nhid, json_t **events_out)
+{
+	est_dice *dice = NULL, *hidden = NULL;
+	json_t *next = NULL, *events = NULL;
+	int error;
+
+	assert_int_equal(est_dice_new_fixed(&dice, pub, npub), 0);
+	assert_int_equal(est_dice_new_fixed(&hidden, hid, nhid), 0);
+	error = NE->resolve(&next, &events, state, rules, orders, dice, hidden);
+	if (error < 0)
+		fail_msg("resolve: %s", est_error_message());
+	assert_int_equal(est_dice_count(dice), npub);
+	assert_int_equal(est_dice_count(hidden), nhid);
+	est_dice_free(dice);
+	est_dice_free(hidden);
+	json_decref(orders);
+	if (events_out)
+		*events_out = events;
+	else
+		json_decref(events);
+	return next;
+}
+
+/* The state after step 1 (deck in card-list order): France's turn 1, hand Toulon, Italian Campaign. */
+static inline json_t *ne_started(const json_t *rules)
+{
+	json_t *s0 = NULL, *s1;
+	int faces[31];
+
+	assert_int_equal(NE->setup(&s0, rules, NULL), 0);
+	ne_identity_shuffle(faces, 32);
+	s1 = ne_step(s0, rules, json_object(), NULL, 0, faces, 31, NULL);
+	json_decref(s0);
+	return s1;
+}
+
+/* Set a country's armies and controller ("France", "Allies" or NULL). */
+static inline void ne_put(json_t *state, const char *country, int france, int allies, const char *control)
+{
+	assert_int_equal(ne_set_armies(state, country, NE_FRANCE, france), 0);
+	assert_int_equal(ne_set_armies(state, country, NE_ALLIES, allies), 0);
+	assert_int_equal(ne_set_controller(state, country, control), 0);
+}
+
+/* Empty the map (control unchanged) so a test can lay out its own armies. */
+static inline void ne_clear(json_t *state, const json_t *rules)
+{
+	size_t i;
+
+	for (i = 0; i < ne_country_count(rules); i++) {
+		ne_set_armies(state, ne_country_name(rules, i), NE_FRANCE, 0);
+		ne_set_armies(state, ne_country_name(rules, i), NE_ALLIES, 0);
+	}
+}
+
+/* Replace a side's hand with the given card ids (NULL-terminated list). */
+static inline void ne_hand_set(json_t *state, const char *side, ...)
+{
+	json_t *hand = ne_hand(state, side);
+	const char *id;
+	va_list ap;
+
+	json_array_clear(hand);
+	va_start(ap, side);
+	while ((id = va_arg(ap, const char *)))
+		json_array_append_new(hand, json_string(id));
+	va_end(ap);
+}
+
+/* The first event of `type`, or NULL. */
+static inline const json_t *ne_find(const json_t *events, const char *type)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(events, i, e) {
+		if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static inline int ne_count(const json_t *events, const char *type)
+{
+	size_t i;
+	json_t *e;
+	int n = 0;
+
+	json_array_foreach(events, i, e)
+		n += strcmp(json_string_value(json_object_get(e, "type")), type) == 0;
+	return n;
+}
+
+static inline const char *ne_text(const json_t *events, const char *type)
+{
+	return json_string_value(json_object_get(ne_find(events, type), "text"));
+}
+
+static inline const char *ne_phase(const json_t *state)
+{
+	return json_string_value(json_object_get(state, "phase"));
+}
+
+static inline int A(const json_t *state, const char *country, const char *side)
+{
+	return ne_armies(state, country, side);
+}
+
+#endif
