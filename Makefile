@@ -41,12 +41,14 @@ $(B)/%.o: %.c
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/estafette: $(CMD_OBJS) $(LIB_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 define unit_test_rule
 $(B)/tests/$(1)_test: $(B)/tests/unit/$(1)_test.o $(call module_objs,$(or $(TEST_DEPS_$(subst -,_,$(1))),$(MODULES)))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS) $$(TEST_LIBS)
+	@echo "  LD      $$@"
+	@$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS) $$(TEST_LIBS)
 endef
 $(foreach t,$(patsubst tests/unit/%_test.c,%,$(wildcard tests/unit/*_test.c)),$(eval $(call unit_test_rule,$(t))))
 

@@ -132,6 +132,16 @@ int cmd_run(int argc, char **argv)
 		json_decref(results);
 		return cmd_usage(USAGE "\n  TIME is 2026-11-29T16:00:00Z or @SECONDS");
 	}
+	/*
+	 * The steps this run commits are dated by its clock, so each new
+	 * step's deadline counts from the run's "now" (a replay with --now
+	 * never finds every later deadline already passed).
+	 */
+	if (now_text) {
+		char secs[32];
+		snprintf(secs, sizeof(secs), "%lld", (long long)now);
+		setenv("ESTAFETTE_COMMIT_TIME", secs, 1);
+	}
 	if (all)
 		status = run_all(all, now, json, results);
 	for (int i = optind; i < argc; i++) {

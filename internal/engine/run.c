@@ -15,6 +15,8 @@
 #include "util/util.h"
 
 #define DEFAULT_SENDER "estafette <estafette@localhost>"
+/* A guard against a ruleset whose automatic steps never wait on anyone. */
+#define MAX_STEPS_PER_RUN 1000
 
 /* The address inside "Name <addr>", or the whole string. */
 static char *address_of(const char *mailbox)
@@ -140,18 +142,40 @@ int est_game_deliver(json_t **mail_out, est_game *game)
 	return error;
 }
 
+/*
+ * A run killed between moving main and writing the step's tag leaves the
+ * latest step untagged; tag it now (est_store_tag is a no-op when it is).
+ */
+static int repair_tag(est_game *game)
+{
+	char tag[40], target[EST_STORE_OID_HEX + 1];
+
+	if (game->step == 0)
+		return 0;
+	snprintf(tag, sizeof(tag), "step-%04lld", game->step);
+	if (est_store_tag_target(target, game->store, tag) == 0)
+		return 0;
+	est_error_clear();
+	return est_store_tag(game->store, tag, game->head, tag);
+}
+
 int est_game_run(json_t **summary_out, est_game *game, time_t now)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
-	int error, queued, more = 1;
+	int error, queued, more = 1, count = 0;
 
 	if ((error = est_store_lock(game->store)) < 0)
 		goto out;
-	if ((error = est_game_reload(game)) < 0)
+	if ((error = est_game_reload(game)) < 0 || (error = repair_tag(game)) < 0)
 		goto out;
 	if (game->step > 0 && (error = est_game_queue_reports(&queued, game, game->step)) < 0)
 		goto out;
 	while (more) {
+		if (count++ == MAX_STEPS_PER_RUN) {
+			error = est_error_set(EST_ERROR, "%d steps resolved in one run and still not waiting "
+					      "on anyone; the ruleset loops: report it", MAX_STEPS_PER_RUN);
+			goto out;
+		}
 		if ((error = est_step_try(&more, game, now)) < 0)
 			goto out;
 		if (more) {

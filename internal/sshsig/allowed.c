@@ -282,8 +282,9 @@ static int parse_line(struct sshsig_signer *s, int *used, char *line, size_t no)
 	if (*principals == '\0' || strchr(principals, '"'))
 		return line_error(no, "the principals field is empty or badly quoted");
 	if (*p == '\0')
-		return line_error(no, "no key after the principals; write \"%s "
-			"[namespaces=\\\"...\\\"] ssh-ed25519 AAAA...\"", principals);
+		return line_error(no, "no key after the principals; write the line as "
+			"\"%s ssh-ed25519 AAAA...\", options such as namespaces= before the "
+			"key type", principals);
 	if ((s->principals = strdup(principals)) == NULL)
 		return est_error_set(EST_ENOMEM, "out of memory reading allowed_signers");
 	if ((error = take_field(&field, &p, no, "options")) < 0)

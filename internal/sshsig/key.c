@@ -102,8 +102,8 @@ int sshsig_key_parse(struct sshsig_key *key, const unsigned char *blob, size_t l
 	int bad, error;
 
 	memset(key, 0, sizeof(*key));
-	if (sshsig_get_string(&type, &type_len, &r) < 0 || type_len == 0 ||
-	    type_len >= sizeof(key->type) || memchr(type, '\0', type_len))
+	if (sshsig_get_string(&type, &type_len, &r) < 0 || !sshsig_is_name(type, type_len) ||
+	    type_len >= sizeof(key->type))
 		return est_error_set(code, "malformed public key: no key type");
 	memcpy(key->type, type, type_len);
 	if ((key->blob = malloc(len ? len : 1)) == NULL)
@@ -211,17 +211,17 @@ static int pick_digest(const EVP_MD **md, const struct sshsig_key *key,
 		else if (strcmp(alg, "rsa-sha2-512") == 0)
 			*md = EVP_sha512();
 		else if (strcmp(alg, "ssh-rsa") == 0)
-			return est_error_set(EST_ESIG, "unsupported algorithm ssh-rsa: the "
+			return est_error_set(EST_ESIG, "signature: unsupported algorithm ssh-rsa: the "
 				"signature uses SHA-1, which is refused; sign again with a "
 				"current ssh-keygen (it uses rsa-sha2-512)");
 		else
-			return est_error_set(EST_ESIG, "unsupported algorithm \"%s\" for an "
+			return est_error_set(EST_ESIG, "signature: unsupported algorithm \"%s\" for an "
 				"ssh-rsa key; use rsa-sha2-256 or rsa-sha2-512", alg);
 		return 0;
 	}
 	if (strcmp(alg, key->type) != 0)
-		return est_error_set(EST_ESIG, "unsupported algorithm \"%s\" for a %s key: "
-			"the signature does not match its key", alg, key->type);
+		return est_error_set(EST_ESIG, "signature: unsupported algorithm \"%s\" for "
+			"a %s key: the signature does not match its key", alg, key->type);
 	if (strcmp(key->type, "ecdsa-sha2-nistp256") == 0)
 		*md = EVP_sha256();
 	return 0; /* ssh-ed25519 hashes inside the algorithm */
@@ -241,11 +241,12 @@ int sshsig_key_verify(const struct sshsig_key *key, const unsigned char *sig, si
 	int error, rc;
 
 	if (sshsig_get_string(&alg, &alg_len, &r) < 0 || sshsig_get_string(&bytes, &n, &r) < 0 ||
-	    alg_len == 0 || alg_len >= sizeof(alg_name) || memchr(alg, '\0', alg_len))
-		return est_error_set(EST_ESIG, "malformed signature: no algorithm and bytes");
+	    !sshsig_is_name(alg, alg_len) || alg_len >= sizeof(alg_name))
+		return est_error_set(EST_ESIG, "signature does not verify: the signature "
+			"field is malformed (no algorithm and bytes)");
 	if (r.len != 0)
-		return est_error_set(EST_ESIG, "trailing data after the signature bytes "
-			"inside the signature blob");
+		return est_error_set(EST_ESIG, "signature: trailing data after the signature "
+			"bytes inside the SSHSIG blob");
 	memcpy(alg_name, alg, alg_len);
 	alg_name[alg_len] = '\0';
 	if ((error = pick_digest(&md, key, alg_name)) < 0)

@@ -122,8 +122,8 @@ static int read_outer(struct sshsig_private *k, const unsigned char *bin, size_t
 		return bad_key("its key sections are malformed");
 	pub.p = pub_blob;
 	pub.len = pub_len;
-	if (sshsig_get_string(&type, &type_len, &pub) < 0 || type_len == 0 ||
-	    type_len >= sizeof(k->type) || memchr(type, '\0', type_len) ||
+	if (sshsig_get_string(&type, &type_len, &pub) < 0 || !sshsig_is_name(type, type_len) ||
+	    type_len >= sizeof(k->type) || !sshsig_is_name(cipher, cipher_len) ||
 	    cipher_len >= sizeof(k->cipher))
 		return bad_key("its public key is malformed");
 	memcpy(k->type, type, type_len);
@@ -160,7 +160,7 @@ int sshsig_private_parse(struct sshsig_private *out, const char *text, size_t le
 		goto out;
 	}
 	if (need_ed25519 && strcmp(k.type, "ssh-ed25519") != 0) {
-		error = est_error_set(EST_EINVAL, "private key: it is a %s key, but estafette signs "
+		error = est_error_set(EST_EINVAL, "private key: its type is %s, but estafette signs "
 			"with ssh-ed25519 keys only; sign with ssh-keygen -Y sign -n NAMESPACE -f KEY "
 			"FILE", k.type);
 		goto out;

@@ -73,15 +73,18 @@ static int read_blob(struct sig *s)
 	    sshsig_get_string(&s->signature, &s->signature_len, &r) < 0)
 		return malformed();
 	if (r.len != 0)
-		return est_error_set(EST_ESIG, "signature: trailing data: %zu bytes after the "
-			"signature inside the SSHSIG blob", r.len);
-	if (ns_len == 0 || memchr(ns, '\0', ns_len))
-		return malformed();
+		return est_error_set(EST_ESIG, "signature: trailing data: %zu byte%s after the "
+			"signature inside the SSHSIG blob", r.len, r.len == 1 ? "" : "s");
+	if (!sshsig_is_name(ns, ns_len))
+		return est_error_set(EST_ESIG, "signature: its namespace is empty or holds "
+			"spaces or control characters; sign with ssh-keygen -Y sign -n %s",
+			EST_SSHSIG_NAMESPACE_ORDERS);
 	if ((s->namespace = strndup((const char *)ns, ns_len)) == NULL)
 		return est_error_set(EST_ENOMEM, "out of memory reading a signature");
 	if (!sshsig_str_eq(hash, hash_len, "sha256") && !sshsig_str_eq(hash, hash_len, "sha512"))
 		return est_error_set(EST_ESIG, "signature: unsupported algorithm: hash \"%.*s\" "
-			"(sha256 or sha512 are accepted)", (int)(hash_len < 32 ? hash_len : 32),
+			"(sha256 or sha512 are accepted)",
+			sshsig_is_name(hash, hash_len) ? (int)(hash_len < 32 ? hash_len : 32) : 0,
 			(const char *)hash);
 	memcpy(s->hash, hash, hash_len);
 	s->hash[hash_len] = '\0';
@@ -126,9 +129,9 @@ static int check_crypto(const struct sig *s, const void *data, size_t data_len)
 
 	if ((error = sshsig_key_check_policy(&s->key)) < 0)
 		return est_error_prefix("signature");
-	if ((error = signed_message(&m, s->namespace, s->hash, data, data_len)) == 0 &&
-	    (error = sshsig_key_verify(&s->key, s->signature, s->signature_len, m.p, m.len)) < 0)
-		est_error_prefix("signature");
+	/* sshsig_key_verify's messages start "signature does not verify" or the like. */
+	if ((error = signed_message(&m, s->namespace, s->hash, data, data_len)) == 0)
+		error = sshsig_key_verify(&s->key, s->signature, s->signature_len, m.p, m.len);
 	sshsig_buf_free(&m);
 	return error;
 }
@@ -165,7 +168,8 @@ static int signer_admits(const struct sshsig_signer *signer, const char *namespa
 	if (signer->has_after && now < signer->after) {
 		format_time(when, sizeof(when), signer->after);
 		return est_error_set(EST_ESIG, "allowed_signers line %zu: key %s is not yet "
-			"valid: valid-after=\"%s\" (%s)", signer->line, signer->key.fingerprint,
+			"valid: valid-after=\"%s\" (%s); sign again after that, or ask the game "
+			"master to change the line", signer->line, signer->key.fingerprint,
 			signer->after_text, when);
 	}
 	if (signer->has_before && now > signer->before) {
@@ -319,9 +323,10 @@ int est_sshsig_sign(char **armored_out, size_t *armored_len,
 	int error;
 
 	memset(&k, 0, sizeof(k));
-	if (!namespace || !*namespace)
-		return est_error_set(EST_EINVAL, "signature: no namespace to sign for, e.g. "
-			"\"%s\"", EST_SSHSIG_NAMESPACE_ORDERS);
+	if (!namespace || !sshsig_is_name((const unsigned char *)namespace, strlen(namespace)))
+		return est_error_set(EST_EINVAL, "signature: the namespace is empty or holds "
+			"spaces or control characters; sign for e.g. \"%s\"",
+			EST_SSHSIG_NAMESPACE_ORDERS);
 	if ((error = sshsig_private_parse(&k, private_key, key_len, 1)) < 0 ||
 	    (error = signed_message(&m, namespace, SIGN_HASH, data, data_len)) < 0 ||
 	    (error = ed25519_sign(signature, &k, &m)) < 0)

@@ -33,8 +33,10 @@
  * whole allowed_signers file; `armored_sig` (sig_len bytes) the whole .sig
  * file, "-----BEGIN SSH SIGNATURE-----" ... "-----END SSH SIGNATURE-----";
  * LF or CRLF line ends and white space around the armor are accepted.
- * `data` (data_len bytes) is what was signed, byte for byte. `now` is the
- * time judged against valid-after= / valid-before= (seconds since the epoch).
+ * `data` (data_len bytes; NULL only with data_len 0) is what was signed,
+ * byte for byte. `now` is the time judged against valid-after= /
+ * valid-before= (seconds since the epoch). The allowed_signers text is read
+ * first, so a malformed file is reported whatever the signature.
  *
  * Returns 0 if the signature is well formed, verifies over `data` for
  * `namespace`, and its key is listed for `principal` on a line whose
@@ -50,7 +52,7 @@
  *               signature does not verify, key not listed for principal,
  *               namespace not allowed for the key, key expired, key not
  *               yet valid;
- *   EST_ENOMEM.
+ *   EST_ERROR   OpenSSL failed to hash; EST_ENOMEM.
  */
 int est_sshsig_verify(const char *allowed_signers, size_t allowed_len,
 	const char *principal, const char *namespace,
@@ -93,7 +95,8 @@ int est_sshsig_find_principals(char **principals_out,
  *
  * Errors: EST_EINVAL if the key is not an OpenSSH private key, is encrypted
  * with a passphrase, is not Ed25519, or is corrupt, or if namespace is
- * empty; EST_ERROR if OpenSSL fails to sign; EST_ENOMEM.
+ * empty or holds spaces or control characters (verification refuses
+ * those); EST_ERROR if OpenSSL fails to sign; EST_ENOMEM.
  */
 int est_sshsig_sign(char **armored_out, size_t *armored_len,
 	const char *private_key, size_t key_len, const char *namespace,

@@ -41,6 +41,11 @@ int sshsig_get_expect(struct sshsig_reader *r, const char *want);
 int sshsig_get_mpint(BIGNUM **out, struct sshsig_reader *r);
 /* 1 if the (string) bytes equal the C string `s`. */
 int sshsig_str_eq(const unsigned char *p, size_t len, const char *s);
+/*
+ * 1 if the n bytes are printable ASCII without spaces: names that reach
+ * messages (key types, namespaces) must not carry terminal escapes.
+ */
+int sshsig_is_name(const unsigned char *p, size_t n);
 
 /*
  * A growing buffer. Puts never fail visibly: after an allocation failure

@@ -55,6 +55,14 @@ int sshsig_str_eq(const unsigned char *p, size_t len, const char *s)
 	return strlen(s) == len && memcmp(p, s, len) == 0;
 }
 
+int sshsig_is_name(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] <= ' ' || p[i] > '~')
+			return 0;
+	return n > 0;
+}
+
 int sshsig_get_expect(struct sshsig_reader *r, const char *want)
 {
 	struct sshsig_reader save = *r;

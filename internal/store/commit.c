@@ -198,7 +198,7 @@ static int commit_time(git_time_t *out)
 	}
 	errno = 0;
 	t = strtoll(env, &end, 10);
-	if (!*env || *end || errno || t < 0 || env[0] == '-' || env[0] == '+' || env[0] == ' ')
+	if (!*env || strspn(env, "0123456789") != strlen(env) || *end || errno)
 		return est_error_set(EST_ECONFIG,
 				     "environment variable ESTAFETTE_COMMIT_TIME is \"%s\", "
 				     "not seconds since the epoch; unset it or give a whole "
@@ -310,6 +310,26 @@ static int tag_check(int *same, est_store *store, const char *ref_name, const ch
 	git_object_free(target);
 	git_reference_free(ref);
 	return error;
+}
+
+/*
+ * Write the annotated tag object for `commit` into *tag_oid, unless
+ * refs/tags/<tag> already leads to `commit` (*exists set, nothing written).
+ * Leading elsewhere: EST_EINVAL. Only the object: the ref comes later.
+ */
+static int prepare_tag(git_oid *tag_oid, int *exists, est_store *store, const char *ref_name,
+		       const char *tag, git_commit *commit, const git_signature *sig,
+		       const char *subject)
+{
+	int error;
+
+	if ((error = tag_check(exists, store, ref_name, tag, git_commit_id(commit))) < 0 ||
+	    *exists)
+		return error;
+	if (git_tag_annotation_create(tag_oid, store->repo, tag, (const git_object *)commit,
+				      sig, subject) < 0)
+		return est_store__git_error(store, EST_ERROR, "writing the tag");
+	return 0;
 }
 
 /*
@@ -493,14 +513,9 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 		error = est_store__git_error(store, EST_ERROR, "writing the commit");
 		goto out;
 	}
-	if (tag && ((error = tag_check(&tag_exists, store, tag_ref, tag, &commit_oid)) < 0 ||
-		    (!tag_exists &&
-		     git_tag_annotation_create(&tag_oid, store->repo, tag,
-					       (const git_object *)commit, sig, subject) < 0))) {
-		if (error == 0)
-			error = est_store__git_error(store, EST_ERROR, "writing the tag");
+	if (tag && (error = prepare_tag(&tag_oid, &tag_exists, store, tag_ref, tag, commit,
+				       sig, subject)) < 0)
 		goto out;
-	}
 	if ((error = move_branch(store, expected_head ? &expected : NULL, &commit_oid,
 				 subject)) < 0)
 		goto out;
@@ -550,15 +565,11 @@ int est_store_tag(est_store *store, const char *tag, const char *commit,
 		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
 		goto out;
 	}
-	if ((error = tag_check(&exists, store, tag_ref, tag, &commit_oid)) < 0 || exists)
+	if ((error = make_signature(&sig, store)) < 0 ||
+	    (error = prepare_tag(&tag_oid, &exists, store, tag_ref, tag, target, sig,
+				 subject)) < 0 ||
+	    exists)
 		goto out;
-	if ((error = make_signature(&sig, store)) < 0)
-		goto out;
-	if (git_tag_annotation_create(&tag_oid, store->repo, tag, (const git_object *)target,
-				      sig, subject) < 0) {
-		error = est_store__git_error(store, EST_ERROR, "writing the tag");
-		goto out;
-	}
 	error = write_tag_ref(store, tag_ref, tag, &tag_oid, &commit_oid);
 out:
 	free(subject);

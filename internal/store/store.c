@@ -209,6 +209,13 @@ int est_store_open(est_store **out, const char *path)
 					      "%s: no game repository there; check the "
 					      "path, or create a game with `estafette new`",
 					      path);
+		else if (error == GIT_EOWNER)
+			error = est_error_set(EST_ECONFIG,
+					      "%s: the repository belongs to another user, "
+					      "so git does not trust it; run as its owner, or "
+					      "trust it with `git config --global --add "
+					      "safe.directory %s`",
+					      path, path);
 		else
 			error = est_error_set(EST_ERROR, "%s: cannot open the repository: %s",
 					      path,

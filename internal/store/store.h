@@ -61,7 +61,8 @@ int est_store_init(est_store **out, const char *path);
  * a new handle (free with est_store_free()).
  *
  * Errors: EST_ENOTFOUND if there is no repository at `path`;
- * EST_ERROR (libgit2, e.g. owned by another user); EST_ENOMEM.
+ * EST_ECONFIG if it belongs to another user and is not listed in git's
+ * safe.directory; EST_ERROR (libgit2); EST_ENOMEM.
  */
 int est_store_open(est_store **out, const char *path);
 
@@ -140,7 +141,9 @@ void est_store_list_free(char **names);
  * tree is the parent's tree with the changes applied, built in memory; the
  * work tree is not read. The branch moves only if it still points at
  * `expected_head` (a compare-and-swap in libgit2's ref database), so a run
- * that worked from an older state never overwrites a newer one.
+ * that worked from an older state never overwrites a newer one. Callers
+ * hold est_store_lock() from reading the head to committing; the
+ * compare-and-swap still guards against anyone who does not (git itself).
  *
  * `message` is the whole commit message (a '\n' is added if it lacks one).
  * If `tag` is not NULL (e.g. "step-0007") an annotated tag of that name,

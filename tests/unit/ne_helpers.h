@@ -29,7 +29,7 @@
 static inline json_t *ne_rules(void)
 {
 	const char *top = getenv("TOP") ? getenv("TOP") : ".";
-	char dir[4096], path[4200];
+	char dir[4096], path[4096 + 256 + 2];
 	json_t *rules = json_object();
 	struct dirent *e;
 	DIR *d;
@@ -156,6 +156,15 @@ static inline void ne_hand_set(json_t *state, const char *side, ...)
 	while ((id = va_arg(ap, const char *)))
 		json_array_append_new(hand, json_string(id));
 	va_end(ap);
+}
+
+/* {side: copy of items}: orders for ne_step from an orders array. */
+static inline json_t *ne_orders_of(const char *side, const json_t *items)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, side, json_deep_copy(items));
+	return o;
 }
 
 /* The first event of `type`, or NULL. */

@@ -130,10 +130,11 @@ static void test_ottoman_never_entered(void **unused)
 /* DESIGN.md "Dice": step 0 draws no dice: the deck is in card-list order and step 1 is automatic. */
 static void test_step0_deck_unshuffled_and_automatic(void **unused)
 {
-	json_t *s = NULL, *p = NULL;
+	json_t *s = NULL, *p = NULL, *o = J("{'scenario': 'standard'}");
 
 	(void)unused;
-	assert_int_equal(NE->setup(&s, rules, J("{'scenario': 'standard'}")), 0);
+	assert_int_equal(NE->setup(&s, rules, o), 0);
+	json_decref(o);
 	assert_int_equal(json_array_size(json_object_get(s, "deck")), 32);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(s, "deck"), 0)), "toulon");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(s, "deck"), 31)), "nation-of-shopkeepers");

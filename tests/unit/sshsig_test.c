@@ -2,6 +2,7 @@
  * sshsig against the real ssh-keygen: signatures made by ssh-keygen verify
  * here, signatures and keys made here are accepted by ssh-keygen, and every
  * refusal says why. Keys are made fresh in a temporary folder per run.
+ * SSHSIG_TEST_VERBOSE=1 prints every refusal message, to read them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -449,6 +450,12 @@ static void test_sign_refuses_encrypted_key(void **state)
 	assert_refused(est_sshsig_sign(&out, NULL, key, key_len, NS, "x", 1), EST_EINVAL,
 		"ssh-keygen -Y sign");
 	assert_null(out);
+	free(key);
+	key = slurp(&key_len, "ed");
+	assert_refused(est_sshsig_sign(&out, NULL, key, key_len, "two words", "x", 1),
+		EST_EINVAL, "namespace");
+	assert_refused(est_sshsig_sign(&out, NULL, key, key_len, "", "x", 1), EST_EINVAL,
+		"namespace");
 	free(key);
 }
 

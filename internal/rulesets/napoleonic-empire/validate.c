@@ -195,6 +195,11 @@ static void check_play(struct check *c, int i, const json_t *o)
 
 	if (!known_fields(c, i, o, fields_play) || !(card = card_ok(c, i, o)) || !own_side(c, i, card))
 		return;
+	if (!ne_card_is_battle(card) && strcmp(c->phase, "battle-cards") == 0) {
+		diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" is an event card, played in your own "
+		     "turn; the battle-cards step takes battle cards only", i, ne_str(card, "id"));
+		return;
+	}
 	if (!ne_card_is_battle(card)) {
 		event_play(c, i, o, card);
 		return;

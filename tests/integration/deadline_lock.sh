@@ -1,0 +1,46 @@
+#!/bin/bash
+# Deadlines and the lock: a step whose deadline passed resolves with the
+# ruleset's default orders for the missing player (told in the manifest);
+# before the deadline nothing happens; a second process on a locked game
+# exits 75 and changes nothing.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+
+for p in france allies; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
+cat > players.json <<JSON
+{"players": [
+ {"id": "france", "name": "France player", "email": "france@example.org", "key": "$(cat france.pub)"},
+ {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
+JSON
+export ESTAFETTE_COMMIT_TIME=1800000000   # 2027-01-15T08:00:00Z
+"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --deadline-hours 48 >/dev/null
+"$ESTAFETTE" run game --now @1800000000 >/dev/null
+"$ESTAFETTE" status game --json > status.json
+deadline=$(json_get 'd["awaiting"][0]["deadline"]' < status.json)
+[ "$deadline" = "2027-01-17T08:00:00Z" ] || fail "deadline $deadline"
+
+# Before the deadline: nothing due.
+before=$(commits game)
+expect_exit 0 "$ESTAFETTE" run game --now 2027-01-17T07:59:59Z
+[ "$(commits game)" -eq "$before" ] || fail "resolved before the deadline"
+
+# The lock: a run while another process holds it exits 75 and writes nothing.
+flock game/.git/estafette.lock sleep 3 &
+holder=$!
+sleep 0.5
+expect_exit 75 "$ESTAFETTE" run game --now 2027-01-18T00:00:00Z
+grep -q "holds" "$WORK/last.err" || fail "lock message: $(cat "$WORK/last.err")"
+wait "$holder"
+[ "$(commits game)" -eq "$before" ] || fail "a locked run committed"
+
+# After the deadline: France's turn resolves with default orders (no moves received).
+expect_exit 0 "$ESTAFETTE" run game --now 2027-01-18T00:00:00Z
+[ "$(commits game)" -gt "$before" ] || fail "nothing resolved after the deadline"
+git -C game show main:turns/0002/manifest.json > manifest.json
+[ "$(json_get 'd["missing"][0]["player"]' < manifest.json)" = france ] ||
+	fail "the manifest does not name the missing player: $(cat manifest.json)"
+[ "$(json_get 'len(d["orders"])' < manifest.json)" = 0 ] || fail "orders in an NMR step"
+git -C game fsck --strict --no-progress || fail "git fsck --strict"
+echo "deadline_lock: deadline, default orders and lock held"

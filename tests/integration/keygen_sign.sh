@@ -1,0 +1,36 @@
+#!/bin/bash
+# `estafette keygen` and `estafette sign` against the real OpenSSH tools:
+# the key reads back with ssh-keygen -y, and ssh-keygen -Y verify accepts
+# the signature; a key is never overwritten.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+
+expect_exit 0 "$ESTAFETTE" keygen player -C "player@test"
+[ "$(stat -c %a player)" = 600 ] || fail "private key mode $(stat -c %a player)"
+ssh-keygen -y -f player | cut -d' ' -f1-2 > derived.pub
+cut -d' ' -f1-2 player.pub | cmp - derived.pub || fail "ssh-keygen -y disagrees with player.pub"
+fp=$("$ESTAFETTE" keygen --json other | json_get 'd["fingerprint"]')
+[ "$fp" = "$(ssh-keygen -l -f other.pub | cut -d' ' -f2)" ] || fail "fingerprint $fp"
+
+printf '{"estafette": "orders/1"}\n' > orders.json
+expect_exit 0 "$ESTAFETTE" sign orders.json -f player
+echo "player namespaces=\"estafette-orders\" $(cat player.pub)" > allowed_signers
+ssh-keygen -Y verify -f allowed_signers -I player -n estafette-orders -s orders.json.sig \
+	< orders.json >/dev/null || fail "ssh-keygen -Y verify refused estafette's signature"
+! ssh-keygen -Y verify -f allowed_signers -I player -n git -s orders.json.sig \
+	< orders.json >/dev/null 2>&1 || fail "the signature verified in the wrong namespace"
+
+# ssh-keygen signs with estafette's key too.
+cp orders.json again.json
+ssh-keygen -q -Y sign -f player -n estafette-orders again.json < /dev/null ||
+	fail "ssh-keygen cannot sign with estafette's key"
+ssh-keygen -Y verify -f allowed_signers -I player -n estafette-orders -s again.json.sig \
+	< again.json >/dev/null || fail "ssh-keygen's own signature with estafette's key"
+
+expect_exit 73 "$ESTAFETTE" keygen player
+grep -q "never overwrites" "$WORK/last.err" || fail "overwrite message: $(cat "$WORK/last.err")"
+expect_exit 66 "$ESTAFETTE" sign orders.json -f missing-key
+expect_exit 64 "$ESTAFETTE" sign
+echo "keygen_sign: key and signature accepted by ssh-keygen"

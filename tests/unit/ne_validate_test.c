@@ -1,0 +1,223 @@
+/*
+ * Napoleonic Empire: validate() refuses what the rules forbid, naming the
+ * order index, the field, the rule and the fix; default_orders() gives the
+ * documented defaults (README.md "Orders").
+ */
+#include "ne_helpers.h"
+
+static json_t *rules;
+
+/* Validate `items` for `power`; expect a refusal of order `index` whose rule contains `rule`. */
+static void refused(const json_t *state, const char *power, const char *items, int index,
+		    const char *field, const char *rule)
+{
+	json_t *diag = NULL, *o = J(items);
+	const json_t *d;
+	size_t i;
+
+	assert_int_equal(NE->validate(&diag, state, rules, power, o), EST_EINVAL);
+	json_array_foreach(diag, i, d) {
+		if (json_integer_value(json_object_get(d, "index")) == index &&
+		    strcmp(json_string_value(json_object_get(d, "field")), field) == 0 &&
+		    strstr(json_string_value(json_object_get(d, "rule")), rule) &&
+		    strchr(json_string_value(json_object_get(d, "message")), ';'))
+			break;
+	}
+	if (i == json_array_size(diag))
+		fail_msg("no diagnostic [%d] %s \"%s\" in %s", index, field, rule, json_dumps(diag, 0));
+	json_decref(diag);
+	json_decref(o);
+}
+
+static void accepted(const json_t *state, const char *power, const char *items)
+{
+	json_t *diag = NULL, *o = J(items);
+
+	if (NE->validate(&diag, state, rules, power, o) != 0)
+		fail_msg("refused: %s", json_dumps(diag, 0));
+	assert_null(diag);
+	json_decref(o);
+}
+
+static json_t *france_turn(void)
+{
+	return ne_started(rules); /* hand: toulon, italian-campaign */
+}
+
+static json_t *allied_turn(void)
+{
+	json_t *s = ne_started(rules), *o = json_object(), *n;
+
+	json_object_set_new(o, "France", json_array());
+	n = ne_step(s, rules, o, NULL, 0, NULL, 0, NULL);
+	json_decref(s);
+	return n; /* hand: battle-of-the-nile, austerlitz */
+}
+
+/* CARD LIST: unknown cards, cards not in the hand, cards of the other side, wrong countries. */
+static void test_card_refusals(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn();
+
+	(void)unused;
+	refused(f, "France", "[{'type':'play','card':'grande-armee','country':'Austria'}]", 0, "card", "Card List");
+	refused(f, "France", "[{'type':'play','card':'jena','country':'Prussia'}]", 0, "card", "Card List");
+	refused(a, "Allies", "[{'type':'play','card':'austerlitz','country':'Austria'}]", 0, "card", "Card List");
+	refused(f, "France", "[{'type':'play','card':'toulon','country':'Austria'}]", 0, "country", "Card List");
+	refused(f, "France", "[{'type':'play','card':'toulon'}]", 0, "country", "orders");
+	refused(f, "France", "[{'type':'discard','card':'toulon'},{'type':'play','card':'toulon','country':'France'}]",
+		1, "card", "Card List");
+	accepted(f, "France", "[{'type':'play','card':'italian-campaign','country':'Naples'}]");
+	json_decref(f);
+	json_decref(a);
+}
+
+/* MOVE PHASE: borders, England, the Ottoman Empire, once per turn, at least one army. */
+static void test_move_refusals(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn();
+
+	(void)unused;
+	refused(f, "France", "[{'type':'move','from':'France','to':'Prussia','armies':1}]", 0, "to", "Move Phase");
+	refused(f, "France", "[{'type':'move','from':'Holland','to':'England','armies':1}]", 0, "to", "never move armies into England");
+	refused(a, "Allies", "[{'type':'move','from':'Russia','to':'Ottoman Empire','armies':1}]", 0, "to", "Ottoman");
+	refused(f, "France", "[{'type':'move','from':'Egypt','to':'Ottoman Empire','armies':1}]", 0, "to", "Ottoman");
+	refused(a, "Allies", "[{'type':'move','from':'England','to':'Warsaw','armies':1}]", 0, "to", "Move Phase");
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':15},"
+		"{'type':'move','from':'France','to':'Italy','armies':6}]", 1, "armies", "an army may move only once per turn");
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':0}]", 0, "armies", "Move Phase");
+	refused(f, "France", "[{'type':'move','from':'Atlantis','to':'Spain','armies':1}]", 0, "from", "The Map");
+	accepted(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':14},"
+		 "{'type':'move','from':'France','to':'Italy','armies':6},"
+		 "{'type':'move','from':'Spain','to':'Portugal','armies':2}]");
+	accepted(a, "Allies", "[{'type':'move','from':'England','to':'Spain','armies':5},"
+		 "{'type':'move','from':'England','to':'Sweden','armies':5}]");
+	json_decref(f);
+	json_decref(a);
+}
+
+/* "Allied Armies cannot be moved back to England." */
+static void test_allied_return_to_england_refused(void **unused)
+{
+	json_t *a = allied_turn();
+
+	(void)unused;
+	ne_put(a, "Holland", 2, 3, "France");
+	refused(a, "Allies", "[{'type':'move','from':'Holland','to':'England','armies':3}]", 0, "to", "back to England");
+	json_decref(a);
+}
+
+/* NATIONALIST MOVEMENTS: only the Allies, only the five countries, once a turn (more with Balance of Power). */
+static void test_rebel_refusals(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn();
+
+	(void)unused;
+	refused(a, "Allies", "[{'type':'rebels','country':'Italy'}]", 0, "country", "Nationalist Movements");
+	refused(a, "Allies", "[{'type':'rebels','country':'Spain'},{'type':'rebels','country':'Russia'}]", -1,
+		"orders", "Nationalist Movements");
+	refused(f, "France", "[{'type':'rebels','country':'Spain'}]", 0, "type", "Nationalist Movements");
+	accepted(a, "Allies", "[{'type':'rebels','country':'Austria'}]");
+	json_decref(f);
+	json_decref(a);
+}
+
+/* Orders of a kind the step does not take, unknown fields, a power not awaited. */
+static void test_step_kind_refusals(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn();
+
+	(void)unused;
+	refused(f, "Allies", "[]", -1, "orders", "orders");
+	refused(f, "France", "[{'type':'attack','country':'Austria'}]", 0, "type", "orders");
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':1,'speed':2}]", 0, "speed", "orders");
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':'all'}]", 0, "armies", "orders");
+	/* a battle-cards step takes plays only */
+	json_object_set_new(a, "phase", json_string("battle-cards"));
+	json_object_set_new(a, "attack", J("{'battles':['Austria'],'plays':{'France':{},'Allies':{}},'rebels':[],'bonus':[],'extra_turn':false}"));
+	refused(a, "Allies", "[{'type':'move','from':'England','to':'Spain','armies':1}]", 0, "type", "orders");
+	refused(a, "Allies", "[{'type':'play','card':'battle-of-the-nile','country':'Egypt'}]", 0, "country", "Attack Phase");
+	json_decref(f);
+	json_decref(a);
+}
+
+/* Extra turns: no Reinforcements phase, so no rebels and no bonus armies; one extra-turn card a turn. */
+static void test_extra_turn_refusals(void **unused)
+{
+	json_t *a = allied_turn(), *f = france_turn();
+
+	(void)unused;
+	json_object_set_new(a, "extra", json_true());
+	refused(a, "Allies", "[{'type':'rebels','country':'Spain'}]", 0, "type", "Nationalist Movements");
+	ne_hand_set(f, "France", "louis-berthier", "a-man-of-destiny", "conscription", NULL);
+	refused(f, "France", "[{'type':'play','card':'louis-berthier'},{'type':'play','card':'a-man-of-destiny'}]", 1,
+		"card", "Card List");
+	refused(f, "France", "[{'type':'play','card':'conscription','country':'Austria'}]", 0, "country", "Reinforcements");
+	json_object_set_new(f, "extra", json_true());
+	refused(f, "France", "[{'type':'play','card':'conscription'}]", 0, "card", "Card List");
+	json_decref(a);
+	json_decref(f);
+}
+
+/* The retreat step takes one retreat, from the country of the battle, to a listed option. */
+static void test_retreat_step_refusals(void **unused)
+{
+	json_t *a = allied_turn();
+
+	(void)unused;
+	json_object_set_new(a, "phase", json_string("retreat"));
+	json_object_set_new(a, "retreat", J("{'from':'Austria','side':'Allies','armies':3,'options':['Prussia','Russia']}"));
+	refused(a, "Allies", "[{'type':'retreat','from':'Austria','to':'Warsaw'}]", 0, "to", "Attack Phase");
+	refused(a, "Allies", "[{'type':'retreat','from':'Prussia','to':'Russia'}]", 0, "from", "Attack Phase");
+	refused(a, "Allies", "[]", -1, "orders", "Attack Phase");
+	refused(a, "France", "[{'type':'retreat','from':'Austria','to':'Prussia'}]", -1, "orders", "orders");
+	accepted(a, "Allies", "[{'type':'retreat','from':'Austria','to':'Russia'}]");
+	json_decref(a);
+}
+
+/* Standing orders: battle cards of one's own side only, and they persist as defaults of a missed turn. */
+static void test_standing_orders_and_turn_defaults(void **unused)
+{
+	json_t *a = allied_turn(), *o = json_object(), *n, *m, *d = NULL;
+
+	(void)unused;
+	refused(a, "Allies", "[{'type':'standing-play','card':'austerlitz','country':'Austria'}]", 0, "card", "Card List");
+	refused(a, "Allies", "[{'type':'retreat','from':'Austria','to':'England'}]", 0, "to", "Attack Phase");
+	accepted(a, "Allies", "[{'type':'standing-play','card':'battle-of-the-nile','country':'Egypt'},"
+		 "{'type':'retreat','from':'Austria','to':'Russia'}]");
+	json_object_set_new(o, "Allies", J("[{'type':'standing-play','card':'battle-of-the-nile','country':'Egypt'},"
+					   "{'type':'retreat','from':'Austria','to':'Russia'}]"));
+	n = ne_step(a, rules, o, NULL, 0, NULL, 0, NULL);
+	o = json_object();
+	json_object_set_new(o, "France", json_array());
+	m = ne_step(n, rules, o, NULL, 0, NULL, 0, NULL);
+	/* the Allies' next turn: missing it keeps the standing orders */
+	assert_int_equal(NE->default_orders(&d, m, "Allies"), 0);
+	assert_int_equal(json_array_size(d), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "type")), "retreat");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 1), "type")), "standing-play");
+	json_decref(d);
+	json_decref(m);
+	json_decref(n);
+	json_decref(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_card_refusals),
+		cmocka_unit_test(test_move_refusals),
+		cmocka_unit_test(test_allied_return_to_england_refused),
+		cmocka_unit_test(test_rebel_refusals),
+		cmocka_unit_test(test_step_kind_refusals),
+		cmocka_unit_test(test_extra_turn_refusals),
+		cmocka_unit_test(test_retreat_step_refusals),
+		cmocka_unit_test(test_standing_orders_and_turn_defaults),
+	};
+	int rc;
+
+	rules = ne_rules();
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	json_decref(rules);
+	return rc;
+}
