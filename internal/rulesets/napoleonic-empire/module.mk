@@ -4,3 +4,5 @@ TEST_DEPS_ne_cards := util dice rulesets/napoleonic-empire
 TEST_DEPS_ne_battle := util dice rulesets/napoleonic-empire
 TEST_DEPS_ne_turn := util dice rulesets/napoleonic-empire
 TEST_DEPS_ne_validate := util dice rulesets/napoleonic-empire
+TEST_DEPS_ne_report := util dice render rulesets/napoleonic-empire
+TEST_DEPS_ne_play := util dice rulesets/napoleonic-empire

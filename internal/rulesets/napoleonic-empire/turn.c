@@ -64,6 +64,13 @@ static int discard(json_t *state, json_t *events, const json_t *rules, const cha
 			"discard-card", "%s discards %s", side, ne_card_name(rules, card));
 }
 
+static int set_true(json_t *obj, const char *key)
+{
+	if (json_object_set_new(obj, key, json_true()) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}
+
 static int event_card(json_t *state, json_t *events, const json_t *rules, const char *side,
 		      const json_t *o, est_dice *hidden)
 {
@@ -82,20 +89,19 @@ static int event_card(json_t *state, json_t *events, const json_t *rules, const 
 	if (strcmp(type, "draw") == 0)
 		return ne_draw(state, events, rules, side, ne_effect_int(card, "cards"), hidden);
 	if (strcmp(type, "continental-system") == 0)
-		return json_object_set_new(state, "continental_system", json_true()) < 0 ? EST_ENOMEM : 0;
+		return set_true(state, "continental_system");
 	if (strcmp(type, "no-move") == 0)
-		return json_object_set_new(json_object_get(state, "no_move"),
-					   ne_str(json_object_get(card, "effect"), "target"),
-					   json_true()) < 0 ? EST_ENOMEM : 0;
+		return set_true(json_object_get(state, "no_move"),
+				ne_str(json_object_get(card, "effect"), "target"));
 	if (strcmp(type, "extra-turn") == 0)
-		return json_object_set_new(att, "extra_turn", json_true()) < 0 ? EST_ENOMEM : 0;
+		return set_true(att, "extra_turn");
 	if (strcmp(type, "rebels") == 0)
 		return 0; /* raises the number of "rebels" items allowed (RULINGS.md R15) */
 	if (strcmp(type, "bonus-armies") == 0)
 		return json_array_append_new(json_object_get(att, "bonus"),
 					     json_pack("{s:s, s:s}", "card", id, "country",
 						       ne_str(o, "country") ? ne_str(o, "country") : NE_FRANCE)) < 0
-			? EST_ENOMEM : 0;
+			? est_error_set(EST_ENOMEM, "out of memory") : 0;
 	return est_error_set(EST_EINVAL, "rules/cards.json: card \"%s\" has unknown effect \"%s\"",
 			     id, type);
 }

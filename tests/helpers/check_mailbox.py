@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""Check what players received from a real SMTP server against the game.
+
+    check_mailbox.py MAILBOX GAME_REPO CARDS_JSON
+
+MAILBOX holds NNNN.eml files as tests/helpers/smtpd.py stores them. For
+every resolved step and every player of game.json, exactly one message must
+have arrived, addressed to that player, and its text must name none of the
+cards then in another power's hand (state.json at tag step-NNNN). Prints a
+summary; exits 1 naming the first message that breaks a rule.
+"""
+import email
+import email.policy
+import json
+import pathlib
+import subprocess
+import sys
+
+
+def git_json(repo, rev, path):
+    out = subprocess.run(["git", "-C", repo, "cat-file", "blob", f"{rev}:{path}"],
+                         check=True, capture_output=True).stdout
+    return json.loads(out)
+
+
+def text_of(msg):
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain":
+            return part.get_content()
+    return ""
+
+
+def main():
+    mailbox, repo, cards_file = sys.argv[1:4]
+    cards = json.loads(pathlib.Path(cards_file).read_text())["cards"]
+    names = {c["id"]: c["name"] for c in cards}
+    game = git_json(repo, "main", "game.json")
+    steps = [t for t in subprocess.run(["git", "-C", repo, "tag", "--list", "step-*"],
+                                       check=True, capture_output=True, text=True).stdout.split()
+             if t != "step-0000"]
+    got = {}
+    for path in sorted(pathlib.Path(mailbox).glob("*.eml")):
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        key = msg["Message-ID"]
+        if key in got:
+            sys.exit(f"{path}: {key} arrived twice")
+        got[key] = (path, msg)
+    for tag in steps:
+        n = tag.split("-")[1]
+        hands = git_json(repo, tag, "state.json")["state"].get("hands", {})
+        for player in game["players"]:
+            key = f"<{game['id']}.{n}.{player['id']}@estafette>"
+            if key not in got:
+                sys.exit(f"no message {key} for {player['id']} at {tag}")
+            path, msg = got[key]
+            if player["email"] not in msg["To"]:
+                sys.exit(f"{path}: To is {msg['To']}, expected {player['email']}")
+            text = text_of(msg)
+            for power, hand in hands.items():
+                if power in player["powers"]:
+                    continue
+                for card in hand:
+                    if names.get(card, card) in text:
+                        sys.exit(f"{path}: {player['id']} sees {names.get(card, card)!r}, "
+                                 f"a card in {power}'s hand at {tag}")
+    print(f"check_mailbox: {len(got)} messages, one per player per step, no other hand shown")
+
+
+main()
