@@ -1018,6 +1018,7 @@ static void test_deliver_skips_a_refused_message(void **state)
 	/* 5xx for one message: it stays pending, the others still go. */
 	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp),
 			 EST_ETEMPFAIL);
+	print_message("%s\n", est_error_message());
 	assert_non_null(strstr(est_error_message(), "0002-austria.eml"));
 	assert_non_null(strstr(est_error_message(), "550"));
 	assert_int_equal(sent, 2);

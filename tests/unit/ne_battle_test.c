@@ -71,7 +71,7 @@ static void test_tie_both_roll_again(void **unused)
 	assert_int_equal(NE->resolve(&st, &ev, s, rules, o, d, h), 0);
 	json_decref(o);
 	assert_non_null(strstr(ne_text(ev, "battle-tie"), "8; Allies 4 armies + 1 defender + 1d6 (3) = 8; a tie"));
-	assert_non_null(strstr(ne_text(ev, "battle"), "= 7; Allies 4 armies + 1 defender + 1d6 (5) = 10; Allies wins"));
+	assert_non_null(strstr(ne_text(ev, "battle"), "= 7; Allies 4 armies + 1 defender + 1d6 (5) = 10; Allies win"));
 	log = est_dice_log(d);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(log, 0), "purpose")), "battle Austria: France force roll");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(log, 1), "purpose")), "battle Austria: Allies force roll");
@@ -100,7 +100,7 @@ static void test_casualties_worked_example(void **unused)
 	assert_int_equal(A(n, "Austria", "France"), 6);
 	assert_int_equal(A(n, "Austria", "Allies"), 0);
 	assert_non_null(strstr(ne_text(ev, "casualties"), "rolls 1d6 (4) x 10% = 4 lost"));
-	assert_non_null(strstr(ne_text(ev, "casualties"), "rolls 2d6 (5+6=11) x 10% = 6 lost"));
+	assert_non_null(strstr(ne_text(ev, "casualties"), "Allies (loser, 6 armies) roll 2d6 (5+6=11) x 10% = 6 lost"));
 	json_decref(ev);
 	json_decref(n);
 	json_decref(s);
@@ -215,7 +215,7 @@ static void test_retreat_impossible_destroys_survivors(void **unused)
 	ne_put(s, "Russia", 0, 0, NULL);
 	n = ne_step(s, rules, turn_orders("France", "[]"), win_faces, 5, NULL, 0, &ev);
 	assert_int_equal(A(n, "Austria", "Allies"), 0);
-	assert_non_null(strstr(ne_text(ev, "destroyed"), "its 8 surviving armies are destroyed"));
+	assert_non_null(strstr(ne_text(ev, "destroyed"), "Allies have no adjacent friendly country to retreat to from Austria: their 8 surviving armies are destroyed"));
 	json_decref(ev);
 	json_decref(n);
 	json_decref(s);

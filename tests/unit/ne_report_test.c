@@ -77,7 +77,7 @@ static void test_text_report_for_france(void **unused)
 	char *t = render("report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
 
 	(void)unused;
-	assert_non_null(strstr(t, "Battle in Italy: France 2 armies + 1 defender + 1d6 (1) = 4; Allies 10 armies + 1d6 (6) = 16; Allies wins"));
+	assert_non_null(strstr(t, "Battle in Italy: France 2 armies + 1 defender + 1d6 (1) = 4; Allies 10 armies + 1d6 (6) = 16; Allies win"));
 	assert_non_null(strstr(t, "  Italy: France 2, Allies 9, France, CONTESTED; reinforcement value 1"));
 	assert_non_null(strstr(t, "  France must retreat 2 armies from Italy to one of: France Rhineland"));
 	assert_non_null(strstr(t, "  Sweden: France 0, Allies 0, neutral;"));

@@ -33,9 +33,9 @@ static void test_draw_phase_draws_two(void **unused)
 	n = ne_step(s, rules, orders("France", "[]"), NULL, 0, NULL, 0, &ev);
 	assert_int_equal(json_array_size(ne_hand(n, "Allies")), 2);
 	assert_string_equal(json_string_value(json_array_get(ne_hand(n, "Allies"), 0)), "battle-of-the-nile");
-	assert_string_equal(ne_text(ev, "draw"), "Allies draws 2 cards");
+	assert_string_equal(ne_text(ev, "draw"), "Allies draw 2 cards");
 	secret = ne_find(ev, "draw-cards");
-	assert_string_equal(json_string_value(json_object_get(secret, "text")), "Allies draws Battle of the Nile, Austerlitz");
+	assert_string_equal(json_string_value(json_object_get(secret, "text")), "Allies draw Battle of the Nile, Austerlitz");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(secret, "visible_to"), 0)), "Allies");
 	assert_null(json_object_get(ne_find(ev, "draw"), "visible_to"));
 	json_decref(ev);
@@ -315,12 +315,16 @@ static void test_full_scripted_cycle(void **unused)
 	s3 = ne_step(s2, rules, o, NULL, 0, NULL, 0, NULL);
 	assert_string_equal(pending_kind(s3, &p), "battle-cards");
 	assert_string_equal(json_string_value(json_object_get(p, "mode")), "simultaneous");
-	assert_int_equal(json_array_size(json_object_get(p, "powers")), 2);
+	/* RULINGS.md R10: only France holds a card it may play here, so only France is asked. */
+	assert_int_equal(json_array_size(json_object_get(p, "powers")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(p, "powers"), 0)), "France");
+	assert_string_equal(json_string_value(json_object_get(p, "prompt")),
+			    "France: play battle cards (or none) for the battles in Italy");
 
-	o = J("{'France': [{'type':'play','card':'italian-campaign','country':'Italy'}], 'Allies': []}");
+	o = J("{'France': [{'type':'play','card':'italian-campaign','country':'Italy'}]}");
 	s4 = ne_step(s3, rules, o, battle, 5, NULL, 0, &ev);
 	assert_string_equal(ne_text(ev, "battle"), "Battle in Italy: France 3 armies + 2 Italian Campaign + 1 defender "
-			    "+ 1d6 (1) = 7; Allies 10 armies + 1d6 (6) = 16; Allies wins");
+			    "+ 1d6 (1) = 7; Allies 10 armies + 1d6 (6) = 16; Allies win");
 	assert_string_equal(pending_kind(s4, &p), "retreat");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(p, "powers"), 0)), "France");
 	json_decref(ev);

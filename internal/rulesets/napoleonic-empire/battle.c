@@ -64,33 +64,40 @@ static int committed(const json_t *state, const char *side, const char *card)
 	return 0;
 }
 
-/*
- * Whether the battle-cards step must open: some side holds a card it may
- * play in a pending battle where it has no card yet (RULINGS.md R10).
- */
-int ne_battle_cards_needed(const json_t *state, const json_t *rules)
+/* Whether `side` holds a card it may play in a pending battle where it has none yet. */
+static int may_play_battle_card(const json_t *state, const json_t *rules, const char *side)
 {
 	json_t *battles = json_object_get(attack(state), "battles"), *b, *c;
 	size_t i, j;
-	int s;
 
-	for (s = 0; s < 2; s++) {
-		const char *side = s ? NE_ALLIES : NE_FRANCE;
+	json_array_foreach(battles, i, b) {
+		if (json_object_get(plays(state, side), json_string_value(b)))
+			continue;
+		json_array_foreach(ne_hand(state, side), j, c) {
+			const json_t *card = ne_card(rules, json_string_value(c));
 
-		json_array_foreach(battles, i, b) {
-			if (json_object_get(plays(state, side), json_string_value(b)))
-				continue;
-			json_array_foreach(ne_hand(state, side), j, c) {
-				const json_t *card = ne_card(rules, json_string_value(c));
-
-				if (ne_card_playable_by(card, side) &&
-				    ne_card_fits(card, json_string_value(b)) &&
-				    !committed(state, side, json_string_value(c)))
-					return 1;
-			}
+			if (ne_card_playable_by(card, side) && ne_card_fits(card, json_string_value(b)) &&
+			    !committed(state, side, json_string_value(c)))
+				return 1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * The sides the battle-cards step asks (RULINGS.md R10): those holding a
+ * card they may play in a pending battle where they have none yet. A side
+ * with nothing to play is not asked, which saves a round trip by mail.
+ */
+json_t *ne_battle_cards_sides(const json_t *state, const json_t *rules)
+{
+	json_t *sides = json_array();
+
+	if (may_play_battle_card(state, rules, NE_FRANCE))
+		json_array_append_new(sides, json_string(NE_FRANCE));
+	if (may_play_battle_card(state, rules, NE_ALLIES))
+		json_array_append_new(sides, json_string(NE_ALLIES));
+	return sides;
 }
 
 struct side_force {
@@ -114,7 +121,8 @@ static int play_battle_card(struct side_force *f, json_t *state, json_t *events,
 	snprintf(f->card, sizeof(f->card), "%s", ne_card_name(rules, id));
 	return ne_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", f->side, "card", id,
 					  "country", country, "bonus", f->bonus),
-			"card", "%s plays %s in the battle in %s: %s +%d", f->side, f->card,
+			"card", "%s %s %s in the battle in %s: %s +%d", f->side,
+			ne_verb(f->side, "plays", "play"), f->card,
 			country, f->side, f->bonus);
 }
 
@@ -134,7 +142,7 @@ static int total(const struct side_force *f)
 
 static void describe(char *buf, size_t len, const struct side_force *f)
 {
-	int n = snprintf(buf, len, "%s %d armies", f->side, f->armies);
+	int n = snprintf(buf, len, "%s %d arm%s", f->side, f->armies, ne_ies(f->armies));
 
 	if (f->bonus && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " + %d %s", f->bonus, f->card);
@@ -152,6 +160,7 @@ static void describe(char *buf, size_t len, const struct side_force *f)
 static int decide(struct side_force f[2], json_t *events, const char *country, est_dice *dice)
 {
 	char a[160], b[160];
+	const char *winner;
 	int again = 0, error;
 
 	for (;;) {
@@ -167,6 +176,7 @@ static int decide(struct side_force f[2], json_t *events, const char *country, e
 			return error;
 		again = 1;
 	}
+	winner = total(&f[0]) > total(&f[1]) ? NE_FRANCE : NE_ALLIES;
 	return ne_event(events,
 			json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i}}",
 				  "country", country, "winner",
@@ -175,8 +185,8 @@ static int decide(struct side_force f[2], json_t *events, const char *country, e
 				  f[0].defender, "roll", f[0].roll, "total", total(&f[0]),
 				  NE_ALLIES, "armies", f[1].armies, "card", f[1].bonus, "defender",
 				  f[1].defender, "roll", f[1].roll, "total", total(&f[1])),
-			"battle", "Battle in %s: %s; %s; %s wins", country, a, b,
-			total(&f[0]) > total(&f[1]) ? NE_FRANCE : NE_ALLIES);
+			"battle", "Battle in %s: %s; %s; %s %s", country, a, b, winner,
+			ne_verb(winner, "wins", "win"));
 }
 
 /*
@@ -212,11 +222,13 @@ static int casualties(int *winner_loss, int *loser_loss, const struct side_force
 				  "roll", d, "loss", *winner_loss, "loser", "side", l->side, "armies",
 				  l->armies, "roll", s1, s2, "loss", *loser_loss),
 			"casualties",
-			"Casualties in %s: %s (winner, %d armies) rolls 1d6 (%d) x 10%% = %d lost%s; "
-			"%s (loser, %d armies) rolls 2d6 (%d+%d=%d) x 10%% = %d lost",
-			country, w->side, w->armies, d, *winner_loss,
+			"Casualties in %s: %s (winner, %d arm%s) %s 1d6 (%d) x 10%% = %d lost%s; "
+			"%s (loser, %d arm%s) %s 2d6 (%d+%d=%d) x 10%% = %d lost",
+			country, w->side, w->armies, ne_ies(w->armies), ne_verb(w->side, "rolls", "roll"),
+			d, *winner_loss,
 			d * w->armies / 10 > 2 * l->armies ? " (capped at twice the loser's armies)" : "",
-			l->side, l->armies, s1, s2, s1 + s2, *loser_loss);
+			l->side, l->armies, ne_ies(l->armies), ne_verb(l->side, "rolls", "roll"),
+			s1, s2, s1 + s2, *loser_loss);
 }
 
 /* One battle; *loser_out names the side that lost (a static string). */
@@ -305,7 +317,8 @@ int ne_apply_retreat(json_t *state, json_t *events, const json_t *rules, const c
 		return error;
 	if ((error = ne_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", side, "from", from,
 						"to", to, "armies", n),
-			      "retreat", "%s retreats %d armies from %s to %s", side, n, from, to)) < 0)
+			      "retreat", "%s %s %d arm%s from %s to %s", side,
+			      ne_verb(side, "retreats", "retreat"), n, ne_ies(n), from, to)) < 0)
 		return error;
 	if (json_object_set_new(state, "retreat", json_null()) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
@@ -342,8 +355,10 @@ static int after_battle(int *paused, json_t *state, json_t *events, const json_t
 		if ((error = ne_set_armies(state, country, loser, 0)) < 0 ||
 		    (error = ne_event(events, json_pack("{s:s, s:s, s:i}", "side", loser, "country", country,
 							"armies", n),
-				      "destroyed", "%s has no adjacent friendly country to retreat to from %s: "
-				      "its %d surviving armies are destroyed", loser, country, n)) < 0)
+				      "destroyed", "%s %s no adjacent friendly country to retreat to from %s: "
+				      "%s %d surviving arm%s %s destroyed", loser,
+				      ne_verb(loser, "has", "have"), country, ne_verb(loser, "its", "their"),
+				      n, ne_ies(n), n == 1 ? "is" : "are")) < 0)
 			goto out;
 		json_object_set_new(state, "retreat", json_null());
 		error = ne_update_control(state, events, rules);

@@ -48,12 +48,14 @@ static int draw_events(json_t *events, const json_t *rules, const char *side, js
 	}
 	if ((error = ne_event(events, json_pack("{s:s, s:i}", "side", side, "count",
 						(int)json_array_size(drawn)),
-			      "draw", "%s draws %zu card%s", side, json_array_size(drawn),
+			      "draw", "%s %s %zu card%s", side, ne_verb(side, "draws", "draw"),
+			      json_array_size(drawn),
 			      json_array_size(drawn) == 1 ? "" : "s")) < 0)
 		return error;
 	return ne_event(events, json_pack("{s:s, s:O, s:[s]}", "side", side, "cards", drawn,
 					  "visible_to", side),
-			"draw-cards", "%s draws %s", side, len ? names : "nothing");
+			"draw-cards", "%s %s %s", side, ne_verb(side, "draws", "draw"),
+			len ? names : "nothing");
 }
 
 /* Draw `n` cards into `side`'s hand; fewer if deck and discard pile are both empty. */

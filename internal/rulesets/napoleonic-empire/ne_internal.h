@@ -43,6 +43,13 @@ int ne_effect_int(const json_t *card, const char *key);
 
 /* state.c: armies, control, events */
 const char *ne_other(const char *side);
+/*
+ * Agreement for report text: "France" is singular, "Allies" plural, so
+ * ne_verb(side, "wins", "win") gives "France wins" / "Allies win".
+ */
+const char *ne_verb(const char *side, const char *singular, const char *plural);
+/* "y" or "ies", for "arm%s" with a count n. */
+const char *ne_ies(int n);
 int ne_side_index(const char *side); /* 0 France, 1 Allies, -1 neither */
 const char *ne_str(const json_t *obj, const char *key);
 int ne_armies(const json_t *state, const char *country, const char *side);
@@ -70,7 +77,8 @@ int ne_run_battles(json_t *state, json_t *events, const json_t *rules, est_dice 
 int ne_retreat_options(json_t **out, const json_t *state, const json_t *rules,
 		       const char *country, const char *side);
 int ne_apply_retreat(json_t *state, json_t *events, const json_t *rules, const char *to);
-int ne_battle_cards_needed(const json_t *state, const json_t *rules);
+/* New array of the sides the battle-cards step asks; empty if none. */
+json_t *ne_battle_cards_sides(const json_t *state, const json_t *rules);
 
 /* reinforce.c: the Reinforcements Phase, victory and the next turn */
 int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);

@@ -31,11 +31,13 @@ static int place(json_t *state, json_t *events, const json_t *rules, const char 
 	if (placed < n)
 		return ne_event(events, json_pack("{s:s, s:s, s:i, s:i}", "side", side, "country", country,
 						  "armies", placed, "short", n - placed),
-				"reinforcements", "%s places %d of %d armies in %s (%s): no more of its 80 "
-				"counters are off the map", side, placed, n, country, why);
+				"reinforcements", "%s %s %d of %d armies in %s (%s): no more of %s 80 "
+				"counters are off the map", side, ne_verb(side, "places", "place"),
+				placed, n, country, why, ne_verb(side, "its", "their"));
 	return ne_event(events, json_pack("{s:s, s:s, s:i}", "side", side, "country", country,
 					  "armies", placed),
-			"reinforcements", "%s places %d arm%s in %s (%s)", side, placed,
+			"reinforcements", "%s %s %d arm%s in %s (%s)", side,
+			ne_verb(side, "places", "place"), placed,
 			placed == 1 ? "y" : "ies", country, why);
 }
 
@@ -143,7 +145,7 @@ static int win(json_t *state, json_t *events, const char *side, const char *why)
 	    json_object_set_new(state, "phase", json_string("over")) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	return ne_event(events, json_pack("{s:s, s:s}", "winner", side, "reason", why), "victory",
-			"%s wins: %s", side, why);
+			"%s %s: %s", side, ne_verb(side, "wins", "win"), why);
 }
 
 /*
@@ -188,7 +190,8 @@ int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hi
 
 	if (json_is_true(json_object_get(state, "extra")))
 		error = ne_event(events, NULL, "reinforcements",
-				 "%s takes no reinforcements: this was an extra turn", side);
+				 "%s %s no reinforcements: this was an extra turn", side,
+				 ne_verb(side, "takes", "take"));
 	else
 		error = ne_reinforce(state, events, rules);
 	if (error < 0 || (error = ne_check_victory(state, events, rules)) < 0)

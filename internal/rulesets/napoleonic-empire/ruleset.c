@@ -88,6 +88,23 @@ out:
 	return error;
 }
 
+/* "France: play a battle card (or none) for the battles in Austria, Spain" */
+static void battle_cards_prompt(char *buf, size_t len, const json_t *attack)
+{
+	const json_t *asked = json_object_get(attack, "asked");
+	size_t used, i;
+	json_t *b;
+
+	used = (size_t)snprintf(buf, len, "%s%s%s: play battle cards (or none) for the battles in ",
+				json_string_value(json_array_get(asked, 0)),
+				json_array_size(asked) > 1 ? " and the " : "",
+				json_array_size(asked) > 1 ? json_string_value(json_array_get(asked, 1)) : "");
+	json_array_foreach(json_object_get(attack, "battles"), i, b)
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+						 json_string_value(b));
+}
+
 static const char *prompt(const json_t *state, char *buf, size_t len)
 {
 	const char *phase = ne_str(state, "phase"), *active = ne_str(state, "active");
@@ -101,11 +118,12 @@ static const char *prompt(const json_t *state, char *buf, size_t len)
 			 json_is_true(json_object_get(state, "extra")) ? ", an extra turn" : "",
 			 strcmp(active, NE_ALLIES) == 0 ? ", rebels" : "");
 	else if (strcmp(phase, "battle-cards") == 0)
-		snprintf(buf, len, "France and the Allies: play battle cards (or none) for the battles of "
-			 "this Attack Phase");
+		battle_cards_prompt(buf, len, json_object_get(state, "attack"));
 	else if (strcmp(phase, "retreat") == 0)
-		snprintf(buf, len, "%s: choose where your %d surviving armies retreat from %s",
+		snprintf(buf, len, "%s: choose where your %d surviving arm%s retreat%s from %s",
 			 ne_str(r, "side"), (int)json_integer_value(json_object_get(r, "armies")),
+			 ne_ies((int)json_integer_value(json_object_get(r, "armies"))),
+			 json_integer_value(json_object_get(r, "armies")) == 1 ? "s" : "",
 			 ne_str(r, "from"));
 	else
 		snprintf(buf, len, "the game is over: %s won (%s)", ne_str(state, "winner"),
@@ -130,7 +148,7 @@ static int pending(json_t **out, const json_t *state)
 		powers_awaited = json_pack("[s]", ne_str(state, "active"));
 	} else if (strcmp(phase, "battle-cards") == 0) {
 		mode = "simultaneous";
-		powers_awaited = json_pack("[s, s]", NE_FRANCE, NE_ALLIES);
+		powers_awaited = json_deep_copy(json_object_get(json_object_get(state, "attack"), "asked"));
 	} else if (strcmp(phase, "retreat") == 0) {
 		mode = "sequential";
 		powers_awaited = json_pack("[s]", ne_str(json_object_get(state, "retreat"), "side"));

@@ -9,6 +9,16 @@
 #include "util/error.h"
 #include "ne_internal.h"
 
+const char *ne_verb(const char *side, const char *singular, const char *plural)
+{
+	return strcmp(side, NE_ALLIES) == 0 ? plural : singular;
+}
+
+const char *ne_ies(int n)
+{
+	return n == 1 ? "y" : "ies";
+}
+
 const char *ne_other(const char *side)
 {
 	return strcmp(side, NE_FRANCE) == 0 ? NE_ALLIES : NE_FRANCE;
@@ -127,7 +137,8 @@ int ne_update_control(json_t *state, json_t *events, const json_t *rules)
 		if ((error = ne_set_controller(state, c, now)) < 0)
 			return error;
 		if ((error = ne_event(events, json_pack("{s:s, s:s}", "country", c, "controller", now),
-				      "control", "%s now controls %s", now, c)) < 0)
+				      "control", "%s now %s %s", now,
+				      ne_verb(now, "controls", "control"), c)) < 0)
 			return error;
 	}
 	return 0;

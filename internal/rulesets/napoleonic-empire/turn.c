@@ -57,11 +57,13 @@ static int discard(json_t *state, json_t *events, const json_t *rules, const cha
 	if ((error = ne_play_from_hand(state, side, card)) < 0)
 		return error;
 	if ((error = ne_event(events, json_pack("{s:s}", "side", side), "discard",
-			      "%s discards a card face down (hand limit)", side)) < 0)
+			      "%s %s a card face down (hand limit)", side,
+			      ne_verb(side, "discards", "discard"))) < 0)
 		return error;
 	return ne_event(events, json_pack("{s:s, s:s, s:[s]}", "side", side, "card", card,
 					  "visible_to", side),
-			"discard-card", "%s discards %s", side, ne_card_name(rules, card));
+			"discard-card", "%s %s %s", side, ne_verb(side, "discards", "discard"),
+			ne_card_name(rules, card));
 }
 
 static int set_true(json_t *obj, const char *key)
@@ -83,7 +85,7 @@ static int event_card(json_t *state, json_t *events, const json_t *rules, const 
 	if ((error = ne_play_from_hand(state, side, id)) < 0)
 		return error;
 	if ((error = ne_event(events, json_pack("{s:s, s:s}", "side", side, "card", id), "card",
-			      "%s plays %s: %s", side, ne_card_name(rules, id),
+			      "%s %s %s: %s", side, ne_verb(side, "plays", "play"), ne_card_name(rules, id),
 			      ne_str(card, "notes"))) < 0)
 		return error;
 	if (strcmp(type, "draw") == 0)
@@ -153,8 +155,8 @@ static int moves(json_t *state, json_t *events, const char *side, const json_t *
 		    (error = ne_set_armies(state, to, side, ne_armies(state, to, side) + n)) < 0 ||
 		    (error = ne_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", side, "from", from,
 							"to", to, "armies", n),
-				      "move", "%s moves %d arm%s from %s to %s", side, n,
-				      n == 1 ? "y" : "ies", from, to)) < 0)
+				      "move", "%s %s %d arm%s from %s to %s", side,
+				      ne_verb(side, "moves", "move"), n, ne_ies(n), from, to)) < 0)
 			return error;
 	}
 	return 0;
@@ -180,17 +182,23 @@ static int rebels(json_t *state, const json_t *orders)
 static int attack_phase(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 			est_dice *hidden)
 {
+	json_t *asked;
 	int error;
 
 	if ((error = ne_attack_start(state, events, rules)) < 0)
 		return error;
-	if (json_array_size(json_object_get(json_object_get(state, "attack"), "battles")) > 0 &&
-	    ne_battle_cards_needed(state, rules)) {
-		if (json_object_set_new(state, "phase", json_string("battle-cards")) < 0)
-			return est_error_set(EST_ENOMEM, "out of memory");
-		return ne_set_defaults(state, rules);
+	if (json_array_size(json_object_get(json_object_get(state, "attack"), "battles")) == 0)
+		return ne_run_battles(state, events, rules, dice, hidden);
+	asked = ne_battle_cards_sides(state, rules);
+	if (json_array_size(asked) == 0) {
+		json_decref(asked);
+		return ne_run_battles(state, events, rules, dice, hidden);
 	}
-	return ne_run_battles(state, events, rules, dice, hidden);
+	/* pending() has no rules data: the step keeps whom it asks. */
+	if (json_object_set_new(json_object_get(state, "attack"), "asked", asked) < 0 ||
+	    json_object_set_new(state, "phase", json_string("battle-cards")) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return ne_set_defaults(state, rules);
 }
 
 int ne_resolve_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders,

@@ -82,23 +82,52 @@ static json_t *standing(const json_t *state, const json_t *rules, const char *po
 		effect(list, text);
 	}
 	json_object_foreach(json_object_get(st, "plays"), c, v) {
+		/* A standing play whose card has left the hand no longer stands. */
+		if (ne_hand_index(state, power, json_string_value(v)) < 0)
+			continue;
 		snprintf(text, sizeof(text), "play %s when defending %s", ne_card_name(rules, json_string_value(v)), c);
 		effect(list, text);
 	}
 	return list;
 }
 
+/* "1 card", "2 cards": templates are logic-less, so the view says it. */
+static json_t *count_text(int n, const char *one, const char *many)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%d %s", n, n == 1 ? one : many);
+	return json_string(text);
+}
+
+static json_t *side_view(const json_t *state, int counters, const char *side)
+{
+	int hand = (int)json_array_size(ne_hand(state, side));
+
+	return json_pack("{s:s, s:i, s:i, s:i, s:o}", "side", side, "on_map", ne_on_map(state, side),
+			 "off_map", counters - ne_on_map(state, side), "hand", hand,
+			 "hand_text", count_text(hand, "card", "cards"));
+}
+
 static json_t *sides(const json_t *state, const json_t *rules)
 {
 	int counters = ne_setup_int(rules, "counters", 80);
 
-	return json_pack("[{s:s, s:i, s:i, s:i}, {s:s, s:i, s:i, s:i}]",
-			 "side", NE_FRANCE, "on_map", ne_on_map(state, NE_FRANCE), "off_map",
-			 counters - ne_on_map(state, NE_FRANCE), "hand",
-			 (int)json_array_size(ne_hand(state, NE_FRANCE)),
-			 "side", NE_ALLIES, "on_map", ne_on_map(state, NE_ALLIES), "off_map",
-			 counters - ne_on_map(state, NE_ALLIES), "hand",
-			 (int)json_array_size(ne_hand(state, NE_ALLIES)));
+	return json_pack("[o, o]", side_view(state, counters, NE_FRANCE),
+			 side_view(state, counters, NE_ALLIES));
+}
+
+static json_t *retreat_view(const json_t *retreat)
+{
+	json_t *v;
+
+	if (!json_is_object(retreat))
+		return json_null();
+	v = json_deep_copy(retreat);
+	json_object_set_new(v, "armies_text",
+			    count_text((int)json_integer_value(json_object_get(retreat, "armies")),
+				       "army", "armies"));
+	return v;
 }
 
 static json_t *provenance(const json_t *rules)
@@ -122,7 +151,7 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	int own = ne_side_index(power) >= 0;
 	json_t *v;
 
-	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:O, s:O?, s:O, s:O, s:b, s:o}",
+	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:O, s:o, s:O, s:O, s:b, s:o}",
 		      "turn", json_integer_value(json_object_get(state, "turn")),
 		      "active", ne_str(state, "active"), "extra", json_is_true(json_object_get(state, "extra")),
 		      "phase", ne_str(state, "phase"), "countries", countries(state, rules),
@@ -131,7 +160,7 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 		      "discard_count", (int)json_array_size(json_object_get(state, "discard")),
 		      "effects", effects(state),
 		      "battles", json_is_object(att) ? json_object_get(att, "battles") : json_null(),
-		      "retreat", json_is_object(r) ? r : NULL,
+		      "retreat", retreat_view(r),
 		      "winner", json_object_get(state, "winner") ? json_object_get(state, "winner") : json_null(),
 		      "win_reason", json_object_get(state, "win_reason") ? json_object_get(state, "win_reason") : json_null(),
 		      "over", ne_str(state, "winner") != NULL, "provenance", provenance(rules));
