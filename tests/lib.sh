@@ -54,3 +54,15 @@ json_get() {
 }
 
 commits() { git -C "$1" rev-list --count main; }
+
+# make_players: Ed25519 keys france and allies made by the real ssh-keygen
+# in the current folder, and players.json naming them (Napoleonic Empire).
+make_players() {
+	local p
+	for p in france allies; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
+	cat > players.json <<JSON
+{"players": [
+ {"id": "france", "name": "France player", "email": "france@example.org", "key": "$(cat france.pub)"},
+ {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
+JSON
+}

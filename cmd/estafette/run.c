@@ -57,17 +57,25 @@ static void print_summary(const json_t *s)
 		       "set one with git -C GAME config estafette.smtpurl smtp://host:port)\n");
 }
 
-/* Run one game; returns the sysexits code for it. */
-static int run_one(const char *path, time_t now, int json, json_t *results)
+/*
+ * Run one game; returns the sysexits code for it. With `only_games` (run
+ * --all), a repository that is not a game is passed over, not an error.
+ */
+static int run_one(const char *path, time_t now, int json, json_t *results, int only_games)
 {
 	est_game *game = NULL;
 	json_t *summary = NULL;
 	int error, status = 0;
 
-	if ((error = est_game_open(&game, path)) == 0)
+	if ((error = est_game_open(&game, path)) == EST_ENOTFOUND && only_games) {
+		est_error_clear();
+		return 0;
+	}
+	if (error == 0)
 		error = est_game_run(&summary, game, now);
 	if (error < 0) {
-		est_error_prefix("%s", path);
+		if (strncmp(est_error_message(), path, strlen(path)) != 0)
+			est_error_prefix("%s", path);
 		if (json)
 			json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:i}", "game", path,
 				"error", est_error_name(error), "message", est_error_message(),
@@ -84,7 +92,10 @@ static int run_one(const char *path, time_t now, int json, json_t *results)
 	return status;
 }
 
-/* Every game repository directly under `dir`, in name order. */
+/*
+ * Every game repository directly under `dir` (with a work tree or bare), in
+ * name order; folders that are not games are passed over.
+ */
 static int run_all(const char *dir, time_t now, int json, json_t *results)
 {
 	struct dirent **entries = NULL;
@@ -96,12 +107,11 @@ static int run_all(const char *dir, time_t now, int json, json_t *results)
 	}
 	for (int i = 0; i < n; i++) {
 		char *path = est_strdup_printf("%s/%s", dir, entries[i]->d_name);
-		char *gitdir = est_strdup_printf("%s/.git", path);
-		if (entries[i]->d_name[0] != '.' && path && gitdir && est_path_exists(gitdir)) {
-			int s = run_one(path, now, json, results);
+
+		if (entries[i]->d_name[0] != '.' && entries[i]->d_type == DT_DIR && path) {
+			int s = run_one(path, now, json, results, 1);
 			status = status ? status : s;
 		}
-		free(gitdir);
 		free(path);
 		free(entries[i]);
 	}
@@ -145,7 +155,7 @@ int cmd_run(int argc, char **argv)
 	if (all)
 		status = run_all(all, now, json, results);
 	for (int i = optind; i < argc; i++) {
-		int s = run_one(argv[i], now, json, results);
+		int s = run_one(argv[i], now, json, results, 0);
 		status = status ? status : s;
 	}
 	if (json)

@@ -114,6 +114,46 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 	return 0;
 }
 
+/*
+ * Files in orders/ that no awaited player's order accounts for (committed
+ * out of turn, e.g. by a merged pull request) are not resolved; the
+ * manifest names each with its SHA-256 so nothing disappears unexplained.
+ * They stay in the history of main.
+ */
+static int note_ignored(step_work *w, est_game *game)
+{
+	json_t *taken = json_object_get(w->manifest, "orders"), *t;
+	char **names = NULL, path[300], sha[65], *bytes;
+	size_t count = 0, len, i, j;
+	int error;
+
+	if ((error = est_store_list(&names, &count, game->store, NULL, "orders")) < 0)
+		return error;
+	for (i = 0; i < count; i++) {
+		json_array_foreach(taken, j, t) {
+			const char *file = json_string_value(json_object_get(t, "file"));
+			size_t n = strlen(file);
+			if (strncmp(names[i], file, n) == 0 &&
+			    (names[i][n] == '\0' || strcmp(names[i] + n, ".sig") == 0))
+				break;
+		}
+		if (j < json_array_size(taken))
+			continue;
+		snprintf(path, sizeof(path), "orders/%s", names[i]);
+		if (est_store_read(&bytes, &len, game->store, NULL, path) < 0) {
+			est_error_clear();
+			continue;
+		}
+		est_sha256_hex(sha, bytes, len);
+		free(bytes);
+		json_array_append_new(json_object_get(w->manifest, "ignored"),
+			json_pack("{s:s, s:s, s:s}", "file", names[i], "sha256", sha, "reason",
+				  "not an awaited player's order for this step"));
+	}
+	est_store_list_free(names);
+	return 0;
+}
+
 /* Decide whether the step is due and gather what resolves it. */
 static int collect(step_work *w, est_game *game, time_t now)
 {
@@ -131,10 +171,10 @@ static int collect(step_work *w, est_game *game, time_t now)
 	awaiting = json_object_get(pending, "awaiting");
 	est_time_iso(when, deadline);
 	w->orders = json_object();
-	w->manifest = json_pack("{s:O, s:I, s:O, s:O, s:[], s:[], s:[], s:s?}",
+	w->manifest = json_pack("{s:O, s:I, s:O, s:O, s:[], s:[], s:[], s:[], s:s?}",
 		"game", json_object_get(game->game, "id"), "step", (json_int_t)w->step,
 		"kind", json_object_get(pending, "kind"), "mode", json_object_get(pending, "mode"),
-		"orders", "missing", "refused", "deadline", *when ? when : NULL);
+		"orders", "missing", "refused", "ignored", "deadline", *when ? when : NULL);
 	if (strcmp(mode, "over") == 0)
 		return 0;
 	json_array_foreach(awaiting, i, entry) {
@@ -150,7 +190,7 @@ static int collect(step_work *w, est_game *game, time_t now)
 		    (error = take_default(w, game, entry)) < 0)
 			return error;
 	}
-	return 0;
+	return w->due ? note_ignored(w, game) : 0;
 }
 
 /* r_t from the GM's secret, checked against r_(t-1) as published. */

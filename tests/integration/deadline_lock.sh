@@ -8,12 +8,7 @@ source "$TOP/tests/lib.sh"
 scratch
 cd "$WORK"
 
-for p in france allies; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
-cat > players.json <<JSON
-{"players": [
- {"id": "france", "name": "France player", "email": "france@example.org", "key": "$(cat france.pub)"},
- {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
-JSON
+make_players
 export ESTAFETTE_COMMIT_TIME=1800000000   # 2027-01-15T08:00:00Z
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --deadline-hours 48 >/dev/null
 "$ESTAFETTE" run game --now @1800000000 >/dev/null

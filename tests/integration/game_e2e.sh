@@ -8,12 +8,7 @@ source "$TOP/tests/lib.sh"
 scratch
 cd "$WORK"
 
-for p in france allies; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
-cat > players.json <<JSON
-{"players": [
- {"id": "france", "name": "France player", "email": "france@example.org", "key": "$(cat france.pub)"},
- {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
-JSON
+make_players
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --id ne-e2e >/dev/null
 start_smtpd "$WORK/mail"
 git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
@@ -61,8 +56,19 @@ expect_exit 0 "$ESTAFETTE" submit game better.json
 expect_exit 65 "$ESTAFETTE" submit game good.json
 [ "$(commits game)" -eq $((before + 2)) ] || fail "expected two order commits"
 
-expect_exit 0 "$ESTAFETTE" run game --json
+# A file committed out of turn (as a merged pull request would) is not
+# resolved, and the manifest says so with its hash.
+order allies 1 '[]' > game/orders/allies.json
+git -C game add orders/allies.json
+git -C game -c user.name=pr -c user.email=pr@example.org commit -qm "merge pull request"
+mkdir -p notagame && git -C notagame init -q
+
+expect_exit 0 "$ESTAFETTE" run --all "$WORK" --json
+grep -q notagame "$WORK/last.out" && fail "run --all took a folder that is not a game"
 resolved=$(json_get 'len(d[0]["resolved"])' < "$WORK/last.out")
+git -C game show main:turns/0002/manifest.json |
+	json_get 'd["ignored"][0]["file"]' | grep -qx allies.json ||
+	fail "the out-of-turn file is not named in the manifest"
 [ "$resolved" -ge 1 ] || fail "run resolved nothing: $(cat "$WORK/last.out")"
 git -C game show main:turns/0002/orders/france.json | cmp - better.json ||
 	fail "the resolved order file is not byte for byte the signed one"
