@@ -108,7 +108,8 @@ static int run_all(const char *dir, time_t now, int json, json_t *results)
 	for (int i = 0; i < n; i++) {
 		char *path = est_strdup_printf("%s/%s", dir, entries[i]->d_name);
 
-		if (entries[i]->d_name[0] != '.' && entries[i]->d_type == DT_DIR && path) {
+		if (entries[i]->d_name[0] != '.' && path &&
+		    (entries[i]->d_type == DT_DIR || entries[i]->d_type == DT_UNKNOWN)) {
 			int s = run_one(path, now, json, results, 1);
 			status = status ? status : s;
 		}
