@@ -16,6 +16,7 @@ int cmd_status(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
+int cmd_mail(int argc, char **argv);
 
 /*
  * Report the last library error for `what` (a game or file) and return
@@ -24,6 +25,12 @@ int cmd_sign(int argc, char **argv);
  * merged into it.
  */
 int cmd_fail(int code, int json, const json_t *extra);
+
+/* Print each string of `warnings` (may be NULL) to stderr as a warning. */
+void cmd_print_warnings(const json_t *warnings);
+
+/* Print the usage on stdout for --help and return 0. */
+int cmd_help(const char *usage);
 
 /* Print a usage error for `cmd` and return 64. */
 int cmd_usage(const char *usage);

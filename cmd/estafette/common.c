@@ -23,6 +23,21 @@ int cmd_fail(int code, int json, const json_t *extra)
 	return est_error_exit_code(code);
 }
 
+void cmd_print_warnings(const json_t *warnings)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(warnings, i, w)
+		fprintf(stderr, "estafette: warning: %s\n", json_string_value(w));
+}
+
+int cmd_help(const char *usage)
+{
+	printf("usage: %s\n", usage);
+	return 0;
+}
+
 int cmd_usage(const char *usage)
 {
 	fprintf(stderr, "usage: %s\n", usage);

@@ -26,7 +26,7 @@ int cmd_keygen(int argc, char **argv)
 		else if (c == 'j')
 			json = 1;
 		else
-			return cmd_usage(USAGE);
+			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
 	}
 	if (optind + 1 != argc)
 		return cmd_usage(USAGE);

@@ -20,6 +20,7 @@ static const struct {
 	{"report", cmd_report, "render a step's report"},
 	{"keygen", cmd_keygen, "make an Ed25519 key pair (OpenSSH format)"},
 	{"sign", cmd_sign, "sign a file like ssh-keygen -Y sign"},
+	{"mail", cmd_mail, "send what waits in a game's outbox"},
 };
 
 static void usage(FILE *out)

@@ -75,7 +75,7 @@ int cmd_new(int argc, char **argv)
 		case 'd': opts.deadline_hours = atoi(optarg); break;
 		case 't': opts.test_secret = optarg; break;
 		case 'j': json = 1; break;
-		case 'h': printf("usage: %s\n", USAGE); goto out;
+		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;
 		}
 	}

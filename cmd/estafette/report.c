@@ -31,7 +31,7 @@ int cmd_report(int argc, char **argv)
 		case 'p': player = optarg; break;
 		case 'f': format = optarg; break;
 		case 'j': json = 1; format = "json"; break;
-		default: return cmd_usage(USAGE);
+		default: return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
 		}
 	}
 	if (optind + 1 != argc)

@@ -45,6 +45,7 @@ static void print_summary(const json_t *s)
 		printf("%s %lld", i ? "," : "", (long long)json_integer_value(step));
 	printf("\n");
 	print_awaiting(json_object_get(s, "waiting"));
+	cmd_print_warnings(json_object_get(s, "warnings"));
 	if (!mail)
 		return;
 	printf("  mail: %lld sent, %lld waiting in %s\n",
@@ -61,7 +62,8 @@ static void print_summary(const json_t *s)
  * Run one game; returns the sysexits code for it. With `only_games` (run
  * --all), a repository that is not a game is passed over, not an error.
  */
-static int run_one(const char *path, time_t now, int json, json_t *results, int only_games)
+static int run_one(int *games, const char *path, time_t now, int json, json_t *results,
+		   int only_games)
 {
 	est_game *game = NULL;
 	json_t *summary = NULL;
@@ -71,6 +73,7 @@ static int run_one(const char *path, time_t now, int json, json_t *results, int 
 		est_error_clear();
 		return 0;
 	}
+	(*games)++;
 	if (error == 0)
 		error = est_game_run(&summary, game, now);
 	if (error < 0) {
@@ -96,7 +99,7 @@ static int run_one(const char *path, time_t now, int json, json_t *results, int 
  * Every game repository directly under `dir` (with a work tree or bare), in
  * name order; folders that are not games are passed over.
  */
-static int run_all(const char *dir, time_t now, int json, json_t *results)
+static int run_all(int *games, const char *dir, time_t now, int json, json_t *results)
 {
 	struct dirent **entries = NULL;
 	int n = scandir(dir, &entries, NULL, alphasort), status = 0;
@@ -110,7 +113,7 @@ static int run_all(const char *dir, time_t now, int json, json_t *results)
 
 		if (entries[i]->d_name[0] != '.' && path &&
 		    (entries[i]->d_type == DT_DIR || entries[i]->d_type == DT_UNKNOWN)) {
-			int s = run_one(path, now, json, results, 1);
+			int s = run_one(games, path, now, json, results, 1);
 			status = status ? status : s;
 		}
 		free(path);
@@ -127,7 +130,7 @@ int cmd_run(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
 	const char *all = NULL, *now_text = NULL;
 	json_t *results = json_array();
-	int c, json = 0, status = 0;
+	int c, json = 0, status = 0, games = 0;
 	time_t now;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -135,7 +138,9 @@ int cmd_run(int argc, char **argv)
 		case 'a': all = optarg; break;
 		case 'n': now_text = optarg; break;
 		case 'j': json = 1; break;
-		default: json_decref(results); return cmd_usage(USAGE);
+		default:
+			json_decref(results);
+			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
 		}
 	}
 	if ((all && optind != argc) || (!all && optind == argc) ||
@@ -154,13 +159,15 @@ int cmd_run(int argc, char **argv)
 		setenv("ESTAFETTE_COMMIT_TIME", secs, 1);
 	}
 	if (all)
-		status = run_all(all, now, json, results);
+		status = run_all(&games, all, now, json, results);
 	for (int i = optind; i < argc; i++) {
-		int s = run_one(argv[i], now, json, results, 0);
+		int s = run_one(&games, argv[i], now, json, results, 0);
 		status = status ? status : s;
 	}
 	if (json)
 		cmd_print_json(results);
+	else if (all && games == 0 && status == 0)
+		printf("no games in %s\n", all);
 	json_decref(results);
 	return status;
 }

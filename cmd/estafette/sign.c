@@ -39,7 +39,9 @@ int cmd_sign(int argc, char **argv)
 		case 'f': free(key_file); key_file = strdup(optarg); break;
 		case 'n': namespace = optarg; break;
 		case 'j': json = 1; break;
-		default: free(key_file); return cmd_usage(USAGE);
+		default:
+			free(key_file);
+			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
 		}
 	}
 	if (optind + 1 != argc) {
@@ -50,13 +52,19 @@ int cmd_sign(int argc, char **argv)
 	if (!key_file)
 		key_file = default_key();
 	sig_path = est_strdup_printf("%s.sig", file);
-	if ((error = est_file_read(&key, &key_len, key_file, 65536)) < 0 ||
-	    (error = est_file_read(&data, &len, file, 0)) < 0 ||
-	    (error = est_sshsig_sign(&sig, &sig_len, key, key_len, namespace, data, len)) < 0 ||
-	    (error = est_file_write_atomic(sig_path, sig, sig_len, 0644)) < 0) {
-		status = cmd_fail(error, json, NULL);
-		goto out;
+	if ((error = est_file_read(&key, &key_len, key_file, 65536)) < 0) {
+		est_error_prefix("private key (give it with -f KEY or $ESTAFETTE_KEY)");
+		goto fail;
 	}
+	if ((error = est_file_read(&data, &len, file, 0)) < 0)
+		goto fail;
+	if ((error = est_sshsig_sign(&sig, &sig_len, key, key_len, namespace, data, len)) < 0) {
+		est_error_prefix("%s%s", key_file, strstr(key_file, ".pub") ?
+				 " (a public key: give the private key file beside it)" : "");
+		goto fail;
+	}
+	if ((error = est_file_write_atomic(sig_path, sig, sig_len, 0644)) < 0)
+		goto fail;
 	if (json) {
 		json_t *out = json_pack("{s:s, s:s, s:s}", "file", file, "signature", sig_path,
 					"namespace", namespace);
@@ -65,6 +73,9 @@ int cmd_sign(int argc, char **argv)
 	} else {
 		printf("signed %s with %s (namespace %s): %s\n", file, key_file, namespace, sig_path);
 	}
+	goto out;
+fail:
+	status = cmd_fail(error, json, NULL);
 out:
 	free(sig_path);
 	free(sig);

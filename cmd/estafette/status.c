@@ -51,7 +51,7 @@ int cmd_status(int argc, char **argv)
 		else if (c == 'j')
 			json = 1;
 		else
-			return cmd_usage(USAGE);
+			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
 	}
 	if (optind + 1 != argc || (now = cmd_parse_time(now_text)) == (time_t)-1)
 		return cmd_usage(USAGE);

@@ -19,7 +19,8 @@ typedef struct {
 	char *sig_file;
 	char *bytes, *sig;
 	size_t len, sig_len;
-	int json;
+	int json, help;
+	int sig_given; /* --sig named the signature: no "beside the order file" advice */
 } order_args;
 
 static int parse_args(order_args *a, int argc, char **argv, const char *usage)
@@ -30,13 +31,20 @@ static int parse_args(order_args *a, int argc, char **argv, const char *usage)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 's')
+		if (c == 's') {
+			free(a->sig_file);
 			a->sig_file = strdup(optarg);
-		else if (c == 'j')
+			a->sig_given = 1;
+		} else if (c == 'j') {
 			a->json = 1;
-		else
+		} else if (c == 'h') {
+			a->help = 1;
+		} else {
 			return cmd_usage(usage);
+		}
 	}
+	if (a->help)
+		return 0;
 	if (optind + 2 != argc)
 		return cmd_usage(usage);
 	a->game = argv[optind];
@@ -51,9 +59,16 @@ static int read_files(order_args *a)
 {
 	int error;
 
-	if ((error = est_file_read(&a->bytes, &a->len, a->file, 4 * EST_ORDER_MAX_BYTES)) < 0)
+	if ((error = est_file_read(&a->bytes, &a->len, a->file, EST_ORDER_MAX_BYTES)) == EST_EINVAL)
+		return est_error_set(EST_EINVAL, "%s: over %d bytes, and an order file is at most 64 KiB; "
+				     "send fewer or shorter orders", a->file, EST_ORDER_MAX_BYTES);
+	if (error < 0)
 		return error;
-	if ((error = est_file_read(&a->sig, &a->sig_len, a->sig_file, 65536)) == EST_ENOTFOUND)
+	if ((error = est_file_read(&a->sig, &a->sig_len, a->sig_file, 65536)) == EST_EINVAL)
+		return est_error_set(EST_EINVAL, "%s: over 64 KiB, so not an SSH signature; give the .sig "
+				     "file ssh-keygen -Y sign wrote", a->sig_file);
+	if (error == EST_ENOTFOUND &&
+	    !a->sig_given)
 		est_error_set(EST_ENOTFOUND, "%s: no signature beside the order file; sign it with "
 			      "ssh-keygen -Y sign -f KEY -n %s %s (or estafette sign), or pass --sig",
 			      a->sig_file, EST_ORDERS_NAMESPACE, a->file);
@@ -72,15 +87,16 @@ static int refuse(int error, int json, json_t *diagnostics)
 	json_t *extra = json_pack("{s:s, s:O?}", "status", "refused", "diagnostics", diagnostics);
 	int status = cmd_fail(error, json, extra);
 
-	if (!json) {
+	/* The message holds the first problem; list them all when there are more. */
+	if (!json && json_array_size(diagnostics) > 1) {
 		size_t i;
 		json_t *d;
-		json_array_foreach(diagnostics, i, d)
-			fprintf(stderr, "  orders[%lld].%s: %s (%s)\n",
-				(long long)json_integer_value(json_object_get(d, "index")),
-				json_string_value(json_object_get(d, "field")),
-				json_string_value(json_object_get(d, "message")),
-				json_string_value(json_object_get(d, "rule")));
+		char line[1024];
+
+		json_array_foreach(diagnostics, i, d) {
+			est_diagnostic_text(line, sizeof(line), d);
+			fprintf(stderr, "  %s\n", line);
+		}
 	}
 	json_decref(extra);
 	json_decref(diagnostics);
@@ -97,16 +113,20 @@ static int run(int argc, char **argv, int write, const char *usage)
 
 	if ((status = parse_args(&a, argc, argv, usage)) != 0)
 		goto out;
+	if (a.help) {
+		status = cmd_help(usage);
+		goto out;
+	}
 	if ((error = read_files(&a)) < 0 || (error = est_game_open(&game, a.game)) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
 	if (write)
 		error = est_game_submit(&receipt, &diagnostics, game, a.file, a.bytes, a.len,
-					a.sig, a.sig_len, time(NULL));
+					a.sig_file, a.sig, a.sig_len, time(NULL));
 	else
 		error = est_game_check_order(&order, &diagnostics, game, a.file, a.bytes, a.len,
-					     a.sig, a.sig_len, time(NULL));
+					     a.sig_file, a.sig, a.sig_len, time(NULL));
 	if (error < 0) {
 		status = refuse(error, a.json, diagnostics);
 		goto out;
@@ -114,6 +134,8 @@ static int run(int argc, char **argv, int write, const char *usage)
 	if (!write)
 		receipt = json_pack("{s:s, s:s, s:I, s:I}", "status", "valid", "player", order->player,
 				    "step", (json_int_t)order->step, "seq", (json_int_t)order->seq);
+	if (!a.json)
+		cmd_print_warnings(json_object_get(receipt, "warnings"));
 	if (a.json)
 		cmd_print_json(receipt);
 	else

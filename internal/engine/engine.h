@@ -33,6 +33,7 @@ typedef struct est_game {
 	char *allowed_signers; /* keys/allowed_signers as stored */
 	long long step;  /* the last resolved step (0 after `new`) */
 	char *home;      /* $ESTAFETTE_HOME */
+	json_t *warnings; /* strings: what went wrong after the game was safe */
 } est_game;
 
 /* Options of `estafette new`. */
@@ -96,7 +97,8 @@ int est_game_pending(json_t **out, est_game *game, time_t now);
 
 /*
  * Check an order file (bytes as received) and its armored signature
- * against the game as it stands: strict parsing, the signature by a key of
+ * against the game as it stands (`sig_name` names the signature in
+ * messages): strict parsing, the signature by a key of
  * the player named in the file (keys/allowed_signers at main), the binding
  * (game, step, prev), the player's turn, seq, and the ruleset's validation.
  * `filename` names the file in messages. On success *order_out (may be NULL
@@ -109,7 +111,14 @@ int est_game_pending(json_t **out, est_game *game, time_t now);
 struct est_order;
 int est_game_check_order(struct est_order **order_out, json_t **diagnostics_out, est_game *game,
 			 const char *filename, const char *bytes, size_t len,
-			 const char *sig, size_t sig_len, time_t now);
+			 const char *sig_name, const char *sig, size_t sig_len, time_t now);
+
+/*
+ * One ruleset diagnostic ({"index", "field", "rule", "message"}) as a line
+ * for a person into buf: "orders[I].FIELD: MESSAGE (RULE)", or "MESSAGE
+ * (RULE)" when it concerns the whole file (index -1).
+ */
+void est_diagnostic_text(char *buf, size_t len, const json_t *diagnostic);
 
 /*
  * Check and record an order file: commits orders/<player>.json and its
@@ -122,7 +131,7 @@ int est_game_check_order(struct est_order **order_out, json_t **diagnostics_out,
  */
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
-		    const char *sig, size_t sig_len, time_t now);
+		    const char *sig_name, const char *sig, size_t sig_len, time_t now);
 
 /*
  * Resolve every step that is due, one commit and tag each, until the game
@@ -144,6 +153,13 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now);
  * Errors: EST_ENOTFOUND (no such step), EST_EIO, rendering errors.
  */
 int est_game_queue_reports(int *queued_out, est_game *game, long long step);
+
+/*
+ * `estafette mail`: est_game_deliver under the game's lock, so it never
+ * races a run sending the same messages. Errors: EST_ELOCKED, and those of
+ * est_game_deliver.
+ */
+int est_game_mail(json_t **mail_out, est_game *game);
 
 /*
  * Send what waits in the game's outbox over SMTP (git config

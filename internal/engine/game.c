@@ -2,6 +2,7 @@
  * Opening a game: game.json, rules/, state.json and keys/allowed_signers
  * at refs/heads/main, and what the state awaits.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,7 @@ int est_game_open(est_game **out, const char *path)
 
 	if (!game)
 		return est_error_set(EST_ENOMEM, "out of memory");
+	game->warnings = json_array();
 	if (!(game->home = est_home_dir())) {
 		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set; "
 				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
@@ -168,9 +170,55 @@ void est_game_free(est_game *game)
 	if (!game)
 		return;
 	clear(game);
+	json_decref(game->warnings);
 	est_store_free(game->store);
 	free(game->home);
 	free(game);
+}
+
+void est_game_warn(est_game *game, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	json_array_append_new(game->warnings, json_string(text));
+}
+
+int est_game_lock(est_game *game)
+{
+	json_t *removed = NULL, *path;
+	size_t i;
+	int error;
+
+	if ((error = est_store_lock(game->store)) < 0)
+		return error;
+	if ((error = est_store_clear_stale_locks(&removed, game->store)) < 0)
+		return error;
+	json_array_foreach(removed, i, path)
+		est_game_warn(game, "removed %s, left by a killed process", json_string_value(path));
+	json_decref(removed);
+	return 0;
+}
+
+int est_game_commit(char oid[EST_STORE_OID_HEX + 1], est_game *game,
+		    const est_store_change *changes, size_t count, const char *message,
+		    const char *tag)
+{
+	int error;
+
+	oid[0] = '\0';
+	error = est_store_commit(oid, game->store, game->head, changes, count, message, tag);
+	if (error < 0 && oid[0]) {
+		est_game_warn(game, "%s (the game itself is committed; if .git/index.lock was left "
+			      "by a killed process and no git command is running, remove it)",
+			      est_error_message());
+		est_error_clear();
+		return 0;
+	}
+	return error;
 }
 
 const json_t *est_game_player(const est_game *game, const char *player)

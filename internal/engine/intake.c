@@ -15,7 +15,7 @@
 #include "util/util.h"
 
 /* Say whose key it was when a file names one player and is signed by another. */
-static int signature_error(est_game *game, const est_order *order, const char *filename,
+static int signature_error(est_game *game, const est_order *order, const char *sig_name,
 			   const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now)
 {
 	char reason[1024], *signer = NULL;
@@ -24,17 +24,33 @@ static int signature_error(est_game *game, const est_order *order, const char *f
 	if (est_sshsig_find_principals(&signer, game->allowed_signers, strlen(game->allowed_signers),
 				       EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len, now) == 0 &&
 	    strcmp(signer, order->player) != 0) {
-		est_error_set(EST_ESIG, "%s.sig: signed with the key of \"%s\", but field \"player\" is "
+		est_error_set(EST_ESIG, "%s: signed with the key of \"%s\", but field \"player\" is "
 			      "\"%s\" (one player cannot send orders for another); sign with %s's own key",
-			      filename, signer, order->player, order->player);
+			      sig_name, signer, order->player, order->player);
 		free(signer);
 		return EST_ESIG;
 	}
 	free(signer);
-	return est_error_set(EST_ESIG, "%s.sig: %s (DESIGN.md: orders are signed with the player's key "
-			     "in keys/allowed_signers, namespace %s); sign the exact file with "
-			     "ssh-keygen -Y sign -n %s or estafette sign", filename, reason,
+	return est_error_set(EST_ESIG, "%s: %s (orders are signed with the player's key in "
+			     "keys/allowed_signers, namespace %s); sign the exact file with "
+			     "ssh-keygen -Y sign -n %s or estafette sign", sig_name, reason,
 			     EST_ORDERS_NAMESPACE, EST_ORDERS_NAMESPACE);
+}
+
+/* Press goes to players of this game, or to "all". */
+static int check_press(est_game *game, const est_order *order, const char *filename)
+{
+	size_t i, j;
+	json_t *item, *id;
+
+	json_array_foreach(order->press, i, item)
+		json_array_foreach(json_object_get(item, "to"), j, id)
+			if (!est_game_player(game, json_string_value(id)))
+				return est_error_set(EST_EINVAL, "%s: press[%zu].to[%zu] is \"%s\", who is "
+						     "not a player of this game; name players by their id, "
+						     "or send to \"all\"", filename, i, j,
+						     json_string_value(id));
+	return 0;
 }
 
 /* The player's powers this step awaits, as an array (caller decrefs). */
@@ -93,6 +109,24 @@ static int check_seq(est_game *game, const est_order *order, const char *filenam
 	return error;
 }
 
+/*
+ * One of the ruleset's diagnostics as a line: "orders[I].FIELD: MESSAGE
+ * (RULE)", or "MESSAGE (RULE)" for the file as a whole (index -1).
+ */
+void est_diagnostic_text(char *buf, size_t len, const json_t *d)
+{
+	long long index = json_integer_value(json_object_get(d, "index"));
+	size_t used = 0;
+
+	if (index >= 0)
+		used = (size_t)snprintf(buf, len, "orders[%lld].%s: ", index,
+					json_string_value(json_object_get(d, "field")));
+	if (used < len)
+		snprintf(buf + used, len - used, "%s (%s)",
+			 json_string_value(json_object_get(d, "message")),
+			 json_string_value(json_object_get(d, "rule")));
+}
+
 static int validate(json_t **diagnostics_out, est_game *game, const est_order *order,
 		    const json_t *powers, const char *filename)
 {
@@ -105,15 +139,19 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 		error = game->ruleset->validate(&diagnostics, json_object_get(game->state, "state"),
 						game->rules, json_string_value(power), order->orders);
 		if (error < 0) {
-			const json_t *first = json_array_get(diagnostics, 0);
-			if (first)
-				est_error_set(EST_EINVAL, "%s: orders[%lld].%s: %s (%s)", filename,
-					      (long long)json_integer_value(json_object_get(first, "index")),
-					      json_string_value(json_object_get(first, "field")),
-					      json_string_value(json_object_get(first, "message")),
-					      json_string_value(json_object_get(first, "rule")));
-			else
+			size_t n = json_array_size(diagnostics);
+			char first[1024];
+
+			if (n > 0) {
+				est_diagnostic_text(first, sizeof(first), json_array_get(diagnostics, 0));
+				if (n == 1)
+					est_error_set(EST_EINVAL, "%s: %s", filename, first);
+				else
+					est_error_set(EST_EINVAL, "%s: %zu problems with the orders; the first: %s",
+						      filename, n, first);
+			} else {
 				est_error_prefix("%s", filename);
+			}
 			if (diagnostics_out)
 				*diagnostics_out = diagnostics;
 			else
@@ -125,7 +163,7 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 }
 
 static int check_order(est_order **order_out, json_t **diagnostics_out, est_game *game,
-		       const char *filename, const char *bytes, size_t len,
+		       const char *filename, const char *bytes, size_t len, const char *sig_name,
 		       const char *sig, size_t sig_len, time_t now, int recorded)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
@@ -144,7 +182,7 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 	}
 	if (est_sshsig_verify(game->allowed_signers, strlen(game->allowed_signers), order->player,
 			      EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len, now) < 0) {
-		error = signature_error(game, order, filename, bytes, len, sig, sig_len, now);
+		error = signature_error(game, order, sig_name, bytes, len, sig, sig_len, now);
 		goto out;
 	}
 	if ((error = est_orders_check_binding(order, filename, id, game->step + 1,
@@ -154,7 +192,8 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		est_error_prefix("%s", filename);
 		goto out;
 	}
-	if ((!recorded && (error = check_seq(game, order, filename)) < 0) ||
+	if ((error = check_press(game, order, filename)) < 0 ||
+	    (!recorded && (error = check_seq(game, order, filename)) < 0) ||
 	    (error = validate(diagnostics_out, game, order, powers, filename)) < 0)
 		goto out;
 	if (order_out) {
@@ -169,15 +208,19 @@ out:
 
 int est_game_check_order(est_order **order_out, json_t **diagnostics_out, est_game *game,
 			 const char *filename, const char *bytes, size_t len,
-			 const char *sig, size_t sig_len, time_t now)
+			 const char *sig_name, const char *sig, size_t sig_len, time_t now)
 {
-	return check_order(order_out, diagnostics_out, game, filename, bytes, len, sig, sig_len, now, 0);
+	return check_order(order_out, diagnostics_out, game, filename, bytes, len, sig_name, sig,
+			   sig_len, now, 0);
 }
 
 int est_game_check_recorded(est_order **order_out, est_game *game, const char *filename,
 			    const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now)
 {
-	return check_order(order_out, NULL, game, filename, bytes, len, sig, sig_len, now, 1);
+	char sig_name[320];
+
+	snprintf(sig_name, sizeof(sig_name), "%s.sig", filename);
+	return check_order(order_out, NULL, game, filename, bytes, len, sig_name, sig, sig_len, now, 1);
 }
 
 static int receipt(json_t **out, const est_order *order, const char *bytes, size_t len,
@@ -195,19 +238,19 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
-		    const char *sig, size_t sig_len, time_t now)
+		    const char *sig_name, const char *sig, size_t sig_len, time_t now)
 {
 	char path[300], sig_path[310], oid[EST_STORE_OID_HEX + 1], *msg = NULL;
 	est_order *order = NULL;
 	int error;
 
-	if ((error = est_store_lock(game->store)) < 0)
+	if ((error = est_game_lock(game)) < 0)
 		return error;
 	/* Judge against main as it is now that we hold the lock, not as it was. */
 	if ((error = est_game_reload(game)) < 0)
 		goto out;
 	if ((error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
-					  sig, sig_len, now)) < 0)
+					  sig_name, sig, sig_len, now)) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "orders/%s.json", order->player);
 	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", order->player);
@@ -217,9 +260,11 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((error = est_store_commit(oid, game->store, game->head, changes, 2, msg, NULL)) < 0)
+	if ((error = est_game_commit(oid, game, changes, 2, msg, NULL)) < 0)
 		goto out;
-	error = receipt(receipt_out, order, bytes, len, oid);
+	if ((error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
+	    json_array_size(game->warnings))
+		json_object_set(*receipt_out, "warnings", game->warnings);
 	est_game_reload(game);
 out:
 	est_store_unlock(game->store);

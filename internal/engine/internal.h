@@ -16,18 +16,26 @@ typedef struct {
 } est_secrets;
 
 /*
- * Make and store new secrets for game `id` ($ESTAFETTE_HOME/games/<id>/
- * secrets.json, mode 0600). With `test_text` (sample games only) the
- * secrets are SHA-256(test_text) and SHA-256(test_text "/hidden"), which
- * anyone can recompute. Errors: EST_EINVAL (secrets already exist for that
- * id: another game of that name), EST_EIO, EST_ECONFIG.
+ * New secrets (OpenSSL's RAND_bytes). With `test_text` (sample games only)
+ * they are SHA-256(test_text) and SHA-256(test_text "/hidden"), which
+ * anyone can recompute; game.json then says so. Errors: EST_ERROR, EST_ENOMEM.
  */
-int est_secrets_create(est_secrets *out, const char *home, const char *id, const char *test_text);
+int est_secrets_generate(est_secrets *out, const char *test_text);
+
+/*
+ * Store a new game's secrets in $ESTAFETTE_HOME/games/<id>/secrets.json
+ * (mode 0600, folder 0700, atomically). Errors: EST_EINVAL (secrets for
+ * that id exist already), EST_EIO.
+ */
+int est_secrets_save(const est_secrets *secrets, const char *home, const char *id);
 
 /* EST_EINVAL if game `id` already has secrets under `home`, else 0. */
 int est_secrets_check_free(const char *home, const char *id);
 
-/* Read a game's secrets. Errors: EST_ENOTFOUND, EST_EINVAL, EST_EIO. */
+/*
+ * Read a game's secrets. Errors: EST_ECONFIG (missing, unreadable, not
+ * valid, or readable by others: mode must be 0600).
+ */
 int est_secrets_load(est_secrets *out, const char *home, const char *id);
 
 /* $ESTAFETTE_HOME/games/<id>/<name>; caller frees; NULL on ENOMEM. */
@@ -41,6 +49,26 @@ int est_json_parse(json_t **out, const char *text, size_t len, const char *what)
 
 /* Read and parse a JSON file at `rev` of the game's store. */
 int est_game_read_json(json_t **out, est_game *game, const char *rev, const char *path);
+
+/*
+ * Commit `changes` on top of game->head (est_store_commit). Once main has
+ * moved the game is safe: a tag or work tree that could not be written
+ * then is a warning in game->warnings (the next run repairs the tag; the
+ * message says how to repair the work tree), not an error.
+ */
+int est_game_commit(char oid[EST_STORE_OID_HEX + 1], est_game *game,
+		    const est_store_change *changes, size_t count, const char *message,
+		    const char *tag);
+
+/*
+ * Take the game's lock (est_store_lock), then remove git lock files a
+ * killed process left on estafette's refs, with a warning for each.
+ * Errors: EST_ELOCKED, EST_EIO.
+ */
+int est_game_lock(est_game *game);
+
+/* Add a printf-style warning to game->warnings. */
+void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Deadline of the step that follows the one committed at `rev` (0: none). */
 time_t est_game_deadline(est_game *game, const char *rev);

@@ -3,6 +3,8 @@
  * repository"). Step 0 draws no dice: any key it could use is public.
  */
 #include <dirent.h>
+#include <unistd.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,9 @@
 
 #include "dice/dice.h"
 #include "engine/internal.h"
+#include "mail/mail.h"
 #include "orders/orders.h"
+#include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -48,34 +52,93 @@ static int power_known(const est_ruleset *rs, const char *power)
 	return 0;
 }
 
+static const char *const player_fields[] = {"id", "name", "email", "key", "powers", NULL};
+
+/* A display name: 1-100 bytes, no control characters (it goes into mail headers). */
+static int check_name(const char *name, size_t i, const char *file)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > 100)
+		return est_error_set(EST_EINVAL, "%s: players[%zu].name must be 1 to 100 bytes", file, i);
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return est_error_set(EST_EINVAL, "%s: players[%zu].name holds a control character "
+					     "(a line break or tab); write the name on one line", file, i);
+	return 0;
+}
+
 /* Check one player of the players file; `i` numbers it in messages. */
 static int check_player(const json_t *p, size_t i, const char *file, const est_ruleset *rs)
 {
-	const char *fields[] = {"id", "name", "email", "key"};
-	const char *key, *id;
+	const char *fields[] = {"id", "name", "email", "key"}, *key, *id, *email;
+	char what[300];
+	const char *field;
+	json_t *value, *power;
 	size_t j;
-	json_t *power;
+	int error;
 
+	if (!json_is_object(p))
+		return est_error_set(EST_EINVAL, "%s: players[%zu] is not an object", file, i);
+	json_object_foreach((json_t *)p, field, value) {
+		for (j = 0; player_fields[j] && strcmp(player_fields[j], field) != 0; j++)
+			;
+		if (!player_fields[j])
+			return est_error_set(EST_EINVAL, "%s: players[%zu] has an unknown field \"%s\"; a "
+					     "player has id, name, email, key and powers", file, i, field);
+	}
 	for (j = 0; j < 4; j++)
 		if (!json_is_string(json_object_get(p, fields[j])))
 			return est_error_set(EST_EINVAL, "%s: players[%zu].%s is missing or not a string; "
 					     "every player needs id, name, email and key", file, i, fields[j]);
 	id = json_string_value(json_object_get(p, "id"));
 	if (!est_orders_is_id(id))
-		return est_error_set(EST_EINVAL, "%s: players[%zu].id \"%s\" must be 1-64 of a-z 0-9 _ . -, starting with a letter or digit",
-				     file, i, id);
+		return est_error_set(EST_EINVAL, "%s: players[%zu].id \"%s\" must be 1-64 of a-z 0-9 _ . -, "
+				     "starting with a letter or digit", file, i, id);
+	if ((error = check_name(json_string_value(json_object_get(p, "name")), i, file)) < 0)
+		return error;
+	email = json_string_value(json_object_get(p, "email"));
+	snprintf(what, sizeof(what), "%s: players[%zu].email", file, i);
+	if ((error = est_mail_check_address(email, strlen(email), what)) < 0)
+		return error;
 	key = json_string_value(json_object_get(p, "key"));
-	if (strncmp(key, "ssh-", 4) != 0 && strncmp(key, "ecdsa-", 6) != 0)
-		return est_error_set(EST_EINVAL, "%s: players[%zu].key is not an OpenSSH public key line; "
-				     "paste the player's id_ed25519.pub", file, i);
-	if (strchr(key, '\n'))
-		return est_error_set(EST_EINVAL, "%s: players[%zu].key holds a line break; one key per player",
-				     file, i);
+	if ((error = est_sshsig_check_public_key(NULL, key)) < 0)
+		return est_error_prefix("%s: players[%zu].key", file, i);
+	if (json_object_get(p, "powers") &&
+	    (!json_is_array(json_object_get(p, "powers")) || !json_array_size(json_object_get(p, "powers"))))
+		return est_error_set(EST_EINVAL, "%s: players[%zu].powers must list at least one power, "
+				     "or be left out to have powers dealt", file, i);
 	json_array_foreach(json_object_get(p, "powers"), j, power)
 		if (!json_is_string(power) || !power_known(rs, json_string_value(power)))
 			return est_error_set(EST_EINVAL, "%s: players[%zu].powers[%zu] is not a power of %s",
 					     file, i, j, rs->name);
 	return 0;
+}
+
+/* Two players with one key could each sign for the other. */
+static int check_distinct_keys(const json_t *players, const char *file)
+{
+	json_t *seen = json_array(), *p;
+	size_t i, j;
+	int error = 0;
+
+	json_array_foreach(players, i, p) {
+		char *fp = NULL;
+
+		if ((error = est_sshsig_check_public_key(&fp, json_string_value(json_object_get(p, "key")))) < 0)
+			break;
+		for (j = 0; j < i; j++)
+			if (strcmp(fp, json_string_value(json_array_get(seen, j))) == 0)
+				error = est_error_set(EST_EINVAL, "%s: players[%zu] and players[%zu] have the same "
+						      "key (%s): each could sign the other's orders; each "
+						      "player needs a key of their own", file, j, i, fp);
+		json_array_append_new(seen, json_string(fp));
+		free(fp);
+		if (error < 0)
+			break;
+	}
+	json_decref(seen);
+	return error;
 }
 
 /*
@@ -103,6 +166,8 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 				return est_error_set(EST_EINVAL, "%s: players[%zu].id repeats players[%zu].id",
 						     file, i, j);
 	}
+	if ((error = check_distinct_keys(players, file)) < 0)
+		return error;
 	json_array_foreach(players, i, p) {
 		if (json_object_get(p, "powers"))
 			continue;
@@ -274,73 +339,137 @@ static char *default_id(const char *dir)
 	return id;
 }
 
+/* An empty folder or none at all: the only places a game may be created. */
+static int check_target(const char *dir)
+{
+	struct dirent **entries = NULL;
+	int n = scandir(dir, &entries, NULL, NULL), error = 0;
+
+	if (n < 0)
+		return est_path_exists(dir) ? est_error_set(EST_EINVAL, "%s: exists and is not a folder; "
+							    "choose another place for the game", dir) : 0;
+	if (n > 2)
+		error = est_error_set(EST_EINVAL, "%s: already exists and is not empty; choose a new "
+				      "folder for the game", dir);
+	for (int i = 0; i < n; i++)
+		free(entries[i]);
+	free(entries);
+	return error;
+}
+
+/*
+ * Commit step 0 in a folder beside `dir`, save the dice secrets, then
+ * rename the folder into place: a `new` killed at any point leaves no
+ * half-made game under `dir` (at worst a "DIR.new-PID" folder, and secrets
+ * that est_secrets_check_free then names).
+ */
+static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est_changes *c,
+			   const char *msg, const est_secrets *secrets, const char *home, const char *id)
+{
+	char *tmp = est_strdup_printf("%s.new-%ld", dir, (long)getpid());
+	est_store *store = NULL;
+	int error;
+
+	if (!tmp)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = check_target(dir)) < 0 || (error = est_store_init(&store, tmp)) < 0 ||
+	    (error = est_store_commit(oid, store, NULL, c->items, c->count, msg, "step-0000")) < 0)
+		goto out;
+	est_store_free(store);
+	store = NULL;
+	if ((error = est_secrets_save(secrets, home, id)) < 0)
+		goto out;
+	if (rename(tmp, dir) < 0)
+		error = est_error_set(EST_EIO, "%s: cannot move the new game into place: %s", dir,
+				      strerror(errno));
+out:
+	est_store_free(store);
+	if (error < 0 && est_remove_tree(tmp) < 0)
+		est_error_clear();
+	free(tmp);
+	return error;
+}
+
+/* game.json, state.json, keys/allowed_signers and .gitattributes of step 0. */
+static int step0_files(est_changes *c, char sha[65], const char *id, const est_ruleset *rs,
+		       const est_new_options *opts, json_t *players, const char *gm_key,
+		       const json_t *state, const est_secrets *secrets)
+{
+	json_t *game = game_json(id, rs, opts, players, secrets);
+	json_t *wrapped = json_pack("{s:s, s:i, s:O}", "game", id, "step", 0, "state", state);
+	char *signers = allowed_signers(players, gm_key), *state_text = est_json_text(wrapped);
+	int error;
+
+	if (!game || !wrapped || !signers || !state_text) {
+		free(signers);
+		free(state_text);
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	est_sha256_hex(sha, state_text, strlen(state_text));
+	if ((error = est_changes_add_json(c, "game.json", game)) < 0 ||
+	    (error = est_changes_add(c, strdup("state.json"), state_text, strlen(state_text))) < 0 ||
+	    (error = est_changes_add(c, strdup("keys/allowed_signers"), signers, strlen(signers))) < 0)
+		goto out;
+	error = est_changes_add(c, strdup(".gitattributes"), strdup(GITATTRIBUTES), strlen(GITATTRIBUTES));
+out:
+	json_decref(wrapped);
+	json_decref(game);
+	return error;
+}
+
+static int check_names(const est_ruleset *rs, const char *name, const char *id)
+{
+	if (!rs)
+		return est_error_set(EST_EUSAGE, "--ruleset \"%s\" is not a ruleset of this estafette; "
+				     "choose napoleonic-empire", name ? name : "");
+	if (!est_orders_is_id(id))
+		return est_error_set(EST_EUSAGE, "game id \"%s\" must be 1-64 of a-z 0-9 _ . -, starting "
+				     "with a letter or digit; pass --id", id ? id : "");
+	return 0;
+}
+
 int est_engine_new(json_t **summary_out, const est_new_options *opts)
 {
 	const est_ruleset *rs = est_engine_ruleset(opts->ruleset);
-	char *id = opts->id ? strdup(opts->id) : default_id(opts->dir), *home = NULL, *signers = NULL;
-	char *gm_key = NULL, oid[EST_STORE_OID_HEX + 1], *msg = NULL, sha[65];
-	json_t *players = NULL, *rules = NULL, *state = NULL, *game = NULL, *wrapped = NULL;
-	est_store *store = NULL;
+	char *id = opts->id ? strdup(opts->id) : default_id(opts->dir), *home = NULL, *gm_key = NULL;
+	char oid[EST_STORE_OID_HEX + 1], *msg = NULL, sha[65], *path = NULL;
+	json_t *players = NULL, *rules = NULL, *state = NULL;
+	json_t *options = opts->options ? json_incref(opts->options) : json_object();
 	est_changes c = {0};
 	est_secrets secrets;
 	int error;
 
-	if (!rs) {
-		error = est_error_set(EST_EUSAGE, "--ruleset \"%s\" is not a ruleset of this estafette; "
-				      "choose napoleonic-empire", opts->ruleset ? opts->ruleset : "");
+	if ((error = check_names(rs, opts->ruleset, id)) < 0)
 		goto out;
-	}
-	if (!est_orders_is_id(id)) {
-		error = est_error_set(EST_EUSAGE, "game id \"%s\" must be 1-64 of a-z 0-9 _ . -, starting with a letter or digit; "
-				      "pass --id", id ? id : "");
-		goto out;
-	}
 	if (!(home = est_home_dir())) {
 		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set");
 		goto out;
 	}
 	if ((error = read_players(&players, opts->players_file, rs)) < 0 ||
 	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
-	    (error = read_ruleset_data(&rules, &c, rs)) < 0)
+	    (error = read_ruleset_data(&rules, &c, rs)) < 0 ||
+	    (error = rs->setup(&state, rules, options)) < 0 ||
+	    (error = est_secrets_check_free(home, id)) < 0 ||
+	    (error = est_secrets_generate(&secrets, opts->test_secret)) < 0 ||
+	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, state, &secrets)) < 0)
 		goto out;
-	if ((error = rs->setup(&state, rules, opts->options ? opts->options : json_object())) < 0)
-		goto out;
-	if ((error = est_secrets_check_free(home, id)) < 0 ||
-	    (error = est_store_init(&store, opts->dir)) < 0 ||
-	    (error = est_secrets_create(&secrets, home, id, opts->test_secret)) < 0)
-		goto out;
-	if (!(game = game_json(id, rs, opts, players, &secrets)) ||
-	    !(signers = allowed_signers(players, gm_key)) ||
-	    !(wrapped = json_pack("{s:s, s:i, s:O}", "game", id, "step", 0, "state", state))) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	char *state_text = est_json_text(wrapped);
-	est_sha256_hex(sha, state_text ? state_text : "", state_text ? strlen(state_text) : 0);
-	if ((error = est_changes_add_json(&c, "game.json", game)) < 0 ||
-	    (error = est_changes_add(&c, strdup("state.json"), state_text, state_text ? strlen(state_text) : 0)) < 0 ||
-	    (error = est_changes_add(&c, strdup("keys/allowed_signers"), signers, strlen(signers))) < 0 ||
-	    (error = est_changes_add(&c, strdup(".gitattributes"), strdup(GITATTRIBUTES),
-				strlen(GITATTRIBUTES))) < 0)
-		goto out;
-	signers = NULL;
 	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
 				id, rs->name, rs->version, sha);
-	if ((error = est_store_commit(oid, store, NULL, c.items, c.count, msg, "step-0000")) < 0)
+	if ((error = create_in_place(oid, opts->dir, &c, msg, &secrets, home, id)) < 0)
 		goto out;
+	path = realpath(opts->dir, NULL);
 	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s}", "game", id, "ruleset", rs->name,
-				 "path", est_store_path(store), "players", players, "commit", oid,
+				 "path", path ? path : opts->dir, "players", players, "commit", oid,
 				 "state_sha256", sha);
 out:
+	free(path);
 	free(msg);
 	est_changes_free(&c);
-	json_decref(wrapped);
-	json_decref(game);
+	json_decref(options);
 	json_decref(state);
 	json_decref(rules);
 	json_decref(players);
-	est_store_free(store);
-	free(signers);
 	free(gm_key);
 	free(home);
 	free(id);

@@ -106,7 +106,8 @@ int est_report_data(json_t **out, est_game *game, long long step, const json_t *
 	est_step_name(name, step);
 	snprintf(tag, sizeof(tag), "step-%s", name);
 	if ((error = est_game_read_json(&wrapped, game, tag, "state.json")) < 0)
-		return est_error_set(EST_ENOTFOUND, "step %lld has not been resolved (no tag %s)", step, tag);
+		return est_error_set(EST_ENOTFOUND, "step %lld has not been resolved (no tag %s); the latest "
+				     "is step %lld", step, tag, game->step);
 	events = step_json(game, tag, name, step, "events.json");
 	dice = step_json(game, tag, name, step, "dice.json");
 	error = est_report_build(out, game, step, wrapped, events, dice, player,

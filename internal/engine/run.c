@@ -26,6 +26,25 @@ static char *address_of(const char *mailbox)
 	return lt && gt ? strndup(lt + 1, (size_t)(gt - lt - 1)) : strdup(mailbox);
 }
 
+/* "\"Name\" <addr>": quoted, so commas and the like in a name stay in it. */
+static char *mailbox(const char *name, const char *addr)
+{
+	size_t n = strlen(name), used = 0;
+	char *quoted = malloc(2 * n + 1), *box;
+
+	if (!quoted)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (name[i] == '"' || name[i] == '\\')
+			quoted[used++] = '\\';
+		quoted[used++] = name[i];
+	}
+	quoted[used] = '\0';
+	box = est_strdup_printf("\"%s\" <%s>", quoted, addr);
+	free(quoted);
+	return box;
+}
+
 static char *config_or(est_game *game, const char *key, const char *fallback)
 {
 	char *value = NULL;
@@ -67,7 +86,7 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	if ((error = est_report_data(&data, game, step, player)) < 0 ||
 	    (error = render_both(&text, &html, game, data)) < 0)
 		goto out;
-	to = est_strdup_printf("%s <%s>", json_string_value(json_object_get(player, "name")), email);
+	to = mailbox(json_string_value(json_object_get(player, "name")), email);
 	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
 				    json_string_value(json_object_get(player, "name")));
 	msgid = est_strdup_printf("<%s.%04lld.%s@estafette>", id, step, pid);
@@ -107,7 +126,16 @@ int est_game_queue_reports(int *queued_out, est_game *game, long long step)
 		goto out;
 	json_array_foreach(json_object_get(game->game, "players"), i, player) {
 		int queued = 0;
-		if ((error = queue_one(&queued, game, step, player, sender, (time_t)date)) < 0)
+		error = queue_one(&queued, game, step, player, sender, (time_t)date);
+		/* One player's unusable address must not hold back the others' reports. */
+		if (error == EST_EINVAL) {
+			est_game_warn(game, "step %lld: no report queued for player \"%s\": %s; correct "
+				      "game.json with estafette gm (or by a commit) and run again", step,
+				      json_string_value(json_object_get(player, "id")), est_error_message());
+			est_error_clear();
+			error = 0;
+		}
+		if (error < 0)
 			goto out;
 		*queued_out += queued;
 	}
@@ -159,15 +187,32 @@ static int repair_tag(est_game *game)
 	return est_store_tag(game->store, tag, game->head, tag);
 }
 
+int est_game_mail(json_t **mail_out, est_game *game)
+{
+	int error;
+
+	if ((error = est_game_lock(game)) < 0)
+		return error;
+	error = est_game_deliver(mail_out, game);
+	est_store_unlock(game->store);
+	return error;
+}
+
 int est_game_run(json_t **summary_out, est_game *game, time_t now)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
 	int error, queued, more = 1, count = 0;
 
-	if ((error = est_store_lock(game->store)) < 0)
+	if ((error = est_game_lock(game)) < 0)
 		goto out;
 	if ((error = est_game_reload(game)) < 0 || (error = repair_tag(game)) < 0)
 		goto out;
+	/* A run killed mid-checkout may have left the work tree behind main. */
+	if (est_store_sync(game->store) < 0) {
+		est_game_warn(game, "%s (the game itself is safe; if .git/index.lock was left by a "
+			      "killed process and no git command is running, remove it)", est_error_message());
+		est_error_clear();
+	}
 	if (game->step > 0 && (error = est_game_queue_reports(&queued, game, game->step)) < 0)
 		goto out;
 	while (more) {
@@ -187,8 +232,9 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now)
 	if ((error = est_game_pending(&waiting, game, now)) < 0)
 		goto out;
 	error = est_game_deliver(&mail, game);
-	*summary_out = json_pack("{s:O, s:O, s:O, s:O*}", "game", json_object_get(game->game, "id"),
-				 "resolved", resolved, "waiting", waiting, "mail", mail);
+	*summary_out = json_pack("{s:O, s:O, s:O, s:O*, s:O}", "game", json_object_get(game->game, "id"),
+				 "resolved", resolved, "waiting", waiting, "mail", mail,
+				 "warnings", game->warnings);
 out:
 	est_store_unlock(game->store);
 	json_decref(mail);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/internal.h"
 #include "util/error.h"
@@ -21,47 +22,50 @@ int est_secrets_check_free(const char *home, const char *id)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	if (est_path_exists(path))
 		error = est_error_set(EST_EINVAL, "%s: dice secrets for a game \"%s\" already exist; "
-				      "choose another game id (--id) or retire the old game's folder", path, id);
+				      "choose another game id (--id). If no game of that id exists (an "
+				      "`estafette new` was interrupted), remove %s/games/%s", path, id,
+				      home, id);
 	free(path);
 	return error;
 }
 
-int est_secrets_create(est_secrets *out, const char *home, const char *id, const char *test_text)
+int est_secrets_generate(est_secrets *out, const char *test_text)
 {
-	char *path = secrets_path(home, id), *dir = NULL, *text = NULL;
-	char chain[65], hidden[65];
-	int error = 0;
+	char *hidden_text;
 
-	if (!path)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_secrets_check_free(home, id)) < 0)
-		goto out;
-	if (test_text) {
-		char *hidden_text = est_strdup_printf("%s/hidden", test_text);
-		if (!hidden_text) {
-			error = est_error_set(EST_ENOMEM, "out of memory");
-			goto out;
-		}
-		est_sha256(out->chain, test_text, strlen(test_text));
-		est_sha256(out->hidden, hidden_text, strlen(hidden_text));
-		free(hidden_text);
-	} else if (RAND_bytes(out->chain, 32) != 1 || RAND_bytes(out->hidden, 32) != 1) {
-		error = est_error_set(EST_ERROR, "the system random source failed");
-		goto out;
+	if (!test_text) {
+		if (RAND_bytes(out->chain, 32) != 1 || RAND_bytes(out->hidden, 32) != 1)
+			return est_error_set(EST_ERROR, "the system random source failed");
+		return 0;
 	}
-	est_hex_encode(chain, out->chain, 32);
-	est_hex_encode(hidden, out->hidden, 32);
-	dir = est_strdup_printf("%s/games/%s", home, id);
+	if (!(hidden_text = est_strdup_printf("%s/hidden", test_text)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	est_sha256(out->chain, test_text, strlen(test_text));
+	est_sha256(out->hidden, hidden_text, strlen(hidden_text));
+	free(hidden_text);
+	return 0;
+}
+
+int est_secrets_save(const est_secrets *secrets, const char *home, const char *id)
+{
+	char *path = secrets_path(home, id), *dir = est_strdup_printf("%s/games/%s", home, id);
+	char chain[65], hidden[65], *text = NULL;
+	int error;
+
+	est_hex_encode(chain, secrets->chain, 32);
+	est_hex_encode(hidden, secrets->hidden, 32);
 	text = est_strdup_printf("{\n  \"chain_secret\": \"%s\",\n  \"hidden_chain_secret\": \"%s\"\n}\n",
 				 chain, hidden);
-	if (!dir || !text) {
+	if (!path || !dir || !text) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((error = est_mkdir_p(dir, 0700)) < 0)
+	if ((error = est_secrets_check_free(home, id)) < 0 || (error = est_mkdir_p(dir, 0700)) < 0)
 		goto out;
 	error = est_file_write_atomic(path, text, strlen(text), 0600);
 out:
+	if (text)
+		memset(text, 0, strlen(text));
 	free(text);
 	free(dir);
 	free(path);
@@ -73,7 +77,7 @@ static int decode_field(unsigned char out[32], const json_t *root, const char *f
 	const char *hex = json_string_value(json_object_get(root, field));
 
 	if (!hex || est_hex_decode(out, 32, hex) < 0)
-		return est_error_set(EST_EINVAL, "%s: field \"%s\" is not 64 hex digits; "
+		return est_error_set(EST_ECONFIG, "%s: field \"%s\" is not 64 hex digits; "
 				     "restore the file from your backup", path, field);
 	return 0;
 }
@@ -82,6 +86,7 @@ int est_secrets_load(est_secrets *out, const char *home, const char *id)
 {
 	char *path = secrets_path(home, id), *text = NULL;
 	json_t *root = NULL;
+	struct stat st;
 	size_t len;
 	int error;
 
@@ -89,12 +94,22 @@ int est_secrets_load(est_secrets *out, const char *home, const char *id)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	if ((error = est_file_read(&text, &len, path, 4096)) < 0) {
 		if (error == EST_ENOTFOUND)
-			est_error_set(EST_ENOTFOUND, "%s: the game's dice secrets are missing; "
+			est_error_set(EST_ECONFIG, "%s: the game's dice secrets are missing; "
 				      "run estafette where the game was created, or set ESTAFETTE_HOME", path);
+		error = EST_ECONFIG;
 		goto out;
 	}
-	if ((error = est_json_parse(&root, text, len, path)) < 0)
+	/* Like ssh with a private key: a secret others can read is no secret. */
+	if (stat(path, &st) == 0 && (st.st_mode & 077)) {
+		error = est_error_set(EST_ECONFIG, "%s: readable by others (mode %04o): anyone who read it "
+				      "can foresee every die of the game; chmod 600 %s", path,
+				      (unsigned)(st.st_mode & 07777), path);
 		goto out;
+	}
+	if (est_json_parse(&root, text, len, path) < 0) {
+		error = est_error_set(EST_ECONFIG, "%s: not valid JSON; restore it from your backup", path);
+		goto out;
+	}
 	if ((error = decode_field(out->chain, root, "chain_secret", path)) < 0)
 		goto out;
 	error = decode_field(out->hidden, root, "hidden_chain_secret", path);

@@ -19,6 +19,7 @@ typedef struct {
 	json_t *pending;        /* the ruleset's pending() */
 	json_t *orders;         /* power -> orders array, for resolve() */
 	json_t *manifest;
+	json_t *press;          /* events for the press of the resolved orders */
 	est_changes changes;
 	int due;
 } step_work;
@@ -28,6 +29,7 @@ static void step_work_free(step_work *w)
 	json_decref(w->pending);
 	json_decref(w->orders);
 	json_decref(w->manifest);
+	json_decref(w->press);
 	est_changes_free(&w->changes);
 }
 
@@ -43,6 +45,50 @@ static int keep_order_files(step_work *w, const char *player, char *bytes, size_
 	}
 	return est_changes_add(&w->changes,
 			       est_strdup_printf("turns/%s/orders/%s.json.sig", w->name, player), sig, sig_len);
+}
+
+/* The powers of the players named in `to` (player ids), and the sender's. */
+static json_t *press_readers(est_game *game, const json_t *to, const json_t *sender)
+{
+	json_t *powers = json_deep_copy(json_object_get(sender, "powers")), *id;
+	size_t i;
+
+	json_array_foreach(to, i, id)
+		json_array_extend(powers, json_object_get(est_game_player(game, json_string_value(id)),
+							  "powers"));
+	return powers;
+}
+
+/*
+ * Press (DESIGN.md "Order files"): each message becomes an event of the
+ * step its order resolves in, seen by its recipients and its sender, or by
+ * everyone when sent to "all".
+ */
+static void take_press(step_work *w, est_game *game, const char *player, const json_t *press)
+{
+	const json_t *sender = est_game_player(game, player);
+	const char *name = json_string_value(json_object_get(sender, "name"));
+	size_t i;
+	json_t *item;
+
+	json_array_foreach(press, i, item) {
+		const json_t *to = json_object_get(item, "to");
+		json_t *event = json_pack("{s:s, s:s, s:O, s:O}", "type", "press", "from", player,
+					  "to", to, "message", json_object_get(item, "text"));
+		char *text = est_strdup_printf("Press from %s (%s)%s: %s", name, player,
+					       json_is_string(to) ? " to all" : "",
+					       json_string_value(json_object_get(item, "text")));
+		if (!event || !text) {
+			json_decref(event);
+			free(text);
+			continue;
+		}
+		json_object_set_new(event, "text", json_string(text));
+		if (!json_is_string(to))
+			json_object_set_new(event, "visible_to", press_readers(game, to, sender));
+		json_array_append_new(w->press, event);
+		free(text);
+	}
 }
 
 /*
@@ -78,6 +124,7 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 	}
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power)
 		json_object_set(w->orders, json_string_value(power), order->orders);
+	take_press(w, game, player, order->press);
 	est_sha256_hex(sha, bytes, len);
 	est_sha256_hex(sig_sha, sig, sig_len);
 	json_array_append_new(json_object_get(w->manifest, "orders"),
@@ -146,6 +193,9 @@ static int note_ignored(step_work *w, est_game *game)
 		}
 		est_sha256_hex(sha, bytes, len);
 		free(bytes);
+		/* Only when there is something to say: the manifest's bytes seed the dice. */
+		if (!json_object_get(w->manifest, "ignored"))
+			json_object_set_new(w->manifest, "ignored", json_array());
 		json_array_append_new(json_object_get(w->manifest, "ignored"),
 			json_pack("{s:s, s:s, s:s}", "file", names[i], "sha256", sha, "reason",
 				  "not an awaited player's order for this step"));
@@ -171,10 +221,11 @@ static int collect(step_work *w, est_game *game, time_t now)
 	awaiting = json_object_get(pending, "awaiting");
 	est_time_iso(when, deadline);
 	w->orders = json_object();
-	w->manifest = json_pack("{s:O, s:I, s:O, s:O, s:[], s:[], s:[], s:[], s:s?}",
+	w->press = json_array();
+	w->manifest = json_pack("{s:O, s:I, s:O, s:O, s:[], s:[], s:[], s:s?}",
 		"game", json_object_get(game->game, "id"), "step", (json_int_t)w->step,
 		"kind", json_object_get(pending, "kind"), "mode", json_object_get(pending, "mode"),
-		"orders", "missing", "refused", "ignored", "deadline", *when ? when : NULL);
+		"orders", "missing", "refused", "deadline", *when ? when : NULL);
 	if (strcmp(mode, "over") == 0)
 		return 0;
 	json_array_foreach(awaiting, i, entry) {
@@ -365,6 +416,7 @@ static int resolve(step_work *w, est_game *game)
 		est_error_prefix("step %lld (%s)", w->step, game->ruleset->name);
 		goto out;
 	}
+	json_array_extend(events, w->press);
 	wrapped = json_pack("{s:s, s:I, s:O}", "game", id, "step", (json_int_t)w->step, "state", state);
 	events_doc = json_pack("{s:I, s:O, s:O}", "step", (json_int_t)w->step,
 			       "kind", json_object_get(w->pending, "kind"), "events", events);
@@ -394,7 +446,7 @@ static int resolve(step_work *w, est_game *game)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	error = est_store_commit(oid, game->store, game->head, w->changes.items, w->changes.count, msg, tag);
+	error = est_game_commit(oid, game, w->changes.items, w->changes.count, msg, tag);
 out:
 	free(msg);
 	free(state_text);

@@ -211,12 +211,16 @@ static int q_safe(unsigned char c)
 static void header_encoded_words(struct header *h, const char *s, size_t n)
 {
 	static const char prefix[] = "=?UTF-8?Q?", suffix[] = "?=";
-	const size_t room = ENCODED_WORD_MAX - (sizeof(prefix) - 1) - (sizeof(suffix) - 1);
+	const size_t overhead = (sizeof(prefix) - 1) + (sizeof(suffix) - 1);
 	char word[ENCODED_WORD_MAX + 1];
 	size_t i = 0;
 
 	while (i < n) {
-		size_t used = 0;
+		size_t used = 0, room = ENCODED_WORD_MAX - overhead;
+
+		/* The first word shares its line with "Name: ": shorten it to fit 78. */
+		if (h->fresh && h->col + 1 + ENCODED_WORD_MAX > FOLD_AT)
+			room = FOLD_AT > h->col + 1 + overhead + 12 ? FOLD_AT - h->col - 1 - overhead : 12;
 
 		while (i < n) {
 			size_t len = utf8_char_len((const unsigned char *)s + i, n - i), need = 0;
@@ -435,11 +439,15 @@ static int header_mailbox(struct header *h, const char *s, size_t n, int comma, 
 	return 0;
 }
 
-/* A comma-separated list of mailboxes; commas inside quotes or <> do not split. */
+/*
+ * A comma-separated list of mailboxes. Commas inside quotes or <> do not
+ * split, nor does one before any "@" of the mailbox: `Smith, John <j@x>`
+ * is one mailbox whose name a player forgot to quote.
+ */
 static int header_mailbox_list(struct header *h, const char *s, const char *field)
 {
 	size_t start = 0, n = strlen(s);
-	int quoted = 0, angle = 0, error;
+	int quoted = 0, angle = 0, seen_at = 0, error;
 
 	for (size_t i = 0; i <= n; i++) {
 		if (i < n && quoted && s[i] == '\\' && i + 1 < n) {
@@ -452,10 +460,13 @@ static int header_mailbox_list(struct header *h, const char *s, const char *fiel
 			angle = 1;
 		else if (i < n && !quoted && s[i] == '>')
 			angle = 0;
-		if (i == n || (s[i] == ',' && !quoted && !angle)) {
+		else if (i < n && !quoted && s[i] == '@')
+			seen_at = 1;
+		if (i == n || (s[i] == ',' && !quoted && !angle && seen_at)) {
 			if ((error = header_mailbox(h, s + start, i - start, i < n, field)) < 0)
 				return error;
 			start = i + 1;
+			seen_at = 0;
 		}
 	}
 	return 0;
@@ -705,6 +716,11 @@ static int encode_parts(struct parts *p, const est_mail_message *msg)
 			return est_error_set(EST_ENOMEM, "out of memory");
 		p->count = msg->attachment_count;
 		for (size_t i = 0; i < p->count; i++)
+			if (!msg->attachments[i].data && msg->attachments[i].len > 0)
+				return est_error_set(EST_EINVAL, "mail message: attachment %zu has "
+						     "%zu bytes but no data", i + 1,
+						     msg->attachments[i].len);
+		for (size_t i = 0; i < p->count; i++)
 			base64_encode(&p->attachments[i], msg->attachments[i].data,
 				      msg->attachments[i].len);
 	}
@@ -734,7 +750,7 @@ static void put_alternative(struct buf *b, const struct parts *p, const char *al
 		buf_put(b, p->text.ptr ? p->text.ptr : "", p->text.len);
 		return;
 	}
-	buf_printf(b, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", alt);
+	buf_printf(b, "Content-Type: multipart/alternative;\r\n boundary=\"%s\"\r\n\r\n", alt);
 	buf_printf(b, "--%s\r\n", alt);
 	put_text_part_headers(b, "plain");
 	buf_puts(b, "\r\n");
@@ -767,7 +783,7 @@ static int put_body(struct buf *b, const struct parts *p, const est_mail_message
 	}
 	if ((error = choose_boundary(mixed, p, msg->message_id, "mixed")) < 0)
 		return error;
-	buf_printf(b, "Content-Type: multipart/mixed; boundary=\"%s\"\r\n\r\n", mixed);
+	buf_printf(b, "Content-Type: multipart/mixed;\r\n boundary=\"%s\"\r\n\r\n", mixed);
 	buf_puts(b, "This is a multi-part message in MIME format.\r\n");
 	buf_printf(b, "\r\n--%s\r\n", mixed);
 	put_alternative(b, p, msg->html ? alt : NULL);
@@ -800,7 +816,10 @@ static int check_message(const est_mail_message *msg)
 	    (error = check_one_line(msg->message_id, "message_id")) < 0 ||
 	    (msg->subject && (error = check_one_line(msg->subject, "subject")) < 0))
 		return error;
-	if (msg->subject && (error = check_utf8(msg->subject, strlen(msg->subject), "subject")) < 0)
+	/* The parts are labelled charset=utf-8: hold them to it. */
+	if ((msg->subject && (error = check_utf8(msg->subject, strlen(msg->subject), "subject")) < 0) ||
+	    (error = check_utf8(msg->text, strlen(msg->text), "text")) < 0 ||
+	    (msg->html && (error = check_utf8(msg->html, strlen(msg->html), "html")) < 0))
 		return error;
 	return check_message_id(msg->message_id);
 }

@@ -6,8 +6,10 @@
 #include "util/error.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +50,19 @@ static size_t read_message(char *dest, size_t size, size_t nmemb, void *userdata
 	return n;
 }
 
-/* Keeps the server's last reply line; curl shows nothing else to the GM. */
+/*
+ * Keeps the server's last reply line, for messages: curl reports only a
+ * code. Once a 4xx or 5xx is kept, later lines (curl's QUIT earns "221")
+ * do not replace it.
+ */
 static int keep_reply(CURL *curl, curl_infotype type, char *data, size_t size, void *userdata)
 {
 	struct session *s = userdata;
 
 	(void)curl;
-	if (type != CURLINFO_HEADER_IN)
+	if (type != CURLINFO_HEADER_IN || size == 0)
+		return 0;
+	if ((s->reply[0] == '4' || s->reply[0] == '5') && data[0] != '4' && data[0] != '5')
 		return 0;
 	while (size > 0 && (data[size - 1] == '\n' || data[size - 1] == '\r'))
 		size--;
@@ -105,6 +113,8 @@ static int session_open(struct session *s, const est_mail_smtp *smtp)
 		SET(CURLOPT_USERNAME, smtp->username);
 	if (smtp->password)
 		SET(CURLOPT_PASSWORD, smtp->password);
+	if (smtp->ca_file)
+		SET(CURLOPT_CAINFO, smtp->ca_file);
 	if (smtp->netrc)
 		SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	SET(CURLOPT_CONNECTTIMEOUT, timeout);
@@ -191,8 +201,7 @@ static enum send_result classify(struct session *s, CURLcode rc, char *reason, s
 	if (code >= 400 && code < 600 && s->reply[0])
 		snprintf(reason, size, "the server answered \"%s\"", s->reply);
 	else
-		snprintf(reason, size, "%s%s%s", curl_easy_strerror(rc), s->errbuf[0] ? ": " : "",
-			 s->errbuf);
+		snprintf(reason, size, "%s", s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
 	switch (rc) {
 	case CURLE_LOGIN_DENIED:
 	case CURLE_URL_MALFORMAT:
@@ -213,8 +222,9 @@ static enum send_result classify(struct session *s, CURLcode rc, char *reason, s
 	return TEMPFAIL;
 }
 
-static enum send_result send_one(struct session *s, const char *dir, const char *name,
-				 char *reason, size_t size)
+/* One message: a send_result, or a negative EST_E* code of a local failure. */
+static int send_one(struct session *s, const char *dir, const char *name, char *reason,
+		    size_t size)
 {
 	char *eml_path = est_strdup_printf("%s/pending/%s.eml", dir, name);
 	char *json_path = est_strdup_printf("%s/pending/%s.json", dir, name);
@@ -338,10 +348,91 @@ static int finish_interrupted_moves(const char *home, const char *game, const ch
 	return error;
 }
 
+/*
+ * 1 if process `pid` has ended: gone, or a zombie nobody reaped (the
+ * parent of a run killed by `timeout -s KILL` dies with it, and not every
+ * container's init reaps orphans). Zombies are told by /proc on Linux.
+ */
+static int process_ended(long pid)
+{
+	char path[64], line[512], *paren;
+	size_t n;
+	FILE *f;
+
+	if (kill((pid_t)pid, 0) < 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(line, 1, sizeof(line) - 1, f);
+	fclose(f);
+	line[n] = '\0';
+	/* "pid (command) S ...": the state follows the last ")". */
+	paren = strrchr(line, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/*
+ * 1 if `entry` is a temporary file est_file_write_atomic left behind when
+ * its process died ("<name>.eml.tmp.<pid>", or .json), else 0.
+ */
+static int is_stale_temporary(const char *entry)
+{
+	const char *tmp = NULL, *digits;
+	char *end;
+	long pid;
+
+	for (const char *p = entry; (p = strstr(p, ".tmp.")); p++)
+		tmp = p; /* the last one: a name may hold ".tmp." too */
+
+	if (!tmp || tmp - entry < 5 ||
+	    (strncmp(tmp - 4, ".eml", 4) && (tmp - entry < 6 || strncmp(tmp - 5, ".json", 5))))
+		return 0;
+	digits = tmp + 5;
+	errno = 0;
+	pid = strtol(digits, &end, 10);
+	if (*digits < '0' || *digits > '9' || *end || errno || pid <= 0)
+		return 0;
+	return process_ended(pid);
+}
+
+/*
+ * A run killed while queueing leaves its temporary files in pending/; they
+ * are never part of a message (the rename never happened), so remove them
+ * once their process is gone.
+ */
+static int remove_stale_temporaries(const char *dir)
+{
+	char *pending = est_strdup_printf("%s/pending", dir), *path;
+	struct dirent *entry;
+	DIR *d;
+	int error = 0;
+
+	if (!pending)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (!(d = opendir(pending))) {
+		free(pending);
+		return 0; /* nothing queued yet; a real problem shows when listing */
+	}
+	while (!error && (entry = readdir(d))) {
+		if (!is_stale_temporary(entry->d_name))
+			continue;
+		if (!(path = est_strdup_printf("%s/%s", pending, entry->d_name)))
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		else if (unlink(path) < 0 && errno != ENOENT)
+			error = est_error_set(EST_EIO, "%s: cannot remove: %s", path, strerror(errno));
+		free(path);
+	}
+	closedir(d);
+	free(pending);
+	return error;
+}
+
 static int stopped(enum send_result result, const struct session *s, const char *name,
 		   const char *reason, size_t pending, const char *dir, const char *game)
 {
 	const char *plural = pending == 1 ? "" : "s", *verb = pending == 1 ? "s" : "";
+	const char *go = pending == 1 ? "goes" : "go";
 
 	if (result == CONFIG)
 		return est_error_set(EST_ECONFIG, "%s: cannot send %s.eml: %s; %zu message%s "
@@ -349,8 +440,8 @@ static int stopped(enum send_result result, const struct session *s, const char 
 				     "`estafette mail %s`", s->url, name, reason, pending, plural,
 				     verb, dir, game);
 	return est_error_set(EST_ETEMPFAIL, "%s: cannot send %s.eml: %s; %zu message%s wait%s "
-			     "in %s/pending and go out with the next run (or `estafette mail "
-			     "%s`)", s->url, name, reason, pending, plural, verb, dir, game);
+			     "in %s/pending and %s out with the next run (or `estafette mail "
+			     "%s`)", s->url, name, reason, pending, plural, verb, dir, go, game);
 }
 
 int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *home,
@@ -366,7 +457,8 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 	*pending_out = 0;
 	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
 		return error;
-	if ((error = finish_interrupted_moves(home, game, dir)) < 0 ||
+	if ((error = remove_stale_temporaries(dir)) < 0 ||
+	    (error = finish_interrupted_moves(home, game, dir)) < 0 ||
 	    (error = est_mail_outbox_list(&names, &count, home, game, "pending")) < 0)
 		goto out;
 	*pending_out = count;
@@ -381,6 +473,11 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 	for (size_t i = 0; i < count; i++) {
 		int result = send_one(&s, dir, names[i], reason, sizeof(reason));
 
+		/* A broken envelope blocks only its own message, like a refusal. */
+		if (result == EST_EINVAL) {
+			snprintf(reason, sizeof(reason), "%s", est_error_message());
+			result = REFUSED;
+		}
 		if (result < 0) {
 			error = result;
 			goto out;
@@ -402,11 +499,9 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 	}
 	if (refused > 0)
 		error = est_error_set(EST_ETEMPFAIL,
-				      "%s: the server refused %zu message%s for good and %s stay%s "
-				      "pending (first: %s); fix the address in its .json or remove "
-				      "its .eml and .json",
-				      s.url, refused, refused == 1 ? "" : "s",
-				      refused == 1 ? "it" : "they", refused == 1 ? "s" : "",
+				      "%s: %zu message%s could not go out and stay%s pending (first: "
+				      "%s); fix the address in its .json, or remove its .eml and .json",
+				      s.url, refused, refused == 1 ? "" : "s", refused == 1 ? "s" : "",
 				      first_refused);
 out:
 	if (s.curl)

@@ -69,8 +69,9 @@ typedef struct {
  *
  * Errors: EST_EINVAL (from, to, message_id or text missing; CR or LF in a
  * header value; an address that is not a plain ASCII addr-spec; a message id
- * not of the form <left@right>; a subject or display name that is not UTF-8;
- * a header that cannot be folded within 998 octets); EST_ENOMEM.
+ * not of the form <left@right>; a subject, display name, text or html that
+ * is not UTF-8; a header that cannot be folded within 998 octets);
+ * EST_ENOMEM.
  */
 int est_mail_compose(char **eml_out, size_t *eml_len, const est_mail_message *msg);
 
@@ -139,7 +140,7 @@ typedef struct {
 	 * used whenever the server offers it (CURLUSESSL_TRY) and the message
 	 * goes in the clear otherwise, which suits a local relay; set
 	 * require_tls, or use smtps://, for a server across the network.
-	 * Certificates are always verified against the system's CAs.
+	 * Certificates are always verified (against the system's CAs, or ca_file).
 	 * NULL or "": no server configured, nothing is sent.
 	 */
 	const char *url;
@@ -148,6 +149,7 @@ typedef struct {
 	int netrc;            /* 1: credentials for the host from ~/.netrc (CURL_NETRC_OPTIONAL) */
 	long timeout_seconds; /* connect and per-response timeout; 0: 30 seconds */
 	int require_tls;      /* 1: refuse to send unless STARTTLS succeeds (CURLUSESSL_ALL) */
+	const char *ca_file;  /* PEM file of CAs to trust instead of the system's; NULL: system */
 } est_mail_smtp;
 
 /*
@@ -155,9 +157,12 @@ typedef struct {
  * SMTP connection (one curl handle, reused, so curl keeps the connection
  * open between messages), each with MAIL FROM and RCPT TO from its .json
  * envelope. Every recipient must be accepted for a message to go. Right
- * after the server accepts a message it is moved to sent/ (see the comment
- * on move_to_sent for why the .eml moves first). A move interrupted by a
- * crash is finished first.
+ * after the server accepts a message (curl returns CURLE_OK) it is moved to
+ * sent/, its .eml first: from then on it is no longer a complete pending
+ * message, so even a crash before its .json follows cannot send it twice
+ * (deliver.c, move_to_sent, says why the other order could). Before
+ * sending, a move interrupted by a crash is finished, and temporary files
+ * left in pending/ by a run killed while queueing are removed.
  *
  * On every return, *sent_out is how many went out in this call and
  * *pending_out how many complete messages still wait in pending/.
@@ -171,15 +176,19 @@ typedef struct {
  * Errors:
  *  EST_ETEMPFAIL  the server could not be reached, timed out or answered 4xx
  *                 (greylisting, a full disk): delivery stops at that message
- *                 and the rest stay pending for the next run, in order. Also
+ *                 and the rest stay pending for the next run, so reports
+ *                 still go out in order and a struggling server is left
+ *                 alone. Also
  *                 returned at the end when the server refused one or more
- *                 messages for good (5xx): those stay pending, the others
- *                 were still sent, and the message names the first refused
- *                 file so the GM can fix its envelope or remove it.
- *  EST_ECONFIG    the URL is malformed or not smtp/smtps, the login was
- *                 refused, TLS was required but not offered, or the server's
- *                 certificate did not verify: delivery stops.
- *  EST_EINVAL     bad game; a pending .json envelope that does not parse.
+ *                 messages for good (5xx), or a pending .json envelope does
+ *                 not parse: those stay pending, the others were still sent,
+ *                 and the message names the first such file so the GM can
+ *                 fix its envelope or remove it.
+ *  EST_ECONFIG    the URL is malformed or not smtp/smtps, the server wants a
+ *                 login (530) or refused it (535), TLS was required but not
+ *                 offered, or the server's certificate did not verify:
+ *                 delivery stops, everything stays pending.
+ *  EST_EINVAL     bad game.
  *  EST_EIO        a pending file cannot be read or moved.
  *  EST_ENOMEM
  * The error message never includes the password.

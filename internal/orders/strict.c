@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 struct position {
@@ -190,7 +191,12 @@ void est_orders_path_index(char *path, size_t size, size_t index)
 		snprintf(path + used, size - used, "[%zu]", index);
 }
 
-/* Refuse the first real number in `value`, naming its path. */
+/*
+ * Refuse the first real number in `value`, and any integer inside the
+ * orders or press (a path with an index) that does not fit 32 bits: no
+ * count in a game is that large, and a ruleset narrowing it to int would
+ * act on a different number than the one signed.
+ */
 static int check_integers(const json_t *value, const char *filename, char *path, size_t size)
 {
 	size_t mark = strlen(path), index;
@@ -198,11 +204,23 @@ static int check_integers(const json_t *value, const char *filename, char *path,
 	json_t *item;
 	int error = 0;
 
-	if (json_is_real(value))
+	if (json_is_real(value)) {
+		char number[64];
+
+		snprintf(number, sizeof(number), "%.17g", json_real_value(value));
+		if (!strpbrk(number, ".en"))
+			strcat(number, ".0");
 		return est_error_set(EST_EINVAL,
-				     "%s: field \"%s\" is %.17g, not an integer (numbers in order "
+				     "%s: field \"%s\" is %s, not an integer (numbers in order "
 				     "files are integers); write a whole number, without a decimal "
-				     "point or exponent", filename, path, json_real_value(value));
+				     "point or exponent", filename, path, number);
+	}
+	if (json_is_integer(value) && strchr(path, '[') &&
+	    (json_integer_value(value) > INT32_MAX || json_integer_value(value) < INT32_MIN))
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"%s\" is %" JSON_INTEGER_FORMAT ", outside what an order "
+				     "may say (-2147483648 to 2147483647); write the number you mean",
+				     filename, path, json_integer_value(value));
 	if (json_is_object(value)) {
 		json_object_foreach((json_t *)value, key, item) {
 			est_orders_path_key(path, size, key);

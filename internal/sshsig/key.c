@@ -293,13 +293,16 @@ out:
 	return error;
 }
 
-int est_sshsig_fingerprint(char **out, const char *public_line)
+/*
+ * Decode a public key line "TYPE BASE64 [COMMENT]" into its blob (caller
+ * frees), checking that the blob's own type matches TYPE.
+ */
+static int public_line_blob(unsigned char **out, size_t *out_len, const char *public_line)
 {
 	const char *p = public_line, *type, *b64;
 	size_t type_len, b64_len, blob_len, inner_len;
 	const unsigned char *inner;
 	unsigned char *blob = NULL;
-	char fingerprint[SSHSIG_FINGERPRINT_LEN + 1];
 	struct sshsig_reader r;
 	int error;
 
@@ -325,15 +328,56 @@ int est_sshsig_fingerprint(char **out, const char *public_line)
 	r.len = blob_len;
 	if (sshsig_get_string(&inner, &inner_len, &r) < 0 || inner_len != type_len ||
 	    memcmp(inner, type, type_len) != 0) {
-		error = est_error_set(EST_EINVAL, "public key: the key's encoded type does not "
+		free(blob);
+		return est_error_set(EST_EINVAL, "public key: the key's encoded type does not "
 			"match \"%.*s\"; copy the line again from the .pub file",
 			(int)type_len, type);
-		goto out;
 	}
+	*out = blob;
+	*out_len = blob_len;
+	return 0;
+}
+
+int est_sshsig_fingerprint(char **out, const char *public_line)
+{
+	char fingerprint[SSHSIG_FINGERPRINT_LEN + 1];
+	unsigned char *blob = NULL;
+	size_t blob_len;
+	int error;
+
+	if ((error = public_line_blob(&blob, &blob_len, public_line)) < 0)
+		return error;
 	sshsig_fingerprint_blob(fingerprint, blob, blob_len);
 	if ((*out = strdup(fingerprint)) == NULL)
 		error = est_error_set(EST_ENOMEM, "out of memory");
+	free(blob);
+	return error;
+}
+
+int est_sshsig_check_public_key(char **fingerprint_out, const char *public_line)
+{
+	struct sshsig_key key;
+	unsigned char *blob = NULL;
+	size_t blob_len;
+	int error;
+
+	memset(&key, 0, sizeof(key));
+	if ((error = public_line_blob(&blob, &blob_len, public_line)) < 0)
+		return error;
+	if ((error = sshsig_key_parse(&key, blob, blob_len, EST_EINVAL)) < 0)
+		goto out;
+	if (sshsig_key_check_policy(&key) < 0) {
+		char reason[512];
+
+		/* The policy speaks of signatures; here the key itself is refused. */
+		snprintf(reason, sizeof(reason), "%s", est_error_message());
+		error = est_error_set(EST_EINVAL, "public key: %s", reason);
+		goto out;
+	}
+	if (fingerprint_out && !(*fingerprint_out = strdup(key.fingerprint)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
 out:
+	sshsig_key_free(&key);
 	free(blob);
 	return error;
 }

@@ -139,4 +139,15 @@ int est_sshsig_public_key(char **public_out, const char *private_key, size_t key
  */
 int est_sshsig_fingerprint(char **out, const char *public_line);
 
+/*
+ * Check that `public_line` ("TYPE BASE64 [COMMENT]") is a key that may sign
+ * orders: well formed, of a supported type (ssh-ed25519,
+ * ecdsa-sha2-nistp256, ssh-rsa of 2048 bits or more). Its fingerprint
+ * ("SHA256:...") goes to *fingerprint_out if not NULL (caller frees), to
+ * tell two players' keys apart.
+ *
+ * Errors: EST_EINVAL saying what is wrong with the key; EST_ENOMEM.
+ */
+int est_sshsig_check_public_key(char **fingerprint_out, const char *public_line);
+
 #endif

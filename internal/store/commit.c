@@ -419,6 +419,41 @@ out:
 	return error;
 }
 
+int est_store_sync(est_store *store)
+{
+	git_reference *head = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_index *index = NULL;
+	git_checkout_options opts;
+	int error = 0;
+
+	if (git_repository_is_bare(store->repo))
+		return 0;
+	if (git_reference_lookup(&head, store->repo, "HEAD") < 0)
+		return est_store__git_error(store, EST_EIO, "reading HEAD");
+	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC ||
+	    strcmp(git_reference_symbolic_target(head), EST_STORE_BRANCH) != 0)
+		goto out;
+	if (git_revparse_single((git_object **)&commit, store->repo, EST_STORE_BRANCH "^{commit}") < 0) {
+		est_error_clear();
+		goto out; /* unborn: nothing to check out */
+	}
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
+	/* The index is rebuilt from main, whatever a killed checkout left in it. */
+	if (git_commit_tree(&tree, commit) < 0 || git_repository_index(&index, store->repo) < 0 ||
+	    git_index_read_tree(index, tree) < 0 || git_index_write(index) < 0 ||
+	    git_checkout_index(store->repo, index, &opts) < 0)
+		error = est_store__git_error(store, EST_EIO, "bringing the work tree to " EST_STORE_BRANCH);
+out:
+	git_index_free(index);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_reference_free(head);
+	return error;
+}
+
 /* Check every argument of est_store_commit() before writing anything. */
 static int check_commit_args(git_oid *expected, est_store *store, const char *expected_head,
 			     const est_store_change *changes, size_t count,

@@ -257,6 +257,57 @@ static long lock_holder(int fd)
 	return strtol(buf, NULL, 10);
 }
 
+/* Remove <git dir>/<name> if it exists; append its path to *removed. */
+static int remove_stale(json_t *removed, const char *gitdir, const char *name)
+{
+	char *path = est_strdup_printf("%s/%s", gitdir, name);
+
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (unlink(path) == 0)
+		json_array_append_new(removed, json_string(path));
+	free(path);
+	return 0;
+}
+
+int est_store_clear_stale_locks(json_t **removed_out, est_store *store)
+{
+	const char *gitdir = git_repository_commondir(store->repo);
+	json_t *removed = json_array();
+	char *tags = est_strdup_printf("%s/refs/tags", gitdir);
+	struct dirent *e;
+	DIR *dir;
+	int error;
+
+	if (store->lock_fd < 0) {
+		error = est_error_set(EST_ERROR, "est_store_clear_stale_locks without the lock");
+		goto out;
+	}
+	if ((error = remove_stale(removed, gitdir, "index.lock")) < 0 ||
+	    (error = remove_stale(removed, gitdir, "refs/heads/main.lock")) < 0 ||
+	    (error = remove_stale(removed, gitdir, "packed-refs.lock")) < 0)
+		goto out;
+	if (tags && (dir = opendir(tags))) {
+		while (!error && (e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+			if (strncmp(e->d_name, "step-", 5) == 0 && n > 5 &&
+			    strcmp(e->d_name + n - 5, ".lock") == 0) {
+				char name[300];
+				snprintf(name, sizeof(name), "refs/tags/%s", e->d_name);
+				error = remove_stale(removed, gitdir, name);
+			}
+		}
+		closedir(dir);
+	}
+out:
+	free(tags);
+	if (error < 0)
+		json_decref(removed);
+	else
+		*removed_out = removed;
+	return error;
+}
+
 int est_store_lock(est_store *store)
 {
 	char pid[32];

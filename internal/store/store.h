@@ -18,6 +18,7 @@
 #ifndef EST_STORE_STORE_H
 #define EST_STORE_STORE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #define EST_STORE_OID_HEX 40
@@ -93,6 +94,19 @@ int est_store_lock(est_store *store);
 
 /* Release the lock if this handle holds it. */
 void est_store_unlock(est_store *store);
+
+/*
+ * With the game's lock held, no other estafette process can be writing, so
+ * git's own lock files on the refs and index estafette writes (index.lock,
+ * refs/heads/main.lock, packed-refs.lock, refs/tags/step-*.lock) can only
+ * be left by a process that was killed: remove them. *removed_out is a new
+ * JSON array of the paths removed (caller decrefs), usually empty. A git
+ * command run by hand at the same moment would lose its lock: the GM runs
+ * no git command that writes to a game while estafette does (README).
+ *
+ * Errors: EST_ERROR if the lock is not held; EST_ENOMEM.
+ */
+int est_store_clear_stale_locks(json_t **removed_out, est_store *store);
 
 /*
  * The commit refs/heads/main points to, as 40 hex digits in out[41].
@@ -184,6 +198,17 @@ void est_store_list_free(char **names);
 int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 		     const char *expected_head, const est_store_change *changes,
 		     size_t count, const char *message, const char *tag);
+
+/*
+ * Bring the index and work tree to refs/heads/main, whatever an earlier
+ * process killed mid-checkout left: the index is read from main's tree and
+ * checked out, forced (untracked files stay). Nothing for a bare repository,
+ * an unborn branch or HEAD on another branch. Call it holding the lock.
+ *
+ * Errors: EST_EIO (libgit2 could not write the index or the files, e.g. a
+ * .git/index.lock left by another process; the message says which).
+ */
+int est_store_sync(est_store *store);
 
 /*
  * Make annotated tag `tag` pointing at commit `commit` (40 hex) with message

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,17 @@
 
 int est_file_read(char **out, size_t *len, const char *path, size_t max)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t used = 0, cap = 0;
+	struct stat st;
 	int error = 0;
+	FILE *f;
 
-	if (!f)
+	/* A folder or a FIFO given for a file: say so, rather than fail oddly or wait on it. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return est_error_set(EST_ENOTFOUND, "%s: is %s, not a file; name the file itself", path,
+				     S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+	if (!(f = fopen(path, "rb")))
 		return est_error_set(errno == ENOENT ? EST_ENOTFOUND : EST_EIO,
 				     "%s: cannot open: %s", path, strerror(errno));
 	for (;;) {
@@ -143,6 +149,22 @@ int est_mkdir_p(const char *path, mode_t mode)
 	}
 	free(copy);
 	return error;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+int est_remove_tree(const char *path)
+{
+	if (!est_path_exists(path))
+		return 0;
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return est_error_set(EST_EIO, "%s: cannot remove: %s", path, strerror(errno));
+	return 0;
 }
 
 int est_path_exists(const char *path)

@@ -17,7 +17,8 @@
  * without the NUL; caller frees with free()). Files over `max` bytes are
  * refused (max 0: no limit).
  *
- * Errors: EST_ENOTFOUND (no such file), EST_EINVAL (over max),
+ * Errors: EST_ENOTFOUND (no such file, or a folder or other non-regular
+ * file, which is never waited on), EST_EINVAL (over max),
  * EST_EIO, EST_ENOMEM.
  */
 int est_file_read(char **out, size_t *len, const char *path, size_t max);
@@ -33,6 +34,12 @@ int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t
 
 /* mkdir -p with `mode` for the folders it makes. Errors: EST_EIO. */
 int est_mkdir_p(const char *path, mode_t mode);
+
+/*
+ * rm -rf `path` (no symbolic link is followed). A missing path is fine.
+ * Errors: EST_EIO naming what could not be removed.
+ */
+int est_remove_tree(const char *path);
 
 /* 1 if `path` exists (any type), else 0. */
 int est_path_exists(const char *path);

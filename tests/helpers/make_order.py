@@ -2,7 +2,7 @@
 """Write an order file bound to a game's open step, as a player's client would.
 
     make_order.py ESTAFETTE GAME PLAYER SEQ 'ORDERS-JSON' [--step N] [--prev HEX]
-                  [--game-id ID] > orders.json
+                  [--game-id ID] [--press 'PRESS-JSON'] > orders.json
 
 Asks `estafette status GAME --json` for the step and state_sha256 (prev);
 --step/--prev/--game-id override them (to build replays and forgeries).
@@ -23,6 +23,7 @@ p.add_argument("orders")
 p.add_argument("--step", type=int)
 p.add_argument("--prev")
 p.add_argument("--game-id")
+p.add_argument("--press")
 a = p.parse_args()
 
 status = json.loads(subprocess.run([a.estafette, "status", a.game, "--json"],
@@ -38,4 +39,6 @@ order = {
     "entropy": entropy,
     "orders": json.loads(a.orders),
 }
+if a.press:
+    order["press"] = json.loads(a.press)
 sys.stdout.write(json.dumps(order, indent=2) + "\n")

@@ -50,7 +50,9 @@ grep -qi "england" "$WORK/last.err" || fail "rules: $(cat "$WORK/last.err")"
 order france 1 '[]' > good.json; sign france good.json
 expect_exit 0 "$ESTAFETTE" check game good.json
 expect_exit 0 "$ESTAFETTE" submit game good.json
-order france 2 '[{"type": "move", "from": "France", "to": "Rhineland", "armies": 4}]' > better.json
+order france 2 '[{"type": "move", "from": "France", "to": "Rhineland", "armies": 4}]' \
+	--press '[{"to": ["allies"], "text": "A word in private"}, {"to": "all", "text": "Vive la France"}]' \
+	> better.json
 sign france better.json
 expect_exit 0 "$ESTAFETTE" submit game better.json
 expect_exit 65 "$ESTAFETTE" submit game good.json
@@ -79,6 +81,13 @@ sent=$(ls mail/*.eml | wc -l)
 for p in france allies; do
 	grep -l "To: .*$p@example.org" mail/*.eml >/dev/null || fail "no report for $p"
 done
+# Press: the private message reaches its recipient (and sender) only; the one to all, everyone.
+"$ESTAFETTE" report game --step 2 --player allies | grep -q "A word in private" || fail "press to allies"
+"$ESTAFETTE" report game --step 2 | grep -q "Vive la France" || fail "press to all"
+! "$ESTAFETTE" report game --step 2 | grep -q "A word in private" || fail "private press in public"
+order allies 9 '[]' --press '[{"to": ["prussia"], "text": "x"}]' > press.json; sign allies press.json
+expect_exit 65 "$ESTAFETTE" check game press.json
+grep -q 'press\[0\].to\[0\] is "prussia"' "$WORK/last.err" || fail "press to a stranger: $(cat "$WORK/last.err")"
 head_before=$(git -C game rev-parse main)
 expect_exit 0 "$ESTAFETTE" run game
 [ "$(git -C game rev-parse main)" = "$head_before" ] || fail "a second run committed"

@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -116,16 +117,21 @@ struct server {
 	char *dir; /* where it stores messages */
 };
 
+/* The servers running, so that a failed test still stops its own (teardown). */
+static struct server *running[4];
+
 /*
  * Start tests/helpers/smtpd.py on `port` (0: any) with `extra` arguments
  * and wait until it writes its port file.
  */
-static void server_start(struct server *srv, const char *root, int port, const char *extra1,
-			 const char *extra2)
+static void server_start(struct server *srv, const char *root, int port,
+			 const char *const *extra)
 {
-	char *port_file = path_of("%s/port", root), port_arg[16];
-	const char *argv[16];
+	char *port_file = path_of("%s/port", root), *log = path_of("%s/smtpd.log", root);
+	char port_arg[16];
+	const char *argv[24];
 	size_t argc = 0;
+	posix_spawn_file_actions_t actions;
 
 	srv->dir = path_of("%s/received", root);
 	unlink(port_file);
@@ -138,12 +144,23 @@ static void server_start(struct server *srv, const char *root, int port, const c
 	argv[argc++] = port_arg;
 	argv[argc++] = "--port-file";
 	argv[argc++] = port_file;
-	if (extra1)
-		argv[argc++] = extra1;
-	if (extra2)
-		argv[argc++] = extra2;
+	for (size_t i = 0; extra && extra[i] && argc < 23; i++)
+		argv[argc++] = extra[i];
 	argv[argc] = NULL;
-	assert_int_equal(posix_spawn(&srv->pid, argv[0], NULL, NULL, (char *const *)argv, environ), 0);
+	/* Its log goes to ROOT/smtpd.log, to keep the test's output readable. */
+	assert_int_equal(posix_spawn_file_actions_init(&actions), 0);
+	assert_int_equal(posix_spawn_file_actions_addopen(&actions, 2, log,
+							  O_WRONLY | O_CREAT | O_APPEND, 0600),
+			 0);
+	assert_int_equal(posix_spawn(&srv->pid, argv[0], &actions, NULL, (char *const *)argv, environ),
+			 0);
+	posix_spawn_file_actions_destroy(&actions);
+	free(log);
+	for (size_t i = 0; i < 4; i++)
+		if (!running[i]) {
+			running[i] = srv;
+			break;
+		}
 	for (int i = 0; i < 200; i++) {
 		char *text = read_all(port_file, NULL);
 
@@ -171,6 +188,18 @@ static void server_stop(struct server *srv)
 	srv->pid = 0;
 	free(srv->dir);
 	srv->dir = NULL;
+	for (size_t i = 0; i < 4; i++)
+		if (running[i] == srv)
+			running[i] = NULL;
+}
+
+static int stop_servers(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		if (running[i])
+			server_stop(running[i]);
+	return 0;
 }
 
 /* A port nothing listens on: bound, read and closed again. */
@@ -279,7 +308,7 @@ static char *qp_decode(const char *s, size_t n, size_t *out_len)
 		} else if (s[i] == '=' && i + 1 == n) {
 			fail_msg("dangling = at the end");
 		} else if (s[i] == '=') {
-			assert_true(i + 2 < n + 0 || i + 2 == n);
+			assert_true(i + 2 < n);
 			int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
 			assert_true(hi >= 0 && lo >= 0);
 			out[len++] = (char)(hi * 16 + lo);
@@ -519,9 +548,13 @@ static void test_compose_alternative_and_attachments(void **state)
 	assert_non_null(strstr(eml, close_mixed));
 	assert_true(strstr(eml, close_mixed) + strlen(close_mixed) == eml + len);
 	free(close_mixed);
-	/* The boundaries occur only as delimiters: every "--boundary" starts a line. */
+	/* The boundaries occur only in their parameter and as delimiters starting a line. */
 	for (const char *p = eml; (p = strstr(p, mixed)); p++)
-		assert_true(p - eml >= 4 && !memcmp(p - 4, "\r\n--", 4));
+		assert_true(p - eml >= 10 && (!memcmp(p - 4, "\r\n--", 4) ||
+					      !memcmp(p - 10, "boundary=\"", 10)));
+	for (const char *p = eml; (p = strstr(p, alt)); p++)
+		assert_true(p - eml >= 10 && (!memcmp(p - 4, "\r\n--", 4) ||
+					      !memcmp(p - 10, "boundary=\"", 10)));
 
 	/* base64 in 76-column lines decodes back to the bytes. */
 	b64 = part_body(att_at, "Content-Type: image/svg+xml", &b64_len);
@@ -566,7 +599,7 @@ static void test_compose_names_and_lists(void **state)
 {
 	est_mail_message msg = {.from = "Joueur français <fr@example.org>",
 				.to = "Smith, John <john@example.org>, \"Ann\" <ann@example.org>, "
-				      "bob@example.org",
+				      "bob@example.org, J. R. <jr@example.org>",
 				.message_id = MSGID, .date = DATE_2001, .text = "hi\n"};
 	char *eml = NULL, *v;
 	size_t len;
@@ -578,9 +611,34 @@ static void test_compose_names_and_lists(void **state)
 	free(v);
 	assert_non_null(v = header_value(eml, "To"));
 	assert_string_equal(v, "\"Smith, John\" <john@example.org>, Ann <ann@example.org>, "
-			       "bob@example.org");
+			       "bob@example.org, \"J. R.\" <jr@example.org>");
 	free(v);
 	free(eml);
+}
+
+static void test_compose_non_ascii_filename(void **state)
+{
+	est_mail_attachment att = {.filename = "carte d'été.svg", .data = "<svg/>", .len = 6};
+	est_mail_message msg = {.from = "gm@example.org", .to = "france@example.org",
+				.message_id = MSGID, .date = DATE_2001, .text = "map attached\n",
+				.attachments = &att, .attachment_count = 1};
+	char *eml = NULL, *v;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), 0);
+	assert_crlf_only(eml, len);
+	assert_non_null(strstr(eml, "Content-Type: application/octet-stream\r\n"));
+	assert_non_null(v = header_value(strstr(eml, "Content-Type: application/octet-stream"),
+					 "Content-Disposition"));
+	assert_string_equal(v, "attachment; filename*=utf-8''carte%20d%27%C3%A9t%C3%A9.svg");
+	free(v);
+	/* Without html the first part of multipart/mixed is the text itself. */
+	assert_null(strstr(eml, "multipart/alternative"));
+	assert_non_null(strstr(eml, "multipart/mixed"));
+	free(eml);
+	att.data = NULL;
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), EST_EINVAL);
 }
 
 static void test_compose_refuses_bad_headers(void **state)
@@ -622,6 +680,10 @@ static void test_compose_refuses_bad_headers(void **state)
 	msg = good;
 	msg.subject = "bad \xff utf-8";
 	assert_int_equal(est_mail_compose(&eml, &len, &msg), EST_EINVAL);
+	msg = good;
+	msg.text = "latin-1 caf\xe9\n";
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "\"text\""));
 	est_mail_attachment att = {.filename = "map.svg\r\nX: y", .data = "x", .len = 1};
 	msg = good;
 	msg.attachments = &att;
@@ -776,6 +838,19 @@ static void test_outbox_put_after_a_half_written_message(void **state)
 	remove_tree(home);
 }
 
+/* The pid of a process that has exited and been reaped. */
+static int dead_pid(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	return (int)pid;
+}
+
 static void test_deliver_without_server_keeps_everything(void **state)
 {
 	char *home = make_temp_dir();
@@ -793,6 +868,30 @@ static void test_deliver_without_server_keeps_everything(void **state)
 	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, home, "g", &none), 0);
 	assert_int_equal(pending, 1);
 	assert_true(exists_fmt("%s/outbox/g/pending/0001-france.eml", home));
+
+	/* Temporary files of a killed run go (reaped or zombie); a live process's stay. */
+	pid_t zombie = fork();
+	assert_true(zombie >= 0);
+	if (zombie == 0)
+		_exit(0);
+	usleep(100 * 1000); /* let it exit, unreaped */
+	char *dead = path_of("%s/outbox/g/pending/0002-austria.eml.tmp.%d", home, dead_pid());
+	char *undead = path_of("%s/outbox/g/pending/0002-austria.json.tmp.%d", home, (int)zombie);
+	char *live = path_of("%s/outbox/g/pending/0003-prussia.json.tmp.%d", home, (int)getpid());
+	assert_int_equal(est_file_write_atomic(dead, "torn", 4, 0600), 0);
+	assert_int_equal(est_file_write_atomic(undead, "torn", 4, 0600), 0);
+	assert_int_equal(est_file_write_atomic(live, "torn", 4, 0600), 0);
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, home, "g", NULL), 0);
+	assert_int_equal(pending, 1);
+	assert_false(est_path_exists(dead));
+	assert_false(est_path_exists(undead));
+	assert_true(est_path_exists(live));
+	int status;
+	waitpid(zombie, &status, 0);
+	unlink(live);
+	free(dead);
+	free(undead);
+	free(live);
 
 	/* A move cut short by a crash (the .eml already in sent/) is finished, not resent. */
 	char *from = path_of("%s/outbox/g/pending/0001-france.eml", home);
@@ -904,6 +1003,8 @@ static est_mail_smtp smtp_to(char *url, size_t size, int port)
 	return (est_mail_smtp){.url = url, .timeout_seconds = 10};
 }
 
+static int came_over_tls(const struct server *srv, int n);
+
 static void test_deliver_three_over_one_connection(void **state)
 {
 	struct three t;
@@ -913,7 +1014,7 @@ static void test_deliver_three_over_one_connection(void **state)
 
 	(void)state;
 	queue_three(&t, NULL);
-	server_start(&srv, t.root, 0, NULL, NULL);
+	server_start(&srv, t.root, 0, NULL);
 	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
 	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), 0);
 	assert_int_equal(sent, 3);
@@ -921,6 +1022,7 @@ static void test_deliver_three_over_one_connection(void **state)
 	for (int i = 0; i < 3; i++) {
 		assert_envelope(&srv, i + 1, three_rcpts[i], 1);
 		assert_same_bytes(&srv, i + 1, &t, i);
+		assert_false(came_over_tls(&srv, i + 1)); /* the server offered no STARTTLS */
 	}
 	log = path_of("%s/connections.log", srv.dir);
 	assert_int_equal(count_lines(log), 1);
@@ -960,7 +1062,7 @@ static void test_deliver_when_server_is_down_then_up(void **state)
 	free(folder);
 	assert_int_equal(count_names(t.home, "pending"), 3);
 
-	server_start(&srv, t.root, port, NULL, NULL);
+	server_start(&srv, t.root, port, NULL);
 	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), 0);
 	assert_int_equal(sent, 3);
 	assert_int_equal(pending, 0);
@@ -980,7 +1082,7 @@ static void test_deliver_retries_after_451(void **state)
 
 	(void)state;
 	queue_three(&t, NULL);
-	server_start(&srv, t.root, 0, "--reject-first", "1");
+	server_start(&srv, t.root, 0, (const char *[]){"--reject-first", "1", NULL});
 	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
 	/* 4xx stops the run: the first stays pending, and the rest wait behind it. */
 	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp),
@@ -1013,12 +1115,11 @@ static void test_deliver_skips_a_refused_message(void **state)
 
 	(void)state;
 	queue_three(&t, "nobody@example.org");
-	server_start(&srv, t.root, 0, "--reject-rcpt", "nobody@example.org");
+	server_start(&srv, t.root, 0, (const char *[]){"--reject-rcpt", "nobody@example.org", NULL});
 	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
 	/* 5xx for one message: it stays pending, the others still go. */
 	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp),
 			 EST_ETEMPFAIL);
-	print_message("%s\n", est_error_message());
 	assert_non_null(strstr(est_error_message(), "0002-austria.eml"));
 	assert_non_null(strstr(est_error_message(), "550"));
 	assert_int_equal(sent, 2);
@@ -1031,6 +1132,259 @@ static void test_deliver_skips_a_refused_message(void **state)
 	assert_same_bytes(&srv, 2, &t, 2);
 	assert_false(exists_fmt("%s/0003.eml", srv.dir));
 	server_stop(&srv);
+	three_free(&t);
+}
+
+static void test_deliver_skips_a_broken_envelope(void **state)
+{
+	struct three t;
+	struct server srv = {0};
+	char url[64], *json;
+	size_t sent = 9, pending = 9;
+
+	(void)state;
+	queue_three(&t, NULL);
+	json = path_of("%s/outbox/g/pending/0001-france.json", t.home);
+	assert_int_equal(est_file_write_atomic(json, "{\"from\": ", 9, 0600), 0);
+	server_start(&srv, t.root, 0, NULL);
+	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp),
+			 EST_ETEMPFAIL);
+	assert_non_null(strstr(est_error_message(), json));
+	assert_int_equal(sent, 2);
+	assert_int_equal(pending, 1);
+	assert_same_bytes(&srv, 1, &t, 1);
+	assert_same_bytes(&srv, 2, &t, 2);
+	free(json);
+	server_stop(&srv);
+	three_free(&t);
+}
+
+static void assert_logged_in_as(const struct server *srv, int n, const char *user)
+{
+	char *path = path_of("%s/%04d.json", srv->dir, n);
+	json_t *meta = json_load_file(path, 0, NULL);
+
+	assert_non_null(meta);
+	assert_string_equal(json_string_value(json_object_get(meta, "auth")), user);
+	json_decref(meta);
+	free(path);
+}
+
+static void test_deliver_logs_in(void **state)
+{
+	struct three t;
+	struct server srv = {0};
+	char url[64];
+	size_t sent = 9, pending = 9;
+
+	(void)state;
+	queue_three(&t, NULL);
+	server_start(&srv, t.root, 0, (const char *[]){"--auth", "gm:s3cret pass", NULL});
+	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
+
+	/* No credentials: 530 authentication required is a configuration error. */
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), EST_ECONFIG);
+	assert_int_equal(pending, 3);
+	/* A wrong password: 535, and the message does not show it. */
+	smtp.username = "gm";
+	smtp.password = "wrong-password";
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), EST_ECONFIG);
+	assert_null(strstr(est_error_message(), "wrong-password"));
+	assert_non_null(strstr(est_error_message(), "fix the SMTP settings"));
+	assert_int_equal(pending, 3);
+	assert_false(exists_fmt("%s/0001.eml", srv.dir));
+
+	smtp.password = "s3cret pass";
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), 0);
+	assert_int_equal(sent, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_logged_in_as(&srv, i + 1, "gm");
+		assert_same_bytes(&srv, i + 1, &t, i);
+	}
+	server_stop(&srv);
+	three_free(&t);
+}
+
+static void test_deliver_reads_netrc(void **state)
+{
+	struct three t;
+	struct server srv = {0};
+	char url[64], *netrc, *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	const char *entry = "machine 127.0.0.1 login gm password netrc-secret\n";
+	size_t sent = 9, pending = 9;
+
+	(void)state;
+	queue_three(&t, NULL);
+	server_start(&srv, t.root, 0, (const char *[]){"--auth", "gm:netrc-secret", NULL});
+	/* curl reads $HOME/.netrc: point HOME at a folder of the test's own. */
+	netrc = path_of("%s/.netrc", t.root);
+	assert_int_equal(est_file_write_atomic(netrc, entry, strlen(entry), 0600), 0);
+	setenv("HOME", t.root, 1);
+	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
+	smtp.netrc = 1;
+	int error = est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	free(old_home);
+	assert_int_equal(error, 0);
+	assert_int_equal(sent, 3);
+	assert_logged_in_as(&srv, 1, "gm");
+	free(netrc);
+	server_stop(&srv);
+	three_free(&t);
+}
+
+static void test_deliver_requires_tls_when_told(void **state)
+{
+	struct three t;
+	struct server srv = {0};
+	char url[64];
+	size_t sent = 9, pending = 9;
+
+	(void)state;
+	queue_three(&t, NULL);
+	server_start(&srv, t.root, 0, NULL); /* offers no STARTTLS */
+	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
+	smtp.require_tls = 1;
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), EST_ECONFIG);
+	assert_int_equal(sent, 0);
+	assert_int_equal(pending, 3);
+	assert_false(exists_fmt("%s/0001.eml", srv.dir));
+	server_stop(&srv);
+	three_free(&t);
+}
+
+static void test_deliver_gives_up_on_a_silent_server(void **state)
+{
+	struct three t;
+	struct sockaddr_in addr = {.sin_family = AF_INET};
+	socklen_t addr_len = sizeof(addr);
+	char url[64];
+	size_t sent = 9, pending = 9;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	time_t started;
+
+	(void)state;
+	/* Listening, so the connection is made, but never a greeting. */
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &addr_len), 0);
+	queue_three(&t, NULL);
+	est_mail_smtp smtp = smtp_to(url, sizeof(url), ntohs(addr.sin_port));
+	smtp.timeout_seconds = 1;
+	started = time(NULL);
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp),
+			 EST_ETEMPFAIL);
+	assert_true(time(NULL) - started <= 5);
+	assert_int_equal(sent, 0);
+	assert_int_equal(pending, 3);
+	close(fd);
+	three_free(&t);
+}
+
+static int run_program(const char *const *argv)
+{
+	posix_spawn_file_actions_t actions;
+	pid_t pid;
+	int status = -1;
+
+	assert_int_equal(posix_spawn_file_actions_init(&actions), 0);
+	assert_int_equal(posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0), 0);
+	assert_int_equal(posix_spawn(&pid, argv[0], &actions, NULL, (char *const *)argv, environ), 0);
+	posix_spawn_file_actions_destroy(&actions);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A self-signed certificate for 127.0.0.1 made by openssl(1): ROOT/cert.pem, key.pem. */
+static void make_certificate(const char *root, char **cert, char **key)
+{
+	*cert = path_of("%s/cert.pem", root);
+	*key = path_of("%s/key.pem", root);
+	const char *argv[] = {"/usr/bin/openssl", "req", "-x509", "-newkey", "ec",
+			      "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", *key,
+			      "-out", *cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+			      "-addext", "subjectAltName=IP:127.0.0.1", NULL};
+
+	assert_int_equal(run_program(argv), 0);
+}
+
+static int came_over_tls(const struct server *srv, int n)
+{
+	char *path = path_of("%s/%04d.json", srv->dir, n);
+	json_t *meta = json_load_file(path, 0, NULL);
+	int tls;
+
+	assert_non_null(meta);
+	tls = json_is_true(json_object_get(meta, "tls"));
+	json_decref(meta);
+	free(path);
+	return tls;
+}
+
+static void test_deliver_uses_starttls_when_offered(void **state)
+{
+	struct three t;
+	struct server srv = {0};
+	char url[64], *cert, *key;
+	size_t sent = 9, pending = 9;
+
+	(void)state;
+	queue_three(&t, NULL);
+	make_certificate(t.root, &cert, &key);
+	server_start(&srv, t.root, 0, (const char *[]){"--tls-cert", cert, "--tls-key", key, NULL});
+	est_mail_smtp smtp = smtp_to(url, sizeof(url), srv.port);
+
+	/* The server offers STARTTLS, so it is used, and its certificate checked. */
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), EST_ECONFIG);
+	assert_int_equal(pending, 3);
+	assert_false(exists_fmt("%s/0001.eml", srv.dir));
+	smtp.ca_file = cert;
+	smtp.require_tls = 1;
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), 0);
+	assert_int_equal(sent, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_true(came_over_tls(&srv, i + 1));
+		assert_same_bytes(&srv, i + 1, &t, i);
+	}
+	/* One connection refused by the certificate check, then one for all three. */
+	char *log = path_of("%s/connections.log", srv.dir);
+	assert_int_equal(count_lines(log), 2);
+	free(log);
+	server_stop(&srv);
+	free(cert);
+	free(key);
+	three_free(&t);
+}
+
+static void test_deliver_over_smtps(void **state)
+{
+	struct three t;
+	struct server srv = {0};
+	char url[64], *cert, *key;
+	size_t sent = 9, pending = 9;
+
+	(void)state;
+	queue_three(&t, NULL);
+	make_certificate(t.root, &cert, &key);
+	server_start(&srv, t.root, 0,
+		     (const char *[]){"--tls-cert", cert, "--tls-key", key, "--smtps", NULL});
+	snprintf(url, sizeof(url), "smtps://127.0.0.1:%d", srv.port);
+	est_mail_smtp smtp = {.url = url, .timeout_seconds = 10, .ca_file = cert};
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, t.home, "g", &smtp), 0);
+	assert_int_equal(sent, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_true(came_over_tls(&srv, i + 1));
+		assert_same_bytes(&srv, i + 1, &t, i);
+	}
+	server_stop(&srv);
+	free(cert);
+	free(key);
 	three_free(&t);
 }
 
@@ -1055,15 +1409,23 @@ int main(void)
 		cmocka_unit_test(test_compose_text_without_final_newline),
 		cmocka_unit_test(test_compose_alternative_and_attachments),
 		cmocka_unit_test(test_compose_names_and_lists),
+		cmocka_unit_test(test_compose_non_ascii_filename),
 		cmocka_unit_test(test_compose_refuses_bad_headers),
 		cmocka_unit_test(test_compose_folds_long_headers),
 		cmocka_unit_test(test_outbox_put_is_idempotent),
 		cmocka_unit_test(test_outbox_put_after_a_half_written_message),
 		cmocka_unit_test(test_deliver_without_server_keeps_everything),
-		cmocka_unit_test(test_deliver_three_over_one_connection),
-		cmocka_unit_test(test_deliver_when_server_is_down_then_up),
-		cmocka_unit_test(test_deliver_retries_after_451),
-		cmocka_unit_test(test_deliver_skips_a_refused_message),
+		cmocka_unit_test_teardown(test_deliver_three_over_one_connection, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_when_server_is_down_then_up, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_retries_after_451, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_skips_a_refused_message, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_skips_a_broken_envelope, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_logs_in, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_reads_netrc, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_requires_tls_when_told, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_uses_starttls_when_offered, stop_servers),
+		cmocka_unit_test_teardown(test_deliver_over_smtps, stop_servers),
+		cmocka_unit_test(test_deliver_gives_up_on_a_silent_server),
 		cmocka_unit_test(test_deliver_refuses_a_bad_url),
 	};
 	int failed;

@@ -348,10 +348,38 @@ static void test_full_scripted_cycle(void **unused)
 	json_decref(s5);
 }
 
+/*
+ * An "armies" count beyond int is compared as written, not narrowed:
+ * -4294967295 (which narrows to 1) moves nothing, 4294967297 (also 1)
+ * moves every French army in the Rhineland (a count above those present
+ * moves all of them).
+ */
+static void test_move_count_not_narrowed(void **unused)
+{
+	json_t *s = ne_started(rules), *n, *ev;
+
+	(void)unused;
+	n = ne_step(s, rules, orders("France", "[{'type':'move','from':'Rhineland','to':'Switzerland',"
+				       "'armies':-4294967295}]"), NULL, 0, NULL, 0, &ev);
+	assert_null(ne_find(ev, "move"));
+	assert_int_equal(A(n, "Rhineland", "France"), 4 + 2); /* + its reinforcements */
+	json_decref(n);
+	json_decref(ev);
+	n = ne_step(s, rules, orders("France", "[{'type':'move','from':'Rhineland','to':'Switzerland',"
+				       "'armies':4294967297}]"), NULL, 0, NULL, 0, &ev);
+	assert_int_equal(json_integer_value(json_object_get(ne_find(ev, "move"), "armies")), 4);
+	assert_string_equal(ne_text(ev, "move"), "France moves 4 armies from Rhineland to Switzerland");
+	assert_int_equal(A(n, "Switzerland", "France"), 2 + 4 + 1);
+	json_decref(n);
+	json_decref(ev);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draw_phase_draws_two),
+		cmocka_unit_test(test_move_count_not_narrowed),
 		cmocka_unit_test(test_hand_limit_discard),
 		cmocka_unit_test(test_reshuffle_when_deck_runs_out),
 		cmocka_unit_test(test_reinforcements_table),

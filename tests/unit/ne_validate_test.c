@@ -114,8 +114,8 @@ static void test_rebel_refusals(void **unused)
 
 	(void)unused;
 	refused(a, "Allies", "[{'type':'rebels','country':'Italy'}]", 0, "country", "Nationalist Movements");
-	refused(a, "Allies", "[{'type':'rebels','country':'Spain'},{'type':'rebels','country':'Russia'}]", -1,
-		"orders", "Nationalist Movements");
+	refused(a, "Allies", "[{'type':'rebels','country':'Spain'},{'type':'rebels','country':'Russia'}]", 1,
+		"type", "Nationalist Movements");
 	refused(f, "France", "[{'type':'rebels','country':'Spain'}]", 0, "type", "Nationalist Movements");
 	accepted(a, "Allies", "[{'type':'rebels','country':'Austria'}]");
 	json_decref(f);
@@ -202,6 +202,254 @@ static void test_standing_orders_and_turn_defaults(void **unused)
 	json_decref(a);
 }
 
+/* The message of the diagnostic for order `index`, field `field` (a copy), or fail. */
+static char *message(const json_t *state, const char *power, const char *items, int index, const char *field)
+{
+	json_t *diag = NULL, *o = J(items);
+	const json_t *d;
+	char *msg = NULL;
+	size_t i;
+
+	assert_int_equal(NE->validate(&diag, state, rules, power, o), EST_EINVAL);
+	json_array_foreach(diag, i, d) {
+		if (json_integer_value(json_object_get(d, "index")) == index &&
+		    strcmp(json_string_value(json_object_get(d, "field")), field) == 0) {
+			msg = strdup(json_string_value(json_object_get(d, "message")));
+			break;
+		}
+	}
+	if (!msg)
+		fail_msg("no diagnostic [%d] %s in %s", index, field, json_dumps(diag, 0));
+	json_decref(diag);
+	json_decref(o);
+	return msg;
+}
+
+static void message_has(const json_t *state, const char *power, const char *items, int index,
+			const char *field, const char *want, const char *not_want)
+{
+	char *msg = message(state, power, items, index, field);
+
+	if (!strstr(msg, want) || (not_want && strstr(msg, not_want)))
+		fail_msg("message \"%s\": wanted \"%s\"%s%s", msg, want, not_want ? ", not " : "",
+			 not_want ? not_want : "");
+	free(msg);
+}
+
+/*
+ * "armies" is compared as written, before any narrowing to int:
+ * 4294967301 and -4294967291 would both become 5 and pass.
+ */
+static void test_armies_compared_before_narrowing(void **unused)
+{
+	json_t *f = france_turn();
+
+	(void)unused;
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':4294967301}]", 0, "armies",
+		"an army may move only once per turn");
+	message_has(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':4294967301}]", 0, "armies",
+		    "4294967301", NULL);
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':-4294967291}]", 0, "armies",
+		"Move Phase");
+	message_has(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':-4294967291}]", 0, "armies",
+		    "-4294967291", NULL);
+	/* a second move whose sum would wrap */
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':1},"
+		"{'type':'move','from':'France','to':'Italy','armies':9223372036854775807}]", 1, "armies",
+		"an army may move only once per turn");
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':21}]", 0, "armies",
+		"an army may move only once per turn");
+	accepted(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':20}]");
+	json_decref(f);
+}
+
+/* An unknown "type" is called unknown, with the types the step takes. */
+static void test_unknown_type_named(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn();
+
+	(void)unused;
+	message_has(f, "France", "[{'type':'nuke'}]", 0, "type", "\"nuke\" is no order type",
+		    "not accepted");
+	message_has(f, "France", "[{'type':'nuke'}]", 0, "type",
+		    "discard, play, move, rebels, retreat, standing-play", NULL);
+	json_object_set_new(a, "phase", json_string("retreat"));
+	json_object_set_new(a, "retreat", J("{'from':'Austria','side':'Allies','armies':3,'options':['Prussia']}"));
+	message_has(a, "Allies", "[{'type':'nuke'}]", 0, "type", "is no order type; the \"retreat\" step takes: retreat",
+		    "not accepted");
+	message_has(a, "Allies", "[{'type':'move','from':'England','to':'Spain','armies':1}]", 0, "type",
+		    "not accepted in the \"retreat\" step", NULL);
+	json_decref(f);
+	json_decref(a);
+}
+
+/* Counts agree with their nouns: "1 army", "1 card", never "1 armies" or "item(s)". */
+static void test_count_grammar(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn();
+
+	(void)unused;
+	ne_put(f, "Spain", 0, 0, "France");
+	ne_put(f, "Portugal", 1, 0, "France");
+	message_has(f, "France", "[{'type':'move','from':'Spain','to':'Portugal','armies':1}]", 0, "armies",
+		    "total 1 army,", "1 armies");
+	message_has(f, "France", "[{'type':'move','from':'Portugal','to':'Spain','armies':2}]", 0, "armies",
+		    "France has 1 army there", NULL);
+	ne_hand_set(f, "France", "toulon", NULL);
+	message_has(f, "France", "[{'type':'discard','card':'toulon'}]", -1, "orders", "holds 1 card and", "1 cards");
+	message_has(f, "France", "[{'type':'discard','card':'toulon'}]", -1, "orders", "discard 1 card but", NULL);
+	ne_hand_set(f, "France", "toulon", "jena", "ulm", "wagram", "borodino", "eylau", "trafalgar", "marengo", NULL);
+	message_has(f, "France", "[]", -1, "orders", "must discard exactly 1 card;", "(s)");
+	message_has(a, "Allies", "[{'type':'rebels','country':'Spain'},{'type':'rebels','country':'Russia'},"
+		    "{'type':'rebels','country':'Austria'}]", 2, "type", "3 times", "(s)");
+	json_decref(f);
+	json_decref(a);
+}
+
+/* game.json "options": "scenario" only, and only "standard". */
+static void test_setup_options(void **unused)
+{
+	json_t *s = NULL, *o;
+
+	(void)unused;
+	o = J("{'foo':'bar'}");
+	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(est_error_message(), "option \"foo\""));
+	assert_non_null(strstr(est_error_message(), "accepts \"scenario\" only"));
+	json_decref(o);
+	o = J("{'scenario':'1812'}");
+	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "option \"scenario\" is \"1812\""));
+	assert_non_null(strstr(est_error_message(), "\"standard\""));
+	assert_null(strstr(est_error_message(), "game.json"));
+	json_decref(o);
+	o = J("{'scenario':1812}");
+	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "option \"scenario\""));
+	json_decref(o);
+	o = J("{'scenario':'standard'}");
+	assert_int_equal(NE->setup(&s, rules, o), 0);
+	json_decref(s);
+	s = NULL;
+	json_decref(o);
+	o = json_object();
+	assert_int_equal(NE->setup(&s, rules, o), 0);
+	json_decref(s);
+	json_decref(o);
+}
+
+/*
+ * The engine prints `FILE: orders[INDEX].FIELD: MESSAGE (RULE)`, so no
+ * message starts with "orders[N]" or names its own field again, each ends
+ * with its fix after a ';', and index -1 (field "orders") is the file as a
+ * whole. Every kind of refusal is produced here.
+ */
+static void check_shapes(const json_t *state, const char *power, const char *items)
+{
+	json_t *diag = NULL, *o = J(items);
+	const json_t *d;
+	size_t i;
+
+	assert_int_equal(NE->validate(&diag, state, rules, power, o), EST_EINVAL);
+	json_array_foreach(diag, i, d) {
+		const char *msg = json_string_value(json_object_get(d, "message"));
+		const char *field = json_string_value(json_object_get(d, "field"));
+		json_int_t index = json_integer_value(json_object_get(d, "index"));
+		char quoted[128];
+
+		snprintf(quoted, sizeof(quoted), "field \"%s\"", field);
+		if (strstr(msg, "orders[") || strstr(msg, quoted) || strncmp(msg, field, strlen(field)) == 0 ||
+		    !strrchr(msg, ';') || strlen(strrchr(msg, ';')) < 4 || strstr(msg, "(s)") ||
+		    strstr(msg, " 1 armies") || strstr(msg, " 1 cards") || strstr(msg, " 1 items") ||
+		    (index == -1) != (strcmp(field, "orders") == 0) ||
+		    (index >= 0 && (size_t)index >= json_array_size(o)))
+			fail_msg("badly shaped diagnostic for %s: %s", items, json_dumps(d, 0));
+	}
+	json_decref(diag);
+	json_decref(o);
+}
+
+static void test_message_shapes(void **unused)
+{
+	json_t *f = france_turn(), *a = allied_turn(), *b, *r;
+	static const char *const france[] = {
+		"[{'type':'move','from':'France','to':'Spain','armies':1,'note':'x'}]",
+		"[{'type':'move','from':'France','to':'Spain','armies':'all'}]",
+		"[{'type':'move','from':'France','to':'Spain'}]",
+		"[{'type':'move','from':'Atlantis','to':'Spain','armies':1}]",
+		"[{'type':'move','from':'France','to':'Prussia','armies':1}]",
+		"[{'type':'move','from':'France','to':'Spain','armies':0}]",
+		"[{'type':'move','from':'France','to':'Spain','armies':4294967301}]",
+		"[{'type':'play','card':'nothing'}]",
+		"[{'type':'play','card':'jena','country':'Prussia'}]",
+		"[{'type':'play','card':'toulon','country':'Austria'}]",
+		"[{'type':'discard','card':'toulon'},{'type':'play','card':'toulon','country':'France'}]",
+		"[{'type':'rebels','country':'Spain'}]",
+		"[{'type':'retreat','from':'Austria','to':'England'},{'type':'retreat','from':'Austria','to':'Prussia'}]",
+		"[3]", "[{'card':'toulon'}]", "[{'type':'nuke'}]", "{}",
+		NULL,
+	};
+	static const char *const france_cards[] = {
+		"[{'type':'play','card':'louis-berthier'},{'type':'play','card':'a-man-of-destiny'}]",
+		"[{'type':'play','card':'conscription','country':'Austria'}]",
+		"[{'type':'play','card':'louis-berthier','country':'Austria'}]",
+		"[{'type':'play','card':'toulon','country':'France'},{'type':'play','card':'the-little-corporal','country':'France'}]",
+		"[{'type':'standing-play','card':'louis-berthier','country':'France'}]",
+		NULL,
+	};
+	static const char *const allies[] = {
+		"[{'type':'play','card':'austerlitz','country':'Austria'}]",
+		"[{'type':'rebels','country':'Italy'}]",
+		"[{'type':'rebels','country':'Spain'},{'type':'rebels','country':'Russia'}]",
+		"[{'type':'move','from':'Holland','to':'England','armies':3}]",
+		NULL,
+	};
+	size_t i;
+
+	(void)unused;
+	for (i = 0; france[i]; i++)
+		check_shapes(f, "France", france[i]);
+	check_shapes(f, "Allies", "[]");
+	for (i = 0; allies[i]; i++)
+		check_shapes(a, "Allies", allies[i]);
+	ne_hand_set(f, "France", "louis-berthier", "a-man-of-destiny", "conscription", "toulon", "the-little-corporal",
+		    "continental-system", NULL);
+	for (i = 0; france_cards[i]; i++)
+		check_shapes(f, "France", france_cards[i]);
+	json_object_set_new(f, "continental_system", json_true());
+	check_shapes(f, "France", "[{'type':'play','card':'continental-system'}]");
+	json_object_set_new(f, "extra", json_true());
+	check_shapes(f, "France", "[{'type':'play','card':'conscription'}]");
+	json_object_set_new(a, "extra", json_true());
+	check_shapes(a, "Allies", "[{'type':'rebels','country':'Spain'}]");
+	json_object_set_new(f, "extra", json_false());
+	json_object_set_new(json_object_get(f, "no_move"), "France", json_true());
+	check_shapes(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':1}]");
+	b = allied_turn();
+	json_object_set_new(b, "phase", json_string("battle-cards"));
+	json_object_set_new(b, "attack", J("{'battles':['Austria'],'plays':{'France':{},'Allies':{'Austria':'x'}},"
+					   "'rebels':[],'bonus':[],'extra_turn':false}"));
+	ne_hand_set(b, "Allies", "battle-of-the-nile", "czar-alexander-i", "balance-of-power",
+		    "duke-of-wellington", NULL);
+	check_shapes(b, "Allies", "[{'type':'play','card':'battle-of-the-nile','country':'Egypt'}]");
+	check_shapes(b, "Allies", "[{'type':'play','card':'duke-of-wellington','country':'Austria'}]");
+	check_shapes(b, "Allies", "[{'type':'play','card':'balance-of-power'}]");
+	check_shapes(b, "Allies", "[{'type':'move','from':'England','to':'Spain','armies':1}]");
+	r = allied_turn();
+	json_object_set_new(r, "phase", json_string("retreat"));
+	json_object_set_new(r, "retreat", J("{'from':'Austria','side':'Allies','armies':3,'options':['Prussia','Russia']}"));
+	check_shapes(r, "Allies", "[]");
+	check_shapes(r, "Allies", "[{'type':'retreat','from':'Austria','to':'Warsaw'}]");
+	check_shapes(r, "Allies", "[{'type':'retreat','from':'Prussia','to':'Russia'}]");
+	check_shapes(r, "Allies", "[{'type':'retreat','from':'Austria','to':'Russia'},"
+		     "{'type':'retreat','from':'Austria','to':'Prussia'}]");
+	json_decref(r);
+	json_decref(b);
+	json_decref(f);
+	json_decref(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +461,11 @@ int main(void)
 		cmocka_unit_test(test_extra_turn_refusals),
 		cmocka_unit_test(test_retreat_step_refusals),
 		cmocka_unit_test(test_standing_orders_and_turn_defaults),
+		cmocka_unit_test(test_armies_compared_before_narrowing),
+		cmocka_unit_test(test_unknown_type_named),
+		cmocka_unit_test(test_count_grammar),
+		cmocka_unit_test(test_setup_options),
+		cmocka_unit_test(test_message_shapes),
 	};
 	int rc;
 

@@ -309,11 +309,16 @@ static void test_nesting_depth(void **state)
 static void test_numbers_are_integers(void **state)
 {
 	(void)state;
-	refuse_field("step", "7.0", "field \"step\" is 7, not an integer");
+	refuse_field("step", "7.0", "field \"step\" is 7.0, not an integer");
 	refuse_field("seq", "2e0", "not an integer");
 	refuse_field("orders", "[{\"type\": \"hold\"}, {\"type\": \"move\", \"strength\": 2.5}]",
 		     "field \"orders[1].strength\" is 2.5");
 	refuse_field("orders", "[{\"odd key\": [1, 2, 1E4]}]", "orders[0][\"odd key\"][2]");
+	/* a count that would wrap when a ruleset narrows it to 32 bits */
+	refuse_field("orders", "[{\"type\": \"move\", \"armies\": 4294967301}]",
+		     "field \"orders[0].armies\" is 4294967301, outside what an order may say");
+	refuse_field("orders", "[{\"type\": \"move\", \"armies\": -2147483649}]",
+		     "is -2147483649, outside");
 	/* integers beyond 64 bits are a parse error, with the position */
 	refuse_field("seq", "99999999999999999999", "too big");
 }

@@ -39,17 +39,45 @@ static int place_setup(json_t *state, const json_t *rules, const char *side)
 	return 0;
 }
 
+/*
+ * The options (--option K=V, kept in game.json "options"): "scenario" only,
+ * whose one value is "standard". Anything else is refused, not ignored, so a
+ * mistyped option is not mistaken for one in force.
+ */
+static int check_options(const json_t *options)
+{
+	const char *key, *scenario;
+	json_t *v;
+
+	if (!options)
+		return 0;
+	if (!json_is_object(options))
+		return est_error_set(EST_EINVAL, "options: not an object; Napoleonic Empire accepts "
+				     "\"scenario\" only");
+	json_object_foreach((json_t *)options, key, v) {
+		if (strcmp(key, "scenario") != 0)
+			return est_error_set(EST_EINVAL, "option \"%s\" is not an option of Napoleonic "
+					     "Empire, which accepts \"scenario\" only; remove it", key);
+	}
+	v = json_object_get(options, "scenario");
+	scenario = json_string_value(v);
+	if (v && (!scenario || strcmp(scenario, "standard") != 0))
+		return est_error_set(EST_EINVAL, "option \"scenario\" is %s%s%s, but Napoleonic Empire "
+				     "has one scenario, \"standard\"; use \"standard\" or leave the option "
+				     "out", scenario ? "\"" : "", scenario ? scenario : "not a string",
+				     scenario ? "\"" : "");
+	return 0;
+}
+
 static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 {
 	const json_t *cards = json_object_get(json_object_get(rules, "cards"), "cards"), *card;
-	const char *scenario = ne_str(options, "scenario");
 	json_t *state = NULL, *map, *deck;
 	size_t i;
 	int error;
 
-	if (scenario && strcmp(scenario, "standard") != 0)
-		return est_error_set(EST_EINVAL, "game.json: option \"scenario\" is \"%s\", but Napoleonic "
-				     "Empire has one scenario; use \"standard\" or leave it out", scenario);
+	if ((error = check_options(options)) < 0)
+		return error;
 	if (ne_country_count(rules) == 0 || json_array_size(cards) == 0)
 		return est_error_set(EST_EINVAL, "rules: map.json or cards.json is missing or empty; "
 				     "copy the ruleset's data/ folder into the game's rules/");

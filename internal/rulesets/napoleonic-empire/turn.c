@@ -145,10 +145,16 @@ static int moves(json_t *state, json_t *events, const char *side, const json_t *
 				"%s may not move this turn", side);
 	json_array_foreach(orders, i, o) {
 		const char *from = ne_str(o, "from"), *to = ne_str(o, "to");
-		int n = (int)json_integer_value(json_object_get(o, "armies"));
+		json_int_t asked = json_integer_value(json_object_get(o, "armies"));
+		int n = ne_armies(state, from, side);
 
-		if (n > ne_armies(state, from, side))
-			n = ne_armies(state, from, side);
+		/*
+		 * Compared as written, before any narrowing: a count above the
+		 * armies present moves them all, as it always did; a count that
+		 * is not positive moves none (4294967297 must not become 1).
+		 */
+		if (asked < n)
+			n = asked <= 0 ? 0 : (int)asked;
 		if (n <= 0)
 			continue;
 		if ((error = ne_set_armies(state, from, side, ne_armies(state, from, side) - n)) < 0 ||

@@ -16,7 +16,8 @@ struct check {
 	const char *side, *phase;
 	int extra;
 	/* per-file counts */
-	int discards, bop, rebels, extra_turns;
+	int discards, bop, extra_turns, retreat_answers;
+	json_t *rebels;      /* indices of the "rebels" items */
 	json_t *used;        /* card ids named so far */
 	json_t *moved;       /* country -> armies moved out so far */
 	json_t *battle_plays; /* country -> card (this file) */
@@ -24,6 +25,12 @@ struct check {
 	json_t *retreats;    /* country -> 1 (retreat) */
 };
 
+/*
+ * One diagnostic. The engine prints it as `FILE: orders[INDEX].FIELD:
+ * MESSAGE (RULE)`, so the message names neither the index nor its own
+ * field, and ends with the fix; index -1 (field "orders") is the file as a
+ * whole.
+ */
 static void diag(struct check *c, int index, const char *field, const char *rule,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -50,6 +57,18 @@ static void diag(struct check *c, int index, const char *field, const char *rule
 #define R_ATTACK "Napoleonic Empire, Attack Phase"
 #define R_REINF "Napoleonic Empire, Nationalist Movements"
 #define R_ORDERS "Napoleonic Empire, orders (README.md)"
+#define R_ONCE "Napoleonic Empire, Move Phase: an army may move only once per turn"
+
+/* "y" or "ies" for "arm%s", for counts that may exceed an int. */
+static const char *ies(json_int_t n)
+{
+	return n == 1 ? "y" : "ies";
+}
+
+static const char *s_(json_int_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 static const char *const fields_discard[] = {"type", "card", NULL};
 static const char *const fields_play[] = {"type", "card", "country", NULL};
@@ -70,12 +89,12 @@ static int known_fields(struct check *c, int i, const json_t *o, const char *con
 		for (k = 0; allowed[k] && strcmp(allowed[k], key) != 0; k++)
 			;
 		if (!allowed[k]) {
-			diag(c, i, key, R_ORDERS, "orders[%d]: field \"%s\" is not part of a \"%s\" order; "
-			     "remove it", i, key, ne_str(o, "type"));
+			diag(c, i, key, R_ORDERS, "not part of a \"%s\" order; remove it",
+			     ne_str(o, "type"));
 			ok = 0;
 		} else if (strcmp(key, "armies") == 0 ? !json_is_integer(v) : !json_is_string(v)) {
-			diag(c, i, key, R_ORDERS, "orders[%d]: field \"%s\" must be %s; fix its type", i, key,
-			     strcmp(key, "armies") == 0 ? "an integer" : "a string");
+			diag(c, i, key, R_ORDERS, "must be %s; fix its type",
+			     strcmp(key, "armies") == 0 ? "an integer (a number of armies)" : "a string");
 			ok = 0;
 		}
 	}
@@ -86,8 +105,8 @@ static int need(struct check *c, int i, const json_t *o, const char *field)
 {
 	if (json_object_get(o, field))
 		return 1;
-	diag(c, i, field, R_ORDERS, "orders[%d]: a \"%s\" order needs field \"%s\"; add it", i,
-	     ne_str(o, "type"), field);
+	diag(c, i, field, R_ORDERS, "missing, and a \"%s\" order needs it; add it",
+	     ne_str(o, "type"));
 	return 0;
 }
 
@@ -99,9 +118,8 @@ static int country_ok(struct check *c, int i, const json_t *o, const char *field
 		return 0;
 	if (ne_is_country(c->rules, name))
 		return 1;
-	diag(c, i, field, "Napoleonic Empire, The Map", "orders[%d]: field \"%s\" is \"%s\", which is "
-	     "not a country of the map; use a name as the report spells it (e.g. \"Rhineland\")", i,
-	     field, name);
+	diag(c, i, field, "Napoleonic Empire, The Map", "\"%s\" is not a country of the map; use a "
+	     "name as the report spells it (e.g. \"Rhineland\")", name);
 	return 0;
 }
 
@@ -114,18 +132,18 @@ static const json_t *card_ok(struct check *c, int i, const json_t *o)
 	if (!need(c, i, o, "card"))
 		return NULL;
 	if (!(card = ne_card(c->rules, id))) {
-		diag(c, i, "card", R_CARDS, "orders[%d]: field \"card\" is \"%s\", which is no card of the "
-		     "game; use the card's id as your report lists it (e.g. \"austerlitz\")", i, id);
+		diag(c, i, "card", R_CARDS, "\"%s\" is no card of the game; use the card's id as your "
+		     "report lists it (e.g. \"austerlitz\")", id);
 		return NULL;
 	}
 	if (ne_hand_index(c->state, c->side, id) < 0) {
-		diag(c, i, "card", R_CARDS, "orders[%d]: %s does not hold \"%s\"; name only cards in your "
-		     "hand", i, c->side, id);
+		diag(c, i, "card", R_CARDS, "%s does not hold \"%s\"; name only cards in your hand",
+		     c->side, id);
 		return NULL;
 	}
 	if (json_object_get(c->used, id)) {
-		diag(c, i, "card", R_CARDS, "orders[%d]: card \"%s\" is already named by an earlier order "
-		     "of this file; a card is discarded or played once", i, id);
+		diag(c, i, "card", R_CARDS, "\"%s\" is already named by an earlier order of this file, "
+		     "and a card is discarded or played once; name it once", id);
 		return NULL;
 	}
 	json_object_set_new(c->used, id, json_true());
@@ -136,8 +154,8 @@ static int own_side(struct check *c, int i, const json_t *card)
 {
 	if (ne_card_playable_by(card, c->side))
 		return 1;
-	diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" is a card of %s; %s may only discard it "
-	     "(RULINGS.md R12)", i, ne_str(card, "id"), ne_str(card, "side"), c->side);
+	diag(c, i, "card", R_CARDS, "\"%s\" is a card of %s (RULINGS.md R12); %s may only discard it",
+	     ne_str(card, "id"), ne_str(card, "side"), c->side);
 	return 0;
 }
 
@@ -149,13 +167,13 @@ static void battle_play(struct check *c, int i, const json_t *o, const json_t *c
 	if (!country_ok(c, i, o, "country"))
 		return;
 	if (!ne_card_fits(card, country)) {
-		diag(c, i, "country", R_CARDS, "orders[%d]: \"%s\" influences battles in %s only, not in "
-		     "%s; name one of its countries", i, ne_str(card, "id"), ne_str(card, "notes"), country);
+		diag(c, i, "country", R_CARDS, "\"%s\" influences battles in %s only, not in %s; name one "
+		     "of its countries", ne_str(card, "id"), ne_str(card, "notes"), country);
 		return;
 	}
 	if (json_object_get(seen, country)) {
-		diag(c, i, "country", R_ATTACK, "orders[%d]: a second %s for the battle in %s; each side "
-		     "plays at most one battle card per battle (RULINGS.md R10)", i, what, country);
+		diag(c, i, "country", R_ATTACK, "a second %s for the battle in %s, but each side plays at "
+		     "most one battle card per battle (RULINGS.md R10); keep one", what, country);
 		return;
 	}
 	json_object_set_new(seen, country, json_true());
@@ -167,24 +185,23 @@ static void event_play(struct check *c, int i, const json_t *o, const json_t *ca
 	const char *country = ne_str(o, "country");
 
 	if (strcmp(type, "bonus-armies") != 0 && json_object_get(o, "country"))
-		diag(c, i, "country", R_CARDS, "orders[%d]: \"%s\" is an event card and takes no "
-		     "\"country\"; remove the field", i, ne_str(card, "id"));
+		diag(c, i, "country", R_CARDS, "\"%s\" is an event card that names no country; remove "
+		     "this field", ne_str(card, "id"));
 	if ((strcmp(type, "bonus-armies") == 0 || strcmp(type, "rebels") == 0) && c->extra)
-		diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" places armies in the Reinforcement "
-		     "phase, and an extra turn has none; play it in a normal turn (RULINGS.md R15)", i,
-		     ne_str(card, "id"));
+		diag(c, i, "card", R_CARDS, "\"%s\" places armies in the Reinforcement phase, and an "
+		     "extra turn has none (RULINGS.md R15); play it in a normal turn", ne_str(card, "id"));
 	if (strcmp(type, "bonus-armies") == 0 && country && country_ok(c, i, o, "country") &&
 	    (ne_in_list(json_object_get(json_object_get(c->rules, "reinforcements"), "france_never_from"),
 			country) || strcmp(country, "England") == 0 || strcmp(country, "Ottoman Empire") == 0))
-		diag(c, i, "country", "Napoleonic Empire, Reinforcements Phase", "orders[%d]: France "
-		     "can never receive armies in %s; name a country France controls", i, country);
+		diag(c, i, "country", "Napoleonic Empire, Reinforcements Phase", "France can never "
+		     "receive armies in %s; name a country France controls", country);
 	if (strcmp(type, "continental-system") == 0 &&
 	    json_is_true(json_object_get(c->state, "continental_system")))
-		diag(c, i, "card", R_CARDS, "orders[%d]: the Continental System is already in force; "
-		     "keep or discard the card", i);
+		diag(c, i, "card", R_CARDS, "the Continental System is already in force; keep or "
+		     "discard the card");
 	if (strcmp(type, "extra-turn") == 0 && c->extra_turns++ > 0)
-		diag(c, i, "card", R_CARDS, "orders[%d]: a second extra-turn card in one turn; play one "
-		     "per turn (RULINGS.md R20)", i);
+		diag(c, i, "card", R_CARDS, "a second extra-turn card in one turn (RULINGS.md R20); play "
+		     "one per turn");
 	if (strcmp(type, "rebels") == 0)
 		c->bop++;
 }
@@ -196,8 +213,8 @@ static void check_play(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields_play) || !(card = card_ok(c, i, o)) || !own_side(c, i, card))
 		return;
 	if (!ne_card_is_battle(card) && strcmp(c->phase, "battle-cards") == 0) {
-		diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" is an event card, played in your own "
-		     "turn; the battle-cards step takes battle cards only", i, ne_str(card, "id"));
+		diag(c, i, "card", R_CARDS, "\"%s\" is an event card, played in your own turn, and the "
+		     "battle-cards step takes battle cards only; play it in your turn", ne_str(card, "id"));
 		return;
 	}
 	if (!ne_card_is_battle(card)) {
@@ -209,13 +226,14 @@ static void check_play(struct check *c, int i, const json_t *o)
 		const char *country = ne_str(o, "country");
 
 		if (country && !ne_in_list(json_object_get(att, "battles"), country)) {
-			diag(c, i, "country", R_ATTACK, "orders[%d]: there is no pending battle in %s; "
-			     "play cards only for the battles your report lists", i, country);
+			diag(c, i, "country", R_ATTACK, "there is no pending battle in %s; play cards only "
+			     "for the battles your report lists", country);
 			return;
 		}
 		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
-			diag(c, i, "country", R_ATTACK, "orders[%d]: %s already plays a card in the battle "
-			     "in %s; one battle card per side per battle (RULINGS.md R10)", i, c->side, country);
+			diag(c, i, "country", R_ATTACK, "%s already plays a card in the battle in %s, and "
+			     "a side plays one battle card per battle (RULINGS.md R10); remove this order",
+			     c->side, country);
 			return;
 		}
 	}
@@ -225,37 +243,47 @@ static void check_play(struct check *c, int i, const json_t *o)
 static void check_move(struct check *c, int i, const json_t *o)
 {
 	const char *from, *to, *why;
-	int n, start, moved;
+	json_int_t n, left;
+	int start, before;
 
 	if (!known_fields(c, i, o, fields_move) || !country_ok(c, i, o, "from") ||
 	    !country_ok(c, i, o, "to") || !need(c, i, o, "armies"))
 		return;
 	from = ne_str(o, "from");
 	to = ne_str(o, "to");
-	n = (int)json_integer_value(json_object_get(o, "armies"));
+	n = json_integer_value(json_object_get(o, "armies"));
 	if (json_is_true(json_object_get(json_object_get(c->state, "no_move"), c->side))) {
-		diag(c, i, "type", R_CARDS, "orders[%d]: %s may not move this turn (%s); remove the "
-		     "moves", i, c->side, strcmp(c->side, NE_FRANCE) == 0 ? "Josephine" : "Treaty of Tilsit");
+		diag(c, i, "type", R_CARDS, "%s may not move this turn (%s); remove the moves", c->side,
+		     strcmp(c->side, NE_FRANCE) == 0 ? "Josephine" : "Treaty of Tilsit");
 		return;
 	}
 	if ((why = ne_move_refusal(c->rules, c->side, from, to))) {
-		diag(c, i, "to", why, "orders[%d]: %s cannot move from %s to %s; move only along a "
-		     "border the map shows", i, c->side, from, to);
+		diag(c, i, "to", why, "%s cannot move from %s to %s; move only along a border the map "
+		     "shows", c->side, from, to);
 		return;
 	}
+	/* Compared as written (a json_int_t), so 4294967301 is never taken for 5. */
 	if (n < 1) {
-		diag(c, i, "armies", R_MOVE, "orders[%d]: field \"armies\" is %d; move 1 or more", i, n);
+		diag(c, i, "armies", R_MOVE, "%" JSON_INTEGER_FORMAT " is no number of armies to move; "
+		     "move 1 or more", n);
 		return;
 	}
 	start = ne_armies(c->state, from, c->side);
-	moved = (int)json_integer_value(json_object_get(c->moved, from)) + n;
-	if (moved > start) {
-		diag(c, i, "armies", "Napoleonic Empire, Move Phase: an army may move only once per turn",
-		     "orders[%d]: the moves out of %s total %d armies, but %s has %d there at the start "
-		     "of the turn; move at most %d", i, from, moved, c->side, start, start);
+	before = (int)json_integer_value(json_object_get(c->moved, from)); /* 0 .. start */
+	left = start - before;
+	if (n > left) {
+		if (before > 0)
+			diag(c, i, "armies", R_ONCE, "%" JSON_INTEGER_FORMAT " arm%s on top of the %d "
+			     "already moved out of %s, but %s has %d arm%s there at the start of the turn; "
+			     "move at most %d more", n, ies(n), before, from, c->side, start, ne_ies(start),
+			     start - before);
+		else
+			diag(c, i, "armies", R_ONCE, "the moves out of %s total %" JSON_INTEGER_FORMAT
+			     " arm%s, but %s has %d arm%s there at the start of the turn; move at most %d",
+			     from, n, ies(n), c->side, start, ne_ies(start), start);
 		return;
 	}
-	json_object_set_new(c->moved, from, json_integer(moved));
+	json_object_set_new(c->moved, from, json_integer(before + (int)n));
 }
 
 static void check_rebels(struct check *c, int i, const json_t *o)
@@ -265,18 +293,18 @@ static void check_rebels(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields_rebels) || !country_ok(c, i, o, "country"))
 		return;
 	if (strcmp(c->side, NE_ALLIES) != 0) {
-		diag(c, i, "type", R_REINF, "orders[%d]: only the Allies place rebel armies; remove it", i);
+		diag(c, i, "type", R_REINF, "only the Allies place rebel armies; remove this order");
 		return;
 	}
 	if (c->extra) {
-		diag(c, i, "type", R_REINF, "orders[%d]: an extra turn has no Reinforcements phase, so no "
-		     "rebels; remove it", i);
+		diag(c, i, "type", R_REINF, "an extra turn has no Reinforcements phase, so no rebels; "
+		     "remove this order");
 		return;
 	}
 	if (!ne_in_list(json_object_get(list, "countries"), ne_str(o, "country")))
-		diag(c, i, "country", R_REINF, "orders[%d]: rebels rise only in Spain, Portugal, Prussia, "
-		     "Russia or Austria, not in %s; name one of them", i, ne_str(o, "country"));
-	c->rebels++;
+		diag(c, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
+		     "Austria, not in %s; name one of them", ne_str(o, "country"));
+	json_array_append_new(c->rebels, json_integer(i));
 }
 
 static void check_retreat(struct check *c, int i, const json_t *o)
@@ -291,20 +319,22 @@ static void check_retreat(struct check *c, int i, const json_t *o)
 	if (strcmp(c->phase, "retreat") == 0) {
 		const json_t *r = json_object_get(c->state, "retreat");
 
-		if (strcmp(from, ne_str(r, "from")) != 0)
-			diag(c, i, "from", R_ATTACK, "orders[%d]: the retreat awaited is from %s; set "
-			     "\"from\": \"%s\"", i, ne_str(r, "from"), ne_str(r, "from"));
+		if (c->retreat_answers++ > 0)
+			diag(c, i, "type", R_ATTACK, "a second retreat, but the retreat step takes "
+			     "exactly one; remove this order");
+		else if (strcmp(from, ne_str(r, "from")) != 0)
+			diag(c, i, "from", R_ATTACK, "the retreat awaited is from %s, not from %s; set "
+			     "\"from\": \"%s\"", ne_str(r, "from"), from, ne_str(r, "from"));
 		else if (!ne_in_list(json_object_get(r, "options"), to))
-			diag(c, i, "to", R_ATTACK, "orders[%d]: %s is not an adjacent friendly country "
-			     "free of enemy armies; choose one your report lists", i, to);
+			diag(c, i, "to", R_ATTACK, "%s is not an adjacent friendly country free of enemy "
+			     "armies; choose one your report lists", to);
 		return;
 	}
 	if (json_object_get(c->retreats, from))
-		diag(c, i, "from", R_ORDERS, "orders[%d]: a second standing retreat from %s; give one", i,
-		     from);
+		diag(c, i, "from", R_ORDERS, "a second standing retreat from %s; give one", from);
 	else if (!ne_land_adjacent(c->rules, from, to) || ne_move_refusal(c->rules, c->side, from, to))
-		diag(c, i, "to", R_ATTACK, "orders[%d]: a retreat from %s cannot go to %s (not adjacent, "
-		     "England or the Ottoman Empire); name an adjacent country", i, from, to);
+		diag(c, i, "to", R_ATTACK, "a retreat from %s cannot go to %s (not adjacent, England or "
+		     "the Ottoman Empire); name an adjacent country", from, to);
 	json_object_set_new(c->retreats, from, json_true());
 }
 
@@ -316,12 +346,15 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	    !own_side(c, i, card))
 		return;
 	if (!ne_card_is_battle(card)) {
-		diag(c, i, "card", R_CARDS, "orders[%d]: \"%s\" is an event card; only battle cards have "
-		     "standing plays", i, ne_str(card, "id"));
+		diag(c, i, "card", R_CARDS, "\"%s\" is an event card, and only battle cards have standing "
+		     "plays; play it in your turn or keep it", ne_str(card, "id"));
 		return;
 	}
 	battle_play(c, i, o, card, c->standing, "standing play");
 }
+
+static const char *const all_types[] = {"discard", "play", "move", "rebels", "retreat",
+					"standing-play", NULL};
 
 static const char *accepted(const char *phase)
 {
@@ -334,12 +367,20 @@ static const char *accepted(const char *phase)
 	return "";
 }
 
+static int known_type(const char *type)
+{
+	size_t k;
+
+	for (k = 0; all_types[k]; k++)
+		if (strcmp(all_types[k], type) == 0)
+			return 1;
+	return 0;
+}
+
 static int accepts(const char *phase, const char *type)
 {
 	if (strcmp(phase, "turn") == 0)
-		return strcmp(type, "discard") == 0 || strcmp(type, "play") == 0 ||
-		       strcmp(type, "move") == 0 || strcmp(type, "rebels") == 0 ||
-		       strcmp(type, "retreat") == 0 || strcmp(type, "standing-play") == 0;
+		return known_type(type);
 	if (strcmp(phase, "battle-cards") == 0)
 		return strcmp(type, "play") == 0;
 	return strcmp(phase, "retreat") == 0 && strcmp(type, "retreat") == 0;
@@ -349,14 +390,25 @@ static void check_item(struct check *c, int i, const json_t *o)
 {
 	const char *type = ne_str(o, "type");
 
-	if (!json_is_object(o) || !type) {
-		diag(c, i, "type", R_ORDERS, "orders[%d]: each order is an object with a \"type\"; "
-		     "see README.md", i);
+	if (!json_is_object(o)) {
+		diag(c, i, "type", R_ORDERS, "this order is not a JSON object; write it as {\"type\": "
+		     "..., ...} with one of the types the \"%s\" step takes: %s", c->phase,
+		     accepted(c->phase));
+		return;
+	}
+	if (!type) {
+		diag(c, i, "type", R_ORDERS, "missing or not a string; give the order one of the types "
+		     "the \"%s\" step takes: %s", c->phase, accepted(c->phase));
+		return;
+	}
+	if (!known_type(type)) {
+		diag(c, i, "type", R_ORDERS, "\"%s\" is no order type; the \"%s\" step takes: %s", type,
+		     c->phase, accepted(c->phase));
 		return;
 	}
 	if (!accepts(c->phase, type)) {
-		diag(c, i, "type", R_ORDERS, "orders[%d]: a \"%s\" order is not accepted in the "
-		     "\"%s\" step; this step takes: %s", i, type, c->phase, accepted(c->phase));
+		diag(c, i, "type", R_ORDERS, "a \"%s\" order is not accepted in the \"%s\" step; this "
+		     "step takes: %s", type, c->phase, accepted(c->phase));
 		return;
 	}
 	if (strcmp(type, "discard") == 0) {
@@ -375,23 +427,53 @@ static void check_item(struct check *c, int i, const json_t *o)
 	}
 }
 
-static void check_totals(struct check *c, const json_t *orders)
+/* "once", "twice", "3 times" */
+static const char *times(char *buf, size_t len, int n)
+{
+	if (n == 1)
+		return "once";
+	if (n == 2)
+		return "twice";
+	snprintf(buf, len, "%d times", n);
+	return buf;
+}
+
+static void check_discards(struct check *c)
 {
 	int hand = (int)json_array_size(ne_hand(c->state, c->side));
 	int limit = ne_setup_int(c->rules, "hand_limit", 7);
 	int excess = hand > limit ? hand - limit : 0;
+	int off = excess - c->discards;
 
-	if (strcmp(c->phase, "turn") == 0 && c->discards != excess)
-		diag(c, -1, "orders", R_DRAW, "%s holds %d cards and may keep %d: the orders discard %d "
-		     "but must discard exactly %d; add or remove {\"type\": \"discard\", \"card\": ...} "
-		     "items", c->side, hand, limit, c->discards, excess);
-	if (c->rebels > 1 + c->bop)
-		diag(c, -1, "orders", R_REINF, "the orders place rebels %d times, but the Allies may "
-		     "place 2 rebel armies once per turn (once more per Balance of Power played); remove "
-		     "%d \"rebels\" item(s)", c->rebels, c->rebels - 1 - c->bop);
-	if (strcmp(c->phase, "retreat") == 0 && json_array_size(orders) != 1)
-		diag(c, -1, "orders", R_ATTACK, "the retreat step takes exactly one {\"type\": "
-		     "\"retreat\", \"from\": ..., \"to\": ...} order; send one");
+	if (off == 0)
+		return;
+	diag(c, -1, "orders", R_DRAW, "%s holds %d card%s and may keep %d: the orders discard %d "
+	     "card%s but must discard exactly %d card%s; %s %d {\"type\": \"discard\", \"card\": "
+	     "...} item%s", c->side, hand, s_(hand), limit, c->discards, s_(c->discards), excess,
+	     s_(excess), off > 0 ? "add" : "remove", off > 0 ? off : -off, s_(off > 0 ? off : -off));
+}
+
+/* Rebels once per turn, once more per Balance of Power: each item beyond that is refused. */
+static void check_rebel_count(struct check *c)
+{
+	int allowed = 1 + c->bop, placed = (int)json_array_size(c->rebels), k;
+	char a[32], p[32];
+
+	for (k = allowed; k < placed; k++)
+		diag(c, (int)json_integer_value(json_array_get(c->rebels, (size_t)k)), "type", R_REINF,
+		     "the orders place rebels %s, but the Allies may place 2 rebel armies once per "
+		     "turn, once more per Balance of Power played (%s here); remove this order",
+		     times(p, sizeof(p), placed), times(a, sizeof(a), allowed));
+}
+
+static void check_totals(struct check *c)
+{
+	if (strcmp(c->phase, "turn") == 0)
+		check_discards(c);
+	check_rebel_count(c);
+	if (strcmp(c->phase, "retreat") == 0 && c->retreat_answers == 0)
+		diag(c, -1, "orders", R_ATTACK, "the retreat step takes exactly one retreat, and these "
+		     "orders hold none; send {\"type\": \"retreat\", \"from\": ..., \"to\": ...}");
 }
 
 static int awaited(const json_t *state, const char *power)
@@ -412,7 +494,7 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 {
 	struct check c = {0};
 	json_t *o;
-	size_t i;
+	size_t i, n;
 	int error = 0;
 
 	*diagnostics_out = NULL;
@@ -422,7 +504,9 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	c.battle_plays = json_object();
 	c.standing = json_object();
 	c.retreats = json_object();
-	if (!c.diags || !c.used || !c.moved || !c.battle_plays || !c.standing || !c.retreats) {
+	c.rebels = json_array();
+	if (!c.diags || !c.used || !c.moved || !c.battle_plays || !c.standing || !c.retreats ||
+	    !c.rebels) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -435,17 +519,18 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		diag(&c, -1, "orders", R_ORDERS, "the \"%s\" step does not await orders from %s; send "
 		     "orders only when your report asks for them", c.phase, power ? power : "(none)");
 	} else if (!json_is_array(orders)) {
-		diag(&c, -1, "orders", R_ORDERS, "\"orders\" must be an array; see README.md");
+		diag(&c, -1, "orders", R_ORDERS, "not an array; write the orders as [{\"type\": ...}, ...] "
+		     "(see README.md)");
 	} else {
 		json_array_foreach(orders, i, o)
 			check_item(&c, (int)i, o);
-		check_totals(&c, orders);
+		check_totals(&c);
 	}
-	if (json_array_size(c.diags) > 0) {
+	if ((n = json_array_size(c.diags)) > 0) {
 		*diagnostics_out = c.diags;
 		c.diags = NULL;
-		error = est_error_set(EST_EINVAL, "orders for %s: %zu problem(s); the first: %s", power ? power : "(none)",
-				      json_array_size(*diagnostics_out),
+		error = est_error_set(EST_EINVAL, "orders for %s: %zu problem%s; the first: %s",
+				      power ? power : "(none)", n, n == 1 ? "" : "s",
 				      ne_str(json_array_get(*diagnostics_out, 0), "message"));
 	}
 out:
@@ -455,5 +540,6 @@ out:
 	json_decref(c.battle_plays);
 	json_decref(c.standing);
 	json_decref(c.retreats);
+	json_decref(c.rebels);
 	return error;
 }
