@@ -40,12 +40,20 @@ extern char **environ;
 
 /* ---- helpers: files, folders, the server ---- */
 
+/* The temporary folders alive, so that a failed test still removes its own (teardown). */
+static char *temp_dirs[8];
+
 static char *make_temp_dir(void)
 {
 	char *dir = strdup("/tmp/est-mail-test-XXXXXX");
 
 	assert_non_null(dir);
 	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 8; i++)
+		if (!temp_dirs[i]) {
+			temp_dirs[i] = dir;
+			break;
+		}
 	return dir;
 }
 
@@ -59,6 +67,9 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 static void remove_tree(char *dir)
 {
+	for (size_t i = 0; i < 8; i++)
+		if (temp_dirs[i] == dir)
+			temp_dirs[i] = NULL;
 	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(dir);
 }
@@ -193,12 +204,16 @@ static void server_stop(struct server *srv)
 			running[i] = NULL;
 }
 
-static int stop_servers(void **state)
+/* After each test, even a failed one: stop its servers, remove its folders. */
+static int clean_up(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < 4; i++)
 		if (running[i])
 			server_stop(running[i]);
+	for (size_t i = 0; i < 8; i++)
+		if (temp_dirs[i])
+			remove_tree(temp_dirs[i]);
 	return 0;
 }
 
@@ -1405,28 +1420,28 @@ static void test_deliver_refuses_a_bad_url(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_compose_text_only),
-		cmocka_unit_test(test_compose_text_without_final_newline),
-		cmocka_unit_test(test_compose_alternative_and_attachments),
-		cmocka_unit_test(test_compose_names_and_lists),
-		cmocka_unit_test(test_compose_non_ascii_filename),
-		cmocka_unit_test(test_compose_refuses_bad_headers),
-		cmocka_unit_test(test_compose_folds_long_headers),
-		cmocka_unit_test(test_outbox_put_is_idempotent),
-		cmocka_unit_test(test_outbox_put_after_a_half_written_message),
-		cmocka_unit_test(test_deliver_without_server_keeps_everything),
-		cmocka_unit_test_teardown(test_deliver_three_over_one_connection, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_when_server_is_down_then_up, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_retries_after_451, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_skips_a_refused_message, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_skips_a_broken_envelope, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_logs_in, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_reads_netrc, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_requires_tls_when_told, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_uses_starttls_when_offered, stop_servers),
-		cmocka_unit_test_teardown(test_deliver_over_smtps, stop_servers),
-		cmocka_unit_test(test_deliver_gives_up_on_a_silent_server),
-		cmocka_unit_test(test_deliver_refuses_a_bad_url),
+		cmocka_unit_test_teardown(test_compose_text_only, clean_up),
+		cmocka_unit_test_teardown(test_compose_text_without_final_newline, clean_up),
+		cmocka_unit_test_teardown(test_compose_alternative_and_attachments, clean_up),
+		cmocka_unit_test_teardown(test_compose_names_and_lists, clean_up),
+		cmocka_unit_test_teardown(test_compose_non_ascii_filename, clean_up),
+		cmocka_unit_test_teardown(test_compose_refuses_bad_headers, clean_up),
+		cmocka_unit_test_teardown(test_compose_folds_long_headers, clean_up),
+		cmocka_unit_test_teardown(test_outbox_put_is_idempotent, clean_up),
+		cmocka_unit_test_teardown(test_outbox_put_after_a_half_written_message, clean_up),
+		cmocka_unit_test_teardown(test_deliver_without_server_keeps_everything, clean_up),
+		cmocka_unit_test_teardown(test_deliver_three_over_one_connection, clean_up),
+		cmocka_unit_test_teardown(test_deliver_when_server_is_down_then_up, clean_up),
+		cmocka_unit_test_teardown(test_deliver_retries_after_451, clean_up),
+		cmocka_unit_test_teardown(test_deliver_skips_a_refused_message, clean_up),
+		cmocka_unit_test_teardown(test_deliver_skips_a_broken_envelope, clean_up),
+		cmocka_unit_test_teardown(test_deliver_logs_in, clean_up),
+		cmocka_unit_test_teardown(test_deliver_reads_netrc, clean_up),
+		cmocka_unit_test_teardown(test_deliver_requires_tls_when_told, clean_up),
+		cmocka_unit_test_teardown(test_deliver_uses_starttls_when_offered, clean_up),
+		cmocka_unit_test_teardown(test_deliver_over_smtps, clean_up),
+		cmocka_unit_test_teardown(test_deliver_gives_up_on_a_silent_server, clean_up),
+		cmocka_unit_test_teardown(test_deliver_refuses_a_bad_url, clean_up),
 	};
 	int failed;
 
