@@ -2,7 +2,7 @@
 # Install the Debian packages the build, the tests and the demo need,
 # skipping apt entirely when every one is already present.
 set -e
-pkgs="gcc make pkg-config git openssh-client openssl python3 python3-aiosmtpd
+pkgs="gcc make pkg-config git openssh-client openssl curl python3 python3-aiosmtpd
       libgit2-dev libcurl4-openssl-dev libjansson-dev libssl-dev libcmocka-dev"
 missing=
 for p in $pkgs; do

@@ -68,9 +68,8 @@ mkdir -p notagame && git -C notagame init -q
 expect_exit 0 "$ESTAFETTE" run --all "$WORK" --json
 grep -q notagame "$WORK/last.out" && fail "run --all took a folder that is not a game"
 resolved=$(json_get 'len(d[0]["resolved"])' < "$WORK/last.out")
-git -C game show main:turns/0002/manifest.json |
-	json_get 'd["ignored"][0]["file"]' | grep -qx allies.json ||
-	fail "the out-of-turn file is not named in the manifest"
+ignored=$(git -C game show main:turns/0002/manifest.json | json_get 'd["ignored"][0]["file"]')
+[ "$ignored" = allies.json ] || fail "the out-of-turn file is not named in the manifest"
 [ "$resolved" -ge 1 ] || fail "run resolved nothing: $(cat "$WORK/last.out")"
 git -C game show main:turns/0002/orders/france.json | cmp - better.json ||
 	fail "the resolved order file is not byte for byte the signed one"
@@ -82,9 +81,11 @@ for p in france allies; do
 	grep -l "To: .*$p@example.org" mail/*.eml >/dev/null || fail "no report for $p"
 done
 # Press: the private message reaches its recipient (and sender) only; the one to all, everyone.
-"$ESTAFETTE" report game --step 2 --player allies | grep -q "A word in private" || fail "press to allies"
-"$ESTAFETTE" report game --step 2 | grep -q "Vive la France" || fail "press to all"
-! "$ESTAFETTE" report game --step 2 | grep -q "A word in private" || fail "private press in public"
+allied_report=$("$ESTAFETTE" report game --step 2 --player allies)
+public_report=$("$ESTAFETTE" report game --step 2)
+grep -q "A word in private" <<< "$allied_report" || fail "press to allies"
+grep -q "Vive la France" <<< "$public_report" || fail "press to all"
+! grep -q "A word in private" <<< "$public_report" || fail "private press in public"
 order allies 9 '[]' --press '[{"to": ["prussia"], "text": "x"}]' > press.json; sign allies press.json
 expect_exit 65 "$ESTAFETTE" check game press.json
 grep -q 'press\[0\].to\[0\] is "prussia"' "$WORK/last.err" || fail "press to a stranger: $(cat "$WORK/last.err")"

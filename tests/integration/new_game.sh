@@ -40,7 +40,8 @@ grep -q "already exist" "$WORK/last.err" || fail "a second game of one id"
 sed 's/"France player"/"O\\"Brien, Bert"/' players.json > quoted.json
 expect_exit 0 "$ESTAFETTE" new g2 --ruleset napoleonic-empire --players quoted.json
 expect_exit 0 "$ESTAFETTE" run g2
-grep -h '^To:' "$ESTAFETTE_HOME"/outbox/g2/pending/*.eml | grep -q 'Brien, Bert' || fail "quoted name"
+grep -h '^To:' "$ESTAFETTE_HOME"/outbox/g2/pending/*.eml > to.txt
+grep -q 'Brien, Bert' to.txt || fail "quoted name: $(cat to.txt)"
 
 # estafette mail sends what waits; secrets readable by others are refused.
 start_smtpd "$WORK/mail"
