@@ -32,7 +32,8 @@ LIB_OBJS := $(call module_objs,$(MODULES))
 CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard cmd/estafette/*.c))
 UNIT_TESTS := $(patsubst tests/unit/%_test.c,$(B)/tests/%_test,$(wildcard tests/unit/*_test.c))
 
-.PHONY: all check sanitize demo deps install bench unit clean
+.PHONY: all check check-tests sanitize demo demo-run deps install bench unit clean
+.SECONDARY:
 all: $(B)/estafette
 
 $(B)/%.o: %.c
@@ -54,18 +55,34 @@ $(foreach t,$(patsubst tests/unit/%_test.c,%,$(wildcard tests/unit/*_test.c)),$(
 
 unit: $(UNIT_TESTS)
 
+# check, demo and sanitize install what they need first (make deps), then run
+# make again: the compiler and linker flags come from pkg-config, which reads
+# the packages deps may just have installed.
+
 # Every test: cmocka units, then the integration scripts against the real
 # binary, git, ssh-keygen and a loopback SMTP server.
-check: deps $(B)/estafette $(UNIT_TESTS)
+check: deps
+	@$(MAKE) --no-print-directory check-tests
+
+check-tests: $(B)/estafette $(UNIT_TESTS)
 	B=$(B) SHARED=$(SHARED) tests/run-tests.sh
 
-sanitize:
-	$(MAKE) check B=build-san OPT="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)"
+sanitize: deps
+	@$(MAKE) --no-print-directory check-tests B=build-san OPT="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)"
 
-demo: deps $(B)/estafette
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: $(B)/estafette
 	B=$(B) tests/demo.sh
 
-bench: $(B)/estafette
+BENCHES := $(patsubst tests/bench/%.c,$(B)/bench/%,$(wildcard tests/bench/*_bench.c))
+$(B)/bench/%_bench: $(B)/tests/bench/%_bench.o $(call module_objs,util dice)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+bench: $(B)/estafette $(BENCHES)
 	B=$(B) tests/bench/run.sh
 
 deps:

@@ -62,10 +62,9 @@ static void mac_enc(EVP_MAC_CTX *ctx, const void *x, size_t len)
 }
 
 /*
- * An HMAC-SHA256 context keyed by `key`. The header promises these
- * functions cannot fail: an allocation failure inside OpenSSL for a few
- * hundred bytes leaves nothing sensible to do but stop, as a die that
- * silently gave a wrong face would be worse.
+ * An HMAC-SHA256 context keyed by `key`, or NULL if OpenSSL could not make
+ * one (out of memory): callers fail with EST_ENOMEM rather than roll a die
+ * from a wrong value.
  */
 static EVP_MAC_CTX *mac_start(const unsigned char key[32])
 {
@@ -77,18 +76,20 @@ static EVP_MAC_CTX *mac_start(const unsigned char key[32])
 	};
 
 	EVP_MAC_free(mac);
-	if (!ctx || !EVP_MAC_init(ctx, key, 32, params))
-		abort();
+	if (ctx && !EVP_MAC_init(ctx, key, 32, params)) {
+		EVP_MAC_CTX_free(ctx);
+		ctx = NULL;
+	}
 	return ctx;
 }
 
-static void mac_finish(unsigned char out[32], EVP_MAC_CTX *ctx)
+static int mac_finish(unsigned char out[32], EVP_MAC_CTX *ctx)
 {
 	size_t len = 0;
+	int ok = EVP_MAC_final(ctx, out, &len, 32) && len == 32;
 
-	if (!EVP_MAC_final(ctx, out, &len, 32) || len != 32)
-		abort();
 	EVP_MAC_CTX_free(ctx);
+	return ok ? 0 : est_error_set(EST_ENOMEM, "dice: OpenSSL could not compute an HMAC");
 }
 
 void est_dice_chain_value(unsigned char out[32], const unsigned char secret[32], uint32_t n)
@@ -119,30 +120,34 @@ int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char pr
 			     reveal_hex, prev_hex);
 }
 
-void est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
-			const char *domain, const char *game_id, uint32_t step,
-			const unsigned char manifest_sha256[32])
+int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
+		       const char *domain, const char *game_id, uint32_t step,
+		       const unsigned char manifest_sha256[32])
 {
 	EVP_MAC_CTX *ctx = mac_start(reveal);
 	unsigned char step_be[4];
 
+	if (!ctx)
+		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
 	put_u32be(step_be, step);
 	mac_enc(ctx, domain, strlen(domain));
 	mac_enc(ctx, game_id, strlen(game_id));
 	EVP_MAC_update(ctx, step_be, sizeof(step_be));
 	mac_enc(ctx, manifest_sha256, 32);
-	mac_finish(out, ctx);
+	return mac_finish(out, ctx);
 }
 
-void est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
 {
 	EVP_MAC_CTX *ctx = mac_start(seed);
 	unsigned char index_be[8];
 
+	if (!ctx)
+		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
 	put_u64be(index_be, i);
 	mac_enc(ctx, STREAM_DOMAIN, strlen(STREAM_DOMAIN));
 	EVP_MAC_update(ctx, index_be, sizeof(index_be));
-	mac_finish(out, ctx);
+	return mac_finish(out, ctx);
 }
 
 static int dice_alloc(est_dice **out)
@@ -201,29 +206,37 @@ void est_dice_free(est_dice *dice)
 	free(dice);
 }
 
-static uint32_t next_word(est_dice *dice)
+static int next_word(uint32_t *out, est_dice *dice)
 {
+	int error;
+
 	if (dice->next_word == WORDS_PER_BLOCK) {
-		est_dice_block(dice->block, dice->seed, dice->next_block++);
+		if ((error = est_dice_block(dice->block, dice->seed, dice->next_block)) < 0)
+			return error;
+		dice->next_block++;
 		dice->next_word = 0;
 	}
-	return get_u32be(dice->block + 4 * dice->next_word++);
+	*out = get_u32be(dice->block + 4 * dice->next_word++);
+	return 0;
 }
 
 /*
  * Rejection sampling: words at or above the largest multiple of `sides`
  * below 2^32 would make the low faces more likely, so they are skipped.
  */
-static int draw_real(est_dice *dice, int sides)
+static int draw_real(int *out, est_dice *dice, int sides)
 {
 	uint64_t n = (uint64_t)sides;
 	uint64_t limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % n);
 	uint32_t w;
+	int error;
 
 	do
-		w = next_word(dice);
+		if ((error = next_word(&w, dice)) < 0)
+			return error;
 	while (w >= limit);
-	return (int)(w % n) + 1;
+	*out = (int)(w % n) + 1;
+	return 0;
 }
 
 static int draw_fixed(int *out, est_dice *dice, int sides, const char *purpose)
@@ -270,8 +283,8 @@ int est_dice_roll(int *out, est_dice *dice, int sides, const char *purpose)
 	if (dice->fixed) {
 		if ((error = draw_fixed(&value, dice, sides, purpose)) < 0)
 			return error;
-	} else {
-		value = draw_real(dice, sides);
+	} else if ((error = draw_real(&value, dice, sides)) < 0) {
+		return error;
 	}
 	if ((error = log_roll(dice, sides, value, purpose)) < 0)
 		return error;

@@ -46,20 +46,21 @@ int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char pr
  * into out[32]. `domain` is EST_DICE_DOMAIN_STEP or EST_DICE_DOMAIN_HIDDEN;
  * `domain` and `game_id` are NUL-terminated and enter without their NUL;
  * `manifest_sha256` is the raw SHA-256 of the bytes of
- * turns/NNNN/manifest.json. Cannot fail.
+ * turns/NNNN/manifest.json. Errors: EST_ENOMEM (OpenSSL could not make
+ * an HMAC context).
  */
-void est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
-			const char *domain, const char *game_id, uint32_t step,
-			const unsigned char manifest_sha256[32]);
+int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
+		       const char *domain, const char *game_id, uint32_t step,
+		       const unsigned char manifest_sha256[32]);
 
 /*
  * block_i = HMAC-SHA256(key = seed, enc("estafette/dice/v1/stream") ||
  * u64be(i)) into out[32]: the i-th block (counted from 0) of the roll
  * stream keyed by `seed`. Its eight 4-byte big-endian words are the words
  * est_dice_roll uses, in order. Exposed so that tests and audits can check
- * the stream against the normative vector. Cannot fail.
+ * the stream against the normative vector. Errors: EST_ENOMEM.
  */
-void est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i);
+int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i);
 
 /*
  * A roll stream keyed by `seed` (block_i as est_dice_block, eight

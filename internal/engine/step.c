@@ -407,9 +407,11 @@ static int resolve(step_work *w, est_game *game)
 	est_sha256(manifest_sha, manifest_text, strlen(manifest_text));
 	if ((error = reveal(r, h, game, w->step)) < 0)
 		goto out;
-	est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)w->step, manifest_sha);
-	est_dice_step_seed(hidden_seed, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)w->step, manifest_sha);
-	if ((error = est_dice_new(&dice, seed)) < 0 || (error = est_dice_new(&hidden, hidden_seed)) < 0)
+	if ((error = est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)w->step,
+				      manifest_sha)) < 0 ||
+	    (error = est_dice_step_seed(hidden_seed, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)w->step,
+				      manifest_sha)) < 0 ||
+	    (error = est_dice_new(&dice, seed)) < 0 || (error = est_dice_new(&hidden, hidden_seed)) < 0)
 		goto out;
 	if ((error = game->ruleset->resolve(&state, &events, json_object_get(game->state, "state"),
 					    game->rules, w->orders, dice, hidden)) < 0) {

@@ -125,17 +125,17 @@ static void test_vector_seed_and_block(void **state)
 	assert_hex(manifest_sha, VEC_MANIFEST_SHA);
 
 	assert_int_equal(est_hex_decode(r1, 32, VEC_R1), 0);
-	est_dice_step_seed(seed, r1, EST_DICE_DOMAIN_STEP, "demo", 1, manifest_sha);
+	assert_int_equal(est_dice_step_seed(seed, r1, EST_DICE_DOMAIN_STEP, "demo", 1, manifest_sha), 0);
 	assert_hex(seed, VEC_SEED1);
 
-	est_dice_block(block, seed, 0);
+	assert_int_equal(est_dice_block(block, seed, 0), 0);
 	assert_hex(block, VEC_BLOCK0);
 
 	/* later blocks agree with the independent computation */
-	est_dice_block(block, seed, 1);
+	assert_int_equal(est_dice_block(block, seed, 1), 0);
 	independent_block(check, seed, 1);
 	assert_memory_equal(block, check, 32);
-	est_dice_block(block, seed, UINT64_C(0x0102030405060708));
+	assert_int_equal(est_dice_block(block, seed, UINT64_C(0x0102030405060708)), 0);
 	independent_block(check, seed, UINT64_C(0x0102030405060708));
 	assert_memory_equal(block, check, 32);
 }
@@ -152,8 +152,8 @@ static void test_hidden_domain(void **state)
 	(void)state;
 	assert_int_equal(est_hex_decode(r1, 32, VEC_R1), 0);
 	est_sha256(manifest_sha, VEC_MANIFEST, strlen(VEC_MANIFEST));
-	est_dice_step_seed(step_seed, r1, EST_DICE_DOMAIN_STEP, "demo", 1, manifest_sha);
-	est_dice_step_seed(hidden, r1, EST_DICE_DOMAIN_HIDDEN, "demo", 1, manifest_sha);
+	assert_int_equal(est_dice_step_seed(step_seed, r1, EST_DICE_DOMAIN_STEP, "demo", 1, manifest_sha), 0);
+	assert_int_equal(est_dice_step_seed(hidden, r1, EST_DICE_DOMAIN_HIDDEN, "demo", 1, manifest_sha), 0);
 	assert_memory_not_equal(step_seed, hidden, 32);
 
 	put_enc(msg, &pos, domain, strlen(domain));
@@ -164,7 +164,7 @@ static void test_hidden_domain(void **state)
 	assert_memory_equal(hidden, check, 32);
 
 	/* the step number enters big-endian: step 256 differs from step 1 */
-	est_dice_step_seed(check, r1, EST_DICE_DOMAIN_HIDDEN, "demo", 256, manifest_sha);
+	assert_int_equal(est_dice_step_seed(check, r1, EST_DICE_DOMAIN_HIDDEN, "demo", 256, manifest_sha), 0);
 	assert_memory_not_equal(hidden, check, 32);
 }
 

@@ -1,0 +1,91 @@
+/*
+ * Dice throughput against its floor, measured in one run: rolls of d6 per
+ * second from est_dice_roll, against raw HMAC-SHA256 blocks per second
+ * through OpenSSL (each block yields eight words, so a d6 costs at most one
+ * eighth of a block plus the roll log). Prints a table and one JSON line.
+ */
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dice/dice.h"
+
+#define REPEATS 5
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Rolls per second of one fresh stream making `n` d6 rolls. */
+static double rolls_per_second(long n)
+{
+	unsigned char seed[32] = {1};
+	est_dice *dice = NULL;
+	double start;
+	int face;
+
+	if (est_dice_new(&dice, seed) < 0)
+		exit(1);
+	start = now();
+	for (long i = 0; i < n; i++)
+		if (est_dice_roll(&face, dice, 6, "bench") < 0)
+			exit(1);
+	start = now() - start;
+	est_dice_free(dice);
+	return (double)n / start;
+}
+
+/* Raw HMAC-SHA256 blocks per second (one-shot HMAC over 36 bytes, as a block is). */
+static double hmac_per_second(long n)
+{
+	unsigned char key[32] = {1}, msg[36] = {0}, out[32];
+	unsigned int len;
+	double start = now();
+
+	for (long i = 0; i < n; i++) {
+		msg[35] = (unsigned char)i;
+		if (!HMAC(EVP_sha256(), key, 32, msg, sizeof(msg), out, &len))
+			exit(1);
+	}
+	return (double)n / (now() - start);
+}
+
+static void measure(double *median, double *spread, double (*fn)(long), long n)
+{
+	double v[REPEATS];
+
+	for (int i = 0; i < REPEATS; i++)
+		v[i] = fn(n);
+	qsort(v, REPEATS, sizeof(v[0]), cmp_double);
+	*median = v[REPEATS / 2];
+	*spread = (v[REPEATS - 1] - v[0]) / *median;
+}
+
+int main(void)
+{
+	double rolls, rolls_spread, hmac, hmac_spread;
+
+	measure(&rolls, &rolls_spread, rolls_per_second, 400000);
+	measure(&hmac, &hmac_spread, hmac_per_second, 400000);
+	printf("%-34s %14s %8s\n", "measure", "per second", "spread");
+	printf("%-34s %14.0f %7.1f%%\n", "d6 rolls (est_dice_roll, logged)", rolls, 100 * rolls_spread);
+	printf("%-34s %14.0f %7.1f%%\n", "raw HMAC-SHA256 blocks (OpenSSL)", hmac, 100 * hmac_spread);
+	printf("%-34s %14.2f\n", "rolls per raw HMAC block", rolls / hmac);
+	printf("{\"bench\": \"dice\", \"rolls_per_second\": %.0f, \"hmac_per_second\": %.0f, "
+	       "\"ratio\": %.3f, \"repeats\": %d}\n", rolls, hmac, rolls / hmac, REPEATS);
+	return 0;
+}
