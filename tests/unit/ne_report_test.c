@@ -98,7 +98,7 @@ static void test_public_html_report(void **unused)
 	char *h = render("report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
 
 	(void)unused;
-	assert_non_null(strstr(h, "<td>Kingdom of Italy</td><td class=\"n\">2</td><td class=\"n\">9</td>"));
+	assert_non_null(strstr(h, "<td title=\"Kingdom of Italy\">Italy</td><td class=\"n\">2</td><td class=\"n\">9</td>"));
 	assert_non_null(strstr(h, "Jean &lt;Lannes&gt;"));
 	assert_null(strstr(h, "Your hand"));
 	assert_null(strstr(h, "Toulon"));
