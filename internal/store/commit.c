@@ -379,6 +379,44 @@ static int index_snapshot(git_index **out, est_store *store, git_index *index)
 }
 
 /*
+ * <git dir>/estafette-worktree names the commit the work tree was last
+ * brought to in full. Written after a checkout succeeds, so a process
+ * killed mid-checkout leaves it naming an older commit, and the next
+ * est_store_sync() does the full repair; otherwise that repair is skipped.
+ */
+static char *synced_path(const est_store *store)
+{
+	return est_strdup_printf("%s/estafette-worktree", git_repository_commondir(store->repo));
+}
+
+static void mark_synced(const est_store *store, const git_oid *commit)
+{
+	char hex[GIT_OID_HEXSZ + 2], *path = synced_path(store);
+
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, commit);
+	strcat(hex, "\n");
+	/* Only a hint that saves work: if it cannot be written, the next sync repairs in full. */
+	if (path && est_file_write_atomic(path, hex, strlen(hex), 0644) < 0)
+		est_error_clear();
+	free(path);
+}
+
+static int is_synced(const est_store *store, const git_oid *commit)
+{
+	char hex[GIT_OID_HEXSZ + 1], *path = synced_path(store), *text = NULL;
+	size_t len;
+	int synced = 0;
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (path && est_file_read(&text, &len, path, 128) == 0)
+		synced = strncmp(text, hex, GIT_OID_HEXSZ) == 0;
+	est_error_clear();
+	free(text);
+	free(path);
+	return synced;
+}
+
+/*
  * Bring the work tree and index to `commit` if the repository has a work
  * tree checked out on the branch. The baseline is what the index says was
  * checked out last, not the parent commit, so that files it tracked which
@@ -412,6 +450,8 @@ static int sync_work_tree(est_store *store, git_commit *commit)
 	opts.baseline_index = baseline;
 	if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) < 0)
 		error = est_store__git_error(store, EST_EIO, "updating the work tree");
+	else
+		mark_synced(store, git_commit_id(commit));
 out:
 	git_index_free(baseline);
 	git_index_free(index);
@@ -439,6 +479,8 @@ int est_store_sync(est_store *store)
 		est_error_clear();
 		goto out; /* unborn: nothing to check out */
 	}
+	if (is_synced(store, git_commit_id(commit)))
+		goto out;
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
 	/* The index is rebuilt from main, whatever a killed checkout left in it. */
@@ -446,6 +488,8 @@ int est_store_sync(est_store *store)
 	    git_index_read_tree(index, tree) < 0 || git_index_write(index) < 0 ||
 	    git_checkout_index(store->repo, index, &opts) < 0)
 		error = est_store__git_error(store, EST_EIO, "bringing the work tree to " EST_STORE_BRANCH);
+	else
+		mark_synced(store, git_commit_id(commit));
 out:
 	git_index_free(index);
 	git_tree_free(tree);

@@ -203,7 +203,9 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
  * Bring the index and work tree to refs/heads/main, whatever an earlier
  * process killed mid-checkout left: the index is read from main's tree and
  * checked out, forced (untracked files stay). Nothing for a bare repository,
- * an unborn branch or HEAD on another branch. Call it holding the lock.
+ * an unborn branch or HEAD on another branch, or when <git dir>/
+ * estafette-worktree says the last checkout of main's commit completed (so
+ * the usual run pays nothing). Call it holding the lock.
  *
  * Errors: EST_EIO (libgit2 could not write the index or the files, e.g. a
  * .git/index.lock left by another process; the message says which).
