@@ -299,6 +299,138 @@ static void test_battle_order_follows_map_table(void **unused)
 	json_decref(s);
 }
 
+/*
+ * "The defender has a Force bonus +1" decides a battle of equal forces:
+ * France attacks Austria with 5 against 5 and both roll 3: France 5 + 3 = 8,
+ * Allies 5 + 1 + 3 = 9, the Allies win. Winner's casualties: 1d6 = 3, 30% of
+ * 5 = 1.5, rounded down 1. Loser's: 2d6 = 1 + 2 = 3, 30% of 5 = 1.5, rounded
+ * down 1; France's 4 survivors retreat to the Rhineland, its one adjacent
+ * friendly country (Italy is made Allied here), though they moved from
+ * there this turn: a retreat is no move (RULINGS.md R29), and the empty
+ * Rhineland is still French (R5).
+ */
+static void test_defender_bonus_breaks_equal_forces(void **unused)
+{
+	json_t *s = board(), *n, *ev;
+	int faces[] = {3, 3, 3, 1, 2};
+
+	(void)unused;
+	ne_put(s, "Austria", 0, 5, "Allies");
+	ne_put(s, "Rhineland", 5, 0, "France");
+	ne_put(s, "Italy", 0, 0, "Allies");
+	n = ne_step(s, rules, turn_orders("France", "[{'type':'move','from':'Rhineland','to':'Austria','armies':5}]"),
+		    faces, 5, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "battle"),
+			    "Battle in Austria: France 5 armies + 1d6 (3) = 8; "
+			    "Allies 5 armies + 1 defender + 1d6 (3) = 9; Allies win");
+	assert_string_equal(ne_text(ev, "casualties"),
+			    "Casualties in Austria: Allies (winner, 5 armies) roll 1d6 (3) x 10% = 1 lost; "
+			    "France (loser, 5 armies) rolls 2d6 (1+2=3) x 10% = 1 lost");
+	assert_int_equal(A(n, "Austria", "Allies"), 4);
+	assert_int_equal(A(n, "Austria", "France"), 0);
+	/* 4 survivors + the Rhineland's own 2 reinforcements of France's turn */
+	assert_int_equal(A(n, "Rhineland", "France"), 4 + 2);
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * "(Round Down)" on both sides: France 7 + 6 = 13 beats Allies 5 + 1 + 1 = 7.
+ * Winner: 1d6 = 3, 30% of 7 = 2.1, 2 lost. Loser: 2d6 = 3 + 4 = 7, 70% of 5 =
+ * 3.5, 3 lost; the 2 survivors retreat to Prussia (Russia made neutral).
+ */
+static void test_casualties_round_down(void **unused)
+{
+	json_t *s = board(), *n, *ev;
+	int faces[] = {6, 1, 3, 3, 4};
+
+	(void)unused;
+	ne_put(s, "Austria", 7, 5, "Allies");
+	ne_put(s, "Russia", 0, 0, NULL);
+	n = ne_step(s, rules, turn_orders("France", "[]"), faces, 5, NULL, 0, &ev);
+	assert_non_null(strstr(ne_text(ev, "casualties"), "France (winner, 7 armies) rolls 1d6 (3) x 10% = 2 lost"));
+	assert_non_null(strstr(ne_text(ev, "casualties"), "Allies (loser, 5 armies) roll 2d6 (3+4=7) x 10% = 3 lost"));
+	assert_int_equal(A(n, "Austria", "France"), 5);
+	assert_int_equal(A(n, "Prussia", "Allies"), 2);
+	assert_string_equal(ne_controller(n, "Austria"), "France");
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * "The winner cannot take more casualties than the loser had armies x2":
+ * the loser's armies as the battle began, not its survivors (RULINGS.md R30). France 9 + 6
+ * beats Allies 2 + 1 + 1; the winner's 1d6 = 6 would be 5 (54% of 9 rounds
+ * down to 5), capped at 2 x 2 = 4 even though the loser (2d6 = 6 + 6, all
+ * destroyed) ends with none.
+ */
+static void test_winner_cap_counts_loser_armies_before_battle(void **unused)
+{
+	json_t *s = board(), *n, *ev;
+	int faces[] = {6, 1, 6, 6, 6};
+
+	(void)unused;
+	ne_put(s, "Austria", 9, 2, "Allies");
+	n = ne_step(s, rules, turn_orders("France", "[]"), faces, 5, NULL, 0, &ev);
+	assert_non_null(strstr(ne_text(ev, "casualties"),
+			       "France (winner, 9 armies) rolls 1d6 (6) x 10% = 4 lost (capped at twice the loser's armies)"));
+	assert_int_equal(A(n, "Austria", "France"), 5);
+	assert_int_equal(A(n, "Austria", "Allies"), 0);
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/* RULINGS.md R10: a battle card named for a country where no battle takes place stays in the hand. */
+static void test_card_for_no_battle_is_kept(void **unused)
+{
+	json_t *s = board(), *n, *ev;
+
+	(void)unused;
+	ne_put(s, "Austria", 0, 5, "Allies");
+	ne_put(s, "Rhineland", 3, 0, "France");
+	ne_hand_set(s, "France", "austerlitz", NULL);
+	n = ne_step(s, rules, turn_orders("France", "[{'type':'play','card':'austerlitz','country':'Austria'}]"),
+		    NULL, 0, NULL, 0, &ev);
+	assert_null(ne_find(ev, "battle"));
+	assert_string_equal(ne_text(ev, "card-kept"), "France keeps Austerlitz: there is no battle in Austria");
+	/* still in France's hand, not in the discard pile */
+	assert_int_equal(ne_hand_index(n, "France", "austerlitz"), 0);
+	assert_false(ne_in_list(json_object_get(n, "discard"), "austerlitz"));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * "must retreat ... to an adjacent friendly territory": the Ottoman Empire,
+ * though on Russia's border, is never a refuge ("may not be entered"), nor
+ * is a neutral country (Warsaw, R4). France 6 + 6 beats Allies 3 + 1 + 1 in
+ * Russia; the Allies lose 2d6 = 1 + 1 = 20% of 3 = 0; with Prussia and
+ * Austria French, Sweden and Warsaw neutral, the 3 survivors are destroyed.
+ */
+static void test_retreat_never_into_ottoman_or_neutral(void **unused)
+{
+	json_t *s = board(), *n, *ev;
+	int faces[] = {6, 1, 1, 1, 1};
+
+	(void)unused;
+	ne_put(s, "Russia", 6, 3, "Allies");
+	ne_put(s, "Prussia", 1, 0, "France");
+	ne_put(s, "Austria", 1, 0, "France");
+	ne_put(s, "Sweden", 0, 0, NULL);
+	ne_put(s, "Warsaw", 0, 0, NULL);
+	n = ne_step(s, rules, turn_orders("France", "[]"), faces, 5, NULL, 0, &ev);
+	assert_non_null(strstr(ne_text(ev, "destroyed"), "from Russia: their 3 surviving armies are destroyed"));
+	assert_int_equal(A(n, "Ottoman Empire", "Allies"), 0);
+	assert_null(ne_controller(n, "Ottoman Empire"));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +446,11 @@ int main(void)
 		cmocka_unit_test(test_control_persists),
 		cmocka_unit_test(test_control_changes_on_entry),
 		cmocka_unit_test(test_battle_order_follows_map_table),
+		cmocka_unit_test(test_defender_bonus_breaks_equal_forces),
+		cmocka_unit_test(test_casualties_round_down),
+		cmocka_unit_test(test_winner_cap_counts_loser_armies_before_battle),
+		cmocka_unit_test(test_card_for_no_battle_is_kept),
+		cmocka_unit_test(test_retreat_never_into_ottoman_or_neutral),
 	};
 	int rc;
 

@@ -320,6 +320,160 @@ static void test_treaty_of_tilsit(void **unused)
 	json_decref(s);
 }
 
+/* Josephine: the held turn's moves are ignored by resolve() as well (R13), and the hold ends with that turn. */
+static void test_josephine_resolve_ignores_moves(void **unused)
+{
+	json_t *s = turn_of("France"), *n, *ev;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "no_move"), "France", json_true());
+	n = ne_step(s, rules, orders("France", "[{'type':'move','from':'France','to':'Spain','armies':5}]"),
+		    NULL, 0, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "no-move"), "France may not move this turn");
+	assert_null(ne_find(ev, "move"));
+	assert_int_equal(A(n, "France", "France"), 20 + 4);
+	assert_false(json_is_true(json_object_get(json_object_get(n, "no_move"), "France")));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * Continental System helps neither side, so the Allies may play it too
+ * (R14): in their own Reinforcements Phase England then gives 3 - 2 = 1.
+ */
+static void test_continental_system_played_by_allies(void **unused)
+{
+	json_t *s = turn_of("Allies"), *n;
+
+	(void)unused;
+	ne_hand_set(s, "Allies", "continental-system", NULL);
+	n = ne_step(s, rules, orders("Allies", "[{'type':'play','card':'continental-system'}]"), NULL, 0, NULL, 0, NULL);
+	assert_true(json_is_true(json_object_get(n, "continental_system")));
+	assert_int_equal(A(n, "England", "Allies"), 10 + 1);
+	assert_int_equal(A(n, "Austria", "Allies"), 10 + 2);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * Conscription (R15) with France lost and Holland not French: the 2 armies
+ * go to the French country holding most French armies, never Prussia ("France
+ * can never receive reinforcements from Prussia, Russia, or Austria"): Prussia
+ * holds 9, Spain 3, so Spain gets them (1 from the table + 2).
+ */
+static void test_bonus_armies_fall_back_never_to_prussia(void **unused)
+{
+	json_t *s = turn_of("France"), *n, *ev;
+
+	(void)unused;
+	ne_clear(s, rules);
+	ne_put(s, "France", 0, 0, "Allies");
+	ne_put(s, "Holland", 0, 0, "Allies");
+	ne_put(s, "Prussia", 9, 0, "France");
+	ne_put(s, "Spain", 3, 0, "France");
+	ne_hand_set(s, "France", "conscription", NULL);
+	n = ne_step(s, rules, orders("France", "[{'type':'play','card':'conscription','country':'Holland'}]"),
+		    NULL, 0, NULL, 0, &ev);
+	assert_int_equal(A(n, "Prussia", "France"), 9);
+	assert_int_equal(A(n, "Spain", "France"), 3 + 1 + 2);
+	assert_int_equal(A(n, "Holland", "France"), 0);
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/* The index of the last event of `type`. */
+static size_t last_of(const json_t *events, const char *type)
+{
+	size_t i, last = 0;
+	json_t *e;
+
+	json_array_foreach(events, i, e) {
+		if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0)
+			last = i;
+	}
+	return last;
+}
+
+/*
+ * "When a card is played, it is discarded": a card is played in one battle.
+ * France names The Little Corporal for Austria in its turn; in the
+ * battle-cards step it may not name the same card again for Prussia
+ * (validate refuses it, RULINGS.md R34), and resolve() keeps it in Austria:
+ * Austria (fought first, R9): France 5 + 1 + 1d6 (4) = 10 against Allies 5 +
+ * 1 defender + 1d6 (1) = 7; Prussia: France 5 + 1d6 (4) = 9 against Allies
+ * 5 + 1 + 1d6 (1) = 7, no card.
+ */
+static void test_card_committed_to_one_battle_only(void **unused)
+{
+	json_t *s = turn_of("France"), *n, *m, *ev, *diag = NULL;
+	json_t *again = J("[{'type':'play','card':'the-little-corporal','country':'Prussia'}]");
+	int faces[] = {4, 1, 1, 1, 1, 4, 1, 1, 1, 1};
+
+	(void)unused;
+	ne_clear(s, rules);
+	ne_hand_set(s, "France", "the-little-corporal", NULL);
+	ne_hand_set(s, "Allies", "gebhard-von-blucher", NULL);
+	ne_put(s, "Austria", 5, 5, "Allies");
+	ne_put(s, "Prussia", 5, 5, "Allies");
+	ne_put(s, "Russia", 0, 0, NULL);
+	ne_put(s, "Warsaw", 0, 0, NULL);
+	n = ne_step(s, rules, orders("France", "[{'type':'play','card':'the-little-corporal','country':'Austria'}]"),
+		    NULL, 0, NULL, 0, NULL);
+	assert_string_equal(ne_phase(n), "battle-cards");
+	assert_int_equal(NE->validate(&diag, n, rules, "France", again), EST_EINVAL);
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(diag, 0), "message")),
+			       "is already played by France in the battle in Austria"));
+	json_decref(diag);
+	m = ne_step(n, rules, json_pack("{s:O, s:[]}", "France", again, "Allies"), faces, 10, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "battle"), "Battle in Austria: France 5 armies + 1 The Little Corporal + "
+			    "1d6 (4) = 10; Allies 5 armies + 1 defender + 1d6 (1) = 7; France wins");
+	assert_int_equal(ne_count(ev, "card"), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ev, last_of(ev, "battle")), "text")),
+			    "Battle in Prussia: France 5 armies + 1d6 (4) = 9; "
+			    "Allies 5 armies + 1 defender + 1d6 (1) = 7; France wins");
+	json_decref(again);
+	json_decref(ev);
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * The same, should resolve() ever get such orders unchecked: the card named
+ * for Prussia in the turn stays there, and the battle-cards step cannot move
+ * it to Austria. Austria: France 5 + 1d6 (4) = 9 against 5 + 1 + 1d6 (1) = 7,
+ * no card; Prussia: France 5 + 1 The Little Corporal + 4 = 10 against 7.
+ */
+static void test_resolve_keeps_committed_card_in_its_battle(void **unused)
+{
+	json_t *s = turn_of("France"), *n, *m, *ev;
+	int faces[] = {4, 1, 1, 1, 1, 4, 1, 1, 1, 1};
+
+	(void)unused;
+	ne_clear(s, rules);
+	ne_hand_set(s, "France", "the-little-corporal", NULL);
+	ne_hand_set(s, "Allies", "gebhard-von-blucher", NULL);
+	ne_put(s, "Austria", 5, 5, "Allies");
+	ne_put(s, "Prussia", 5, 5, "Allies");
+	ne_put(s, "Russia", 0, 0, NULL);
+	ne_put(s, "Warsaw", 0, 0, NULL);
+	n = ne_step(s, rules, orders("France", "[{'type':'play','card':'the-little-corporal','country':'Prussia'}]"),
+		    NULL, 0, NULL, 0, NULL);
+	m = ne_step(n, rules, J("{'France': [{'type':'play','card':'the-little-corporal','country':'Austria'}],"
+				"'Allies': []}"), faces, 10, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "battle"), "Battle in Austria: France 5 armies + 1d6 (4) = 9; "
+			    "Allies 5 armies + 1 defender + 1d6 (1) = 7; France wins");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ev, last_of(ev, "battle")), "text")),
+			    "Battle in Prussia: France 5 armies + 1 The Little Corporal + 1d6 (4) = 10; "
+			    "Allies 5 armies + 1 defender + 1d6 (1) = 7; France wins");
+	json_decref(ev);
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +488,11 @@ int main(void)
 		cmocka_unit_test(test_continental_system),
 		cmocka_unit_test(test_josephine),
 		cmocka_unit_test(test_treaty_of_tilsit),
+		cmocka_unit_test(test_josephine_resolve_ignores_moves),
+		cmocka_unit_test(test_continental_system_played_by_allies),
+		cmocka_unit_test(test_bonus_armies_fall_back_never_to_prussia),
+		cmocka_unit_test(test_card_committed_to_one_battle_only),
+		cmocka_unit_test(test_resolve_keeps_committed_card_in_its_battle),
 	};
 	int rc;
 

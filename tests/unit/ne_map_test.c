@@ -203,6 +203,95 @@ static void test_state_is_deterministic(void **unused)
 	json_decref(b);
 }
 
+/* R33: "Allied Armies cannot be moved back to England" holds for every Allied army, even one never there. */
+static void test_no_allied_army_enters_england(void **unused)
+{
+	(void)unused;
+	assert_non_null(strstr(ne_move_refusal(rules, "Allies", "Russia", "England"), "back to England"));
+	assert_non_null(strstr(ne_move_refusal(rules, "Allies", "Spain", "England"), "back to England"));
+}
+
+/* R28: "Anywhere" cards fit every country; the others only the countries their line names. */
+static void test_anywhere_cards_fit_every_country(void **unused)
+{
+	size_t i;
+
+	(void)unused;
+	for (i = 0; i < ne_country_count(rules); i++) {
+		const char *c = ne_country_name(rules, i);
+
+		assert_true(ne_card_fits(ne_card(rules, "the-little-corporal"), c));
+		assert_true(ne_card_fits(ne_card(rules, "gebhard-von-blucher"), c));
+		assert_int_equal(ne_card_fits(ne_card(rules, "italian-campaign"), c),
+				 strcmp(c, "Italy") == 0 || strcmp(c, "Naples") == 0);
+		assert_int_equal(ne_card_fits(ne_card(rules, "trafalgar"), c), strcmp(c, "France") == 0);
+	}
+	/* an event card fits no battle */
+	assert_false(ne_card_fits(ne_card(rules, "josephine"), "France"));
+}
+
+/* REINFORCEMENTS PHASE: the seed's table, country by country, and the rebel countries. */
+static void test_reinforcement_table_is_the_seeds(void **unused)
+{
+	static const struct { const char *country; int value; } table[] = {
+		{"France", 4}, {"England", 3}, {"Russia", 3}, {"Austria", 2}, {"Prussia", 2},
+		{"Holland", 1}, {"Denmark", 1}, {"Sweden", 1}, {"Spain", 1}, {"Portugal", 1},
+		{"Rhineland", 2}, {"Italy", 1}, {"Naples", 1}, {"Switzerland", 1}, {"Warsaw", 1},
+		{"Egypt", 1}, {"Ottoman Empire", 0},
+	};
+	const json_t *r = json_object_get(rules, "reinforcements");
+	size_t i;
+
+	(void)unused;
+	assert_int_equal(json_object_size(json_object_get(r, "table")), 17);
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		assert_int_equal(ne_table_value(rules, table[i].country), table[i].value);
+	assert_true(ne_in_list(json_object_get(r, "france_never_from"), "Prussia"));
+	assert_true(ne_in_list(json_object_get(r, "france_never_from"), "Russia"));
+	assert_true(ne_in_list(json_object_get(r, "france_never_from"), "Austria"));
+	assert_int_equal(json_array_size(json_object_get(r, "france_never_from")), 3);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "rebels"), "countries")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "rebels"), "armies")), 2);
+}
+
+/* THE MAP: each "Connected to" list of the seed, as data/map.json keeps it (R1 takes the union). */
+static void test_map_lists_are_the_seeds(void **unused)
+{
+	static const char *const seed[][8] = {
+		{"France", "Spain", "Holland", "Rhineland", "Switzerland", "Italy", NULL},
+		{"England", NULL},
+		{"Russia", "Prussia", "Warsaw", "Sweden", "Austria", "Ottoman Empire", NULL},
+		{"Austria", "Rhineland", "Prussia", "Russia", "Warsaw", "Ottoman Empire", NULL},
+		{"Prussia", "Rhineland", "Austria", "Russia", "Warsaw", NULL},
+		{"Holland", "Denmark", "Rhineland", "France", NULL},
+		{"Sweden", "Denmark", "Russia", NULL},
+		{"Denmark", "Holland", "Rhineland", NULL},
+		{"Spain", "France", "Portugal", NULL},
+		{"Portugal", "Spain", NULL},
+		{"Rhineland", "Switzerland", "Italy", "France", "Holland", "Denmark", "Prussia", "Austria"},
+		{"Italy", "Rhineland", "Switzerland", "Naples", "Austria", NULL},
+		{"Naples", "Italy", "Egypt", NULL},
+		{"Switzerland", "Rhineland", "Italy", "France", NULL},
+		{"Warsaw", "Prussia", "Russia", "Austria", NULL},
+		{"Egypt", "Naples", "Ottoman Empire", NULL},
+		{"Ottoman Empire", "Russia", "Egypt", NULL},
+	};
+	const json_t *countries = json_object_get(json_object_get(rules, "map"), "countries");
+	size_t i, k;
+
+	(void)unused;
+	assert_int_equal(json_array_size(countries), 17);
+	for (i = 0; i < 17; i++) {
+		const json_t *c = json_array_get(countries, i), *adj = json_object_get(c, "adjacent");
+
+		/* in the seed's order, which is also the battle order (R9) */
+		assert_string_equal(json_string_value(json_object_get(c, "name")), seed[i][0]);
+		for (k = 1; k < 8 && seed[i][k]; k++)
+			assert_string_equal(json_string_value(json_array_get(adj, k - 1)), seed[i][k]);
+		assert_int_equal(json_array_size(adj), k - 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +307,10 @@ int main(void)
 		cmocka_unit_test(test_setup_refuses_unknown_scenario),
 		cmocka_unit_test(test_step1_shuffles_with_hidden_stream),
 		cmocka_unit_test(test_state_is_deterministic),
+		cmocka_unit_test(test_no_allied_army_enters_england),
+		cmocka_unit_test(test_anywhere_cards_fit_every_country),
+		cmocka_unit_test(test_reinforcement_table_is_the_seeds),
+		cmocka_unit_test(test_map_lists_are_the_seeds),
 	};
 	int rc;
 

@@ -375,6 +375,134 @@ static void test_move_count_not_narrowed(void **unused)
 	json_decref(s);
 }
 
+/*
+ * NATIONALIST MOVEMENTS, then the ATTACK PHASE of France's next turn
+ * (RULINGS.md R21): the rebels in French Spain are fought with France
+ * attacking and the Allies defending. France 3 + 1d6 (4) = 7 beats Allies
+ * 2 + 1 defender + 1d6 (1) = 4; France loses 10% x 3 = 0, the Allies 2d6 =
+ * 2, 20% of 2 = 0; no adjacent Allied country (France and Portugal are
+ * French): the 2 rebels are destroyed.
+ */
+static void test_rebels_fought_in_next_french_turn(void **unused)
+{
+	json_t *s = allied_turn(), *n, *m, *ev;
+	int faces[] = {4, 1, 1, 1, 1};
+
+	(void)unused;
+	n = ne_step(s, rules, orders("Allies", "[{'type':'rebels','country':'Spain'}]"), NULL, 0, NULL, 0, NULL);
+	m = ne_step(n, rules, orders("France", "[]"), faces, 5, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "battle"), "Battle in Spain: France 3 armies + 1d6 (4) = 7; "
+			    "Allies 2 armies + 1 defender + 1d6 (1) = 4; France wins");
+	assert_non_null(strstr(ne_text(ev, "destroyed"), "from Spain: their 2 surviving armies are destroyed"));
+	assert_int_equal(A(m, "Spain", "Allies"), 0);
+	json_decref(ev);
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
+/* "Each side has 80 counters" holds for rebels too (R11): 79 Allied armies on the map leave 1 of the 2. */
+static void test_rebels_stop_at_80_counters(void **unused)
+{
+	json_t *s = allied_turn(), *n, *ev;
+
+	(void)unused;
+	ne_clear(s, rules);
+	ne_put(s, "England", 0, 76, "Allies");
+	ne_put(s, "Russia", 0, 0, NULL);
+	ne_put(s, "Austria", 0, 0, NULL);
+	ne_put(s, "Prussia", 0, 0, NULL);
+	/* England gives 3 (79 on the map), then the rebels find 1 counter left */
+	n = ne_step(s, rules, orders("Allies", "[{'type':'rebels','country':'Spain'}]"), NULL, 0, NULL, 0, &ev);
+	assert_int_equal(A(n, "England", "Allies"), 79);
+	assert_int_equal(A(n, "Spain", "Allies"), 1);
+	assert_int_equal(ne_on_map(n, "Allies"), 80);
+	assert_string_equal(ne_controller(n, "Spain"), "Allies");
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * "The Allies win if they control France at the end of their turn", not at
+ * the end of France's (R26); "The French win ... at the end of their turn",
+ * not at the end of the Allies'.
+ */
+static void test_victory_only_at_end_of_own_turn(void **unused)
+{
+	json_t *f = ne_started(rules), *a = allied_turn(), *n, *m;
+	size_t i;
+
+	(void)unused;
+	/* France's turn ends with the Allies holding France: nobody wins yet */
+	ne_put(f, "France", 0, 3, "Allies");
+	n = ne_step(f, rules, orders("France", "[]"), NULL, 0, NULL, 0, NULL);
+	assert_true(json_is_null(json_object_get(n, "winner")));
+	assert_string_equal(ne_phase(n), "turn");
+	/* the Allies' turn ends with France holding every continental country: nobody wins */
+	for (i = 0; i < ne_country_count(rules); i++) {
+		const char *c = ne_country_name(rules, i);
+
+		if (strcmp(c, "England") && strcmp(c, "Egypt") && strcmp(c, "Ottoman Empire"))
+			ne_put(a, c, 1, 0, "France");
+	}
+	m = ne_step(a, rules, orders("Allies", "[]"), NULL, 0, NULL, 0, NULL);
+	assert_true(json_is_null(json_object_get(m, "winner")));
+	assert_string_equal(json_string_value(json_object_get(m, "active")), "France");
+	json_decref(m);
+	json_decref(n);
+	json_decref(a);
+	json_decref(f);
+}
+
+/* R24: with deck and discard pile both empty, fewer cards are drawn (here none). */
+static void test_draw_from_empty_deck_and_discard(void **unused)
+{
+	json_t *s = ne_started(rules), *n, *ev;
+
+	(void)unused;
+	json_object_set_new(s, "deck", J("['jena']"));
+	json_object_set_new(s, "discard", json_array());
+	n = ne_step(s, rules, orders("France", "[]"), NULL, 0, NULL, 0, &ev);
+	assert_int_equal(json_array_size(ne_hand(n, "Allies")), 1);
+	assert_string_equal(ne_text(ev, "draw"), "Allies draw 1 card");
+	assert_null(ne_find(ev, "shuffle"));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * RULINGS.md R35: rebels placed in a turn that the Allies follow with an
+ * extra turn are fought in that extra turn's Attack Phase, the Allies
+ * attacking and France defending (R6). Spain: France 3 + 1 defender + 1d6
+ * (1) = 5, Allies 2 + 1d6 (6) = 8, the Allies win; the Allies lose 10% x 2
+ * = 0, France 2d6 = 2, 20% of 3 = 0; France's 3 survivors may go to France
+ * or Portugal, so France is asked where.
+ */
+static void test_rebels_fought_in_allied_extra_turn(void **unused)
+{
+	json_t *s = allied_turn(), *n, *m, *ev, *p = NULL;
+	int faces[] = {1, 6, 1, 1, 1};
+
+	(void)unused;
+	ne_hand_set(s, "Allies", "czar-alexander-i", NULL);
+	n = ne_step(s, rules, orders("Allies", "[{'type':'play','card':'czar-alexander-i'},"
+				     "{'type':'rebels','country':'Spain'}]"), NULL, 0, NULL, 0, NULL);
+	assert_true(json_is_true(json_object_get(n, "extra")));
+	assert_string_equal(json_string_value(json_object_get(n, "active")), "Allies");
+	m = ne_step(n, rules, orders("Allies", "[]"), faces, 5, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "battle"), "Battle in Spain: France 3 armies + 1 defender + 1d6 (1) = 5; "
+			    "Allies 2 armies + 1d6 (6) = 8; Allies win");
+	assert_string_equal(pending_kind(m, &p), "retreat");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(p, "powers"), 0)), "France");
+	json_decref(p);
+	json_decref(ev);
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +519,11 @@ int main(void)
 		cmocka_unit_test(test_extra_turn_without_reinforcements),
 		cmocka_unit_test(test_view_hides_other_hand_and_deck),
 		cmocka_unit_test(test_full_scripted_cycle),
+		cmocka_unit_test(test_rebels_fought_in_next_french_turn),
+		cmocka_unit_test(test_rebels_stop_at_80_counters),
+		cmocka_unit_test(test_victory_only_at_end_of_own_turn),
+		cmocka_unit_test(test_draw_from_empty_deck_and_discard),
+		cmocka_unit_test(test_rebels_fought_in_allied_extra_turn),
 	};
 	int rc;
 

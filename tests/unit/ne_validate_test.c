@@ -450,6 +450,24 @@ static void test_message_shapes(void **unused)
 	json_decref(a);
 }
 
+/*
+ * "An army may move only once per turn": armies that arrive in Spain may
+ * not go on to Portugal. Spain holds 2 French armies at the start of the
+ * turn, so 14 moving in from France leave at most 2 to move on.
+ */
+static void test_no_army_moves_twice(void **unused)
+{
+	json_t *f = france_turn();
+
+	(void)unused;
+	refused(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':14},"
+		"{'type':'move','from':'Spain','to':'Portugal','armies':3}]", 1, "armies",
+		"an army may move only once per turn");
+	accepted(f, "France", "[{'type':'move','from':'France','to':'Spain','armies':14},"
+		 "{'type':'move','from':'Spain','to':'Portugal','armies':2}]");
+	json_decref(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_count_grammar),
 		cmocka_unit_test(test_setup_options),
 		cmocka_unit_test(test_message_shapes),
+		cmocka_unit_test(test_no_army_moves_twice),
 	};
 	int rc;
 

@@ -52,7 +52,7 @@ int ne_attack_start(json_t *state, json_t *events, const json_t *rules)
 	return 0;
 }
 
-static int committed(const json_t *state, const char *side, const char *card)
+int ne_card_committed(const json_t *state, const char *side, const char *card)
 {
 	const char *country;
 	json_t *v;
@@ -77,7 +77,7 @@ static int may_play_battle_card(const json_t *state, const json_t *rules, const 
 			const json_t *card = ne_card(rules, json_string_value(c));
 
 			if (ne_card_playable_by(card, side) && ne_card_fits(card, json_string_value(b)) &&
-			    !committed(state, side, json_string_value(c)))
+			    !ne_card_committed(state, side, json_string_value(c)))
 				return 1;
 		}
 	}
@@ -192,7 +192,8 @@ static int decide(struct side_force f[2], json_t *events, const char *country, e
 /*
  * "The winning side takes casualties = 1D6 x 10%. (Round Down) The winner
  * cannot take more casualties than the loser had armies x2. The defeated
- * side takes 2D6 x 10% casualties."
+ * side takes 2D6 x 10% casualties." The cap counts the loser's armies as
+ * the battle began (RULINGS.md R25, R30).
  */
 static int casualties(int *winner_loss, int *loser_loss, const struct side_force *w,
 		      const struct side_force *l, const char *country, est_dice *dice,

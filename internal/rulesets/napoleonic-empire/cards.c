@@ -43,7 +43,7 @@ int ne_card_playable_by(const json_t *card, const char *side)
 	return s && (strcmp(s, "any") == 0 || strcmp(s, side) == 0);
 }
 
-/* "If a player has a card that influences a battle at that country". */
+/* "If a player has a card that influences a battle at that country"; "Anywhere": every country (RULINGS.md R28). */
 int ne_card_fits(const json_t *card, const char *country)
 {
 	const json_t *where = json_object_get(card, "countries");

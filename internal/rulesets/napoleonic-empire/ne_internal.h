@@ -77,6 +77,8 @@ int ne_run_battles(json_t *state, json_t *events, const json_t *rules, est_dice 
 int ne_retreat_options(json_t **out, const json_t *state, const json_t *rules,
 		       const char *country, const char *side);
 int ne_apply_retreat(json_t *state, json_t *events, const json_t *rules, const char *to);
+/* Whether `side` has already named `card` for a pending battle of this Attack Phase. */
+int ne_card_committed(const json_t *state, const char *side, const char *card);
 /* New array of the sides the battle-cards step asks; empty if none. */
 json_t *ne_battle_cards_sides(const json_t *state, const json_t *rules);
 

@@ -239,7 +239,9 @@ static int resolve_battle_cards(json_t *state, json_t *events, const json_t *rul
 		json_array_foreach(orders_of(orders, state, side), i, o) {
 			const char *id = ne_str(o, "card"), *c = ne_str(o, "country");
 
+			/* A card named in the turn orders stays with its battle (RULINGS.md R34). */
 			if (!id || !c || json_object_get(own, c) || ne_hand_index(state, side, id) < 0 ||
+			    ne_card_committed(state, side, id) ||
 			    !ne_in_list(json_object_get(att, "battles"), c) ||
 			    !ne_card_playable_by(ne_card(rules, id), side) || !ne_card_fits(ne_card(rules, id), c))
 				continue;

@@ -206,6 +206,19 @@ static void event_play(struct check *c, int i, const json_t *o, const json_t *ca
 		c->bop++;
 }
 
+/* The country of the pending battle `side` already named `card` for, or NULL. */
+static const char *committed_to(const json_t *attack, const char *side, const char *card)
+{
+	const char *country;
+	json_t *v;
+
+	json_object_foreach(json_object_get(json_object_get(attack, "plays"), side), country, v) {
+		if (card && json_is_string(v) && strcmp(json_string_value(v), card) == 0)
+			return country;
+	}
+	return NULL;
+}
+
 static void check_play(struct check *c, int i, const json_t *o)
 {
 	const json_t *card;
@@ -224,10 +237,18 @@ static void check_play(struct check *c, int i, const json_t *o)
 	if (strcmp(c->phase, "battle-cards") == 0) {
 		const json_t *att = json_object_get(c->state, "attack");
 		const char *country = ne_str(o, "country");
+		const char *where = committed_to(att, c->side, ne_str(card, "id"));
 
 		if (country && !ne_in_list(json_object_get(att, "battles"), country)) {
 			diag(c, i, "country", R_ATTACK, "there is no pending battle in %s; play cards only "
 			     "for the battles your report lists", country);
+			return;
+		}
+		/* "When a card is played, it is discarded": one battle per card (RULINGS.md R34). */
+		if (where) {
+			diag(c, i, "card", R_ATTACK, "\"%s\" is already played by %s in the battle in %s "
+			     "(named in the turn orders), and a played card is discarded; name another "
+			     "card or none", ne_str(card, "id"), c->side, where);
 			return;
 		}
 		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
