@@ -327,7 +327,8 @@ int est_game_pending(json_t **out, est_game *game, time_t now)
 	char when[32];
 	int error;
 
-	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"))) < 0)
+	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"),
+						    game->rules)) < 0)
 		return error;
 	mode = json_string_value(json_object_get(pending, "mode"));
 	deadline = est_game_deadline(game, NULL);

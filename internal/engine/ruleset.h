@@ -51,7 +51,7 @@ typedef struct est_ruleset {
 	 *    "prompt": "what is asked, in a sentence for the report"}
 	 * "over" means the game has ended; nothing more is resolved.
 	 */
-	int (*pending)(json_t **out, const json_t *state);
+	int (*pending)(json_t **out, const json_t *state, const json_t *rules);
 
 	/*
 	 * Check one power's orders (the order file's "orders" array) against
@@ -68,7 +68,8 @@ typedef struct est_ruleset {
 	 * The orders a power is taken to have given when it missed a step
 	 * (no moves received): an "orders" array, often empty.
 	 */
-	int (*default_orders)(json_t **out, const json_t *state, const char *power);
+	int (*default_orders)(json_t **out, const json_t *state, const json_t *rules,
+			      const char *power);
 
 	/*
 	 * Resolve the awaited step. `orders` is an object mapping each awaited

@@ -147,7 +147,7 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {
 		json_t *orders = NULL;
 		if ((error = game->ruleset->default_orders(&orders, json_object_get(game->state, "state"),
-							   json_string_value(power))) < 0) {
+							   game->rules, json_string_value(power))) < 0) {
 			json_decref(given);
 			return error;
 		}

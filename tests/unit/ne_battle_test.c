@@ -150,11 +150,11 @@ static void test_retreat_decision_asked_of_loser(void **unused)
 	(void)unused;
 	n = ne_step(s, rules, turn_orders("France", "[]"), win_faces, 5, NULL, 0, &ev);
 	assert_string_equal(ne_phase(n), "retreat");
-	assert_int_equal(NE->pending(&p, n), 0);
+	assert_int_equal(NE->pending(&p, n, rules), 0);
 	assert_string_equal(json_string_value(json_object_get(p, "kind")), "retreat");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(p, "powers"), 0)), "Allies");
 	/* the default answer: the country holding most of its armies */
-	assert_int_equal(NE->default_orders(&d, n, "Allies"), 0);
+	assert_int_equal(NE->default_orders(&d, n, rules, "Allies"), 0);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "to")), "Russia");
 	m = ne_step(n, rules, turn_orders("Allies", "[{'type':'retreat','from':'Austria','to':'Prussia'}]"),
 		    NULL, 0, NULL, 0, NULL);
@@ -194,7 +194,7 @@ static void test_retreat_default_rule(void **unused)
 
 	(void)unused;
 	n = ne_step(s, rules, turn_orders("France", "[]"), win_faces, 5, NULL, 0, NULL);
-	assert_int_equal(NE->default_orders(&d, n, "Allies"), 0);
+	assert_int_equal(NE->default_orders(&d, n, rules, "Allies"), 0);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "to")), "Prussia");
 	/* a missed decision resolves with the default orders the engine passes */
 	m = ne_step(n, rules, ne_orders_of("Allies", d), NULL, 0, NULL, 0, NULL);

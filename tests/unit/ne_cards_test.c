@@ -172,10 +172,10 @@ static void test_standing_play_is_default(void **unused)
 	n = ne_step(s, rules, orders("France", "[{'type':'move','from':'Prussia','to':'Russia','armies':8}]"),
 		    NULL, 0, NULL, 0, NULL);
 	assert_string_equal(ne_phase(n), "battle-cards");
-	assert_int_equal(NE->default_orders(&d, n, "Allies"), 0);
+	assert_int_equal(NE->default_orders(&d, n, rules, "Allies"), 0);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "card")), "general-winter");
 	json_decref(d);
-	assert_int_equal(NE->default_orders(&d, n, "France"), 0);
+	assert_int_equal(NE->default_orders(&d, n, rules, "France"), 0);
 	assert_int_equal(json_array_size(d), 0);
 	json_decref(d);
 	json_decref(n);

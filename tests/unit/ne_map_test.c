@@ -140,7 +140,7 @@ static void test_step0_deck_unshuffled_and_automatic(void **unused)
 	assert_string_equal(json_string_value(json_array_get(json_object_get(s, "deck"), 31)), "nation-of-shopkeepers");
 	assert_int_equal(json_array_size(ne_hand(s, "France")), 0);
 	assert_int_equal(json_array_size(ne_hand(s, "Allies")), 0);
-	assert_int_equal(NE->pending(&p, s), 0);
+	assert_int_equal(NE->pending(&p, s, rules), 0);
 	assert_string_equal(json_string_value(json_object_get(p, "mode")), "automatic");
 	assert_int_equal(json_array_size(json_object_get(p, "powers")), 0);
 	json_decref(p);
@@ -179,7 +179,7 @@ static void test_step1_shuffles_with_hidden_stream(void **unused)
 	assert_int_equal(json_array_size(json_object_get(s1, "deck")), 30);
 	assert_non_null(ne_find(ev, "shuffle"));
 	assert_string_equal(ne_text(ev, "draw"), "France draws 2 cards");
-	assert_int_equal(NE->pending(&p, s1), 0);
+	assert_int_equal(NE->pending(&p, s1, rules), 0);
 	assert_string_equal(json_string_value(json_object_get(p, "kind")), "turn");
 	assert_string_equal(json_string_value(json_object_get(p, "mode")), "sequential");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(p, "powers"), 0)), "France");

@@ -35,7 +35,7 @@ static json_t *turn_orders(const json_t *s, const char *side, int step)
 	json_t *o = NULL, *v;
 	size_t i, j;
 
-	assert_int_equal(NE->default_orders(&o, s, side), 0);
+	assert_int_equal(NE->default_orders(&o, s, rules, side), 0);
 	json_array_foreach(ne_hand(s, side), i, v) {
 		const json_t *card = ne_card(rules, json_string_value(v));
 
@@ -77,12 +77,12 @@ static json_t *orders_for(const json_t *s, const json_t *p, int step, int *refus
 		if (strcmp(json_string_value(json_object_get(p, "kind")), "turn") == 0)
 			o = turn_orders(s, power, step);
 		else
-			assert_int_equal(NE->default_orders(&o, s, power), 0);
+			assert_int_equal(NE->default_orders(&o, s, rules, power), 0);
 		if (NE->validate(&diag, s, rules, power, o) != 0) {
 			json_decref(diag);
 			json_decref(o);
 			(*refused)++;
-			assert_int_equal(NE->default_orders(&o, s, power), 0);
+			assert_int_equal(NE->default_orders(&o, s, rules, power), 0);
 			if (NE->validate(&diag, s, rules, power, o) != 0)
 				fail_msg("default orders refused: %s", json_dumps(diag, 0));
 		}
@@ -102,7 +102,7 @@ static void play(uint8_t seed, int *steps_out, int *battles_out, const char **wi
 		est_dice *d = NULL, *h = NULL;
 		json_t *next = NULL, *ev = NULL, *o;
 
-		assert_int_equal(NE->pending(&p, s), 0);
+		assert_int_equal(NE->pending(&p, s, rules), 0);
 		if (strcmp(json_string_value(json_object_get(p, "mode")), "over") == 0)
 			break;
 		memset(pub, seed, sizeof(pub));

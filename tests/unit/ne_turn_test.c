@@ -19,7 +19,7 @@ static const char *pending_kind(const json_t *s, json_t **p)
 {
 	json_decref(*p);
 	*p = NULL;
-	assert_int_equal(NE->pending(p, s), 0);
+	assert_int_equal(NE->pending(p, s, rules), 0);
 	return json_string_value(json_object_get(*p, "kind"));
 }
 
@@ -59,7 +59,7 @@ static void test_hand_limit_discard(void **unused)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(diag, 0), "rule")), "Napoleonic Empire, Draw Phase");
 	json_decref(diag);
 	/* default orders discard the two oldest cards */
-	assert_int_equal(NE->default_orders(&d, s, "France"), 0);
+	assert_int_equal(NE->default_orders(&d, s, rules, "France"), 0);
 	assert_int_equal(json_array_size(d), 2);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "card")), "toulon");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 1), "card")), "jena");

@@ -192,7 +192,7 @@ static void test_standing_orders_and_turn_defaults(void **unused)
 	json_object_set_new(o, "France", json_array());
 	m = ne_step(n, rules, o, NULL, 0, NULL, 0, NULL);
 	/* the Allies' next turn: missing it keeps the standing orders */
-	assert_int_equal(NE->default_orders(&d, m, "Allies"), 0);
+	assert_int_equal(NE->default_orders(&d, m, rules, "Allies"), 0);
 	assert_int_equal(json_array_size(d), 2);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "type")), "retreat");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 1), "type")), "standing-play");

@@ -1,8 +1,8 @@
 /*
  * Napoleonic Empire: the orders a power is taken to have given when it
  * misses a step (README.md "Default orders"). They are computed when a step
- * opens, with the rules data at hand, and kept in state["defaults"], since
- * default_orders() sees only the state.
+ * opens and kept in state["defaults"], so that the state itself records
+ * what a missing power will be taken to have ordered (the reports show it).
  */
 #include <string.h>
 

@@ -159,7 +159,7 @@ static const char *prompt(const json_t *state, char *buf, size_t len)
 	return buf;
 }
 
-static int pending(json_t **out, const json_t *state)
+static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
 	const char *phase = ne_str(state, "phase");
 	const char *mode, *kind = phase;
@@ -191,7 +191,8 @@ static int pending(json_t **out, const json_t *state)
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-static int default_orders(json_t **out, const json_t *state, const char *power)
+static int default_orders(json_t **out, const json_t *state, const json_t *rules,
+			  const char *power)
 {
 	const json_t *d = json_object_get(json_object_get(state, "defaults"), power ? power : "");
 

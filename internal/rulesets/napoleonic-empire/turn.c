@@ -200,7 +200,7 @@ static int attack_phase(json_t *state, json_t *events, const json_t *rules, est_
 		json_decref(asked);
 		return ne_run_battles(state, events, rules, dice, hidden);
 	}
-	/* pending() has no rules data: the step keeps whom it asks. */
+	/* The step records whom it asks, so that the state alone says who is awaited. */
 	if (json_object_set_new(json_object_get(state, "attack"), "asked", asked) < 0 ||
 	    json_object_set_new(state, "phase", json_string("battle-cards")) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
