@@ -1,4 +1,4 @@
-/* estafette report GAME [--step N] [--player P] [--format text|html|json] */
+/* estafette report GAME [--step N] [--player P] [--format text|html|svg|json] */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "engine/engine.h"
 #include "util/error.h"
 
-#define USAGE "estafette report GAME [--step N] [--player P] [--format text|html|json] [--json]"
+#define USAGE "estafette report GAME [--step N] [--player P] [--format text|html|svg|json] [--json]"
 
 int cmd_report(int argc, char **argv)
 {

@@ -18,6 +18,7 @@
 #include "engine/ruleset.h"
 #include "store/store.h"
 
+#define EST_VERSION "0.1.0"
 #define EST_ORDERS_NAMESPACE "estafette-orders"
 #define EST_ORDER_MAX_BYTES 65536
 

@@ -105,8 +105,17 @@ int est_game_check_recorded(struct est_order **order_out, est_game *game, const 
  */
 int est_step_try(int *resolved_out, est_game *game, time_t now);
 
-/* Render report data with templates/<ruleset>/report.<ext>.mustache. */
-int est_report_render(char **out, const est_game *game, const json_t *data, const char *ext);
+/*
+ * Render report data with template `name` ("report.txt", "report.html",
+ * "map.svg"): templates/NAME.mustache of the game repository at main if the
+ * GM put one there, else the installed templates/<ruleset>/NAME.mustache
+ * (partials likewise). Adds data["template"] = {"name", "source", "sha256",
+ * "short"} so the report can say which template made it. Text is rendered
+ * without escaping; HTML and SVG with it.
+ * Errors: EST_ENOTFOUND (no such template), EST_EINVAL (template syntax),
+ * EST_ECONFIG (no templates installed), EST_ENOMEM.
+ */
+int est_report_render(char **out, est_game *game, json_t *data, const char *name);
 
 /* The awaited part of a pending() answer with players mapped (game.c). */
 int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_t deadline);

@@ -18,7 +18,6 @@
 #include "util/error.h"
 #include "util/util.h"
 
-#define ESTAFETTE_VERSION "0.1.0"
 /* Order files and turns keep their bytes exactly as signed. */
 #define GITATTRIBUTES "orders/** -text\nturns/** -text\n"
 
@@ -286,7 +285,7 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 		"estafette", "game/1", "id", id, "ruleset", rs->name, "ruleset_version", rs->version,
 		"scenario", json_object_get(options, "scenario"), "options", options,
 		"players", players, "schedule", "deadline_hours", opts->deadline_hours,
-		"dice", dice, "estafette_version", ESTAFETTE_VERSION);
+		"dice", dice, "estafette_version", EST_VERSION);
 }
 
 static int read_players(json_t **out, const char *file, const est_ruleset *rs)

@@ -118,34 +118,76 @@ int est_report_data(json_t **out, est_game *game, long long step, const json_t *
 	return error;
 }
 
-int est_report_render(char **out, const est_game *game, const json_t *data, const char *ext)
+/* Where templates come from: the game's own templates/ folder first, then the installed one. */
+typedef struct {
+	est_game *game;
+	char *dir; /* the installed templates/<ruleset> folder */
+} template_source;
+
+/*
+ * Read template `name` ("report.txt", "map.svg", or a partial's name) with
+ * ".mustache" added: templates/NAME.mustache in the game repository at
+ * main if there is one, else the installed file. *from_game says which.
+ */
+static int load_template(char **out, int *from_game, template_source *src, const char *name)
 {
-	char *sub = est_strdup_printf("templates/%s", game->ruleset->name), *dir = NULL;
-	char *path = NULL, *template = NULL;
+	char *path = est_strdup_printf("templates/%s.mustache", name);
 	size_t len;
 	int error;
 
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	error = est_store_read(out, &len, src->game->store, NULL, path);
+	free(path);
+	if (error != EST_ENOTFOUND) {
+		*from_game = 1;
+		return error;
+	}
+	est_error_clear();
+	*from_game = 0;
+	if (!(path = est_strdup_printf("%s/%s.mustache", src->dir, name)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	error = est_file_read(out, &len, path, 1 << 20);
+	free(path);
+	return error;
+}
+
+static int load_partial(char **out, const char *name, void *payload)
+{
+	int from_game;
+
+	if (strchr(name, '/') || name[0] == '.')
+		return est_error_set(EST_EINVAL, "partial \"%s\": names a path; use a plain name", name);
+	return load_template(out, &from_game, payload, name);
+}
+
+int est_report_render(char **out, est_game *game, json_t *data, const char *name)
+{
+	char *sub = est_strdup_printf("templates/%s", game->ruleset->name), *template = NULL;
+	template_source src = {game, NULL};
+	char sha[65];
+	int error, from_game, html = strstr(name, ".txt") == NULL;
+
 	if (!sub)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if (!(dir = est_engine_datadir(sub))) {
+	if (!(src.dir = est_engine_datadir(sub))) {
 		error = est_error_code();
 		goto out;
 	}
-	if (!(path = est_strdup_printf("%s/report.%s.mustache", dir, ext))) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = load_template(&template, &from_game, &src, name)) < 0)
 		goto out;
-	}
-	if ((error = est_file_read(&template, &len, path, 1 << 20)) < 0)
-		goto out;
-	error = est_render(out, template, data,
-			   strcmp(ext, "html") == 0 ? EST_RENDER_ESCAPE_HTML : EST_RENDER_NO_ESCAPE,
-			   est_render_file_partials, dir);
+	/* The report says which template made it: the game's own, or the installed one. */
+	est_sha256_hex(sha, template, strlen(template));
+	json_object_set_new(data, "template", json_pack("{s:s, s:s, s:s, s:s#}", "name", name,
+		"source", from_game ? "the game's templates/ folder" : "estafette " EST_VERSION,
+		"sha256", sha, "short", sha, (int)12));
+	error = est_render(out, template, data, html ? EST_RENDER_ESCAPE_HTML : EST_RENDER_NO_ESCAPE,
+			   load_partial, &src);
 	if (error < 0)
-		est_error_prefix("%s", path);
+		est_error_prefix("template %s%s", from_game ? "templates/" : "", name);
 out:
 	free(template);
-	free(path);
-	free(dir);
+	free(src.dir);
 	free(sub);
 	return error;
 }
@@ -161,15 +203,17 @@ int est_game_report(char **out, est_game *game, long long step, const char *play
 		step = game->step;
 	if (player && !(reader = est_game_player(game, player)))
 		return est_error_set(EST_ENOTFOUND, "--player \"%s\" is not a player of this game", player);
-	if (strcmp(format, "text") != 0 && strcmp(format, "html") != 0 && strcmp(format, "json") != 0)
-		return est_error_set(EST_EUSAGE, "--format \"%s\": choose text, html or json", format);
+	if (strcmp(format, "text") != 0 && strcmp(format, "html") != 0 && strcmp(format, "svg") != 0 &&
+	    strcmp(format, "json") != 0)
+		return est_error_set(EST_EUSAGE, "--format \"%s\": choose text, html, svg or json", format);
 	if ((error = est_report_data(&data, game, step, reader)) < 0)
 		return error;
 	if (strcmp(format, "json") == 0) {
 		*out = est_json_text(data);
 		error = *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 	} else {
-		error = est_report_render(out, game, data, strcmp(format, "text") == 0 ? "txt" : "html");
+		error = est_report_render(out, game, data, strcmp(format, "text") == 0 ? "report.txt" :
+					  strcmp(format, "html") == 0 ? "report.html" : "map.svg");
 	}
 	json_decref(data);
 	return error;

@@ -55,18 +55,31 @@ static char *config_or(est_game *game, const char *key, const char *fallback)
 	return fallback ? strdup(fallback) : NULL;
 }
 
-static int render_both(char **text, char **html, est_game *game, const json_t *data)
-{
-	int error;
+/* A report's parts: the text is required; the HTML and the SVG map where the ruleset has them. */
+typedef struct {
+	char *text, *html, *svg;
+} report_parts;
 
-	*text = *html = NULL;
-	if ((error = est_report_render(text, game, data, "txt")) < 0)
-		return error;
-	if ((error = est_report_render(html, game, data, "html")) == EST_ENOTFOUND) {
+static int render_optional(char **out, est_game *game, json_t *data, const char *name)
+{
+	int error = est_report_render(out, game, data, name);
+
+	if (error == EST_ENOTFOUND) {
 		est_error_clear();
+		*out = NULL;
 		return 0;
 	}
 	return error;
+}
+
+static int render_parts(report_parts *parts, est_game *game, json_t *data)
+{
+	int error;
+
+	if ((error = est_report_render(&parts->text, game, data, "report.txt")) < 0 ||
+	    (error = render_optional(&parts->html, game, data, "report.html")) < 0)
+		return error;
+	return render_optional(&parts->svg, game, data, "map.svg");
 }
 
 /* Compose one player's report of `step` and put it in the outbox. */
@@ -76,15 +89,16 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	const char *pid = json_string_value(json_object_get(player, "id"));
 	const char *email = json_string_value(json_object_get(player, "email"));
-	char *text = NULL, *html = NULL, *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL;
+	char *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL;
 	char *from_addr = address_of(sender), name[64];
+	report_parts parts = {0};
 	json_t *data = NULL;
 	size_t eml_len;
 	int error;
 
 	snprintf(name, sizeof(name), "%04lld-%s", step, pid);
 	if ((error = est_report_data(&data, game, step, player)) < 0 ||
-	    (error = render_both(&text, &html, game, data)) < 0)
+	    (error = render_parts(&parts, game, data)) < 0)
 		goto out;
 	to = mailbox(json_string_value(json_object_get(player, "name")), email);
 	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
@@ -94,8 +108,11 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
+	est_mail_attachment map = {.filename = "map.svg", .content_type = "image/svg+xml",
+				   .data = parts.svg, .len = parts.svg ? strlen(parts.svg) : 0};
 	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
-				.date = date, .text = text, .html = html};
+				.date = date, .text = parts.text, .html = parts.html,
+				.attachments = parts.svg ? &map : NULL, .attachment_count = parts.svg ? 1 : 0};
 	if ((error = est_mail_compose(&eml, &eml_len, &msg)) < 0)
 		goto out;
 	error = est_mail_outbox_put(queued, game->home, id, name, from_addr, &email, 1, eml, eml_len);
@@ -106,8 +123,9 @@ out:
 	free(subject);
 	free(to);
 	free(eml);
-	free(html);
-	free(text);
+	free(parts.svg);
+	free(parts.html);
+	free(parts.text);
 	return error;
 }
 

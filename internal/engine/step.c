@@ -338,23 +338,23 @@ static int add_step_file(step_work *w, const char *file, const json_t *value)
 static int add_public_report(step_work *w, est_game *game, const json_t *wrapped,
 			     const json_t *events_doc, const json_t *dice_doc, time_t deadline)
 {
-	static const char *const exts[] = {"txt", "html"};
+	static const char *const names[] = {"report.txt", "report.html", "map.svg"};
 	json_t *data = NULL;
 	int error;
 
 	if ((error = est_report_build(&data, game, w->step, wrapped, events_doc, dice_doc, NULL,
 				      deadline)) < 0)
 		return error;
-	for (size_t i = 0; i < 2 && !error; i++) {
+	for (size_t i = 0; i < 3 && !error; i++) {
 		char *text = NULL;
-		if ((error = est_report_render(&text, game, data, exts[i])) == EST_ENOTFOUND) {
+		if ((error = est_report_render(&text, game, data, names[i])) == EST_ENOTFOUND) {
 			est_error_clear();
 			error = 0;
 			continue;
 		}
 		if (!error)
 			error = est_changes_add(&w->changes,
-						est_strdup_printf("turns/%s/report.%s", w->name, exts[i]),
+						est_strdup_printf("turns/%s/%s", w->name, names[i]),
 						text, text ? strlen(text) : 0);
 	}
 	json_decref(data);
