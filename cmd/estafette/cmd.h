@@ -17,6 +17,11 @@ int cmd_report(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
+int cmd_receive(int argc, char **argv);
+int cmd_fetch(int argc, char **argv);
+
+/* One est_game_receive result as lines for a person (receive.c). */
+void cmd_print_intake(const json_t *result);
 
 /*
  * Report the last library error for `what` (a game or file) and return

@@ -15,6 +15,8 @@ static const struct {
 	{"new", cmd_new, "create a game repository"},
 	{"submit", cmd_submit, "check and record a signed order file"},
 	{"check", cmd_check, "check a signed order file, writing nothing"},
+	{"receive", cmd_receive, "take orders from one mail message on standard input"},
+	{"fetch", cmd_fetch, "take orders from the unseen mail of an IMAP mailbox or Maildir"},
 	{"run", cmd_run, "resolve every due step, then mail the reports"},
 	{"status", cmd_status, "the step, who is awaited, the deadline"},
 	{"report", cmd_report, "render a step's report"},

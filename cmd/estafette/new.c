@@ -9,7 +9,7 @@
 #include "util/error.h"
 
 #define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
-	"       [--option K=V]... [--gm-key FILE.pub] [--deadline-hours N]\n" \
+	"       [--option K=V]... [--gm-key FILE.pub] [--deadline-hours N [--reminder-hours R]]\n" \
 	"       [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
@@ -25,6 +25,18 @@ static int add_option(json_t *options, const char *kv)
 	n = strtoll(eq + 1, &end, 10);
 	json_object_set_new(options, key, *(eq + 1) && !*end ? json_integer(n) : json_string(eq + 1));
 	free(key);
+	return 0;
+}
+
+/* A whole number of hours, 1 to a year. */
+static int parse_hours(int *out, const char *text)
+{
+	char *end;
+	long n = strtol(text, &end, 10);
+
+	if (*end || end == text || n < 1 || n > 8760)
+		return -1;
+	*out = (int)n;
 	return 0;
 }
 
@@ -53,6 +65,7 @@ int cmd_new(int argc, char **argv)
 		{"scenario", required_argument, NULL, 's'}, {"option", required_argument, NULL, 'o'},
 		{"id", required_argument, NULL, 'i'}, {"gm-key", required_argument, NULL, 'g'},
 		{"deadline-hours", required_argument, NULL, 'd'},
+		{"reminder-hours", required_argument, NULL, 'R'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
@@ -72,7 +85,13 @@ int cmd_new(int argc, char **argv)
 			break;
 		case 'i': opts.id = optarg; break;
 		case 'g': opts.gm_key = optarg; break;
-		case 'd': opts.deadline_hours = atoi(optarg); break;
+		case 'd':
+		case 'R':
+			if (parse_hours(c == 'd' ? &opts.deadline_hours : &opts.reminder_hours, optarg) < 0) {
+				status = cmd_usage(USAGE "\n  hours are a whole number from 1 to 8760");
+				goto out;
+			}
+			break;
 		case 't': opts.test_secret = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;

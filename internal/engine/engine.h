@@ -48,6 +48,7 @@ typedef struct {
 	const char *test_secret;  /* sample games only: dice secrets anyone can
 	                             recompute from this text (game.json says so) */
 	int deadline_hours;       /* 0: no deadline, steps wait for every order */
+	int reminder_hours;       /* 0: no reminders; else that long before a deadline */
 } est_new_options;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
@@ -133,6 +134,46 @@ void est_diagnostic_text(char *buf, size_t len, const json_t *diagnostic);
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now);
+
+/*
+ * Mail intake (`receive`, `fetch`): one RFC 5322 message (`len` bytes; the
+ * envelope sender in `return_path` if known, else NULL). Its candidate
+ * orders are checked as est_game_check_order checks a file, the newest
+ * valid one by seq is recorded (a commit), and the sender gets a receipt
+ * saying what was found, accepted or refused and why, the order file's
+ * SHA-256 and what the game awaits; then the outbox is delivered. A message
+ * from an address that is not a player's gets a short refusal; one sent by
+ * a machine (auto-reply, bounce, list) gets nothing. Each outcome is logged
+ * in $ESTAFETTE_HOME/games/<id>/intake.log. Handling one message twice
+ * records nothing twice and answers once. Takes the game's lock.
+ * *result_out (caller decrefs): {"status": "accepted" | "duplicate" |
+ * "refused" | "stranger" | "ignored", "from", "message_id", "subject",
+ * "sha256", "candidates": [{"where", "quoted", "status", "error"?,
+ * "player"?, "step"?, "seq"?}], "mail", "warnings"}.
+ *
+ * Errors: EST_EINVAL (not a message), EST_ELOCKED, EST_ETEMPFAIL (main
+ * moved), EST_EIO. Refused orders are an outcome, not an error.
+ */
+int est_game_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
+		     const char *return_path, time_t now);
+
+/*
+ * `fetch`: hand every unseen message of a mailbox to est_game_receive —
+ * the IMAP mailbox `imap_url` (NULL: git config estafette.imapurl; user
+ * estafette.imapuser, password in $ESTAFETTE_HOME/imap-password or
+ * ~/.netrc, CA file estafette.imapcafile), or the Maildir `maildir` when
+ * not NULL. A message is marked seen only after its outcome is stored, so a
+ * fetch killed midway loses nothing, and one handed over again is answered
+ * once (est_game_receive). *summary_out (caller decrefs, set on error too):
+ * {"handled", "left", "messages": [est_game_receive results with
+ * "mailbox_id"], "warnings"}.
+ *
+ * Errors: EST_ECONFIG (no mailbox given or configured, login refused, TLS),
+ * EST_ETEMPFAIL (server down; the game's lock held: left for the next run),
+ * EST_ENOTFOUND (not a Maildir), and those of est_game_receive.
+ */
+int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
+		   time_t now);
 
 /*
  * Resolve every step that is due, one commit and tag each, until the game

@@ -237,39 +237,46 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
+int est_game_record(json_t **receipt_out, est_game *game, const est_order *order,
+		    const char *bytes, size_t len, const char *sig, size_t sig_len)
+{
+	char path[300], sig_path[310], oid[EST_STORE_OID_HEX + 1], *msg;
+	int error;
+
+	snprintf(path, sizeof(path), "orders/%s.json", order->player);
+	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", order->player);
+	est_store_change changes[] = {{path, bytes, len}, {sig_path, sig, sig_len}};
+	if (!(msg = est_strdup_printf("orders: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
+				      order->player, order->step, order->seq, order->step)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_game_commit(oid, game, changes, 2, msg, NULL)) == 0 &&
+	    (error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
+	    json_array_size(game->warnings))
+		json_object_set(*receipt_out, "warnings", game->warnings);
+	free(msg);
+	if (error == 0)
+		error = est_game_reload(game);
+	return error;
+}
+
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now)
 {
-	char path[300], sig_path[310], oid[EST_STORE_OID_HEX + 1], *msg = NULL;
 	est_order *order = NULL;
 	int error;
 
 	if ((error = est_game_lock(game)) < 0)
 		return error;
 	/* Judge against main as it is now that we hold the lock, not as it was. */
-	if ((error = est_game_reload(game)) < 0)
+	if ((error = est_game_reload(game)) < 0 ||
+	    (error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
+					  sig_name, sig, sig_len, now)) < 0 ||
+	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
 		goto out;
-	if ((error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
-					  sig_name, sig, sig_len, now)) < 0)
-		goto out;
-	snprintf(path, sizeof(path), "orders/%s.json", order->player);
-	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", order->player);
-	est_store_change changes[] = {{path, bytes, len}, {sig_path, sig, sig_len}};
-	if (!(msg = est_strdup_printf("orders: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
-				      order->player, order->step, order->seq, order->step))) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((error = est_game_commit(oid, game, changes, 2, msg, NULL)) < 0)
-		goto out;
-	if ((error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
-	    json_array_size(game->warnings))
-		json_object_set(*receipt_out, "warnings", game->warnings);
-	est_game_reload(game);
+	error = est_game_receipt_for_submit(game, *receipt_out, order, now);
 out:
 	est_store_unlock(game->store);
-	free(msg);
 	est_orders_free(order);
 	return error;
 }

@@ -100,6 +100,54 @@ int est_game_check_recorded(struct est_order **order_out, est_game *game, const 
 			    const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now);
 
 /*
+ * Commit a checked order file and its signature as orders/<player>.json
+ * and .json.sig (the caller holds the lock and checked it with
+ * est_game_check_order). *receipt_out as est_game_submit's.
+ * Errors: EST_ETEMPFAIL (main moved), EST_EIO.
+ */
+int est_game_record(json_t **receipt_out, est_game *game, const struct est_order *order,
+		    const char *bytes, size_t len, const char *sig, size_t sig_len);
+
+/*
+ * The receipt of an order file recorded by `submit` (receipts.c): mailed
+ * to the player whose orders they are, through the outbox (sent by the
+ * next delivery). Errors: those of composing and queueing mail.
+ */
+int est_game_receipt_for_submit(est_game *game, const json_t *receipt, const struct est_order *order,
+				time_t now);
+
+/* A text that grows line by line; `failed` is set if memory ran out (receipts.c). */
+typedef struct {
+	char *text;
+	int failed;
+} est_text;
+
+void est_text_add(est_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The order items, numbered, one line each: "  1. move from=France to=Rhineland armies=4". */
+void est_text_orders(est_text *t, const json_t *orders);
+/* What the game awaits now, and by when: one paragraph. */
+void est_text_awaiting(est_text *t, est_game *game, time_t now);
+
+/*
+ * Queue a plain-text notice (a receipt, a reminder) to `to` (an address) in
+ * the game's outbox under `name` ([A-Za-z0-9._-]; its Message-ID is
+ * <GAME.NAME@estafette>). A name already queued or sent is left alone, so a
+ * notice goes out once. Errors: EST_EINVAL (address), EST_EIO, EST_ENOMEM.
+ */
+int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
+		    const char *text, time_t date);
+
+/*
+ * Reminders: when game.json "schedule" has "reminder_hours" R and the open
+ * step has a deadline D, a run at a time within [D - R hours, D) queues a
+ * reminder to each awaited player whose orders have not arrived: once per
+ * step and player (outbox name NNNN-PLAYER-reminder). *sent_out counts those
+ * queued by this call (0 if all were queued before).
+ * Errors: those of est_game_notice.
+ */
+int est_game_remind(int *sent_out, est_game *game, time_t now);
+
+/*
  * Resolve the next step if it is due (step.c): *resolved_out is 1 if a
  * step was committed, 0 if the game waits or is over.
  */

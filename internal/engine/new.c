@@ -281,10 +281,11 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 			 "hidden_chain_tip", hidden_hex);
 	if (opts->test_secret)
 		json_object_set_new(dice, "test_secret", json_string(opts->test_secret));
-	return json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i}, s:o, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s}",
 		"estafette", "game/1", "id", id, "ruleset", rs->name, "ruleset_version", rs->version,
 		"scenario", json_object_get(options, "scenario"), "options", options,
 		"players", players, "schedule", "deadline_hours", opts->deadline_hours,
+		"reminder_hours", opts->reminder_hours,
 		"dice", dice, "estafette_version", EST_VERSION);
 }
 

@@ -18,14 +18,6 @@
 /* A guard against a ruleset whose automatic steps never wait on anyone. */
 #define MAX_STEPS_PER_RUN 1000
 
-/* The address inside "Name <addr>", or the whole string. */
-static char *address_of(const char *mailbox)
-{
-	const char *lt = strrchr(mailbox, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-
-	return lt && gt ? strndup(lt + 1, (size_t)(gt - lt - 1)) : strdup(mailbox);
-}
-
 /* "\"Name\" <addr>": quoted, so commas and the like in a name stay in it. */
 static char *mailbox(const char *name, const char *addr)
 {
@@ -90,7 +82,7 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	const char *pid = json_string_value(json_object_get(player, "id"));
 	const char *email = json_string_value(json_object_get(player, "email"));
 	char *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL;
-	char *from_addr = address_of(sender), name[64];
+	char *from_addr = est_mail_address_of(sender), name[64];
 	report_parts parts = {0};
 	json_t *data = NULL;
 	size_t eml_len;
@@ -247,7 +239,8 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now)
 				goto out;
 		}
 	}
-	if ((error = est_game_pending(&waiting, game, now)) < 0)
+	if ((error = est_game_pending(&waiting, game, now)) < 0 ||
+	    (error = est_game_remind(&queued, game, now)) < 0)
 		goto out;
 	error = est_game_deliver(&mail, game);
 	*summary_out = json_pack("{s:O, s:O, s:O, s:O*, s:O}", "game", json_object_get(game->game, "id"),

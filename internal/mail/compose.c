@@ -881,3 +881,19 @@ out:
 	free_parts(&p);
 	return error;
 }
+
+char *est_mail_address_of(const char *mailbox)
+{
+	const char *lt = strrchr(mailbox, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	const char *start = mailbox, *end = mailbox + strlen(mailbox);
+
+	if (lt && gt) {
+		start = lt + 1;
+		end = gt;
+	}
+	while (start < end && (*start == ' ' || *start == '\t'))
+		start++;
+	while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	return strndup(start, (size_t)(end - start));
+}

@@ -87,6 +87,12 @@ int est_mail_compose(char **eml_out, size_t *eml_len, const est_mail_message *ms
 int est_mail_check_address(const char *addr, size_t len, const char *what);
 
 /*
+ * The address of a mailbox: what is inside "<...>" of `Name <addr>`, else
+ * the whole string, trimmed. A new string (caller frees); NULL on ENOMEM.
+ */
+char *est_mail_address_of(const char *mailbox);
+
+/*
  * The outbox folder of `game`: "<home>/outbox/<game>", into a new string
  * *out (caller frees with free()). Creates nothing.
  *

@@ -1,0 +1,116 @@
+/*
+ * estafette receive GAME [--return-path ADDR] < message.eml
+ *
+ * For .forward, procmail, maildrop or fetchmail's mda. Exits 0 once the
+ * message is dealt with — orders recorded, or refused with a receipt to
+ * the sender, or ignored as a machine's — so the mail system neither
+ * bounces nor retries it; 75 asks it to try again later (lock held).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "engine/engine.h"
+#include "util/error.h"
+
+#define USAGE "estafette receive GAME [--return-path ADDR] [--json] < message.eml"
+#define MAX_MESSAGE (32 << 20)
+
+static int read_stdin(char **out, size_t *len)
+{
+	size_t cap = 65536, used = 0, n;
+	char *buf = malloc(cap + 1), *grown;
+
+	while (buf && (n = fread(buf + used, 1, cap - used, stdin)) > 0) {
+		used += n;
+		if (used == cap) {
+			if (cap >= MAX_MESSAGE) {
+				free(buf);
+				return est_error_set(EST_EINVAL, "standard input: a message over 32 MiB; "
+						     "send orders without large attachments");
+			}
+			if (!(grown = realloc(buf, 2 * cap + 1))) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	if (!buf)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	buf[used] = '\0';
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+void cmd_print_intake(const json_t *r)
+{
+	const char *status = json_string_value(json_object_get(r, "status"));
+	size_t i;
+	json_t *c;
+
+	printf("%s from %s: %s", json_string_value(json_object_get(r, "mailbox_id")) ?
+	       json_string_value(json_object_get(r, "mailbox_id")) : "message",
+	       json_string_value(json_object_get(r, "from")) ? json_string_value(json_object_get(r, "from")) : "?",
+	       status);
+	if (json_object_get(r, "reason"))
+		printf(" (%s)", json_string_value(json_object_get(r, "reason")));
+	printf("\n");
+	json_array_foreach(json_object_get(r, "candidates"), i, c) {
+		printf("  %s: %s", json_string_value(json_object_get(c, "where")),
+		       json_string_value(json_object_get(c, "status")));
+		if (json_object_get(c, "seq"))
+			printf(" (%s, step %lld, seq %lld)", json_string_value(json_object_get(c, "player")),
+			       (long long)json_integer_value(json_object_get(c, "step")),
+			       (long long)json_integer_value(json_object_get(c, "seq")));
+		if (json_object_get(c, "error"))
+			printf(": %s", json_string_value(json_object_get(c, "error")));
+		printf("\n");
+	}
+}
+
+int cmd_receive(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"return-path", required_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'}, {0}};
+	const char *return_path = NULL;
+	est_game *game = NULL;
+	json_t *result = NULL;
+	char *message = NULL;
+	size_t len = 0;
+	int c, json = 0, error, status = 0;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'r')
+			return_path = optarg;
+		else if (c == 'j')
+			json = 1;
+		else
+			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
+	}
+	if (optind + 1 != argc)
+		return cmd_usage(USAGE);
+	if ((error = read_stdin(&message, &len)) < 0 ||
+	    (error = est_game_open(&game, argv[optind])) < 0 ||
+	    (error = est_game_receive(&result, game, message, len, return_path, time(NULL))) < 0) {
+		status = cmd_fail(error, json, NULL);
+		goto out;
+	}
+	if (json) {
+		cmd_print_json(result);
+	} else {
+		cmd_print_intake(result);
+		cmd_print_warnings(json_object_get(result, "warnings"));
+	}
+out:
+	json_decref(result);
+	est_game_free(game);
+	free(message);
+	return status;
+}

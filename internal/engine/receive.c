@@ -1,0 +1,379 @@
+/*
+ * Orders by mail (issue 3): one RFC 5322 message in; every order it
+ * carries is checked as `submit` checks a file; the newest valid one (by
+ * seq) is recorded; the sender gets a receipt; the game's intake log says
+ * what happened. Machines (auto-replies, bounces, lists) get no answer.
+ * Handling the same message twice records nothing twice and answers once:
+ * the receipt's outbox name comes from the message's bytes.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "engine/internal.h"
+#include "mail/imap.h"
+#include "mail/intake.h"
+#include "orders/orders.h"
+#include "util/error.h"
+#include "util/util.h"
+
+/* What became of one candidate. */
+typedef struct {
+	const est_intake_candidate *c;
+	est_order *order; /* checked and valid, or NULL */
+	size_t len;       /* the bytes that verified: a client may have dropped the final newline */
+	json_t *result;   /* {"where", "quoted", "status", ...} */
+} tried;
+
+static const json_t *player_by_email(const est_game *game, const char *email)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(game->game, "players"), i, p)
+		if (email && strcasecmp(json_string_value(json_object_get(p, "email")), email) == 0)
+			return p;
+	return NULL;
+}
+
+static void set_status(tried *t, const char *status, const char *error)
+{
+	json_object_set_new(t->result, "status", json_string(status));
+	if (error)
+		json_object_set_new(t->result, "error", json_string(error));
+}
+
+/* The candidate's bytes are those recorded for its player already. */
+static int already_recorded(est_game *game, const est_intake_candidate *c)
+{
+	json_t *root = json_loadb(c->order, c->order_len, 0, NULL);
+	const char *player = json_string_value(json_object_get(root, "player"));
+	char path[300], *bytes = NULL;
+	size_t len;
+	int same = 0;
+
+	if (player && est_orders_is_id(player)) {
+		snprintf(path, sizeof(path), "orders/%s.json", player);
+		if (est_store_read(&bytes, &len, game->store, NULL, path) == 0)
+			same = (len == c->order_len || len + 1 == c->order_len) &&
+			       memcmp(bytes, c->order, len) == 0;
+		est_error_clear();
+	}
+	json_decref(root);
+	free(bytes);
+	return same;
+}
+
+/* Check one candidate like `submit`, with and without the final newline. */
+static void try_candidate(tried *t, est_game *game, const est_intake_candidate *c, time_t now)
+{
+	json_t *diagnostics = NULL;
+	int error;
+
+	t->c = c;
+	t->len = c->order_len;
+	t->result = json_pack("{s:s, s:b}", "where", c->where, "quoted", c->quoted);
+	if (already_recorded(game, c)) {
+		set_status(t, "duplicate", "these orders are recorded already");
+		return;
+	}
+	if (!c->sig) {
+		set_status(t, "refused", "no SSH signature found with it; attach FILE.sig or paste the "
+			   "-----BEGIN SSH SIGNATURE----- block after the orders");
+		return;
+	}
+	error = est_game_check_order(&t->order, &diagnostics, game, c->where, c->order, c->order_len,
+				     "its signature", c->sig, c->sig_len, now);
+	if (error == EST_ESIG && c->order_len > 1) {
+		json_decref(diagnostics);
+		diagnostics = NULL;
+		if (est_game_check_order(&t->order, &diagnostics, game, c->where, c->order,
+					 c->order_len - 1, "its signature", c->sig, c->sig_len, now) == 0) {
+			t->len = c->order_len - 1;
+			error = 0;
+		}
+	}
+	if (error < 0) {
+		set_status(t, "refused", est_error_message());
+		if (diagnostics)
+			json_object_set(t->result, "diagnostics", diagnostics);
+		est_error_clear();
+	} else {
+		set_status(t, "valid", NULL);
+		json_object_set_new(t->result, "player", json_string(t->order->player));
+		json_object_set_new(t->result, "step", json_integer(t->order->step));
+		json_object_set_new(t->result, "seq", json_integer(t->order->seq));
+	}
+	json_decref(diagnostics);
+}
+
+/* The newest valid candidate (highest seq; the first found on a tie), or NULL. */
+static tried *newest_valid(tried *all, size_t n)
+{
+	tried *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i].order && (!best || all[i].order->seq > best->order->seq))
+			best = &all[i];
+	return best;
+}
+
+static void receipt_candidates(est_text *t, const tried *all, size_t n, const tried *best)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *status = json_string_value(json_object_get(all[i].result, "status"));
+		const json_t *d;
+		size_t j;
+		char line[1024];
+
+		if (&all[i] == best)
+			continue;
+		est_text_add(t, "\n- %s: %s", all[i].c->where,
+			     all[i].order ? "valid, but an order with a higher seq came with it" :
+			     json_string_value(json_object_get(all[i].result, "error")));
+		if (strcmp(status, "refused") == 0 && !all[i].c->quoted)
+			est_text_add(t, "\n  Fix the file, sign it again and send it.");
+		json_array_foreach(json_object_get(all[i].result, "diagnostics"), j, d) {
+			est_diagnostic_text(line, sizeof(line), d);
+			est_text_add(t, "\n    %s", line);
+		}
+	}
+	est_text_add(t, "\n");
+}
+
+/* The receipt: what was found, what was recorded or refused and why, what the game awaits. */
+static int send_receipt(est_game *game, const est_intake_message *m, const char *key,
+			const tried *all, size_t n, const tried *best, const json_t *recorded,
+			time_t now)
+{
+	char name[64], subject[300];
+	est_text t = {0};
+	int error;
+
+	snprintf(name, sizeof(name), "receipt-%.16s", key);
+	snprintf(subject, sizeof(subject), "Re: %s", m->subject ? m->subject : "your orders");
+	est_text_add(&t, "estafette, game %s: your message %s%s%s\n\n",
+		     json_string_value(json_object_get(game->game, "id")),
+		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "");
+	if (best) {
+		est_text_add(&t, "ACCEPTED: orders of %s for step %lld, seq %lld (%s)\n"
+			     "SHA-256 of the order file: %s\n", best->order->player, best->order->step,
+			     best->order->seq, best->c->where,
+			     json_string_value(json_object_get(recorded, "sha256")));
+		est_text_orders(&t, best->order->orders);
+	} else if (n == 0) {
+		est_text_add(&t, "REFUSED: no orders found in it. Attach the order file and its .sig, "
+			     "or paste both into the body.\n");
+	} else {
+		est_text_add(&t, "NOTHING RECORDED from this message.\n");
+	}
+	if (n > (best ? 1u : 0u))
+		est_text_add(&t, "\nAlso found in it:");
+	receipt_candidates(&t, all, n, best);
+	est_text_awaiting(&t, game, now);
+	if (t.failed)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else
+		error = est_game_notice(game, name, m->reply_to, subject, t.text, now);
+	free(t.text);
+	return error;
+}
+
+/* One line of JSON per message in $ESTAFETTE_HOME/games/<id>/intake.log. */
+static void log_intake(est_game *game, const json_t *result)
+{
+	char *path = est_game_home_path(game, "intake.log"), *line = NULL;
+	char *text = json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS);
+	int fd;
+
+	if (path && text && (line = est_strdup_printf("%s\n", text)) &&
+	    (fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) >= 0) {
+		if (write(fd, line, strlen(line)) < 0)
+			est_game_warn(game, "%s: cannot append to the intake log", path);
+		close(fd);
+	}
+	free(line);
+	free(text);
+	free(path);
+}
+
+/* A sender who is no player: a short refusal, logged, nothing processed. */
+static int refuse_stranger(est_game *game, const est_intake_message *m, const char *key, time_t now)
+{
+	char name[64], text[600];
+
+	snprintf(name, sizeof(name), "receipt-%.16s", key);
+	snprintf(text, sizeof(text), "estafette, game %s: %s is not the address of a player of this "
+		 "game, so this message was not processed. If you play, send from the address your GM "
+		 "has for you.\n", json_string_value(json_object_get(game->game, "id")), m->from);
+	return est_game_notice(game, name, m->reply_to, "Re: not a player of this game", text, now);
+}
+
+static int handle(json_t *result, est_game *game, const est_intake_message *m, const char *key,
+		  time_t now)
+{
+	tried *all = calloc(m->count ? m->count : 1, sizeof(*all));
+	json_t *list = json_array(), *recorded = NULL;
+	const char *status;
+	tried *best;
+	int error = 0;
+
+	if (!all)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	for (size_t i = 0; i < m->count; i++) {
+		try_candidate(&all[i], game, &m->candidates[i], now);
+		json_array_append(list, all[i].result);
+	}
+	if ((best = newest_valid(all, m->count)) &&
+	    (error = est_game_record(&recorded, game, best->order, best->c->order, best->len,
+				     best->c->sig, best->c->sig_len)) < 0)
+		goto out;
+	for (size_t i = 0; i < m->count; i++)
+		if (all[i].order && &all[i] != best)
+			set_status(&all[i], "superseded", NULL);
+	if (best)
+		set_status(best, "accepted", NULL);
+	status = best ? "accepted" : m->count && strcmp(json_string_value(
+		json_object_get(all[0].result, "status")), "duplicate") == 0 ? "duplicate" : "refused";
+	json_object_set_new(result, "status", json_string(status));
+	json_object_set(result, "candidates", list);
+	error = send_receipt(game, m, key, all, m->count, best, recorded, now);
+out:
+	for (size_t i = 0; i < m->count; i++) {
+		est_orders_free(all[i].order);
+		json_decref(all[i].result);
+	}
+	free(all);
+	json_decref(recorded);
+	json_decref(list);
+	return error;
+}
+
+int est_game_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
+		     const char *return_path, time_t now)
+{
+	est_intake_message *m = NULL;
+	json_t *result = NULL;
+	char key[65];
+	int error;
+
+	est_sha256_hex(key, bytes, len);
+	if ((error = est_intake_parse(&m, bytes, len, return_path)) < 0)
+		return error;
+	if ((error = est_game_lock(game)) < 0)
+		goto out;
+	if ((error = est_game_reload(game)) < 0)
+		goto unlock;
+	result = json_pack("{s:s?, s:s?, s:s?, s:s}", "from", m->from, "message_id", m->message_id,
+			   "subject", m->subject, "sha256", key);
+	if (m->automated) {
+		json_object_set_new(result, "status", json_string("ignored"));
+		json_object_set_new(result, "reason", json_string(m->automated_why));
+	} else if (!player_by_email(game, m->from)) {
+		json_object_set_new(result, "status", json_string("stranger"));
+		error = refuse_stranger(game, m, key, now);
+	} else {
+		error = handle(result, game, m, key, now);
+	}
+	if (error == 0) {
+		json_t *mail = NULL;
+
+		log_intake(game, result);
+		/* The order is safe and the receipt queued: a mail server that is down only delays it. */
+		if (est_game_deliver(&mail, game) < 0) {
+			est_game_warn(game, "%s", est_error_message());
+			est_error_clear();
+		}
+		json_object_set_new(result, "mail", mail ? mail : json_null());
+		json_object_set(result, "warnings", game->warnings);
+		*result_out = result;
+		result = NULL;
+	}
+unlock:
+	est_store_unlock(game->store);
+out:
+	json_decref(result);
+	est_intake_free(m);
+	return error;
+}
+
+typedef struct {
+	est_game *game;
+	time_t now;
+	json_t *results;
+} fetch_run;
+
+/* est_intake_fn: a message is done (may be marked seen) once its outcome is stored. */
+static int fetch_one(void *payload, const char *message, size_t len, const char *id)
+{
+	fetch_run *run = payload;
+	json_t *result = NULL;
+	int error = est_game_receive(&result, run->game, message, len, NULL, run->now);
+
+	if (error == EST_EINVAL) { /* not a message at all: nothing to answer, and never will be */
+		result = json_pack("{s:s, s:s}", "status", "unreadable", "error", est_error_message());
+		est_error_clear();
+	} else if (error < 0) {
+		return error;
+	}
+	json_object_set_new(result, "mailbox_id", json_string(id));
+	json_array_append_new(run->results, result);
+	return error;
+}
+
+static char *config_value(est_game *game, const char *key)
+{
+	char *value = NULL;
+
+	if (est_store_config_get(&value, game->store, key) < 0)
+		est_error_clear();
+	return value;
+}
+
+/* A password from a 0600 file under $ESTAFETTE_HOME, never from the command line. */
+static char *password_file(est_game *game, const char *name)
+{
+	char *path = est_strdup_printf("%s/%s", game->home, name), *text = NULL;
+	size_t len;
+
+	if (path && est_file_read(&text, &len, path, 4096) == 0)
+		text[strcspn(text, "\r\n")] = '\0';
+	est_error_clear();
+	free(path);
+	return text;
+}
+
+int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
+		   time_t now)
+{
+	fetch_run run = {game, now, json_array()};
+	char *url = imap_url ? strdup(imap_url) : config_value(game, "estafette.imapurl");
+	char *user = config_value(game, "estafette.imapuser"), *ca = config_value(game, "estafette.imapcafile");
+	char *password = password_file(game, "imap-password");
+	size_t handled = 0, left = 0;
+	int error;
+
+	if (maildir) {
+		error = est_mail_maildir_fetch(&handled, &left, maildir, fetch_one, &run);
+	} else if (!url) {
+		error = est_error_set(EST_ECONFIG, "no mailbox: give --imap URL or --maildir DIR, or set "
+				      "git -C GAME config estafette.imapurl imaps://host/INBOX");
+	} else {
+		est_mail_imap imap = {.url = url, .username = user, .password = password, .netrc = 1,
+				      .ca_file = ca, .timeout_seconds = 60};
+		error = est_mail_imap_fetch(&handled, &left, &imap, fetch_one, &run);
+	}
+	*summary_out = json_pack("{s:I, s:I, s:O, s:O}", "handled", (json_int_t)handled,
+				 "left", (json_int_t)left, "messages", run.results, "warnings", game->warnings);
+	if (password)
+		memset(password, 0, strlen(password));
+	free(password);
+	free(ca);
+	free(user);
+	free(url);
+	json_decref(run.results);
+	return error;
+}
