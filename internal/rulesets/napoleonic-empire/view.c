@@ -3,9 +3,11 @@
  * report templates (README.md "View"). No other power's hand, no deck order.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
+#include "util/util.h"
 #include "ne_internal.h"
 
 static json_t *countries(const json_t *state, const json_t *rules)
@@ -145,6 +147,188 @@ static json_t *provenance(const json_t *rules)
 	return list;
 }
 
+/*
+ * The map drawing (templates' map.svg): positions come from
+ * rules["geometry"] (data/geometry.json, a reconstructed layout); borders,
+ * sea lanes and every marker come from the map rules and the state, so the
+ * picture cannot disagree with the table. Templates are logic-less, so the
+ * view computes every coordinate the SVG needs. Nothing here is hidden.
+ */
+#define NE_CHIP_W 26
+#define NE_CHIP_H 20
+
+static int geometry_point(int *x, int *y, const json_t *geometry, const char *country)
+{
+	const json_t *p = json_object_get(json_object_get(geometry, "countries"), country);
+
+	if (!json_is_integer(json_object_get(p, "x")) || !json_is_integer(json_object_get(p, "y")))
+		return -1;
+	*x = (int)json_integer_value(json_object_get(p, "x"));
+	*y = (int)json_integer_value(json_object_get(p, "y"));
+	return 0;
+}
+
+static int map_flag(const json_t *rules, const char *key, const char *country)
+{
+	return ne_in_list(json_object_get(json_object_get(rules, "map"), key), country);
+}
+
+/* The army chips inside a marker: one per side present, side by side. */
+static json_t *chips(const json_t *state, const char *c, int x, int y)
+{
+	int f = ne_armies(state, c, NE_FRANCE), a = ne_armies(state, c, NE_ALLIES);
+	int left = f > 0 && a > 0 ? x - NE_CHIP_W - 2 : x - NE_CHIP_W / 2;
+	json_t *list = json_array();
+
+	if (f > 0)
+		json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "side", NE_FRANCE,
+						      "n", f, "rx", left, "ry", y - NE_CHIP_H / 2,
+						      "tx", left + NE_CHIP_W / 2, "ty", y + 6));
+	if (a > 0) {
+		left = f > 0 ? x + 2 : left;
+		json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "side", NE_ALLIES,
+						      "n", a, "rx", left, "ry", y - NE_CHIP_H / 2,
+						      "tx", left + NE_CHIP_W / 2, "ty", y + 6));
+	}
+	return list;
+}
+
+static json_t *map_country(const json_t *state, const json_t *rules, const json_t *geometry,
+			   size_t i, int r)
+{
+	const char *c = ne_country_name(rules, i), *ctl = ne_controller(state, c);
+	const json_t *entry = json_array_get(json_object_get(json_object_get(rules, "map"), "countries"), i);
+	const json_t *att = json_object_get(state, "attack");
+	const char *full = ne_str(entry, "full_name");
+	int x, y, battle = json_is_object(att) && ne_in_list(json_object_get(att, "battles"), c);
+
+	if (geometry_point(&x, &y, geometry, c) < 0)
+		return NULL;
+	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:b, s:b, s:b, s:b,"
+			 " s:b, s:o}",
+			 "name", c, "full_name", full ? full : c, "x", x, "y", y, "r", r,
+			 "label_y", y + r + 17, "note_y", y + r + 33,
+			 "france", ne_armies(state, c, NE_FRANCE), "allies", ne_armies(state, c, NE_ALLIES),
+			 "controller", ctl ? ctl : "neutral", "contested", ne_contested(state, c),
+			 "battle", battle, "retreat", ne_str(json_object_get(state, "retreat"), "from") &&
+			 strcmp(ne_str(json_object_get(state, "retreat"), "from"), c) == 0,
+			 "never_entered", map_flag(rules, "never_entered", c),
+			 "landlocked", map_flag(rules, "landlocked", c),
+			 "sea_power", json_is_string(json_object_get(json_object_get(rules, "map"), "sea_power")) &&
+			 strcmp(json_string_value(json_object_get(json_object_get(rules, "map"), "sea_power")), c) == 0,
+			 "chips", chips(state, c, x, y));
+}
+
+static json_t *map_borders(const json_t *rules, const json_t *geometry)
+{
+	json_t *list = json_array();
+	size_t i, j, n = ne_country_count(rules);
+
+	for (i = 0; list && i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			const char *a = ne_country_name(rules, i), *b = ne_country_name(rules, j);
+			int x1, y1, x2, y2;
+
+			if (!ne_land_adjacent(rules, a, b) || geometry_point(&x1, &y1, geometry, a) < 0 ||
+			    geometry_point(&x2, &y2, geometry, b) < 0)
+				continue;
+			json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "from", a,
+							      "to", b, "x1", x1, "y1", y1, "x2", x2, "y2", y2));
+		}
+	}
+	return list;
+}
+
+/* Append " X Y" to *d; 0, or -1 when out of memory (*d is then freed). */
+static int path_point(char **d, const char *cmd, int x, int y)
+{
+	char *next = est_strdup_printf("%s%s%s%d %d", *d, **d ? " " : "", cmd, x, y);
+
+	free(*d);
+	*d = next;
+	return next ? 0 : -1;
+}
+
+/*
+ * An SVG path through England, the route's waypoints and the country: a
+ * smooth curve whose control points are the waypoints, so lanes sharing
+ * waypoints share their trunk. NULL when out of memory.
+ */
+static char *sea_path(int x0, int y0, const json_t *via, int x1, int y1)
+{
+	size_t n = json_array_size(via), i;
+	char *d = est_strdup_printf("%s", "");
+
+	if (!d || path_point(&d, "M", x0, y0) < 0)
+		return NULL;
+	if (n == 0)
+		return path_point(&d, "L", x1, y1) < 0 ? NULL : d;
+	for (i = 0; i < n; i++) {
+		int cx = (int)json_integer_value(json_array_get(json_array_get(via, i), 0));
+		int cy = (int)json_integer_value(json_array_get(json_array_get(via, i), 1));
+		int ex = x1, ey = y1;
+
+		if (i + 1 < n) {
+			ex = (cx + (int)json_integer_value(json_array_get(json_array_get(via, i + 1), 0))) / 2;
+			ey = (cy + (int)json_integer_value(json_array_get(json_array_get(via, i + 1), 1))) / 2;
+		}
+		if (path_point(&d, "Q", cx, cy) < 0 || path_point(&d, "", ex, ey) < 0)
+			return NULL;
+	}
+	return d;
+}
+
+/* England's sea lanes: to every country an army in England may sail to (R1). */
+static json_t *map_sea(const json_t *rules, const json_t *geometry)
+{
+	const char *sea = ne_str(json_object_get(rules, "map"), "sea_power");
+	json_t *list = json_array();
+	int x0, y0;
+	size_t i;
+
+	if (!list || !sea || geometry_point(&x0, &y0, geometry, sea) < 0)
+		return list;
+	for (i = 0; i < ne_country_count(rules); i++) {
+		const char *c = ne_country_name(rules, i);
+		const json_t *via = json_object_get(json_object_get(geometry, "sea_routes"), c);
+		char *d;
+		int x, y;
+
+		if (strcmp(c, sea) == 0 || ne_land_adjacent(rules, sea, c) ||
+		    ne_move_refusal(rules, NE_ALLIES, sea, c) || geometry_point(&x, &y, geometry, c) < 0)
+			continue;
+		if (!(d = sea_path(x0, y0, via, x, y))) {
+			json_decref(list);
+			return NULL;
+		}
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s}", "from", sea, "to", c, "d", d));
+		free(d);
+	}
+	return list;
+}
+
+/* "map": null when the game's rules/ has no geometry.json (games made before it). */
+static json_t *map_view(const json_t *state, const json_t *rules)
+{
+	const json_t *geometry = json_object_get(rules, "geometry");
+	int r = (int)json_integer_value(json_object_get(geometry, "radius"));
+	json_t *list = json_array(), *c;
+	size_t i;
+
+	if (!json_is_object(geometry) || !list) {
+		json_decref(list);
+		return json_null();
+	}
+	for (i = 0; i < ne_country_count(rules); i++)
+		if ((c = map_country(state, rules, geometry, i, r > 0 ? r : 34)))
+			json_array_append_new(list, c);
+	return json_pack("{s:I, s:I, s:o, s:o, s:o}",
+			 "width", json_integer_value(json_object_get(geometry, "width")),
+			 "height", json_integer_value(json_object_get(geometry, "height")),
+			 "countries", list, "borders", map_borders(rules, geometry),
+			 "sea", map_sea(rules, geometry));
+}
+
 int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *power)
 {
 	const json_t *att = json_object_get(state, "attack"), *r = json_object_get(state, "retreat");
@@ -164,8 +348,10 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 		      "winner", json_object_get(state, "winner") ? json_object_get(state, "winner") : json_null(),
 		      "win_reason", json_object_get(state, "win_reason") ? json_object_get(state, "win_reason") : json_null(),
 		      "over", ne_str(state, "winner") != NULL, "provenance", provenance(rules));
-	if (!v)
+	if (!v || json_object_set_new(v, "map", map_view(state, rules)) < 0) {
+		json_decref(v);
 		return est_error_set(EST_ENOMEM, "out of memory");
+	}
 	if (own && (json_object_set_new(v, "power", json_string(power)) < 0 ||
 		    json_object_set_new(v, "hand", hand(state, rules, power)) < 0 ||
 		    json_object_set_new(v, "standing", standing(state, rules, power)) < 0)) {

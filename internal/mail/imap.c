@@ -1,0 +1,526 @@
+/*
+ * IMAP intake with libcurl (imap.h). One connection per run; the commands
+ * are libcurl's own (SELECT, UID FETCH from the URL) plus a few custom
+ * requests: UID SEARCH UNSEEN, EXAMINE, SELECT and UID STORE.
+ *
+ * libcurl 7.88 fetches ";UID=n" URLs with "UID FETCH n BODY[]", which sets
+ * \Seen in a mailbox opened read-write, and it cannot hand back the literal
+ * of a custom "BODY.PEEK[]" FETCH. So the mailbox is switched to read-only
+ * (EXAMINE) for each fetch and back to read-write (SELECT) for the STORE
+ * that marks the message handled. That only holds while the server session
+ * is the one we switched: a silent reconnect would make libcurl SELECT
+ * anew before its FETCH. The open-socket callback therefore refuses any
+ * second connection once the first one is up, and the run stops with
+ * EST_ETEMPFAIL instead.
+ */
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "mail/imap.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#define DEFAULT_TIMEOUT_SECONDS 60L
+
+struct buffer {
+	char *data;
+	size_t len;
+	size_t cap;
+	int failed; /* out of memory while curl wrote */
+};
+
+struct session {
+	CURL *curl;
+	char errbuf[CURL_ERROR_SIZE];
+	char reply[256];    /* the server's last line, for messages */
+	char *display;      /* scheme://host:port/PATH, no credentials */
+	char *mailbox_url;  /* the same, for curl */
+	char *mailbox;      /* the mailbox as an IMAP quoted string */
+	int connected;      /* the one connection of the run is up */
+	int refused_socket; /* a reconnect was refused */
+	struct buffer body;
+};
+
+static size_t write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct buffer *b = userdata;
+	size_t n = size * nmemb;
+
+	if (n > SIZE_MAX - b->len - 1) {
+		b->failed = 1;
+		return 0;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *data;
+
+		while (cap < b->len + n + 1)
+			cap = cap > SIZE_MAX / 2 ? b->len + n + 1 : cap * 2;
+		if (!(data = realloc(b->data, cap))) {
+			b->failed = 1;
+			return 0;
+		}
+		b->data = data;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, ptr, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return n;
+}
+
+/* Keep the server's last line (never what we sent: that holds the login). */
+static int keep_reply(CURL *c, curl_infotype type, char *data, size_t size, void *userdata)
+{
+	struct session *s = userdata;
+	size_t n = size;
+
+	(void)c;
+	if (type != CURLINFO_HEADER_IN)
+		return 0;
+	while (n > 0 && (data[n - 1] == '\r' || data[n - 1] == '\n'))
+		n--;
+	if (n >= sizeof(s->reply))
+		n = sizeof(s->reply) - 1;
+	memcpy(s->reply, data, n);
+	s->reply[n] = '\0';
+	return 0;
+}
+
+/* One connection per run: see the comment at the top of the file. */
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address)
+{
+	struct session *s = clientp;
+
+	(void)purpose;
+	if (s->connected) {
+		s->refused_socket = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+/* The mailbox name as an IMAP quoted string; only printable ASCII. */
+static int quote_mailbox(char **out, const char *display, const char *name)
+{
+	size_t len = strlen(name), i, j = 0;
+	char *q;
+
+	if (len == 0)
+		return est_error_set(EST_ECONFIG,
+				     "%s: the URL names no mailbox; end it with one, e.g. /INBOX",
+				     display);
+	if (!(q = malloc(2 * len + 3)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	q[j++] = '"';
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c < 0x20 || c > 0x7e) {
+			free(q);
+			return est_error_set(EST_ECONFIG,
+					     "%s: the mailbox name holds a control or non-ASCII "
+					     "character; give its modified UTF-7 name (RFC 3501)",
+					     display);
+		}
+		if (c == '"' || c == '\\')
+			q[j++] = '\\';
+		q[j++] = (char)c;
+	}
+	q[j++] = '"';
+	q[j] = '\0';
+	*out = q;
+	return 0;
+}
+
+/* Split imap->url into what the session needs; refuse what it cannot use. */
+static int parse_url(struct session *s, const char *url)
+{
+	CURLU *u = NULL;
+	char *scheme = NULL, *host = NULL, *port = NULL, *path = NULL, *query = NULL;
+	char *user = NULL, *name = NULL;
+	int error = 0;
+
+	if (!url || !(u = curl_url()))
+		return est_error_set(url ? EST_ENOMEM : EST_ECONFIG,
+				     url ? "out of memory" : "no IMAP URL given");
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+		error = est_error_set(EST_ECONFIG,
+				      "IMAP URL: not a URL; write imaps://host[:port]/MAILBOX");
+		goto out;
+	}
+	if (strcmp(scheme, "imap") != 0 && strcmp(scheme, "imaps") != 0) {
+		error = est_error_set(EST_ECONFIG,
+				      "IMAP URL: scheme %s is not imap or imaps; write "
+				      "imaps://host[:port]/MAILBOX",
+				      scheme);
+		goto out;
+	}
+	if (!(s->display = est_strdup_printf("%s://%s:%s%s", scheme, host, port, path))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK) {
+		error = est_error_set(EST_ECONFIG,
+				      "%s: the URL holds a user name; give it and the password "
+				      "as username and password, or in ~/.netrc",
+				      s->display);
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_QUERY, &query, 0) == CURLUE_OK || strchr(path, ';')) {
+		error = est_error_set(EST_ECONFIG,
+				      "%s: the URL holds a search or ;parameters; give only "
+				      "imaps://host[:port]/MAILBOX",
+				      s->display);
+		goto out;
+	}
+	if (!(s->mailbox_url = strdup(s->display))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!(name = curl_easy_unescape(NULL, path + (path[0] == '/'), 0, NULL))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	error = quote_mailbox(&s->mailbox, s->display, name);
+out:
+	curl_free(name);
+	curl_free(user);
+	curl_free(query);
+	curl_free(path);
+	curl_free(port);
+	curl_free(host);
+	curl_free(scheme);
+	curl_url_cleanup(u);
+	return error;
+}
+
+static int session_open(struct session *s, const est_mail_imap *imap)
+{
+	long timeout = imap->timeout_seconds > 0 ? imap->timeout_seconds : DEFAULT_TIMEOUT_SECONDS;
+	CURLcode rc = CURLE_OK;
+	CURL *c;
+	int error;
+
+	if ((error = parse_url(s, imap->url)) < 0)
+		return error;
+	if (!(c = s->curl = curl_easy_init()))
+		return est_error_set(EST_ERROR, "%s: cannot start libcurl", s->display);
+#define SET(option, value)                                     \
+	do {                                                   \
+		if (rc == CURLE_OK)                            \
+			rc = curl_easy_setopt(c, option, value); \
+	} while (0)
+#if LIBCURL_VERSION_NUM >= 0x075500
+	SET(CURLOPT_PROTOCOLS_STR, "imap,imaps");
+#else
+	SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_IMAP | CURLPROTO_IMAPS));
+#endif
+	/* imap://: STARTTLS when offered, or always with require_tls (imap.h). */
+	SET(CURLOPT_USE_SSL, (long)(imap->require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
+	if (imap->username)
+		SET(CURLOPT_USERNAME, imap->username);
+	if (imap->password)
+		SET(CURLOPT_PASSWORD, imap->password);
+	if (imap->ca_file)
+		SET(CURLOPT_CAINFO, imap->ca_file);
+	if (imap->netrc)
+		SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	SET(CURLOPT_CONNECTTIMEOUT, timeout);
+	SET(CURLOPT_SERVER_RESPONSE_TIMEOUT, timeout);
+	/* A message that trickles in slower than a byte per timeout is a hang. */
+	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
+	SET(CURLOPT_LOW_SPEED_TIME, timeout);
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	SET(CURLOPT_OPENSOCKETDATA, s);
+	SET(CURLOPT_WRITEFUNCTION, write_body);
+	SET(CURLOPT_WRITEDATA, &s->body);
+	SET(CURLOPT_ERRORBUFFER, s->errbuf);
+	/* VERBOSE only feeds keep_reply; with a DEBUGFUNCTION curl prints nothing. */
+	SET(CURLOPT_DEBUGFUNCTION, keep_reply);
+	SET(CURLOPT_DEBUGDATA, s);
+	SET(CURLOPT_VERBOSE, 1L);
+#undef SET
+	if (rc != CURLE_OK)
+		return est_error_set(EST_ECONFIG, "%s: libcurl refused an option: %s", s->display,
+				     curl_easy_strerror(rc));
+	return 0;
+}
+
+static void session_close(struct session *s)
+{
+	curl_easy_cleanup(s->curl);
+	free(s->body.data);
+	free(s->mailbox);
+	free(s->mailbox_url);
+	free(s->display);
+}
+
+/* Turn a failed transfer into an EST_E* error; `what` is what we were doing. */
+static int transfer_error(struct session *s, CURLcode rc, const char *what)
+{
+	const char *detail = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
+
+	if (s->body.failed)
+		return est_error_set(EST_ENOMEM, "%s: %s: out of memory", s->display, what);
+	if (s->refused_socket)
+		return est_error_set(EST_ETEMPFAIL,
+				     "%s: %s: the connection was lost (%s); the messages not "
+				     "yet handled stay unseen, run again",
+				     s->display, what, detail);
+	switch (rc) {
+	case CURLE_LOGIN_DENIED:
+		return est_error_set(EST_ECONFIG,
+				     "%s: %s: login refused or mailbox not found (server: \"%s\"); "
+				     "check the user name, the password (or ~/.netrc) and the "
+				     "mailbox name",
+				     s->display, what, s->reply);
+	case CURLE_USE_SSL_FAILED:
+		return est_error_set(EST_ECONFIG,
+				     "%s: %s: TLS is required but the server does not offer "
+				     "STARTTLS; use imaps:// or a server that offers it",
+				     s->display, what);
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CONNECT_ERROR:
+		return est_error_set(EST_ECONFIG,
+				     "%s: %s: the server's certificate was not verified (%s); "
+				     "give the CA that signed it as the CA file",
+				     s->display, what, detail);
+	case CURLE_UNSUPPORTED_PROTOCOL:
+	case CURLE_URL_MALFORMAT:
+	case CURLE_REMOTE_ACCESS_DENIED:
+		return est_error_set(EST_ECONFIG, "%s: %s: %s; check the URL", s->display, what,
+				     detail);
+	case CURLE_QUOTE_ERROR:
+		return est_error_set(EST_ETEMPFAIL,
+				     "%s: %s: the server said \"%s\"; the messages not yet "
+				     "handled stay unseen, run again",
+				     s->display, what, s->reply);
+	default:
+		return est_error_set(EST_ETEMPFAIL,
+				     "%s: %s: %s; the messages not yet handled stay unseen, "
+				     "run again",
+				     s->display, what, detail);
+	}
+}
+
+/*
+ * One transfer on the run's connection: `url`, with `custom` as the IMAP
+ * command (NULL: what the URL says). What the server wrote is in s->body.
+ */
+static CURLcode request(struct session *s, const char *url, const char *custom)
+{
+	CURLcode rc;
+
+	s->body.len = 0;
+	s->body.failed = 0;
+	if (s->body.data)
+		s->body.data[0] = '\0';
+	s->errbuf[0] = '\0';
+	s->reply[0] = '\0';
+	if ((rc = curl_easy_setopt(s->curl, CURLOPT_URL, url)) != CURLE_OK ||
+	    (rc = curl_easy_setopt(s->curl, CURLOPT_CUSTOMREQUEST, custom)) != CURLE_OK)
+		return rc;
+	rc = curl_easy_perform(s->curl);
+	if (rc == CURLE_OK)
+		s->connected = 1;
+	return rc;
+}
+
+static int compare_uid(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The UIDs of "* SEARCH n n n" lines, ascending, without repeats. */
+static int parse_search(unsigned long **out, size_t *count, struct session *s)
+{
+	const char *p = s->body.data ? s->body.data : "";
+	unsigned long *uids = NULL;
+	size_t n = 0, cap = 0, i, j;
+
+	while (*p) {
+		const char *end = strchr(p, '\n');
+		size_t linelen = end ? (size_t)(end - p) : strlen(p);
+
+		if (linelen >= 8 && strncasecmp(p, "* SEARCH", 8) == 0) {
+			const char *q = p + 8;
+
+			while (q < p + linelen) {
+				char *after;
+				unsigned long uid;
+
+				while (q < p + linelen && *q == ' ')
+					q++;
+				if (q >= p + linelen || *q < '0' || *q > '9')
+					break;
+				errno = 0;
+				uid = strtoul(q, &after, 10);
+				if (errno || uid == 0 || uid > 0xffffffffUL) {
+					free(uids);
+					return est_error_set(EST_ETEMPFAIL,
+							     "%s: UID SEARCH UNSEEN: the server "
+							     "answered a UID out of range",
+							     s->display);
+				}
+				if (n == cap) {
+					unsigned long *grown;
+
+					cap = cap ? cap * 2 : 32;
+					if (!(grown = realloc(uids, cap * sizeof(*uids)))) {
+						free(uids);
+						return est_error_set(EST_ENOMEM, "out of memory");
+					}
+					uids = grown;
+				}
+				uids[n++] = uid;
+				q = after;
+			}
+		}
+		p += linelen + (end != NULL);
+	}
+	if (n > 1)
+		qsort(uids, n, sizeof(*uids), compare_uid);
+	for (i = 0, j = 0; i < n; i++)
+		if (j == 0 || uids[j - 1] != uids[i])
+			uids[j++] = uids[i];
+	*out = uids;
+	*count = j;
+	return 0;
+}
+
+static int search_unseen(unsigned long **out, size_t *count, struct session *s)
+{
+	CURLcode rc;
+
+	/* libcurl SELECTs the URL's mailbox first: read-write from here on. */
+	if ((rc = request(s, s->mailbox_url, "UID SEARCH UNSEEN")) != CURLE_OK)
+		return transfer_error(s, rc, "UID SEARCH UNSEEN");
+	return parse_search(out, count, s);
+}
+
+/* SELECT (read-write) or EXAMINE (read-only) the mailbox again. */
+static int open_mailbox(struct session *s, const char *verb)
+{
+	char command[16 + 2 * 256];
+	char *long_command = NULL;
+	const char *cmd = command;
+	CURLcode rc;
+	int error = 0;
+
+	if ((size_t)snprintf(command, sizeof(command), "%s %s", verb, s->mailbox) >=
+	    sizeof(command)) {
+		if (!(long_command = malloc(strlen(verb) + strlen(s->mailbox) + 2)))
+			return est_error_set(EST_ENOMEM, "out of memory");
+		sprintf(long_command, "%s %s", verb, s->mailbox);
+		cmd = long_command;
+	}
+	if ((rc = request(s, s->mailbox_url, cmd)) != CURLE_OK)
+		error = transfer_error(s, rc, verb);
+	free(long_command);
+	return error;
+}
+
+/*
+ * Fetch message `uid` whole into s->body, leaving \Seen as it was. *gone_out
+ * is 1 when the server has no such message any more.
+ */
+static int fetch_message(int *gone_out, struct session *s, unsigned long uid)
+{
+	char *url = NULL;
+	char what[64];
+	CURLcode rc;
+	int error;
+
+	*gone_out = 0;
+	snprintf(what, sizeof(what), "UID FETCH %lu", uid);
+	if ((error = open_mailbox(s, "EXAMINE")) < 0)
+		return error;
+	if (!(url = est_strdup_printf("%s;UID=%lu", s->mailbox_url, uid)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	rc = request(s, url, NULL);
+	free(url);
+	if (rc == CURLE_REMOTE_FILE_NOT_FOUND && !s->refused_socket) {
+		*gone_out = 1;
+		return 0;
+	}
+	if (rc != CURLE_OK)
+		return transfer_error(s, rc, what);
+	if (!s->body.data && !(s->body.data = calloc(1, 1)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int mark_seen(struct session *s, unsigned long uid)
+{
+	char command[64];
+	CURLcode rc;
+	int error;
+
+	if ((error = open_mailbox(s, "SELECT")) < 0)
+		return error;
+	snprintf(command, sizeof(command), "UID STORE %lu +FLAGS.SILENT (\\Seen)", uid);
+	if ((rc = request(s, s->mailbox_url, command)) != CURLE_OK)
+		return transfer_error(s, rc, "UID STORE +FLAGS (\\Seen)");
+	return 0;
+}
+
+int est_mail_imap_fetch(size_t *handled_out, size_t *left_out, const est_mail_imap *imap,
+			est_intake_fn fn, void *payload)
+{
+	struct session s;
+	unsigned long *uids = NULL;
+	size_t count = 0, handled = 0, gone = 0, i;
+	int error;
+
+	memset(&s, 0, sizeof(s));
+	if ((error = session_open(&s, imap)) < 0)
+		goto out;
+	if ((error = search_unseen(&uids, &count, &s)) < 0)
+		goto out;
+	for (i = 0; i < count; i++) {
+		char id[32];
+		int missing;
+
+		if ((error = fetch_message(&missing, &s, uids[i])) < 0)
+			goto out;
+		if (missing) {
+			gone++;
+			continue;
+		}
+		snprintf(id, sizeof(id), "UID %lu", uids[i]);
+		error = fn(payload, s.body.data, s.body.len, id);
+		if (error > 0)
+			error = EST_ERROR;
+		if (error < 0 && error != EST_EINVAL)
+			goto out;
+		/* A crash here hands the message to fn again next run (imap.h). */
+		if ((error = mark_seen(&s, uids[i])) < 0)
+			goto out;
+		handled++;
+	}
+	error = 0;
+out:
+	if (handled_out)
+		*handled_out = handled;
+	if (left_out)
+		*left_out = count - handled - gone;
+	free(uids);
+	session_close(&s);
+	return error;
+}

@@ -1,0 +1,1084 @@
+/*
+ * Mail intake: one RFC 5322 message in, candidate (order, signature) pairs
+ * out. GMime takes the message apart (MIME structure, transfer encodings,
+ * charsets); what is left here is text: undoing format=flowed, turning HTML
+ * into text, separating quote levels, finding order objects and armored
+ * signatures, and putting both back in the shape the player signed.
+ *
+ * Inside, everything is GLib (GString, GPtrArray), which aborts rather than
+ * fail on memory; only the result handed out is malloc'd, so that
+ * est_intake_free and the caller need nothing of GLib.
+ */
+#include "mail/intake.h"
+
+#include "util/error.h"
+
+#include <gmime/gmime.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SIG_BEGIN "-----BEGIN SSH SIGNATURE-----"
+#define SIG_END "-----END SSH SIGNATURE-----"
+#define SIG_COLUMNS 70
+/* An order file is at most 64 KiB (DESIGN.md "Order files"); in a body it
+ * may grow by quote prefixes and markup, so look a good deal further. */
+#define OBJECT_SCAN_MAX (512 * 1024)
+
+/* A found pair before it is handed out; GLib-allocated. */
+typedef struct {
+	GString *order;
+	GString *sig; /* NULL: no signature */
+	char *where;
+	int quoted;
+} found;
+
+/* A named attachment: an order file or a signature (already canonical). */
+typedef struct {
+	char *name;
+	GString *bytes;
+} blob;
+
+/* What one message level (the message, or a forwarded message/rfc822 in
+ * it) holds, gathered while its parts are walked. */
+typedef struct {
+	const char *prefix; /* "" or "forwarded message: " */
+	int quoted;
+	GPtrArray *jsons;   /* blob *: order attachments */
+	GPtrArray *sigs;    /* blob *: signature attachments */
+	GPtrArray *body;    /* found *: from top-level body text */
+	GPtrArray *inner;   /* found *: from quoted text in the body */
+	GString *body_sig;  /* the first armored block of the top-level body */
+} level;
+
+typedef struct {
+	GPtrArray *top;    /* found * */
+	GPtrArray *quoted; /* found * */
+} collector;
+
+static void found_free(gpointer p)
+{
+	found *f = p;
+
+	if (!f)
+		return;
+	g_string_free(f->order, TRUE);
+	if (f->sig)
+		g_string_free(f->sig, TRUE);
+	g_free(f->where);
+	g_free(f);
+}
+
+static void blob_free(gpointer p)
+{
+	blob *b = p;
+
+	g_free(b->name);
+	g_string_free(b->bytes, TRUE);
+	g_free(b);
+}
+
+/* ---- text helpers ---- */
+
+/* CRLF and lone CR become LF. */
+static GString *unix_lines(const char *s, size_t len)
+{
+	GString *out = g_string_sized_new(len + 1);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\r') {
+			g_string_append_c(out, '\n');
+			if (i + 1 < len && s[i + 1] == '\n')
+				i++;
+		} else {
+			g_string_append_c(out, s[i]);
+		}
+	}
+	return out;
+}
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && g_ascii_strcasecmp(s + n - m, suffix) == 0;
+}
+
+/*
+ * The signature block starting at `begin` (which points at SIG_BEGIN) in its
+ * canonical form, or NULL if no END line follows. Everything between the
+ * armor lines that is not base64 is dropped: line breaks of any client,
+ * quote marks, flowed spaces, the "=" of quoted-printable never reach here
+ * since GMime decoded it.
+ */
+static GString *canonical_sig(const char *begin, const char *limit)
+{
+	const char *body = begin + strlen(SIG_BEGIN);
+	const char *end = g_strstr_len(body, limit - body, SIG_END);
+	GString *b64, *out;
+	const char *p;
+	size_t i;
+
+	if (!end)
+		return NULL;
+	b64 = g_string_new(NULL);
+	for (p = body; p < end; p++)
+		if (g_ascii_isalnum(*p) || *p == '+' || *p == '/' || *p == '=')
+			g_string_append_c(b64, *p);
+	out = g_string_new(SIG_BEGIN "\n");
+	for (i = 0; i < b64->len; i += SIG_COLUMNS) {
+		size_t n = MIN((size_t)SIG_COLUMNS, b64->len - i);
+		g_string_append_len(out, b64->str + i, n);
+		g_string_append_c(out, '\n');
+	}
+	g_string_append(out, SIG_END "\n");
+	g_string_free(b64, TRUE);
+	return out;
+}
+
+/* The first armored signature at or after `from`, or NULL. */
+static GString *next_sig(const char *from, const char *limit)
+{
+	const char *begin;
+
+	while (from < limit && (begin = g_strstr_len(from, limit - from, SIG_BEGIN))) {
+		GString *sig = canonical_sig(begin, limit);
+		if (sig)
+			return sig;
+		from = begin + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Past the '}' that closes the object opening at s[0] == '{', or NULL if it
+ * does not close within `len` bytes. Braces inside JSON strings do not count.
+ */
+static const char *object_end(const char *s, size_t len)
+{
+	int in_string = 0, escaped = 0;
+	size_t depth = 0, i;
+
+	for (i = 0; i < len && i < OBJECT_SCAN_MAX; i++) {
+		char c = s[i];
+		if (in_string) {
+			if (escaped)
+				escaped = 0;
+			else if (c == '\\')
+				escaped = 1;
+			else if (c == '"')
+				in_string = 0;
+		} else if (c == '"') {
+			in_string = 1;
+		} else if (c == '{') {
+			depth++;
+		} else if (c == '}' && --depth == 0) {
+			return s + i + 1;
+		}
+	}
+	return NULL;
+}
+
+/* 1 if the object text holds "estafette": "orders/1". */
+static int is_order_object(const char *s, size_t len)
+{
+	static const char key[] = "\"estafette\"", value[] = "\"orders/1\"";
+	const char *end = s + len, *p = s;
+
+	while ((p = g_strstr_len(p, end - p, key))) {
+		const char *q = p + strlen(key);
+		while (q < end && g_ascii_isspace(*q))
+			q++;
+		if (q < end && *q == ':') {
+			q++;
+			while (q < end && g_ascii_isspace(*q))
+				q++;
+			if ((size_t)(end - q) >= strlen(value) &&
+			    memcmp(q, value, strlen(value)) == 0)
+				return 1;
+		}
+		p++;
+	}
+	return 0;
+}
+
+/* A pasted order as its file was: trailing blanks of each line dropped
+ * (mail clients and HTML add them), one final newline. */
+static GString *order_from_text(const char *s, size_t len)
+{
+	GString *out = g_string_sized_new(len + 2);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n') {
+			while (out->len && (out->str[out->len - 1] == ' ' ||
+					    out->str[out->len - 1] == '\t'))
+				g_string_truncate(out, out->len - 1);
+		}
+		g_string_append_c(out, s[i]);
+	}
+	g_string_append_c(out, '\n');
+	return out;
+}
+
+/* An attached order as its file was: no BOM, LF, exactly one final "\n". */
+static GString *order_from_file(const char *s, size_t len)
+{
+	GString *out;
+
+	if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		s += 3;
+		len -= 3;
+	}
+	out = unix_lines(s, len);
+	while (out->len && out->str[out->len - 1] == '\n')
+		g_string_truncate(out, out->len - 1);
+	g_string_append_c(out, '\n');
+	return out;
+}
+
+static found *found_new(GString *order, GString *sig, char *where, int quoted)
+{
+	found *f = g_new0(found, 1);
+
+	f->order = order;
+	f->sig = sig;
+	f->where = where;
+	f->quoted = quoted;
+	return f;
+}
+
+/*
+ * Every order object in `text` (one quote level, prefixes removed), each
+ * with the first armored signature after it, appended to `into`. The first
+ * armored block of the text goes to *first_sig if that is not NULL and
+ * still unset.
+ */
+static void scan_layer(GPtrArray *into, const GString *text, const char *where,
+		       int quoted, GString **first_sig)
+{
+	const char *s = text->str, *limit = text->str + text->len;
+	const char *p = s;
+
+	if (first_sig && !*first_sig)
+		*first_sig = next_sig(s, limit);
+	while ((p = memchr(p, '{', limit - p))) {
+		const char *end = object_end(p, limit - p);
+		if (end && is_order_object(p, end - p)) {
+			g_ptr_array_add(into, found_new(order_from_text(p, end - p),
+							next_sig(end, limit),
+							g_strdup(where), quoted));
+			p = end;
+		} else {
+			p++;
+		}
+	}
+}
+
+/* ---- format=flowed (RFC 3676) ---- */
+
+/*
+ * Undo format=flowed: a line ending in a space continues on the next line
+ * of the same quote depth; one leading space is stuffing. Quoted lines come
+ * out as ">" * depth + " " + content, the form split_quotes reads.
+ */
+static GString *unflow(const GString *in, int delsp)
+{
+	GString *out = g_string_sized_new(in->len);
+	gchar **lines = g_strsplit(in->str, "\n", -1);
+	int open_depth = -1; /* depth of a paragraph still being joined */
+	size_t i;
+
+	for (i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+		int depth = 0;
+		size_t n;
+		int soft;
+
+		if (!lines[i + 1] && !*l)
+			break; /* the text's final newline */
+		while (*l == '>') {
+			depth++;
+			l++;
+		}
+		if (*l == ' ')
+			l++;
+		n = strlen(l);
+		soft = n > 0 && l[n - 1] == ' ' && strcmp(l, "-- ") != 0;
+		if (soft && delsp)
+			n--;
+		if (open_depth != depth) {
+			if (open_depth >= 0)
+				g_string_append_c(out, '\n');
+			if (depth > 0) {
+				int d;
+				for (d = 0; d < depth; d++)
+					g_string_append_c(out, '>');
+				g_string_append_c(out, ' ');
+			}
+		}
+		g_string_append_len(out, l, n);
+		if (soft) {
+			open_depth = depth;
+		} else {
+			g_string_append_c(out, '\n');
+			open_depth = -1;
+		}
+	}
+	if (open_depth >= 0)
+		g_string_append_c(out, '\n');
+	g_strfreev(lines);
+	return out;
+}
+
+/* ---- HTML to text ---- */
+
+static const struct {
+	const char *name;
+	gunichar c;
+} entities[] = {
+	{"quot", '"'}, {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"apos", '\''},
+	{"nbsp", ' '}, {"eacute", 0xE9}, {"egrave", 0xE8}, {"ecirc", 0xEA},
+	{"euml", 0xEB}, {"agrave", 0xE0}, {"acirc", 0xE2}, {"ccedil", 0xE7},
+	{"ocirc", 0xF4}, {"ucirc", 0xFB}, {"ugrave", 0xF9}, {"uuml", 0xFC},
+	{"ouml", 0xF6}, {"auml", 0xE4}, {"icirc", 0xEE}, {"iuml", 0xEF},
+	{"szlig", 0xDF}, {"Eacute", 0xC9}, {"Egrave", 0xC8}, {"Agrave", 0xC0},
+	{"Ccedil", 0xC7}, {"laquo", 0xAB}, {"raquo", 0xBB}, {"hellip", 0x2026},
+	{"ndash", 0x2013}, {"mdash", 0x2014}, {"lsquo", 0x2018}, {"rsquo", 0x2019},
+	{"ldquo", 0x201C}, {"rdquo", 0x201D}, {"euro", 0x20AC}, {"copy", 0xA9},
+};
+
+typedef struct {
+	GString *out;
+	int pre;        /* inside <pre> */
+	int quote;      /* <blockquote> depth */
+	int line_start; /* nothing written on the current line yet */
+} html_text;
+
+static void html_put(html_text *h, const char *s, size_t n)
+{
+	if (h->line_start && n) {
+		int d;
+		for (d = 0; d < h->quote; d++)
+			g_string_append_c(h->out, '>');
+		if (h->quote)
+			g_string_append_c(h->out, ' ');
+		h->line_start = 0;
+	}
+	g_string_append_len(h->out, s, n);
+}
+
+static void html_newline(html_text *h, int only_if_open)
+{
+	if (only_if_open && h->line_start)
+		return;
+	g_string_append_c(h->out, '\n');
+	h->line_start = 1;
+}
+
+/* Decode the entity at s[0] == '&'; returns the bytes consumed (0: none). */
+static size_t html_entity(html_text *h, const char *s, const char *limit)
+{
+	const char *semi = memchr(s, ';', MIN((size_t)(limit - s), (size_t)12));
+	char utf8[6];
+	gunichar c = 0;
+	size_t i;
+
+	if (!semi)
+		return 0;
+	if (s[1] == '#') {
+		char *endp;
+		if (s[2] == 'x' || s[2] == 'X')
+			c = (gunichar)strtoul(s + 3, &endp, 16);
+		else
+			c = (gunichar)strtoul(s + 2, &endp, 10);
+		if (endp != semi)
+			return 0;
+		if (c == 0xA0)
+			c = ' ';
+	} else {
+		for (i = 0; i < G_N_ELEMENTS(entities); i++)
+			if ((size_t)(semi - s - 1) == strlen(entities[i].name) &&
+			    memcmp(s + 1, entities[i].name, semi - s - 1) == 0)
+				c = entities[i].c;
+	}
+	if (!c || !g_unichar_validate(c))
+		return 0;
+	html_put(h, utf8, g_unichar_to_utf8(c, utf8));
+	return semi - s + 1;
+}
+
+static int tag_is(const char *name, size_t n, const char *want)
+{
+	return n == strlen(want) && g_ascii_strncasecmp(name, want, n) == 0;
+}
+
+/* Handle the tag at s[0] == '<'; returns the bytes consumed. */
+static size_t html_tag(html_text *h, const char *s, const char *limit)
+{
+	const char *p = s + 1, *name, *gt, *skip_to;
+	int closing = 0;
+	size_t n;
+
+	if ((size_t)(limit - s) >= 4 && memcmp(s, "<!--", 4) == 0) {
+		const char *e = g_strstr_len(s, limit - s, "-->");
+		return e ? (size_t)(e + 3 - s) : (size_t)(limit - s);
+	}
+	if (p < limit && *p == '/') {
+		closing = 1;
+		p++;
+	}
+	name = p;
+	while (p < limit && g_ascii_isalnum(*p))
+		p++;
+	n = p - name;
+	/* Attribute values may hold '>'. */
+	for (gt = p; gt < limit && *gt != '>'; gt++) {
+		if (*gt == '"' || *gt == '\'') {
+			const char *q = memchr(gt + 1, *gt, limit - gt - 1);
+			if (!q)
+				break;
+			gt = q;
+		}
+	}
+	if (gt >= limit)
+		return limit - s;
+	if (n == 0) { /* "<!DOCTYPE", "<?xml", or a lone '<' */
+		if (!closing && s + 1 < limit && (s[1] == '!' || s[1] == '?'))
+			return gt + 1 - s;
+		html_put(h, "<", 1);
+		return 1;
+	}
+	if (!closing && (tag_is(name, n, "head") || tag_is(name, n, "style") ||
+			 tag_is(name, n, "script") || tag_is(name, n, "title"))) {
+		char *close = g_strdup_printf("</%.*s", (int)n, name);
+		skip_to = gt + 1;
+		while (skip_to < limit && g_ascii_strncasecmp(skip_to, close, strlen(close)))
+			skip_to++;
+		g_free(close);
+		if (skip_to >= limit)
+			return limit - s;
+		skip_to = memchr(skip_to, '>', limit - skip_to);
+		return skip_to ? (size_t)(skip_to + 1 - s) : (size_t)(limit - s);
+	}
+	if (tag_is(name, n, "br")) {
+		html_newline(h, 0);
+	} else if (tag_is(name, n, "pre")) {
+		html_newline(h, 1);
+		h->pre += closing ? (h->pre > 0 ? -1 : 0) : 1;
+	} else if (tag_is(name, n, "blockquote")) {
+		html_newline(h, 1);
+		h->quote += closing ? (h->quote > 0 ? -1 : 0) : 1;
+	} else if (tag_is(name, n, "p") || tag_is(name, n, "div") ||
+		   tag_is(name, n, "tr") || tag_is(name, n, "li") ||
+		   tag_is(name, n, "table") || tag_is(name, n, "hr") ||
+		   (n == 2 && (name[0] == 'h' || name[0] == 'H') && g_ascii_isdigit(name[1]))) {
+		html_newline(h, 1);
+	}
+	return gt + 1 - s;
+}
+
+/*
+ * The text a reader sees in an HTML body: tags gone, entities decoded, line
+ * breaks from <br> and block ends, white space collapsed outside <pre>, and
+ * <blockquote> as "> " prefixes. A no-break space (Outlook's indentation)
+ * becomes a plain space: in a pasted order it can only stand for one.
+ */
+static GString *html_to_text(const GString *in)
+{
+	html_text h = {g_string_sized_new(in->len), 0, 0, 1};
+	const char *s = in->str, *limit = in->str + in->len;
+
+	while (s < limit) {
+		if (*s == '<') {
+			s += html_tag(&h, s, limit);
+		} else if (*s == '&') {
+			size_t used = html_entity(&h, s, limit);
+			html_put(&h, s, used ? 0 : 1);
+			s += used ? used : 1;
+		} else if (!h.pre && g_ascii_isspace(*s)) {
+			if (!h.line_start && h.out->len && h.out->str[h.out->len - 1] != ' ')
+				html_put(&h, " ", 1);
+			s++;
+		} else if (*s == '\n') {
+			html_newline(&h, 0);
+			s++;
+		} else if ((size_t)(limit - s) >= 2 && memcmp(s, "\xC2\xA0", 2) == 0) {
+			html_put(&h, " ", 1);
+			s += 2;
+		} else {
+			html_put(&h, s, 1);
+			s++;
+		}
+	}
+	return h.out;
+}
+
+/* ---- quote levels ---- */
+
+/* The quote depth of a line ("> > x", ">> x", "> x") and where its text starts. */
+static int quote_depth(const char **text, const char *line)
+{
+	const char *p = line;
+	int depth = 0;
+
+	while (*p == '>') {
+		depth++;
+		p++;
+		if (p[0] == ' ' && p[1] == '>')
+			p++;
+	}
+	if (depth && *p == ' ')
+		p++;
+	*text = p;
+	return depth;
+}
+
+/* Lines that start what a client forwards inline. */
+static int is_forward_marker(const char *line)
+{
+	char *l = g_ascii_strdown(line, -1);
+	int yes;
+
+	g_strstrip(l);
+	yes = (g_str_has_prefix(l, "--") && g_str_has_suffix(l, "--") &&
+	       (strstr(l, "forwarded message") || strstr(l, "original message"))) ||
+	      g_str_has_prefix(l, "begin forwarded message");
+	g_free(l);
+	return yes;
+}
+
+/*
+ * Split a body (LF line ends) into its quote levels and scan each: depth 0
+ * before a forward marker is the body itself; after one it is forwarded
+ * text; depth k > 0 is "quoted text (level k)".
+ */
+static void scan_body(level *lv, const GString *text, int html)
+{
+	gchar **lines = g_strsplit(text->str, "\n", -1);
+	GPtrArray *layers = g_ptr_array_new(); /* GString * by depth */
+	GString *forwarded = g_string_new(NULL);
+	int forwarding = 0;
+	size_t i;
+
+	for (i = 0; lines[i]; i++) {
+		const char *content;
+		int depth = quote_depth(&content, lines[i]);
+		GString *into;
+
+		if (depth == 0 && !forwarding && is_forward_marker(content))
+			forwarding = 1;
+		while (layers->len <= (guint)depth)
+			g_ptr_array_add(layers, g_string_new(NULL));
+		into = depth == 0 && forwarding ? forwarded : g_ptr_array_index(layers, depth);
+		g_string_append(into, content);
+		g_string_append_c(into, '\n');
+	}
+	for (i = 0; i < layers->len; i++) {
+		char *where = i == 0 ? g_strdup_printf("%sbody%s", lv->prefix, html ? " (HTML)" : "")
+				     : g_strdup_printf("%squoted text (level %zu)", lv->prefix, i);
+		if (i == 0)
+			scan_layer(lv->body, g_ptr_array_index(layers, 0), where, lv->quoted,
+				   &lv->body_sig);
+		else
+			scan_layer(lv->inner, g_ptr_array_index(layers, i), where, 1, NULL);
+		g_free(where);
+		g_string_free(g_ptr_array_index(layers, i), TRUE);
+	}
+	if (forwarded->len) {
+		char *where = g_strdup_printf("%sforwarded text in body", lv->prefix);
+		scan_layer(lv->inner, forwarded, where, 1, NULL);
+		g_free(where);
+	}
+	g_string_free(forwarded, TRUE);
+	g_ptr_array_free(layers, TRUE);
+	g_strfreev(lines);
+}
+
+/* ---- the MIME tree ---- */
+
+/* The decoded bytes of a leaf part (transfer encoding undone). */
+static GString *part_bytes(GMimePart *part)
+{
+	GMimeDataWrapper *content = g_mime_part_get_content(part);
+	GMimeStream *mem;
+	GByteArray *bytes;
+	GString *out;
+
+	if (!content)
+		return g_string_new(NULL);
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(content, mem);
+	bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	out = g_string_new_len((const char *)bytes->data, bytes->len);
+	g_object_unref(mem);
+	return out;
+}
+
+/* An attachment's bytes in UTF-8 when it declares another charset. */
+static GString *part_utf8(GMimePart *part)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	const char *charset = ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
+	GString *raw = part_bytes(part);
+	char *conv;
+
+	if (!charset || !g_ascii_strcasecmp(charset, "utf-8") ||
+	    !g_ascii_strcasecmp(charset, "us-ascii"))
+		return raw;
+	conv = g_convert(raw->str, raw->len, "UTF-8", g_mime_charset_iconv_name(charset),
+			 NULL, NULL, NULL);
+	if (conv) {
+		g_string_assign(raw, conv);
+		g_free(conv);
+	}
+	return raw;
+}
+
+static void scan_text_part(level *lv, GMimeTextPart *part)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	const char *format = g_mime_content_type_get_parameter(ct, "format");
+	const char *delsp = g_mime_content_type_get_parameter(ct, "delsp");
+	int html = g_mime_content_type_is_type(ct, "text", "html");
+	char *utf8 = g_mime_text_part_get_text(part);
+	GString *text;
+
+	if (!utf8)
+		return;
+	text = unix_lines(utf8, strlen(utf8));
+	g_free(utf8);
+	if (html) {
+		GString *plain = html_to_text(text);
+		g_string_free(text, TRUE);
+		text = plain;
+	} else if (format && !g_ascii_strcasecmp(format, "flowed")) {
+		GString *plain = unflow(text, delsp && !g_ascii_strcasecmp(delsp, "yes"));
+		g_string_free(text, TRUE);
+		text = plain;
+	}
+	scan_body(lv, text, html);
+	g_string_free(text, TRUE);
+}
+
+static void walk(level *lv, GMimeObject *obj, collector *c);
+
+static void level_init(level *lv, const char *prefix, int quoted)
+{
+	lv->prefix = prefix;
+	lv->quoted = quoted;
+	lv->jsons = g_ptr_array_new_with_free_func(blob_free);
+	lv->sigs = g_ptr_array_new_with_free_func(blob_free);
+	lv->body = g_ptr_array_new();
+	lv->inner = g_ptr_array_new();
+	lv->body_sig = NULL;
+}
+
+/* The signature for an attached order: NAME.sig, else the only .sig, else
+ * the first armored block of the body. A copy, or NULL. */
+static GString *sig_for(const level *lv, const char *name)
+{
+	char *want = g_strconcat(name, ".sig", NULL);
+	const GString *sig = NULL;
+	guint i;
+
+	for (i = 0; i < lv->sigs->len && !sig; i++) {
+		const blob *b = g_ptr_array_index(lv->sigs, i);
+		if (!g_ascii_strcasecmp(b->name, want))
+			sig = b->bytes;
+	}
+	g_free(want);
+	if (!sig && lv->sigs->len == 1)
+		sig = ((const blob *)g_ptr_array_index(lv->sigs, 0))->bytes;
+	if (!sig)
+		sig = lv->body_sig;
+	return sig ? g_string_new_len(sig->str, sig->len) : NULL;
+}
+
+/* Hand what a level found to the collector: its attachments, its body, then
+ * its quoted text; and free the level. */
+static void level_flush(level *lv, collector *c)
+{
+	GPtrArray *main = lv->quoted ? c->quoted : c->top;
+	guint i;
+
+	for (i = 0; i < lv->jsons->len; i++) {
+		blob *b = g_ptr_array_index(lv->jsons, i);
+		g_ptr_array_add(main, found_new(order_from_file(b->bytes->str, b->bytes->len),
+						sig_for(lv, b->name),
+						g_strdup_printf("%sattachment %s", lv->prefix, b->name),
+						lv->quoted));
+	}
+	for (i = 0; i < lv->body->len; i++)
+		g_ptr_array_add(main, g_ptr_array_index(lv->body, i));
+	for (i = 0; i < lv->inner->len; i++)
+		g_ptr_array_add(c->quoted, g_ptr_array_index(lv->inner, i));
+	g_ptr_array_free(lv->jsons, TRUE);
+	g_ptr_array_free(lv->sigs, TRUE);
+	g_ptr_array_free(lv->body, TRUE);
+	g_ptr_array_free(lv->inner, TRUE);
+	if (lv->body_sig)
+		g_string_free(lv->body_sig, TRUE);
+}
+
+static void walk_message(GMimeMessage *msg, const char *prefix, int quoted, collector *c)
+{
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	level lv;
+
+	level_init(&lv, prefix, quoted);
+	if (body)
+		walk(&lv, body, c);
+	level_flush(&lv, c);
+}
+
+/* multipart/alternative: the text/plain part, else the HTML one, else the
+ * last part (the richest, by RFC 2046). */
+static GMimeObject *pick_alternative(GMimeMultipart *mp)
+{
+	GMimeObject *html = NULL, *last = NULL;
+	int i, n = g_mime_multipart_get_count(mp);
+
+	for (i = 0; i < n; i++) {
+		GMimeObject *p = g_mime_multipart_get_part(mp, i);
+		GMimeContentType *ct = g_mime_object_get_content_type(p);
+		if (g_mime_content_type_is_type(ct, "text", "plain"))
+			return p;
+		if (!html && g_mime_content_type_is_type(ct, "text", "html"))
+			html = p;
+		last = p;
+	}
+	return html ? html : last;
+}
+
+static void walk_part(level *lv, GMimePart *part)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	const char *filename = g_mime_part_get_filename(part);
+
+	if (g_mime_content_type_is_type(ct, "application", "json") ||
+	    (filename && ends_with_ci(filename, ".json"))) {
+		blob *b = g_new0(blob, 1);
+		b->name = g_strdup(filename ? filename : "(unnamed)");
+		b->bytes = part_utf8(part);
+		g_ptr_array_add(lv->jsons, b);
+	} else if (filename && ends_with_ci(filename, ".sig")) {
+		GString *raw = part_bytes(part);
+		GString *sig = next_sig(raw->str, raw->str + raw->len);
+		if (sig) {
+			blob *b = g_new0(blob, 1);
+			b->name = g_strdup(filename);
+			b->bytes = sig;
+			g_ptr_array_add(lv->sigs, b);
+		}
+		g_string_free(raw, TRUE);
+	} else if (GMIME_IS_TEXT_PART(part)) {
+		scan_text_part(lv, GMIME_TEXT_PART(part));
+	}
+}
+
+static void walk(level *lv, GMimeObject *obj, collector *c)
+{
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		GMimeContentType *ct = g_mime_object_get_content_type(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+
+		if (g_mime_content_type_is_type(ct, "multipart", "alternative")) {
+			GMimeObject *pick = pick_alternative(mp);
+			if (pick)
+				walk(lv, pick, c);
+			return;
+		}
+		for (i = 0; i < n; i++)
+			walk(lv, g_mime_multipart_get_part(mp, i), c);
+	} else if (GMIME_IS_MESSAGE_PART(obj)) {
+		GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(obj));
+		if (inner)
+			walk_message(inner, "forwarded message: ", 1, c);
+	} else if (GMIME_IS_PART(obj)) {
+		walk_part(lv, GMIME_PART(obj));
+	}
+}
+
+/* ---- headers ---- */
+
+/* The first mailbox's addr-spec in a list (groups searched too), or NULL. */
+static const char *first_addr(InternetAddressList *list)
+{
+	int i, n = list ? internet_address_list_length(list) : 0;
+
+	for (i = 0; i < n; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+		const char *addr = NULL;
+		if (INTERNET_ADDRESS_IS_MAILBOX(ia))
+			addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		else if (INTERNET_ADDRESS_IS_GROUP(ia))
+			addr = first_addr(internet_address_group_get_members(
+				INTERNET_ADDRESS_GROUP(ia)));
+		if (addr && *addr)
+			return addr;
+	}
+	return NULL;
+}
+
+static void add_reason(GString *why, const char *reason)
+{
+	if (why->len)
+		g_string_append(why, "; ");
+	g_string_append(why, reason);
+}
+
+/* 1 if the return path is the null path: "", "<>", "< >". */
+static int empty_return_path(const char *rp)
+{
+	for (; *rp; rp++)
+		if (!g_ascii_isspace(*rp) && *rp != '<' && *rp != '>')
+			return 0;
+	return 1;
+}
+
+/* Why a machine sent this message (RFC 3834 and the usual list and bounce
+ * marks), or "" if nothing says so. */
+static GString *automated_reasons(GMimeMessage *msg, const char *from, const char *return_path)
+{
+	GMimeObject *o = GMIME_OBJECT(msg);
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	GString *why = g_string_new(NULL);
+	const char *h;
+	const char *at = from ? strchr(from, '@') : NULL;
+
+	if ((h = g_mime_object_get_header(o, "Auto-Submitted"))) {
+		char *v = g_strstrip(g_strdup(h));
+		char *semi = strchr(v, ';');
+		if (semi)
+			*semi = '\0';
+		g_strstrip(v);
+		if (g_ascii_strcasecmp(v, "no")) {
+			char *r = g_strdup_printf("Auto-Submitted is \"%s\"", v);
+			add_reason(why, r);
+			g_free(r);
+		}
+		g_free(v);
+	}
+	if ((h = g_mime_object_get_header(o, "Precedence"))) {
+		char *v = g_strstrip(g_ascii_strdown(h, -1));
+		if (!strcmp(v, "bulk") || !strcmp(v, "junk") || !strcmp(v, "list")) {
+			char *r = g_strdup_printf("Precedence is \"%s\"", v);
+			add_reason(why, r);
+			g_free(r);
+		}
+		g_free(v);
+	}
+	if (g_mime_object_get_header(o, "List-Id"))
+		add_reason(why, "List-Id present (mailing list)");
+	if (g_mime_object_get_header(o, "List-Unsubscribe"))
+		add_reason(why, "List-Unsubscribe present (mailing list)");
+	if (return_path && empty_return_path(return_path))
+		add_reason(why, "return path is empty (<>), as for a bounce");
+	if (from && at) {
+		size_t n = at - from;
+		if ((n == 13 && !g_ascii_strncasecmp(from, "mailer-daemon", n)) ||
+		    (n == 10 && !g_ascii_strncasecmp(from, "postmaster", n)))
+			add_reason(why, "From is a mail system address (MAILER-DAEMON or postmaster)");
+	}
+	if (body && g_mime_content_type_is_type(g_mime_object_get_content_type(body),
+						"multipart", "report"))
+		add_reason(why, "multipart/report (a delivery or disposition report)");
+	if (g_mime_object_get_header(o, "X-Autoreply"))
+		add_reason(why, "X-Autoreply present");
+	if (g_mime_object_get_header(o, "X-Autorespond"))
+		add_reason(why, "X-Autorespond present");
+	return why;
+}
+
+/* ---- the result ---- */
+
+static int same_found(const found *a, const found *b)
+{
+	if (a->order->len != b->order->len || memcmp(a->order->str, b->order->str, a->order->len))
+		return 0;
+	if (!a->sig || !b->sig)
+		return !a->sig && !b->sig;
+	return a->sig->len == b->sig->len && !memcmp(a->sig->str, b->sig->str, a->sig->len);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static char *dup_len(const char *s, size_t len)
+{
+	char *out = malloc(len + 1);
+
+	if (out) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+	}
+	return out;
+}
+
+/* Move the collected pairs into m->candidates, top level first, dropping
+ * repeats. */
+static int fill_candidates(est_intake_message *m, collector *c)
+{
+	GPtrArray *all = g_ptr_array_new();
+	guint i, j;
+	int error = 0;
+
+	for (i = 0; i < c->top->len; i++)
+		g_ptr_array_add(all, g_ptr_array_index(c->top, i));
+	for (i = 0; i < c->quoted->len; i++)
+		g_ptr_array_add(all, g_ptr_array_index(c->quoted, i));
+	if (all->len && !(m->candidates = calloc(all->len, sizeof(*m->candidates)))) {
+		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+		goto out;
+	}
+	for (i = 0; i < all->len; i++) {
+		const found *f = g_ptr_array_index(all, i);
+		est_intake_candidate *cand;
+		int repeat = 0;
+
+		for (j = 0; j < i && !repeat; j++)
+			repeat = same_found(g_ptr_array_index(all, j), f);
+		if (repeat)
+			continue;
+		cand = &m->candidates[m->count++];
+		cand->order = dup_len(f->order->str, f->order->len);
+		cand->order_len = f->order->len;
+		cand->sig = f->sig ? dup_len(f->sig->str, f->sig->len) : NULL;
+		cand->sig_len = f->sig ? f->sig->len : 0;
+		cand->where = strdup(f->where);
+		cand->quoted = f->quoted;
+		if (!cand->order || (f->sig && !cand->sig) || !cand->where) {
+			error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+			goto out;
+		}
+	}
+out:
+	g_ptr_array_free(all, TRUE);
+	return error;
+}
+
+static void ensure_gmime(void)
+{
+	/* g_mime_init is not thread-safe and must run once per process. */
+	static gsize initialised = 0;
+
+	if (g_once_init_enter(&initialised)) {
+		g_mime_init();
+		g_once_init_leave(&initialised, 1);
+	}
+}
+
+/* Skip an mbox "From " separator line, which is not a header. */
+static void skip_mbox_line(const char **bytes, size_t *len)
+{
+	const char *nl;
+
+	if (*len >= 5 && !memcmp(*bytes, "From ", 5) && (nl = memchr(*bytes, '\n', *len))) {
+		*len -= nl + 1 - *bytes;
+		*bytes = nl + 1;
+	}
+}
+
+static int read_headers(est_intake_message *m, GMimeMessage *msg, const char *return_path)
+{
+	const char *from = first_addr(g_mime_message_get_from(msg));
+	const char *reply_to = first_addr(g_mime_message_get_reply_to(msg));
+	const char *id = g_mime_message_get_message_id(msg);
+	const char *subject = g_mime_message_get_subject(msg);
+	GString *why;
+
+	if (!from)
+		return est_error_set(EST_EINVAL,
+				     "message: no From address (not an RFC 5322 message, or its "
+				     "From header does not parse); send the orders as a mail");
+	if (!return_path)
+		return_path = g_mime_object_get_header(GMIME_OBJECT(msg), "Return-Path");
+	why = automated_reasons(msg, from, return_path);
+	m->automated = why->len > 0;
+	m->automated_why = why->len ? strdup(why->str) : NULL;
+	g_string_free(why, TRUE);
+	m->from = strdup(from);
+	m->reply_to = strdup(reply_to ? reply_to : from);
+	m->message_id = dup_or_null(id);
+	m->subject = dup_or_null(subject);
+	if (!m->from || !m->reply_to || (id && !m->message_id) || (subject && !m->subject) ||
+	    (m->automated && !m->automated_why))
+		return est_error_set(EST_ENOMEM, "mail intake: out of memory");
+	return 0;
+}
+
+int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
+		     const char *return_path)
+{
+	est_intake_message *m = NULL;
+	GMimeStream *stream = NULL;
+	GMimeParser *parser = NULL;
+	GMimeMessage *msg = NULL;
+	collector c = {g_ptr_array_new_with_free_func(found_free),
+		       g_ptr_array_new_with_free_func(found_free)};
+	int error;
+
+	*out = NULL;
+	skip_mbox_line(&bytes, &len);
+	if (len == 0) {
+		error = est_error_set(EST_EINVAL, "message: empty; send the orders as a mail");
+		goto out;
+	}
+	ensure_gmime();
+	stream = g_mime_stream_mem_new_with_buffer(bytes, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	if (!msg) {
+		error = est_error_set(EST_EINVAL,
+				      "message: no header parses (not an RFC 5322 message); "
+				      "send the orders as a mail");
+		goto out;
+	}
+	if (!(m = calloc(1, sizeof(*m)))) {
+		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+		goto out;
+	}
+	if ((error = read_headers(m, msg, return_path)) < 0)
+		goto out;
+	walk_message(msg, "", 0, &c);
+	if ((error = fill_candidates(m, &c)) < 0)
+		goto out;
+	*out = m;
+	m = NULL;
+out:
+	est_intake_free(m);
+	g_ptr_array_free(c.top, TRUE);
+	g_ptr_array_free(c.quoted, TRUE);
+	if (msg)
+		g_object_unref(msg);
+	if (parser)
+		g_object_unref(parser);
+	if (stream)
+		g_object_unref(stream);
+	return error;
+}
+
+void est_intake_free(est_intake_message *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->count; i++) {
+		free(m->candidates[i].order);
+		free(m->candidates[i].sig);
+		free(m->candidates[i].where);
+	}
+	free(m->candidates);
+	free(m->from);
+	free(m->reply_to);
+	free(m->message_id);
+	free(m->subject);
+	free(m->automated_why);
+	free(m);
+}

@@ -1,0 +1,102 @@
+/*
+ * Mail intake (DESIGN.md "Reports and mail": `receive`, `fetch`): turn one
+ * RFC 5322 message into the candidate order files it carries.
+ *
+ * Players mail their orders from whatever client they have: attached as
+ * orders.json + orders.json.sig, pasted into a plain-text or HTML body,
+ * quoted-printable, base64, in ISO-8859-1, wrapped, flowed, quoted in a
+ * reply or forwarded. The intake finds every order object and the armored
+ * SSH signature that goes with it and puts both back in the form the player
+ * most likely signed: it never verifies anything. The caller (the engine)
+ * verifies each candidate and keeps the newest valid one by seq.
+ *
+ * All MIME work (structure, transfer encodings, charsets, header decoding)
+ * is GMime's. GMime is initialised on the first call of est_intake_parse,
+ * once per process, behind a GLib once-flag (g_once_init_enter), so the
+ * caller need not and should not call g_mime_init() itself; the intake
+ * never calls g_mime_shutdown(), whose state is freed at exit.
+ */
+#ifndef EST_MAIL_INTAKE_H
+#define EST_MAIL_INTAKE_H
+
+#include <stddef.h>
+
+typedef struct {
+	/*
+	 * The order JSON, `order_len` bytes plus a NUL that is not counted:
+	 * UTF-8, no BOM, LF line ends, ending with exactly one "\n" (a file
+	 * as an editor saves it). Taken from a body, trailing blanks of each
+	 * line are removed too (clients add them, json.dumps never does).
+	 */
+	char *order;
+	size_t order_len;
+	/*
+	 * The armored signature that goes with it, canonical: the
+	 * "-----BEGIN SSH SIGNATURE-----" line, the base64 body with every
+	 * other character removed and wrapped at 70 columns, the END line,
+	 * LF line ends and a final newline (what ssh-keygen -Y sign writes).
+	 * `sig_len` bytes plus an uncounted NUL. NULL (and 0) if none found.
+	 */
+	char *sig;
+	size_t sig_len;
+	/*
+	 * Where it was found, for the receipt: "attachment orders.json",
+	 * "body", "body (HTML)", "quoted text (level 2)", "forwarded text in
+	 * body", or any of these after "forwarded message: " when it came
+	 * from an attached message/rfc822.
+	 */
+	char *where;
+	/* 1 if it came from quoted or forwarded text, else 0. */
+	int quoted;
+} est_intake_candidate;
+
+typedef struct {
+	char *from;       /* the first From address, addr-spec only ("a@b.org") */
+	char *reply_to;   /* Reply-To's first address if present, else `from` */
+	char *message_id; /* without angle brackets; NULL if the message has none */
+	char *subject;    /* decoded to UTF-8; NULL if the message has none */
+	/*
+	 * 1 if the message was sent by a machine and must never be answered
+	 * (auto-replies, bounces, mailing lists), else 0. `automated_why`
+	 * then says why in words, every reason found joined by "; ", e.g.
+	 * "Auto-Submitted is \"auto-replied\""; NULL when automated is 0.
+	 */
+	int automated;
+	char *automated_why;
+	/*
+	 * `count` candidates: those from the top level of the message first
+	 * (attachments, then the body, in order), then those from quoted or
+	 * forwarded text. Identical (order, sig) pairs appear once, at their
+	 * first place. NULL when count is 0.
+	 */
+	est_intake_candidate *candidates;
+	size_t count;
+} est_intake_message;
+
+/*
+ * Parse the `len` bytes of one RFC 5322 message (LF or CRLF line ends; a
+ * leading mbox "From " line is tolerated) and find its candidate orders.
+ *
+ * `return_path` is the envelope sender if the caller knows it (procmail's
+ * and .forward's "$SENDER", with or without angle brackets; "" or "<>" for
+ * a bounce), or NULL to take it from the message's Return-Path header. An
+ * empty return path marks the message automated.
+ *
+ * Automated (never reply): Auto-Submitted other than "no"; Precedence bulk,
+ * junk or list; List-Id or List-Unsubscribe present; an empty return path;
+ * From MAILER-DAEMON or postmaster; a multipart/report (delivery reports);
+ * X-Autoreply or X-Autorespond present. Candidates are still listed.
+ *
+ * A message without any order gives 0 and a message with count 0.
+ * On success *out is the caller's, to free with est_intake_free.
+ *
+ * Errors: EST_EINVAL if `bytes` is not a message: empty, no header that
+ * parses, or no From address (the message says which); EST_ENOMEM.
+ */
+int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
+		     const char *return_path);
+
+/* Free what est_intake_parse returned; NULL is allowed. */
+void est_intake_free(est_intake_message *m);
+
+#endif

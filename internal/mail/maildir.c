@@ -1,0 +1,250 @@
+/*
+ * Maildir intake (imap.h): the unseen messages of new/ and cur/, handed to
+ * the caller in name order and marked seen by renaming them into cur/ with
+ * the S flag, the way a mail client would (https://cr.yp.to/proto/maildir.html).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mail/imap.h"
+#include "util/error.h"
+#include "util/util.h"
+
+/* Messages are read whole; a bigger one is not an order. */
+#define MAX_MESSAGE_BYTES ((size_t)64 * 1024 * 1024)
+
+struct entry {
+	char *name;   /* file name inside its folder */
+	int in_cur;   /* cur/ rather than new/ */
+};
+
+struct list {
+	struct entry *items;
+	size_t count;
+	size_t cap;
+};
+
+static void list_free(struct list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->count; i++)
+		free(l->items[i].name);
+	free(l->items);
+}
+
+/* The info part "FLAGS" of "NAME:2,FLAGS", or NULL when the name has none. */
+static const char *maildir_flags(const char *name)
+{
+	const char *info = strstr(name, ":2,");
+
+	return info ? info + 3 : NULL;
+}
+
+static int is_seen(const char *name)
+{
+	const char *flags = maildir_flags(name);
+
+	return flags && strchr(flags, 'S') != NULL;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int list_folder(struct list *l, const char *maildir, int in_cur)
+{
+	const char *sub = in_cur ? "cur" : "new";
+	char *path;
+	DIR *dir = NULL;
+	struct dirent *de;
+	int error = 0;
+
+	if (!(path = est_strdup_printf("%s/%s", maildir, sub)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (!(dir = opendir(path))) {
+		error = est_error_set(EST_EIO, "%s: cannot read the folder: %s", path,
+				      strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(dir)))
+			break;
+		if (de->d_name[0] == '.')
+			continue;
+		if (in_cur && is_seen(de->d_name))
+			continue;
+		if (l->count == l->cap) {
+			size_t cap = l->cap ? l->cap * 2 : 32;
+			struct entry *items = realloc(l->items, cap * sizeof(*items));
+
+			if (!items) {
+				error = est_error_set(EST_ENOMEM, "out of memory");
+				goto out;
+			}
+			l->items = items;
+			l->cap = cap;
+		}
+		if (!(l->items[l->count].name = strdup(de->d_name))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		l->items[l->count++].in_cur = in_cur;
+	}
+	if (errno)
+		error = est_error_set(EST_EIO, "%s: cannot read the folder: %s", path,
+				      strerror(errno));
+out:
+	if (dir)
+		closedir(dir);
+	free(path);
+	return error;
+}
+
+static int compare_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->in_cur - y->in_cur;
+}
+
+/*
+ * The name a seen message has in cur/: "NAME:2,S" for a name without info,
+ * else the same flags with S added in ASCII order.
+ */
+static char *seen_name(const char *name)
+{
+	const char *flags = maildir_flags(name);
+	size_t len = strlen(name), at;
+	char *out;
+
+	if (!flags)
+		return est_strdup_printf("%s:2,S", name);
+	if (!(out = malloc(len + 2)))
+		return NULL;
+	at = (size_t)(flags - name);
+	while (name[at] && (unsigned char)name[at] < 'S')
+		at++;
+	memcpy(out, name, at);
+	out[at] = 'S';
+	memcpy(out + at + 1, name + at, len - at + 1);
+	return out;
+}
+
+static int mark_seen(const char *maildir, const struct entry *e)
+{
+	char *from = NULL, *to = NULL, *name = NULL;
+	int error = 0;
+
+	if (!(name = seen_name(e->name)) ||
+	    !(from = est_strdup_printf("%s/%s/%s", maildir, e->in_cur ? "cur" : "new", e->name)) ||
+	    !(to = est_strdup_printf("%s/cur/%s", maildir, name))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (rename(from, to) != 0)
+		error = est_error_set(EST_EIO, "%s: cannot mark the message seen (rename to %s): %s",
+				      from, to, strerror(errno));
+out:
+	free(to);
+	free(from);
+	free(name);
+	return error;
+}
+
+int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *maildir,
+			   est_intake_fn fn, void *payload)
+{
+	struct list l = { NULL, 0, 0 };
+	size_t handled = 0, gone = 0, i;
+	int error = 0;
+
+	if (handled_out)
+		*handled_out = 0;
+	if (left_out)
+		*left_out = 0;
+	{
+		const char *subs[] = { "new", "cur", "tmp" };
+
+		for (i = 0; i < 3; i++) {
+			char *path = est_strdup_printf("%s/%s", maildir, subs[i]);
+			int ok;
+
+			if (!path)
+				return est_error_set(EST_ENOMEM, "out of memory");
+			ok = is_dir(path);
+			free(path);
+			if (!ok)
+				return est_error_set(EST_ENOTFOUND,
+						     "%s: not a Maildir (no %s/ folder); give the "
+						     "folder that holds new/, cur/ and tmp/",
+						     maildir, subs[i]);
+		}
+	}
+	if ((error = list_folder(&l, maildir, 0)) < 0 || (error = list_folder(&l, maildir, 1)) < 0)
+		goto out;
+	if (l.count > 1)
+		qsort(l.items, l.count, sizeof(*l.items), compare_entry);
+	for (i = 0; i < l.count; i++) {
+		const struct entry *e = &l.items[i];
+		char *path, *id, *message = NULL;
+		size_t len = 0;
+
+		path = est_strdup_printf("%s/%s/%s", maildir, e->in_cur ? "cur" : "new", e->name);
+		id = est_strdup_printf("%s/%s", e->in_cur ? "cur" : "new", e->name);
+		if (!path || !id) {
+			free(path);
+			free(id);
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		error = est_file_read(&message, &len, path, MAX_MESSAGE_BYTES);
+		free(path);
+		if (error == EST_ENOTFOUND) {
+			/* another reader moved it since we listed the folder */
+			free(id);
+			gone++;
+			continue;
+		}
+		if (error < 0) {
+			free(id);
+			if (error != EST_ENOMEM) {
+				/* the setter writes where the old message lives */
+				char message_copy[1024];
+
+				snprintf(message_copy, sizeof(message_copy), "%s",
+					 est_error_message());
+				error = est_error_set(EST_EIO, "%s", message_copy);
+			}
+			goto out;
+		}
+		error = fn(payload, message, len, id);
+		free(message);
+		free(id);
+		if (error > 0)
+			error = EST_ERROR;
+		if (error < 0 && error != EST_EINVAL)
+			goto out;
+		/* A crash here hands the message to fn again next run (imap.h). */
+		if ((error = mark_seen(maildir, e)) < 0)
+			goto out;
+		handled++;
+	}
+	error = 0;
+out:
+	if (handled_out)
+		*handled_out = handled;
+	if (left_out)
+		*left_out = l.count - handled - gone;
+	list_free(&l);
+	return error;
+}

@@ -1,0 +1,361 @@
+/*
+ * internal/mail intake: messages built by tests/helpers/make_mail.py, the
+ * way real clients mangle them, around order files signed by the real
+ * ssh-keygen. Every candidate found is checked with `ssh-keygen -Y verify`
+ * on the bytes the intake hands out, so nothing here trusts the intake's
+ * own idea of what was signed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "mail/intake.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define FROM "anne@example.org"
+
+static char dir[] = "/tmp/estafette-intake-XXXXXX";
+static char *order_new, *order_old; /* the signed files, seq 2 and seq 1 */
+static size_t order_new_len, order_old_len;
+
+/* Run a shell command; 1 if it exited 0. */
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	status = system(cmd);
+	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void write_file(const char *name, const char *data, size_t len)
+{
+	char *path = est_strdup_printf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+static char *read_file(size_t *len, const char *name)
+{
+	char *path = est_strdup_printf("%s/%s", dir, name);
+	char *data = NULL;
+
+	assert_int_equal(est_file_read(&data, len, path, 0), 0);
+	free(path);
+	return data;
+}
+
+/* An order file as a player's tool writes it: UTF-8, with accents in the
+ * press (all of them in Latin-1, so the latin1 style can carry them). */
+static void write_order(const char *name, int seq)
+{
+	char *json = est_strdup_printf(
+		"{\n  \"estafette\": \"orders/1\",\n  \"game\": \"ne-001\",\n  \"step\": 7,\n"
+		"  \"player\": \"france\",\n  \"prev\": \"%s\",\n  \"seq\": %d,\n"
+		"  \"entropy\": \"%s\",\n  \"orders\": [\n    {\n      \"move\": \"Paris\",\n"
+		"      \"to\": \"Lyon\"\n    }\n  ],\n  \"press\": [\n    {\n"
+		"      \"to\": \"allies\",\n      \"text\": \"Vive l'Empereur ! L'arm\xc3\xa9" "e "
+		"d'Italie marche sur Milan {sans} d\xc3\xa9lai, \\\"vite\\\" et en bon ordre, "
+		"avant l'hiver, seq %d.\"\n    }\n  ]\n}\n",
+		"5e1f0c2a9b7d3e4f60718293a4b5c6d7e8f90123456789abcdef0123456789ab", seq,
+		seq == 1 ? "0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0"
+			 : "aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55",
+		seq);
+
+	write_file(name, json, strlen(json));
+	free(json);
+	assert_true(run("ssh-keygen -q -Y sign -f %s/key -n estafette-orders %s/%s", dir, dir, name));
+}
+
+static int setup(void **state)
+{
+	if (!mkdtemp(dir))
+		return -1;
+	if (!run("ssh-keygen -q -t ed25519 -N '' -C anne -f %s/key", dir))
+		return -1;
+	if (!run("printf 'france %%s\\n' \"$(cut -d' ' -f1,2 %s/key.pub)\" > %s/allowed", dir, dir))
+		return -1;
+	write_order("new.json", 2);
+	write_order("old.json", 1);
+	order_new = read_file(&order_new_len, "new.json");
+	order_old = read_file(&order_old_len, "old.json");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(order_new);
+	free(order_old);
+	return est_remove_tree(dir) == 0 ? 0 : -1;
+}
+
+/* The message make_mail.py writes for STYLE, parsed. */
+static est_intake_message *parse_style(const char *style, const char *return_path)
+{
+	est_intake_message *m = NULL;
+	char *name = est_strdup_printf("%s.eml", style), *eml;
+	size_t len;
+
+	assert_true(run("/usr/bin/python3 %s/tests/helpers/make_mail.py %s --order %s/new.json "
+			"--sig %s/new.json.sig --older %s/old.json --older-sig %s/old.json.sig "
+			"--from " FROM " --to gm@example.org > %s/%s",
+			EST_SOURCE_DIR, style, dir, dir, dir, dir, dir, name));
+	eml = read_file(&len, name);
+	if (est_intake_parse(&m, eml, len, return_path) < 0)
+		fail_msg("%s: %s", style, est_error_message());
+	assert_string_equal(m->from, strcmp(style, "bounce") ? FROM : "MAILER-DAEMON@mx.example.org");
+	free(eml);
+	free(name);
+	return m;
+}
+
+/* 1 if ssh-keygen says the candidate's (order, sig) is france's signature. */
+static int verifies(const est_intake_candidate *c)
+{
+	if (!c->sig)
+		return 0;
+	write_file("cand.json", c->order, c->order_len);
+	write_file("cand.json.sig", c->sig, c->sig_len);
+	return run("ssh-keygen -Y verify -f %s/allowed -I france -n estafette-orders "
+		   "-s %s/cand.json.sig < %s/cand.json > /dev/null 2>&1", dir, dir, dir);
+}
+
+/* Candidate `i` is the seq-2 (new) or seq-1 (old) file, found at `where`,
+ * and its bytes verify. */
+static void assert_candidate(const est_intake_message *m, size_t i, int new, int quoted,
+			     const char *where)
+{
+	const est_intake_candidate *c;
+
+	assert_true(i < m->count);
+	c = &m->candidates[i];
+	assert_string_equal(c->where, where);
+	assert_int_equal(c->quoted, quoted);
+	assert_non_null(c->sig);
+	assert_true(verifies(c));
+	assert_int_equal(c->order_len, new ? order_new_len : order_old_len);
+	assert_memory_equal(c->order, new ? order_new : order_old, c->order_len);
+	assert_int_equal(c->order[c->order_len], '\0');
+}
+
+/* One signed order, found whole, from a person. */
+static void check_single(const char *style, const char *where)
+{
+	est_intake_message *m = parse_style(style, NULL);
+
+	assert_int_equal(m->automated, 0);
+	assert_null(m->automated_why);
+	assert_int_equal(m->count, 1);
+	assert_candidate(m, 0, 1, 0, where);
+	est_intake_free(m);
+}
+
+static void test_plain(void **state) { check_single("plain", "body"); }
+static void test_attachments(void **state) { check_single("attachments", "attachment orders.json"); }
+/* The same pair pasted and attached is one candidate, the attachment's. */
+static void test_both_deduplicated(void **state) { check_single("both", "attachment orders.json"); }
+/* Thunderbird's multipart/alternative: the text/plain part is read. */
+static void test_alternative(void **state) { check_single("alternative", "body"); }
+static void test_html_only(void **state) { check_single("html-only", "body (HTML)"); }
+static void test_quoted_printable(void **state) { check_single("qp", "body"); }
+static void test_base64(void **state) { check_single("base64", "body"); }
+/* The player signed UTF-8; the client sent ISO-8859-1; GMime converts back. */
+static void test_latin1(void **state) { check_single("latin1", "body"); }
+static void test_bom(void **state) { check_single("bom", "attachment orders.json"); }
+static void test_crlf(void **state) { check_single("crlf", "body"); }
+static void test_flowed(void **state) { check_single("flowed", "body"); }
+
+/* Newer order first, the quoted older one after it. */
+static void check_two(const char *style, const char *old_where)
+{
+	est_intake_message *m = parse_style(style, NULL);
+
+	assert_int_equal(m->automated, 0);
+	assert_int_equal(m->count, 2);
+	assert_candidate(m, 0, 1, 0, "body");
+	assert_candidate(m, 1, 0, 1, old_where);
+	est_intake_free(m);
+}
+
+static void test_reply(void **state) { check_two("reply", "quoted text (level 1)"); }
+static void test_reply_nested(void **state) { check_two("reply-nested", "quoted text (level 2)"); }
+static void test_forward(void **state) { check_two("forward", "forwarded message: body"); }
+static void test_forward_inline(void **state) { check_two("forward-inline", "forwarded text in body"); }
+
+static void check_automated(const char *style, const char *why, const char *where)
+{
+	est_intake_message *m = parse_style(style, NULL);
+
+	assert_int_equal(m->automated, 1);
+	assert_non_null(m->automated_why);
+	if (!strstr(m->automated_why, why))
+		fail_msg("%s: automated_why \"%s\" lacks \"%s\"", style, m->automated_why, why);
+	/* What it carries is still listed: the caller decides. */
+	assert_int_equal(m->count, 1);
+	assert_candidate(m, 0, 1, strcmp(where, "body") != 0, where);
+	est_intake_free(m);
+}
+
+static void test_autoreply(void **state)
+{
+	check_automated("autoreply", "Auto-Submitted is \"auto-replied\"", "quoted text (level 1)");
+	check_automated("autoreply", "X-Autoreply", "quoted text (level 1)");
+}
+
+static void test_bounce(void **state)
+{
+	check_automated("bounce", "return path is empty", "forwarded message: body");
+	check_automated("bounce", "MAILER-DAEMON", "forwarded message: body");
+	check_automated("bounce", "multipart/report", "forwarded message: body");
+}
+
+static void test_list(void **state)
+{
+	check_automated("list", "List-Id present", "body");
+	check_automated("list", "Precedence is \"list\"", "body");
+}
+
+/* The envelope sender given by procmail wins over the header. */
+static void test_return_path_argument(void **state)
+{
+	est_intake_message *m = parse_style("plain", "<>");
+
+	assert_int_equal(m->automated, 1);
+	assert_non_null(strstr(m->automated_why, "return path is empty"));
+	est_intake_free(m);
+	m = parse_style("bounce", FROM);
+	assert_null(strstr(m->automated_why, "return path"));
+	est_intake_free(m);
+}
+
+static void test_headers(void **state)
+{
+	est_intake_message *m = parse_style("reply", NULL);
+
+	assert_string_equal(m->reply_to, FROM);
+	assert_string_equal(m->subject, "Re: Orders");
+	assert_non_null(m->message_id);
+	assert_null(strchr(m->message_id, '<'));
+	assert_non_null(strstr(m->message_id, "@example.org"));
+	est_intake_free(m);
+}
+
+static void test_no_order(void **state)
+{
+	est_intake_message *m = parse_style("none", NULL);
+
+	assert_int_equal(m->count, 0);
+	assert_null(m->candidates);
+	assert_int_equal(m->automated, 0);
+	est_intake_free(m);
+}
+
+/* The verify helper can fail: one changed byte of the order, and the same
+ * signature no longer verifies. */
+static void test_tampered_order_fails_verify(void **state)
+{
+	est_intake_message *m = parse_style("plain", NULL);
+	char *seq2 = strstr(m->candidates[0].order, "\"seq\": 2");
+
+	assert_non_null(seq2);
+	assert_true(verifies(&m->candidates[0]));
+	seq2[7] = '3';
+	assert_false(verifies(&m->candidates[0]));
+	est_intake_free(m);
+}
+
+static void expect_einval(const char *bytes, size_t len, const char *what)
+{
+	est_intake_message *m = (est_intake_message *)1;
+
+	assert_int_equal(est_intake_parse(&m, bytes, len, NULL), EST_EINVAL);
+	assert_null(m);
+	if (!strstr(est_error_message(), what))
+		fail_msg("message \"%s\" lacks \"%s\"", est_error_message(), what);
+}
+
+static void test_malformed(void **state)
+{
+	static const char no_from[] = "Subject: orders\nTo: gm@example.org\n\nhello\n";
+	unsigned char garbage[4096];
+	size_t i;
+	uint32_t x = 2463534242u;
+
+	for (i = 0; i < sizeof(garbage); i++) { /* xorshift: fixed, binary, no header */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		garbage[i] = (unsigned char)x;
+	}
+	expect_einval("", 0, "empty");
+	expect_einval((const char *)garbage, sizeof(garbage), "not an RFC 5322 message");
+	expect_einval(no_from, strlen(no_from), "no From address");
+}
+
+/* A pasted order without a signature is still a candidate, sig NULL; and a
+ * brace inside a JSON string does not end the object. */
+static void test_unsigned_and_braces(void **state)
+{
+	static const char msg[] =
+		"From: Anne <anne@example.org>\r\nTo: gm@example.org\r\nSubject: x\r\n\r\n"
+		"my {draft} orders:\r\n{\"estafette\": \"orders/1\", \"press\": [\"} {\"]}\r\n"
+		"thanks\r\n";
+	est_intake_message *m = NULL;
+
+	assert_int_equal(est_intake_parse(&m, msg, strlen(msg), NULL), 0);
+	assert_int_equal(m->count, 1);
+	assert_string_equal(m->candidates[0].order,
+			    "{\"estafette\": \"orders/1\", \"press\": [\"} {\"]}\n");
+	assert_null(m->candidates[0].sig);
+	assert_int_equal(m->candidates[0].sig_len, 0);
+	est_intake_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_attachments),
+		cmocka_unit_test(test_both_deduplicated),
+		cmocka_unit_test(test_alternative),
+		cmocka_unit_test(test_html_only),
+		cmocka_unit_test(test_quoted_printable),
+		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_latin1),
+		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_flowed),
+		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_reply_nested),
+		cmocka_unit_test(test_forward),
+		cmocka_unit_test(test_forward_inline),
+		cmocka_unit_test(test_autoreply),
+		cmocka_unit_test(test_bounce),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_return_path_argument),
+		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_no_order),
+		cmocka_unit_test(test_tampered_order_fails_verify),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_unsigned_and_braces),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
