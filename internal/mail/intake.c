@@ -354,10 +354,13 @@ typedef struct {
 	int pre;        /* inside <pre> */
 	int quote;      /* <blockquote> depth */
 	int line_start; /* nothing written on the current line yet */
+	int collapsed;  /* the last thing written is a space white space collapsed
+			 * into; a no-break space is not one ("&nbsp; &nbsp;") */
 } html_text;
 
 static void html_put(html_text *h, const char *s, size_t n)
 {
+	h->collapsed = 0;
 	if (h->line_start && n) {
 		int d;
 		for (d = 0; d < h->quote; d++)
@@ -375,6 +378,7 @@ static void html_newline(html_text *h, int only_if_open)
 		return;
 	g_string_append_c(h->out, '\n');
 	h->line_start = 1;
+	h->collapsed = 0;
 }
 
 /* Decode the entity at s[0] == '&'; returns the bytes consumed (0: none). */
@@ -487,7 +491,7 @@ static size_t html_tag(html_text *h, const char *s, const char *limit)
  */
 static GString *html_to_text(const GString *in)
 {
-	html_text h = {g_string_sized_new(in->len), 0, 0, 1};
+	html_text h = {g_string_sized_new(in->len), 0, 0, 1, 0};
 	const char *s = in->str, *limit = in->str + in->len;
 
 	while (s < limit) {
@@ -498,8 +502,10 @@ static GString *html_to_text(const GString *in)
 			html_put(&h, s, used ? 0 : 1);
 			s += used ? used : 1;
 		} else if (!h.pre && g_ascii_isspace(*s)) {
-			if (!h.line_start && h.out->len && h.out->str[h.out->len - 1] != ' ')
+			if (!h.line_start && !h.collapsed) {
 				html_put(&h, " ", 1);
+				h.collapsed = 1;
+			}
 			s++;
 		} else if (*s == '\n') {
 			html_newline(&h, 0);
@@ -700,18 +706,18 @@ static GString *sig_for(const level *lv, const char *name)
  * its quoted text; and free the level. */
 static void level_flush(level *lv, collector *c)
 {
-	GPtrArray *main = lv->quoted ? c->quoted : c->top;
+	GPtrArray *dest = lv->quoted ? c->quoted : c->top;
 	guint i;
 
 	for (i = 0; i < lv->jsons->len; i++) {
 		blob *b = g_ptr_array_index(lv->jsons, i);
-		g_ptr_array_add(main, found_new(order_from_file(b->bytes->str, b->bytes->len),
+		g_ptr_array_add(dest, found_new(order_from_file(b->bytes->str, b->bytes->len),
 						sig_for(lv, b->name),
 						g_strdup_printf("%sattachment %s", lv->prefix, b->name),
 						lv->quoted));
 	}
 	for (i = 0; i < lv->body->len; i++)
-		g_ptr_array_add(main, g_ptr_array_index(lv->body, i));
+		g_ptr_array_add(dest, g_ptr_array_index(lv->body, i));
 	for (i = 0; i < lv->inner->len; i++)
 		g_ptr_array_add(c->quoted, g_ptr_array_index(lv->inner, i));
 	g_ptr_array_free(lv->jsons, TRUE);

@@ -18,6 +18,10 @@ STYLEs (each mimics one client habit):
   flowed         format=flowed, trailing-space soft breaks at 50 columns
   reply          new order in the body, the older one quoted with "> "
   reply-nested   new order, the older one quoted two levels deep (">> ")
+  html-reply     Thunderbird HTML-only reply: new order in <pre>, the older one in
+                 <blockquote type="cite"><pre>
+  attach-paste-sig  orders.json attached, its signature pasted in the body
+  attach-other-sig  france-step7.json attached with the only .sig, signature.sig
   forward        the older order forwarded as message/rfc822, new one in the body
   forward-inline the older order under a "---------- Forwarded message ---------" line
   autoreply      Auto-Submitted: auto-replied, quoting the order
@@ -39,7 +43,8 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
 STYLES = ["plain", "attachments", "both", "alternative", "html-only", "qp", "base64",
-          "latin1", "bom", "crlf", "flowed", "reply", "reply-nested", "forward",
+          "latin1", "bom", "crlf", "flowed", "reply", "reply-nested", "html-reply",
+          "attach-paste-sig", "attach-other-sig", "forward",
           "forward-inline", "autoreply", "bounce", "list", "none"]
 
 p = argparse.ArgumentParser()
@@ -60,7 +65,7 @@ def read(path):
 
 order_b, sig_b = read(a.order), read(a.sig)
 order, sig = order_b.decode("utf-8"), sig_b.decode("ascii")
-if a.style in ("reply", "reply-nested", "forward", "forward-inline"):
+if a.style in ("reply", "reply-nested", "html-reply", "forward", "forward-inline"):
     if not (a.older and a.older_sig):
         p.error(a.style + " needs --older and --older-sig")
     older, older_sig = read(a.older).decode("utf-8"), read(a.older_sig).decode("ascii")
@@ -123,7 +128,9 @@ def outlook_html(text):
     paras = []
     for line in text.split("\n"):
         lead = len(line) - len(line.lstrip(" "))
-        body = "&nbsp;" * lead + html.escape(line[lead:], quote=True)
+        # Outlook keeps indentation visible with "&nbsp; &nbsp;" runs.
+        body = "".join("&nbsp;" if i % 2 == 0 else " " for i in range(lead))
+        body += html.escape(line[lead:], quote=True)
         paras.append('<p class="MsoNormal">%s<o:p></o:p></p>' % (body or "&nbsp;"))
     return ("<html xmlns:o=\"urn:schemas-microsoft-com:office:office\"><head>"
             "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">"
@@ -201,6 +208,24 @@ elif s in ("reply", "reply-nested"):
                   + quote(old, ">> "))
     body = "Sorry, these replace my earlier orders.\n\n" + order + "\n" + sig + "\n" + quoted + "\n"
     msg = headers(text_part(body), "Re: Orders")
+elif s == "html-reply":
+    doc = ("<html>\n  <head>\n    <meta http-equiv=\"content-type\" content=\"text/html; "
+           "charset=UTF-8\">\n  </head>\n  <body>\n    <p>Sorry, these replace my earlier "
+           "orders.</p>\n    <pre>" + html.escape(order + "\n" + sig) + "</pre>\n"
+           "    <div class=\"moz-cite-prefix\">On Monday, you wrote:<br>\n    </div>\n"
+           "    <blockquote type=\"cite\">\n      <pre class=\"moz-quote-pre\">"
+           + html.escape(older + "\n" + older_sig) + "</pre>\n    </blockquote>\n"
+           "  </body>\n</html>\n")
+    msg = headers(MIMEText(doc, "html", "utf-8"), "Re: Orders")
+elif s in ("attach-paste-sig", "attach-other-sig"):
+    msg = headers(MIMEMultipart("mixed"))
+    if s == "attach-paste-sig":
+        msg.attach(text_part("My orders are attached; the signature:\n\n" + sig))
+        msg.attach(attachment(order_b, "orders.json", "application", "json"))
+    else:
+        msg.attach(text_part("My orders and signature are attached.\n"))
+        msg.attach(attachment(order_b, "france-step7.json", "text", "plain"))
+        msg.attach(attachment(sig_b, "signature.sig", "application", "pgp-signature"))
 elif s == "forward":
     inner = headers(text_part(INTRO + older + "\n" + older_sig + OUTRO))
     msg = headers(MIMEMultipart("mixed"), "Fwd: Orders")

@@ -168,7 +168,10 @@ static void check_single(const char *style, const char *where)
 }
 
 static void test_plain(void **state) { check_single("plain", "body"); }
-static void test_attachments(void **state) { check_single("attachments", "attachment orders.json"); }
+static void test_attachments(void **state)
+{
+	check_single("attachments", "attachment orders.json");
+}
 /* The same pair pasted and attached is one candidate, the attachment's. */
 static void test_both_deduplicated(void **state) { check_single("both", "attachment orders.json"); }
 /* Thunderbird's multipart/alternative: the text/plain part is read. */
@@ -194,10 +197,35 @@ static void check_two(const char *style, const char *old_where)
 	est_intake_free(m);
 }
 
+/* No attached NAME.sig: the only .sig, or the armored block of the body. */
+static void test_attached_order_pasted_sig(void **state)
+{
+	check_single("attach-paste-sig", "attachment orders.json");
+}
+
+static void test_attached_order_other_sig(void **state)
+{
+	check_single("attach-other-sig", "attachment france-step7.json");
+}
+
 static void test_reply(void **state) { check_two("reply", "quoted text (level 1)"); }
 static void test_reply_nested(void **state) { check_two("reply-nested", "quoted text (level 2)"); }
+/* Thunderbird HTML: <pre>, and <blockquote type="cite"> as a quote level. */
+static void test_html_reply(void **state)
+{
+	est_intake_message *m = parse_style("html-reply", NULL);
+
+	assert_int_equal(m->count, 2);
+	assert_candidate(m, 0, 1, 0, "body (HTML)");
+	assert_candidate(m, 1, 0, 1, "quoted text (level 1)");
+	est_intake_free(m);
+}
+
 static void test_forward(void **state) { check_two("forward", "forwarded message: body"); }
-static void test_forward_inline(void **state) { check_two("forward-inline", "forwarded text in body"); }
+static void test_forward_inline(void **state)
+{
+	check_two("forward-inline", "forwarded text in body");
+}
 
 static void check_automated(const char *style, const char *why, const char *where)
 {
@@ -309,17 +337,22 @@ static void test_malformed(void **state)
 	expect_einval(no_from, strlen(no_from), "no From address");
 }
 
-/* A pasted order without a signature is still a candidate, sig NULL; and a
- * brace inside a JSON string does not end the object. */
+/* A pasted order without a signature is still a candidate, sig NULL; a
+ * brace inside a JSON string does not end the object; an mbox "From " line
+ * is skipped; Reply-To is read. */
 static void test_unsigned_and_braces(void **state)
 {
 	static const char msg[] =
-		"From: Anne <anne@example.org>\r\nTo: gm@example.org\r\nSubject: x\r\n\r\n"
+		"From anne@example.org Sun Nov 29 17:00:00 2026\r\n"
+		"From: Anne <anne@example.org>\r\nTo: gm@example.org\r\nSubject: x\r\n"
+		"Reply-To: Anne at home <anne.home@example.net>\r\n\r\n"
 		"my {draft} orders:\r\n{\"estafette\": \"orders/1\", \"press\": [\"} {\"]}\r\n"
 		"thanks\r\n";
 	est_intake_message *m = NULL;
 
 	assert_int_equal(est_intake_parse(&m, msg, strlen(msg), NULL), 0);
+	assert_string_equal(m->from, "anne@example.org");
+	assert_string_equal(m->reply_to, "anne.home@example.net");
 	assert_int_equal(m->count, 1);
 	assert_string_equal(m->candidates[0].order,
 			    "{\"estafette\": \"orders/1\", \"press\": [\"} {\"]}\n");
@@ -342,7 +375,10 @@ int main(void)
 		cmocka_unit_test(test_bom),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_flowed),
+		cmocka_unit_test(test_attached_order_pasted_sig),
+		cmocka_unit_test(test_attached_order_other_sig),
 		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_html_reply),
 		cmocka_unit_test(test_reply_nested),
 		cmocka_unit_test(test_forward),
 		cmocka_unit_test(test_forward_inline),
