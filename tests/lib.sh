@@ -43,7 +43,8 @@ stop_smtpd() {
 expect_exit() {
 	local want=$1; shift
 	local got=0
-	"$@" >"$WORK/last.out" 2>"$WORK/last.err" || got=$?
+	# (the outer redirection hides bash's own "Killed" note when a test kills the command)
+	{ "$@" >"$WORK/last.out" 2>"$WORK/last.err"; } 2>/dev/null || got=$?
 	[ "$got" -eq "$want" ] ||
 		fail "$* exited $got, expected $want: $(cat "$WORK/last.out" "$WORK/last.err")"
 }

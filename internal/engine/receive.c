@@ -18,6 +18,7 @@
 #include "mail/intake.h"
 #include "orders/orders.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 /* What became of one candidate. */
@@ -321,6 +322,7 @@ static int fetch_one(void *payload, const char *message, size_t len, const char 
 	}
 	json_object_set_new(result, "mailbox_id", json_string(id));
 	json_array_append_new(run->results, result);
+	est_fault_point("fetch-after-store");
 	return error;
 }
 

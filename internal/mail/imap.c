@@ -75,14 +75,32 @@ static size_t write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 	return n;
 }
 
-/* Keep the server's last line (never what we sent: that holds the login). */
+/* A tagged NO or BAD, or an untagged BYE: what a person needs to see. */
+static int is_refusal(const char *line, size_t len)
+{
+	const char *space = memchr(line, ' ', len);
+	size_t rest;
+
+	if (len >= 5 && strncasecmp(line, "* BYE", 5) == 0)
+		return 1;
+	if (!space || line[0] == '*' || line[0] == '+')
+		return 0;
+	rest = len - (size_t)(space + 1 - line);
+	return (rest >= 3 && strncasecmp(space + 1, "NO ", 3) == 0) ||
+	       (rest >= 4 && strncasecmp(space + 1, "BAD ", 4) == 0);
+}
+
+/*
+ * Keep the server's last refusal, for messages (only what the server sent:
+ * what we sent holds the login).
+ */
 static int keep_reply(CURL *c, curl_infotype type, char *data, size_t size, void *userdata)
 {
 	struct session *s = userdata;
 	size_t n = size;
 
 	(void)c;
-	if (type != CURLINFO_HEADER_IN)
+	if (type != CURLINFO_HEADER_IN || !is_refusal(data, size))
 		return 0;
 	while (n > 0 && (data[n - 1] == '\r' || data[n - 1] == '\n'))
 		n--;
@@ -147,9 +165,11 @@ static int parse_url(struct session *s, const char *url)
 	char *user = NULL, *name = NULL;
 	int error = 0;
 
-	if (!url || !(u = curl_url()))
-		return est_error_set(url ? EST_ENOMEM : EST_ECONFIG,
-				     url ? "out of memory" : "no IMAP URL given");
+	if (!url)
+		return est_error_set(EST_ECONFIG, "IMAP URL: none given; give "
+				     "imaps://host[:port]/MAILBOX");
+	if (!(u = curl_url()))
+		return est_error_set(EST_ENOMEM, "out of memory");
 	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
@@ -282,19 +302,22 @@ static int transfer_error(struct session *s, CURLcode rc, const char *what)
 	switch (rc) {
 	case CURLE_LOGIN_DENIED:
 		return est_error_set(EST_ECONFIG,
-				     "%s: %s: login refused or mailbox not found (server: \"%s\"); "
-				     "check the user name, the password (or ~/.netrc) and the "
-				     "mailbox name",
-				     s->display, what, s->reply);
+				     "%s: %s: login refused or mailbox not found (%s); check the "
+				     "user name, the password (or ~/.netrc) and the mailbox name",
+				     s->display, what, s->reply[0] ? s->reply : detail);
 	case CURLE_USE_SSL_FAILED:
 		return est_error_set(EST_ECONFIG,
 				     "%s: %s: TLS is required but the server does not offer "
 				     "STARTTLS; use imaps:// or a server that offers it",
 				     s->display, what);
+	case CURLE_SSL_CONNECT_ERROR:
+		return est_error_set(EST_ECONFIG,
+				     "%s: %s: the TLS handshake failed (%s); check that the "
+				     "port speaks TLS (imaps://) or STARTTLS (imap://)",
+				     s->display, what, detail);
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_CERTPROBLEM:
-	case CURLE_SSL_CONNECT_ERROR:
 		return est_error_set(EST_ECONFIG,
 				     "%s: %s: the server's certificate was not verified (%s); "
 				     "give the CA that signed it as the CA file",
@@ -306,9 +329,9 @@ static int transfer_error(struct session *s, CURLcode rc, const char *what)
 				     detail);
 	case CURLE_QUOTE_ERROR:
 		return est_error_set(EST_ETEMPFAIL,
-				     "%s: %s: the server said \"%s\"; the messages not yet "
+				     "%s: %s: the server refused (%s); the messages not yet "
 				     "handled stay unseen, run again",
-				     s->display, what, s->reply);
+				     s->display, what, s->reply[0] ? s->reply : detail);
 	default:
 		return est_error_set(EST_ETEMPFAIL,
 				     "%s: %s: %s; the messages not yet handled stay unseen, "

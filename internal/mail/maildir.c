@@ -59,6 +59,29 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A Maildir has new/, cur/ and tmp/; anything else is some other folder. */
+static int check_maildir(const char *maildir)
+{
+	static const char *const subs[] = { "new", "cur", "tmp" };
+	size_t i;
+
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		char *path = est_strdup_printf("%s/%s", maildir, subs[i]);
+		int found;
+
+		if (!path)
+			return est_error_set(EST_ENOMEM, "out of memory");
+		found = is_dir(path);
+		free(path);
+		if (!found)
+			return est_error_set(EST_ENOTFOUND,
+					     "%s: not a Maildir (no %s/ folder); give the folder "
+					     "that holds new/, cur/ and tmp/",
+					     maildir, subs[i]);
+	}
+	return 0;
+}
+
 static int list_folder(struct list *l, const char *maildir, int in_cur)
 {
 	const char *sub = in_cur ? "cur" : "new";
@@ -172,24 +195,8 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 		*handled_out = 0;
 	if (left_out)
 		*left_out = 0;
-	{
-		const char *subs[] = { "new", "cur", "tmp" };
-
-		for (i = 0; i < 3; i++) {
-			char *path = est_strdup_printf("%s/%s", maildir, subs[i]);
-			int ok;
-
-			if (!path)
-				return est_error_set(EST_ENOMEM, "out of memory");
-			ok = is_dir(path);
-			free(path);
-			if (!ok)
-				return est_error_set(EST_ENOTFOUND,
-						     "%s: not a Maildir (no %s/ folder); give the "
-						     "folder that holds new/, cur/ and tmp/",
-						     maildir, subs[i]);
-		}
-	}
+	if ((error = check_maildir(maildir)) < 0)
+		return error;
 	if ((error = list_folder(&l, maildir, 0)) < 0 || (error = list_folder(&l, maildir, 1)) < 0)
 		goto out;
 	if (l.count > 1)

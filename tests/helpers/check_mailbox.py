@@ -7,7 +7,9 @@ MAILBOX holds NNNN.eml files as tests/helpers/smtpd.py stores them. For
 every resolved step and every player of game.json, exactly one message must
 have arrived, addressed to that player, and its text must name none of the
 cards then in another power's hand (state.json at tag step-NNNN). Prints a
-summary; exits 1 naming the first message that breaks a rule.
+summary; exits 1 naming the first message that breaks a rule. Each report must
+read back with Python's email parser as a text part, an HTML part and, where
+the game has a map, a map.svg attachment that is well-formed SVG.
 """
 import email
 import email.policy
@@ -15,6 +17,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 
 def git_json(repo, rev, path):
@@ -30,6 +33,22 @@ def text_of(msg):
     return ""
 
 
+def check_parts(path, msg):
+    """A report reads back as text, HTML and, where the game has a map, an SVG that parses."""
+    types = [p.get_content_type() for p in msg.walk()]
+    for t in ("text/plain", "text/html"):
+        if t not in types:
+            sys.exit(f"{path}: no {t} part (parts: {types})")
+    for part in msg.walk():
+        if part.get_content_type() == "image/svg+xml":
+            if part.get_filename() != "map.svg":
+                sys.exit(f"{path}: the map is named {part.get_filename()!r}")
+            root = ET.fromstring(part.get_content())
+            if not root.tag.endswith("svg"):
+                sys.exit(f"{path}: map.svg is not an SVG document")
+    return "image/svg+xml" in types
+
+
 def main():
     mailbox, repo, cards_file = sys.argv[1:4]
     cards = json.loads(pathlib.Path(cards_file).read_text())["cards"]
@@ -38,7 +57,7 @@ def main():
     steps = [t for t in subprocess.run(["git", "-C", repo, "tag", "--list", "step-*"],
                                        check=True, capture_output=True, text=True).stdout.split()
              if t != "step-0000"]
-    got = {}
+    got, maps = {}, 0
     for path in sorted(pathlib.Path(mailbox).glob("*.eml")):
         msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
         key = msg["Message-ID"]
@@ -55,6 +74,7 @@ def main():
             path, msg = got[key]
             if player["email"] not in msg["To"]:
                 sys.exit(f"{path}: To is {msg['To']}, expected {player['email']}")
+            maps += check_parts(path, msg)
             text = text_of(msg)
             for power, hand in hands.items():
                 if power in player["powers"]:
@@ -63,7 +83,8 @@ def main():
                     if names.get(card, card) in text:
                         sys.exit(f"{path}: {player['id']} sees {names.get(card, card)!r}, "
                                  f"a card in {power}'s hand at {tag}")
-    print(f"check_mailbox: {len(got)} messages, one per player per step, no other hand shown")
+    print(f"check_mailbox: {len(got)} messages, one per player per step, no other hand shown, "
+          f"{maps} maps parsed")
 
 
 main()

@@ -101,6 +101,7 @@ PY
 
 # fetch from a real IMAP server over TLS, then from a Maildir.
 "$ESTAFETTE" run game >/dev/null   # France's turn resolves with the newest orders
+chmod 755 "$WORK"   # dovecot's unprivileged auth and mail processes must reach their files
 start_imapd "$WORK/imapd"
 git -C game config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX"
 git -C game config estafette.imapuser "$IMAP_USER"
@@ -123,6 +124,19 @@ cmp o5.json <(git -C game show main:orders/allies.json) || fail "fetch did not r
 recorded=$(git -C game log --format=%s "HEAD~$(( $(commits game) - commits_before ))..HEAD" | grep -c '^orders: allies')
 [ "$recorded" -le 5 ] || fail "$recorded order commits for 5 messages: something was recorded twice"
 [ -z "$(ls "$IMAP_MAILDIR/new")" ] || fail "messages left in new/"
+
+# Killed exactly between storing an order and marking its message seen:
+# the next fetch finds the message again, records nothing twice, answers once.
+f=$(signed allies 6)
+FROM="Allied player <allies@example.org>" mail_of attachments "$f" > a6.eml
+imapd_deliver a6.eml
+commits_before=$(commits game)
+expect_exit 137 env ESTAFETTE_FAULT=fetch-after-store "$ESTAFETTE" fetch game
+[ "$(commits game)" -eq $((commits_before + 1)) ] || fail "the order was not stored before the kill"
+expect_exit 0 "$ESTAFETTE" fetch game --json
+[ "$(json_get 'd["messages"][0]["status"]' < "$WORK/last.out")" = duplicate ] ||
+	fail "the message fetched again: $(cat "$WORK/last.out")"
+[ "$(commits game)" -eq $((commits_before + 1)) ] || fail "recorded twice after the kill"
 stop_imapd
 
 mkdir -p md/new md/cur md/tmp

@@ -2,7 +2,8 @@
  * Napoleonic Empire report templates (templates/napoleonic-empire/): the
  * real renderer over the engine's data model with this ruleset's view. The
  * report shows the map by country, the step's battle with every roll, the
- * reader's own hand only, what is awaited and how to send orders.
+ * reader's own hand only, what is awaited and how to send orders; the map
+ * drawing (map.svg) shows what the state and the map rules say.
  */
 #include "ne_helpers.h"
 #include "render/render.h"
@@ -51,6 +52,9 @@ static json_t *model(json_t **state_out, json_t **events_out, const char *power)
 		      "sequential", "deadline", "2026-12-01T12:00:00Z",
 		      "prompt", "France: send your orders", "next_step", 8, "state_sha256", "ab12",
 		      "dice", "reveal", "00", "seed", "11", "rolls", "over", 0, "view", v);
+	json_object_set_new(m, "template", json_pack("{s:s, s:s, s:s, s:s}", "name", "report",
+						     "source", "estafette 0.1.0", "sha256", "ab12cd34",
+						     "short", "ab12cd"));
 	if (power)
 		json_object_set_new(m, "player", json_pack("{s:s, s:s, s:[s]}", "id", "france", "name",
 							   "Jean <Lannes>", "powers", power));
@@ -109,11 +113,178 @@ static void test_public_html_report(void **unused)
 	json_decref(s);
 }
 
+/* Occurrences of `needle` in `hay`. */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static const json_t *map_country(const json_t *map, const char *name)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(map, "countries"), i, c)
+		if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
+			return c;
+	fail_msg("no %s on the map", name);
+	return NULL;
+}
+
+/* The border pairs and sea reach of data/map.json, counted here from the seed's lists. */
+static void map_counts(size_t *borders, size_t *sea)
+{
+	const json_t *map = json_object_get(rules, "map"), *list = json_object_get(map, "countries");
+	size_t i, j;
+
+	*borders = *sea = 0;
+	for (i = 0; i < json_array_size(list); i++) {
+		const json_t *a = json_array_get(list, i);
+		const char *an = json_string_value(json_object_get(a, "name"));
+
+		if (!ne_in_list(json_object_get(map, "landlocked"), an) &&
+		    !ne_in_list(json_object_get(map, "never_entered"), an) &&
+		    strcmp(an, json_string_value(json_object_get(map, "sea_power"))) != 0)
+			(*sea)++;
+		for (j = i + 1; j < json_array_size(list); j++) {
+			const json_t *b = json_array_get(list, j);
+			const char *bn = json_string_value(json_object_get(b, "name"));
+
+			if (ne_in_list(json_object_get(a, "adjacent"), bn) ||
+			    ne_in_list(json_object_get(b, "adjacent"), an))
+				(*borders)++;
+		}
+	}
+}
+
+/* The view's map: every country at its geometry.json place, state marks, borders, sea lanes. */
+static void test_map_view(void **unused)
+{
+	json_t *s, *ev, *m = model(&s, &ev, "France"), *pub, *v = NULL;
+	const json_t *map = json_object_get(json_object_get(m, "view"), "map"), *italy, *geo;
+	size_t borders, sea;
+
+	(void)unused;
+	map_counts(&borders, &sea);
+	assert_int_equal(json_array_size(json_object_get(map, "countries")), ne_country_count(rules));
+	assert_int_equal(json_array_size(json_object_get(map, "borders")), borders);
+	assert_int_equal(json_array_size(json_object_get(map, "sea")), sea);
+	assert_int_equal(sea, 13);
+	assert_int_equal(json_integer_value(json_object_get(map, "width")), 1000);
+
+	italy = map_country(map, "Italy");
+	geo = json_object_get(json_object_get(json_object_get(rules, "geometry"), "countries"), "Italy");
+	assert_true(json_equal(json_object_get(italy, "x"), json_object_get(geo, "x")));
+	assert_true(json_equal(json_object_get(italy, "y"), json_object_get(geo, "y")));
+	assert_string_equal(json_string_value(json_object_get(italy, "full_name")), "Kingdom of Italy");
+	assert_int_equal(json_integer_value(json_object_get(italy, "france")), 2);
+	assert_int_equal(json_integer_value(json_object_get(italy, "allies")), 9);
+	assert_true(json_is_true(json_object_get(italy, "contested")));
+	assert_true(json_is_true(json_object_get(italy, "retreat")));
+	assert_false(json_is_true(json_object_get(italy, "battle")));
+	assert_int_equal(json_array_size(json_object_get(italy, "chips")), 2);
+	assert_string_equal(json_string_value(json_object_get(map_country(map, "Sweden"), "controller")), "neutral");
+	assert_int_equal(json_array_size(json_object_get(map_country(map, "Sweden"), "chips")), 0);
+	assert_true(json_is_true(json_object_get(map_country(map, "Ottoman Empire"), "never_entered")));
+	assert_true(json_is_true(json_object_get(map_country(map, "England"), "sea_power")));
+
+	/* Nothing of the map is private: the public view draws the same map. */
+	assert_int_equal(NE->view(&pub, s, rules, NULL), 0);
+	assert_true(json_equal(json_object_get(pub, "map"), map));
+	json_decref(pub);
+
+	/* A game whose rules/ predates geometry.json: no map, no failure. */
+	{
+		json_t *old = json_deep_copy(rules);
+
+		json_object_del(old, "geometry");
+		assert_int_equal(NE->view(&v, s, old, NULL), 0);
+		assert_true(json_is_null(json_object_get(v, "map")));
+		json_decref(v);
+		json_decref(old);
+	}
+	json_decref(m);
+	json_decref(ev);
+	json_decref(s);
+}
+
+/* A pending battle is ringed, and only there; the SVG is standalone and escaped. */
+static void test_map_svg(void **unused)
+{
+	json_t *s = ne_started(rules), *v = NULL, *m;
+	const json_t *at = json_object_get(json_object_get(json_object_get(rules, "geometry"), "countries"),
+					   "Austria");
+	char *svg, ring[128];
+
+	(void)unused;
+	ne_put(s, "Austria", 6, 5, "Allies");
+	json_object_set_new(s, "attack", J("{'battles': ['Austria'], 'plays': {'France': {}, 'Allies': {}},"
+					   " 'bonus': [], 'rebels': [], 'extra_turn': false}"));
+	assert_int_equal(NE->view(&v, s, rules, "Allies"), 0);
+	assert_true(json_is_true(json_object_get(map_country(json_object_get(v, "map"), "Austria"), "battle")));
+	m = json_pack("{s:s, s:i, s:s, s:o, s:{s:s, s:s, s:s}}", "game", "ne-<1>", "step", 9, "kind", "turn",
+		      "view", v, "template", "name", "map.svg", "source", "estafette 0.1.0", "short", "ab12cd");
+	svg = render("map.svg.mustache", m, EST_RENDER_ESCAPE_HTML);
+
+	assert_memory_equal(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 60);
+	assert_non_null(strstr(svg, "viewBox=\"0 0 1000 700\""));
+	assert_non_null(strstr(svg, "width=\"1000\" height=\"700\""));
+	assert_non_null(strstr(svg, "<title>Napoleonic Empire, game ne-&lt;1&gt;, step 9: the map</title>"));
+	assert_null(strstr(svg, "ne-<1>"));
+	snprintf(ring, sizeof(ring), "<circle class=\"battle\" cx=\"%lld\" cy=\"%lld\" r=\"43\"/>",
+		 json_integer_value(json_object_get(at, "x")), json_integer_value(json_object_get(at, "y")));
+	assert_non_null(strstr(svg, ring));
+	assert_int_equal(count(svg, "<circle class=\"battle\""), 1);
+	/* 16 countries by controller and the hatched Ottoman Empire, plus the legend's samples. */
+	assert_int_equal(count(svg, "<circle class=\"country "), 16 + 3);
+	assert_int_equal(count(svg, "<circle class=\"never\""), 1 + 1);
+	assert_int_equal(count(svg, "<text class=\"name\""), 17);
+	assert_int_equal(count(svg, "<path class=\"sea\""), 13 + 1);
+	assert_int_equal(count(svg, "<line class=\"border\""), 28 + 1);
+	assert_non_null(strstr(svg, ">Ottoman Empire</text>"));
+	assert_non_null(strstr(svg, "never entered</text>"));
+	assert_non_null(strstr(svg, "<text class=\"n France\""));
+	assert_non_null(strstr(svg, "font-family=\"Georgia, 'DejaVu Serif', serif\""));
+	assert_non_null(strstr(svg, "Report made by estafette from template map.svg (estafette 0.1.0, ab12cd)"));
+	assert_non_null(strstr(svg, "</svg>\n"));
+	free(svg);
+	json_decref(m);
+	json_decref(s);
+}
+
+/* Both reports name their template and say the map is attached; the HTML one fits a phone. */
+static void test_reports_name_template(void **unused)
+{
+	json_t *s, *ev, *m = model(&s, &ev, "France");
+	char *t = render("report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	char *h = render("report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+
+	(void)unused;
+	assert_non_null(strstr(t, "Report made by estafette from template report (estafette 0.1.0, ab12cd)\n"));
+	assert_non_null(strstr(t, "the map is attached as map.svg"));
+	assert_non_null(strstr(h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
+	assert_non_null(strstr(h, "attached to this mail as <strong>map.svg</strong>"));
+	assert_non_null(strstr(h, "<div class=\"scroll\">\n<table>"));
+	assert_non_null(strstr(h, "Report made by estafette from template report (estafette 0.1.0, ab12cd)</p>"));
+	free(t);
+	free(h);
+	json_decref(m);
+	json_decref(ev);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_report_for_france),
 		cmocka_unit_test(test_public_html_report),
+		cmocka_unit_test(test_map_view),
+		cmocka_unit_test(test_map_svg),
+		cmocka_unit_test(test_reports_name_template),
 	};
 	int rc;
 

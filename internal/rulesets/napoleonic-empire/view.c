@@ -154,8 +154,8 @@ static json_t *provenance(const json_t *rules)
  * picture cannot disagree with the table. Templates are logic-less, so the
  * view computes every coordinate the SVG needs. Nothing here is hidden.
  */
-#define NE_CHIP_W 26
-#define NE_CHIP_H 20
+#define NE_CHIP_W 28
+#define NE_CHIP_H 22
 
 static int geometry_point(int *x, int *y, const json_t *geometry, const char *country)
 {
@@ -173,6 +173,19 @@ static int map_flag(const json_t *rules, const char *key, const char *country)
 	return ne_in_list(json_object_get(json_object_get(rules, "map"), key), country);
 }
 
+static int named(const char *name, const char *country)
+{
+	return name && strcmp(name, country) == 0;
+}
+
+/* One army count: a rounded box (rx, ry, w, h) and its number's baseline (tx, ty). */
+static json_t *chip(const char *side, int n, int left, int y)
+{
+	return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "side", side, "n", n, "rx", left,
+			 "ry", y - NE_CHIP_H / 2, "w", NE_CHIP_W, "h", NE_CHIP_H,
+			 "tx", left + NE_CHIP_W / 2, "ty", y + 6);
+}
+
 /* The army chips inside a marker: one per side present, side by side. */
 static json_t *chips(const json_t *state, const char *c, int x, int y)
 {
@@ -181,18 +194,15 @@ static json_t *chips(const json_t *state, const char *c, int x, int y)
 	json_t *list = json_array();
 
 	if (f > 0)
-		json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "side", NE_FRANCE,
-						      "n", f, "rx", left, "ry", y - NE_CHIP_H / 2,
-						      "tx", left + NE_CHIP_W / 2, "ty", y + 6));
+		json_array_append_new(list, chip(NE_FRANCE, f, left, y));
 	if (a > 0) {
 		left = f > 0 ? x + 2 : left;
-		json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "side", NE_ALLIES,
-						      "n", a, "rx", left, "ry", y - NE_CHIP_H / 2,
-						      "tx", left + NE_CHIP_W / 2, "ty", y + 6));
+		json_array_append_new(list, chip(NE_ALLIES, a, left, y));
 	}
 	return list;
 }
 
+/* Country i of the map rules as drawn; NULL when geometry.json does not place it. */
 static json_t *map_country(const json_t *state, const json_t *rules, const json_t *geometry,
 			   size_t i, int r)
 {
@@ -207,15 +217,13 @@ static json_t *map_country(const json_t *state, const json_t *rules, const json_
 	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:b, s:b, s:b, s:b,"
 			 " s:b, s:o}",
 			 "name", c, "full_name", full ? full : c, "x", x, "y", y, "r", r,
-			 "label_y", y + r + 17, "note_y", y + r + 33,
+			 "label_y", y + r + 18, "note_y", y + r + 34,
 			 "france", ne_armies(state, c, NE_FRANCE), "allies", ne_armies(state, c, NE_ALLIES),
 			 "controller", ctl ? ctl : "neutral", "contested", ne_contested(state, c),
-			 "battle", battle, "retreat", ne_str(json_object_get(state, "retreat"), "from") &&
-			 strcmp(ne_str(json_object_get(state, "retreat"), "from"), c) == 0,
+			 "battle", battle, "retreat", named(ne_str(json_object_get(state, "retreat"), "from"), c),
 			 "never_entered", map_flag(rules, "never_entered", c),
 			 "landlocked", map_flag(rules, "landlocked", c),
-			 "sea_power", json_is_string(json_object_get(json_object_get(rules, "map"), "sea_power")) &&
-			 strcmp(json_string_value(json_object_get(json_object_get(rules, "map"), "sea_power")), c) == 0,
+			 "sea_power", named(ne_str(json_object_get(rules, "map"), "sea_power"), c),
 			 "chips", chips(state, c, x, y));
 }
 
