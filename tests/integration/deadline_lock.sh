@@ -10,11 +10,25 @@ cd "$WORK"
 
 make_players
 export ESTAFETTE_COMMIT_TIME=1800000000   # 2027-01-15T08:00:00Z
-"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --deadline-hours 48 >/dev/null
+"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --deadline-hours 48 \
+	--reminder-hours 6 >/dev/null
 "$ESTAFETTE" run game --now @1800000000 >/dev/null
 "$ESTAFETTE" status game --json > status.json
 deadline=$(json_get 'd["awaiting"][0]["deadline"]' < status.json)
 [ "$deadline" = "2027-01-17T08:00:00Z" ] || fail "deadline $deadline"
+
+# Reminders: none before the offset; from 6 hours before the deadline, one to
+# the player whose orders are missing, once however often run is called.
+before_reminders=$(commits game)
+reminders() { ls "$ESTAFETTE_HOME/outbox/game/pending/" | grep -c 'reminder\.eml$' || true; }
+expect_exit 0 "$ESTAFETTE" run game --now 2027-01-17T01:59:59Z
+[ "$(reminders)" -eq 0 ] || fail "a reminder before the offset"
+expect_exit 0 "$ESTAFETTE" run game --now 2027-01-17T02:00:00Z
+expect_exit 0 "$ESTAFETTE" run game --now 2027-01-17T03:00:00Z
+[ "$(reminders)" -eq 1 ] || fail "$(reminders) reminders queued, expected 1 (france's)"
+grep -q "^To: .*france@example.org" "$ESTAFETTE_HOME"/outbox/game/pending/0002-france-reminder.eml ||
+	fail "the reminder is not for france"
+[ "$(commits game)" -eq "$before_reminders" ] || fail "a reminder run committed"
 
 # Before the deadline: nothing due.
 before=$(commits game)

@@ -94,6 +94,17 @@ expect_exit 0 "$ESTAFETTE" run game
 [ "$(git -C game rev-parse main)" = "$head_before" ] || fail "a second run committed"
 [ "$(ls mail/*.eml | wc -l)" -eq "$sent" ] || fail "a second run sent mail again"
 
+# A GM's own template, committed into the game, wins over the installed one.
+mkdir -p game/templates
+printf 'Custom report of {{game}}, step {{step}}, by {{template.source}}\n' > game/templates/report.txt.mustache
+git -C game add templates
+git -C game -c user.name=gm -c user.email=gm@example.org commit -qm "our own report template"
+custom=$("$ESTAFETTE" report game --player france)
+grep -q "^Custom report of ne-e2e, step 2, by the game's templates/ folder" <<< "$custom" ||
+	fail "the game's template was not used: $custom"
+grep -q "from template report.html (estafette" <<< "$("$ESTAFETTE" report game --format html)" ||
+	fail "the installed HTML template should still serve"
+
 git -C game fsck --strict --no-progress || fail "git fsck --strict"
 tags=$(git -C game tag | wc -l)
 steps=$(git -C game ls-tree --name-only main turns/ | wc -l)
