@@ -2,6 +2,7 @@
  * Delivering the outbox over SMTP with libcurl: one easy handle for the
  * whole run, so curl keeps one connection open from message to message.
  */
+#include "mail/curl_private.h"
 #include "mail/mail.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -94,6 +95,10 @@ static int session_open(struct session *s, const est_mail_smtp *smtp)
 	CURLcode rc = CURLE_OK;
 
 	redact_url(s->url, sizeof(s->url), smtp->url);
+	est_mail_curl_options common = {"smtp,smtps", (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS),
+					 smtp->require_tls, smtp->username, smtp->password,
+					 smtp->ca_file, smtp->netrc, timeout};
+
 	if (!(c = s->curl = curl_easy_init()))
 		return est_error_set(EST_ERROR, "%s: cannot start libcurl", s->url);
 #define SET(option, value)                                     \
@@ -101,25 +106,8 @@ static int session_open(struct session *s, const est_mail_smtp *smtp)
 		if (rc == CURLE_OK)                            \
 			rc = curl_easy_setopt(c, option, value); \
 	} while (0)
+	rc = est_mail__curl_common(c, &common);
 	SET(CURLOPT_URL, smtp->url);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	SET(CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-#else
-	SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
-#endif
-	/* smtp://: STARTTLS when offered, or always with require_tls (mail.h). */
-	SET(CURLOPT_USE_SSL, (long)(smtp->require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
-	if (smtp->username)
-		SET(CURLOPT_USERNAME, smtp->username);
-	if (smtp->password)
-		SET(CURLOPT_PASSWORD, smtp->password);
-	if (smtp->ca_file)
-		SET(CURLOPT_CAINFO, smtp->ca_file);
-	if (smtp->netrc)
-		SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	SET(CURLOPT_CONNECTTIMEOUT, timeout);
-	SET(CURLOPT_SERVER_RESPONSE_TIMEOUT, timeout);
-	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_UPLOAD, 1L);
 	SET(CURLOPT_READFUNCTION, read_message);
 	SET(CURLOPT_READDATA, s);

@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "mail/curl_private.h"
 #include "mail/imap.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -91,7 +92,7 @@ static int is_refusal(const char *line, size_t len)
 }
 
 /*
- * Keep the server's last refusal, for messages (only what the server sent:
+ * Keep the server's first refusal of a request, for messages (only what the server sent:
  * what we sent holds the login).
  */
 static int keep_reply(CURL *c, curl_infotype type, char *data, size_t size, void *userdata)
@@ -100,7 +101,8 @@ static int keep_reply(CURL *c, curl_infotype type, char *data, size_t size, void
 	size_t n = size;
 
 	(void)c;
-	if (type != CURLINFO_HEADER_IN || !is_refusal(data, size))
+	/* the first one: the BYE of the LOGOUT curl sends after a failure is not news */
+	if (type != CURLINFO_HEADER_IN || s->reply[0] || !is_refusal(data, size))
 		return 0;
 	while (n > 0 && (data[n - 1] == '\r' || data[n - 1] == '\n'))
 		n--;
@@ -234,6 +236,10 @@ static int session_open(struct session *s, const est_mail_imap *imap)
 
 	if ((error = parse_url(s, imap->url)) < 0)
 		return error;
+	est_mail_curl_options common = {"imap,imaps", (long)(CURLPROTO_IMAP | CURLPROTO_IMAPS),
+					 imap->require_tls, imap->username, imap->password,
+					 imap->ca_file, imap->netrc, timeout};
+
 	if (!(c = s->curl = curl_easy_init()))
 		return est_error_set(EST_ERROR, "%s: cannot start libcurl", s->display);
 #define SET(option, value)                                     \
@@ -241,27 +247,10 @@ static int session_open(struct session *s, const est_mail_imap *imap)
 		if (rc == CURLE_OK)                            \
 			rc = curl_easy_setopt(c, option, value); \
 	} while (0)
-#if LIBCURL_VERSION_NUM >= 0x075500
-	SET(CURLOPT_PROTOCOLS_STR, "imap,imaps");
-#else
-	SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_IMAP | CURLPROTO_IMAPS));
-#endif
-	/* imap://: STARTTLS when offered, or always with require_tls (imap.h). */
-	SET(CURLOPT_USE_SSL, (long)(imap->require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
-	if (imap->username)
-		SET(CURLOPT_USERNAME, imap->username);
-	if (imap->password)
-		SET(CURLOPT_PASSWORD, imap->password);
-	if (imap->ca_file)
-		SET(CURLOPT_CAINFO, imap->ca_file);
-	if (imap->netrc)
-		SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	SET(CURLOPT_CONNECTTIMEOUT, timeout);
-	SET(CURLOPT_SERVER_RESPONSE_TIMEOUT, timeout);
+	rc = est_mail__curl_common(c, &common);
 	/* A message that trickles in slower than a byte per timeout is a hang. */
 	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
 	SET(CURLOPT_LOW_SPEED_TIME, timeout);
-	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	SET(CURLOPT_OPENSOCKETDATA, s);
 	SET(CURLOPT_WRITEFUNCTION, write_body);
@@ -370,59 +359,81 @@ static int compare_uid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+struct uid_list {
+	unsigned long *uids;
+	size_t count;
+	size_t cap;
+};
+
+static int push_uid(struct uid_list *l, unsigned long uid)
+{
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		unsigned long *grown = realloc(l->uids, cap * sizeof(*grown));
+
+		if (!grown)
+			return est_error_set(EST_ENOMEM, "out of memory");
+		l->uids = grown;
+		l->cap = cap;
+	}
+	l->uids[l->count++] = uid;
+	return 0;
+}
+
+/* The numbers after "* SEARCH" on one line of `len` bytes. */
+static int parse_search_line(struct uid_list *l, const char *line, size_t len,
+			     const struct session *s)
+{
+	const char *q = line + 8, *end = line + len;
+	int error;
+
+	while (q < end) {
+		char *after;
+		unsigned long uid;
+
+		while (q < end && *q == ' ')
+			q++;
+		if (q >= end || *q < '0' || *q > '9')
+			break;
+		errno = 0;
+		uid = strtoul(q, &after, 10);
+		if (errno || uid == 0 || uid > 0xffffffffUL)
+			return est_error_set(EST_ETEMPFAIL,
+					     "%s: UID SEARCH UNSEEN: the server answered a UID "
+					     "out of range",
+					     s->display);
+		if ((error = push_uid(l, uid)) < 0)
+			return error;
+		q = after;
+	}
+	return 0;
+}
+
 /* The UIDs of "* SEARCH n n n" lines, ascending, without repeats. */
 static int parse_search(unsigned long **out, size_t *count, struct session *s)
 {
 	const char *p = s->body.data ? s->body.data : "";
-	unsigned long *uids = NULL;
-	size_t n = 0, cap = 0, i, j;
+	struct uid_list l = { NULL, 0, 0 };
+	size_t i, j;
+	int error;
 
 	while (*p) {
 		const char *end = strchr(p, '\n');
-		size_t linelen = end ? (size_t)(end - p) : strlen(p);
+		size_t len = end ? (size_t)(end - p) : strlen(p);
 
-		if (linelen >= 8 && strncasecmp(p, "* SEARCH", 8) == 0) {
-			const char *q = p + 8;
-
-			while (q < p + linelen) {
-				char *after;
-				unsigned long uid;
-
-				while (q < p + linelen && *q == ' ')
-					q++;
-				if (q >= p + linelen || *q < '0' || *q > '9')
-					break;
-				errno = 0;
-				uid = strtoul(q, &after, 10);
-				if (errno || uid == 0 || uid > 0xffffffffUL) {
-					free(uids);
-					return est_error_set(EST_ETEMPFAIL,
-							     "%s: UID SEARCH UNSEEN: the server "
-							     "answered a UID out of range",
-							     s->display);
-				}
-				if (n == cap) {
-					unsigned long *grown;
-
-					cap = cap ? cap * 2 : 32;
-					if (!(grown = realloc(uids, cap * sizeof(*uids)))) {
-						free(uids);
-						return est_error_set(EST_ENOMEM, "out of memory");
-					}
-					uids = grown;
-				}
-				uids[n++] = uid;
-				q = after;
-			}
+		if (len >= 8 && strncasecmp(p, "* SEARCH", 8) == 0 &&
+		    (error = parse_search_line(&l, p, len, s)) < 0) {
+			free(l.uids);
+			return error;
 		}
-		p += linelen + (end != NULL);
+		p += len + (end != NULL);
 	}
-	if (n > 1)
-		qsort(uids, n, sizeof(*uids), compare_uid);
-	for (i = 0, j = 0; i < n; i++)
-		if (j == 0 || uids[j - 1] != uids[i])
-			uids[j++] = uids[i];
-	*out = uids;
+	if (l.count > 1)
+		qsort(l.uids, l.count, sizeof(*l.uids), compare_uid);
+	for (i = 0, j = 0; i < l.count; i++)
+		if (j == 0 || l.uids[j - 1] != l.uids[i])
+			l.uids[j++] = l.uids[i];
+	*out = l.uids;
 	*count = j;
 	return 0;
 }
@@ -440,22 +451,15 @@ static int search_unseen(unsigned long **out, size_t *count, struct session *s)
 /* SELECT (read-write) or EXAMINE (read-only) the mailbox again. */
 static int open_mailbox(struct session *s, const char *verb)
 {
-	char command[16 + 2 * 256];
-	char *long_command = NULL;
-	const char *cmd = command;
+	char *command;
 	CURLcode rc;
 	int error = 0;
 
-	if ((size_t)snprintf(command, sizeof(command), "%s %s", verb, s->mailbox) >=
-	    sizeof(command)) {
-		if (!(long_command = malloc(strlen(verb) + strlen(s->mailbox) + 2)))
-			return est_error_set(EST_ENOMEM, "out of memory");
-		sprintf(long_command, "%s %s", verb, s->mailbox);
-		cmd = long_command;
-	}
-	if ((rc = request(s, s->mailbox_url, cmd)) != CURLE_OK)
+	if (!(command = est_strdup_printf("%s %s", verb, s->mailbox)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((rc = request(s, s->mailbox_url, command)) != CURLE_OK)
 		error = transfer_error(s, rc, verb);
-	free(long_command);
+	free(command);
 	return error;
 }
 

@@ -63,7 +63,9 @@ typedef struct {
  * without setting \Seen (the mailbox is opened read-only with EXAMINE for
  * the fetch, because libcurl 7.88 fetches with BODY[], not BODY.PEEK[]),
  * call fn(payload, message, len, "UID n"), and only after fn returned 0 or
- * EST_EINVAL set \Seen (SELECT, UID STORE n +FLAGS (\Seen)). A message that
+ * EST_EINVAL set \Seen (SELECT, UID STORE n +FLAGS.SILENT (\Seen)). If the
+ * connection drops, no second one is opened (its fresh SELECT would let a
+ * fetch set \Seen): the run stops with EST_ETEMPFAIL. A message that
  * disappeared between the search and its fetch (expunged by another client)
  * is skipped and counted in neither total.
  *
@@ -79,6 +81,8 @@ typedef struct {
  * yet marked stay unseen); EST_ENOMEM; any error fn returned other than
  * EST_EINVAL, passed through (the run stops there). The error message names
  * the server and mailbox, never the credentials.
+ *
+ * Call curl_global_init once at program start; this function relies on it.
  */
 int est_mail_imap_fetch(size_t *handled_out, size_t *left_out, const est_mail_imap *imap,
 			est_intake_fn fn, void *payload);

@@ -120,12 +120,16 @@ instance_name = estafette-test-$IMAP_PORT
 log_path = $dir/dovecot.log
 info_log_path = $dir/dovecot.log
 protocols = imap
+# no stats-writer: its handshake stalls the shutdown by seconds
+stats_writer_socket_path =
 listen = 127.0.0.1
 ssl = $ssl
 ssl_cert = <$dir/cert.pem
 ssl_key = <$dir/key.pem
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# tests log in with wrong passwords: no delay, and no penalty for the next login
+auth_failure_delay = 0
 mail_location = maildir:$IMAP_MAILDIR:LAYOUT=fs
 mail_uid = $uid
 mail_gid = $gid
@@ -145,6 +149,11 @@ service imap-login {
     port = $IMAP_PORT
   }
 $imaps_listener
+}
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
 }
 service stats {
   inet_listener http {
@@ -180,7 +189,8 @@ stop_imapd() {
 	[ -n "$IMAPD_DIR" ] && [ -f "$pidfile" ] || return 0
 	pid=$(cat "$pidfile")
 	kill "$pid" 2>/dev/null
-	for i in $(seq 1 50); do
+	# Dovecot's master waits for its log process: a stop takes 2-3 seconds
+	for i in $(seq 1 150); do
 		kill -0 "$pid" 2>/dev/null || return 0
 		sleep 0.1
 	done

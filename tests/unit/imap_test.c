@@ -35,7 +35,7 @@ struct server {
 	char user[64];
 	char pass[64];
 	char ca[128];
-	char maildir[128];
+	char maildir[160];
 	char imaps_url[128];
 	char imap_url[128];
 };
@@ -151,13 +151,63 @@ static int start_server(struct server *s, int tls)
 	return 0;
 }
 
+static char *imap_command_at(const struct server *s, const char *url, const char *custom,
+			     const char *upload);
+
+/*
+ * The TLS tests share one server (Dovecot takes seconds to stop); each test
+ * gets a mailbox of its own, so its UIDs start at 1.
+ */
+static struct server shared;
+static int mailbox_count;
+
+static int start_shared(void **state)
+{
+	(void)state;
+	return start_server(&shared, 1);
+}
+
+static int stop_server(struct server *s)
+{
+	char command[512];
+
+	snprintf(command, sizeof(command), "bash -c '. %s && IMAPD_DIR=%s stop_imapd'", HELPER,
+		 s->dir);
+	assert_int_equal(system(command), 0);
+	assert_int_equal(est_remove_tree(s->dir), 0);
+	return 0;
+}
+
+static int stop_shared(void **state)
+{
+	(void)state;
+	return stop_server(&shared);
+}
+
 static int setup_tls(void **state)
 {
 	struct server *s = malloc(sizeof(*s));
+	char base[64], create[32];
 
 	assert_non_null(s);
-	start_server(s, 1);
+	*s = shared;
+	mailbox_count++;
+	snprintf(base, sizeof(base), "imaps://127.0.0.1:%s/", s->imaps_port);
+	snprintf(create, sizeof(create), "CREATE box%d", mailbox_count);
+	free(imap_command_at(s, base, create, NULL));
+	snprintf(s->imaps_url, sizeof(s->imaps_url), "imaps://127.0.0.1:%s/box%d", s->imaps_port,
+		 mailbox_count);
+	snprintf(s->imap_url, sizeof(s->imap_url), "imap://127.0.0.1:%s/box%d", s->port,
+		 mailbox_count);
+	assert_true((size_t)snprintf(s->maildir, sizeof(s->maildir), "%.100s/box%d", shared.maildir,
+				     mailbox_count) < sizeof(s->maildir));
 	*state = s;
+	return 0;
+}
+
+static int teardown_tls(void **state)
+{
+	free(*state);
 	return 0;
 }
 
@@ -171,16 +221,10 @@ static int setup_plain(void **state)
 	return 0;
 }
 
-static int teardown_server(void **state)
+static int teardown_plain(void **state)
 {
-	struct server *s = *state;
-	char command[512];
-
-	snprintf(command, sizeof(command), "bash -c '. %s && IMAPD_DIR=%s stop_imapd'", HELPER,
-		 s->dir);
-	assert_int_equal(system(command), 0);
-	assert_int_equal(est_remove_tree(s->dir), 0);
-	free(s);
+	stop_server(*state);
+	free(*state);
 	return 0;
 }
 
@@ -192,7 +236,8 @@ static est_mail_imap imaps_config(const struct server *s)
 }
 
 /* Run one IMAP command with a plain libcurl handle; its untagged output. */
-static char *imap_command(const struct server *s, const char *custom, const char *upload)
+static char *imap_command_at(const struct server *s, const char *url, const char *custom,
+			     const char *upload)
 {
 	struct {
 		char *data;
@@ -204,7 +249,7 @@ static char *imap_command(const struct server *s, const char *custom, const char
 
 	assert_non_null(mem);
 	assert_non_null(c);
-	curl_easy_setopt(c, CURLOPT_URL, s->imaps_port[0] ? s->imaps_url : s->imap_url);
+	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_USERNAME, s->user);
 	curl_easy_setopt(c, CURLOPT_PASSWORD, s->pass);
 	curl_easy_setopt(c, CURLOPT_CAINFO, s->ca);
@@ -226,6 +271,11 @@ static char *imap_command(const struct server *s, const char *custom, const char
 	return out.data;
 }
 
+static char *imap_command(const struct server *s, const char *custom, const char *upload)
+{
+	return imap_command_at(s, s->imaps_port[0] ? s->imaps_url : s->imap_url, custom, upload);
+}
+
 /* IMAP APPEND each letter (libcurl appends them \Seen), then clear \Seen. */
 static void append_letters(const struct server *s)
 {
@@ -234,6 +284,23 @@ static void append_letters(const struct server *s)
 	for (i = 0; i < 3; i++)
 		free(imap_command(s, NULL, letters[i]));
 	free(imap_command(s, "UID STORE 1:* -FLAGS (\\Seen)", NULL));
+}
+
+/* Write each letter into the Maildir's new/ as a local delivery would. */
+static void deliver_letters(const struct server *s)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		char *tmp = est_strdup_printf("%s/tmp/170000000%zu.M1P1.test", s->maildir, i);
+		char *dst = est_strdup_printf("%s/new/170000000%zu.M1P1.test", s->maildir, i);
+
+		assert_int_equal(est_file_write_atomic(tmp, letters[i], strlen(letters[i]), 0644),
+				 0);
+		assert_int_equal(rename(tmp, dst), 0);
+		free(tmp);
+		free(dst);
+	}
 }
 
 static void assert_unseen(const struct server *s, const char *expected)
@@ -293,17 +360,9 @@ static void test_imap_maildir_delivery(void **state)
 	struct server *s = *state;
 	est_mail_imap imap = imaps_config(s);
 	struct recorder r = { 0 };
-	size_t handled, left, i;
+	size_t handled, left;
 
-	for (i = 0; i < 3; i++) {
-		char *tmp = est_strdup_printf("%s/tmp/170000000%zu.M1P1.test", s->maildir, i);
-		char *dst = est_strdup_printf("%s/new/170000000%zu.M1P1.test", s->maildir, i);
-
-		assert_int_equal(est_file_write_atomic(tmp, letters[i], strlen(letters[i]), 0644), 0);
-		assert_int_equal(rename(tmp, dst), 0);
-		free(tmp);
-		free(dst);
-	}
+	deliver_letters(s);
 	assert_int_equal(est_mail_imap_fetch(&handled, &left, &imap, record, &r), 0);
 	assert_int_equal(handled, 3);
 	assert_int_equal(r.count, 3);
@@ -418,19 +477,12 @@ static void test_imap_connection_lost(void **state)
 	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 0, NULL, 10 };
 	struct recorder r = { 0 };
 	char command[512];
-	size_t handled = 9, left = 9, logins, i;
+	size_t handled = 9, left = 9, logins;
 
-	for (i = 0; i < 3; i++) {
-		char *tmp = est_strdup_printf("%s/tmp/170000000%zu.M1P1.test", s->maildir, i);
-		char *dst = est_strdup_printf("%s/new/170000000%zu.M1P1.test", s->maildir, i);
-
-		assert_int_equal(est_file_write_atomic(tmp, letters[i], strlen(letters[i]), 0644), 0);
-		assert_int_equal(rename(tmp, dst), 0);
-		free(tmp);
-		free(dst);
-	}
+	deliver_letters(s);
 	snprintf(command, sizeof(command),
-		 "kill -9 $(doveadm -c %s/dovecot.conf who -1 | awk '$2 == \"imap\" { print $3 }') && sleep 0.3",
+		 "kill -9 $(doveadm -c %s/dovecot.conf who -1 | "
+		 "awk '$2 == \"imap\" { print $3 }') && sleep 0.3",
 		 s->dir);
 	r.drop_connection = command;
 	logins = count_logins(s, 0);
@@ -534,7 +586,6 @@ static void test_imap_missing_mailbox(void **state)
 	imap.url = url;
 	assert_int_equal(est_mail_imap_fetch(NULL, NULL, &imap, record, &r), EST_ECONFIG);
 	assert_non_null(strstr(est_error_message(), "NoSuchBox"));
-	fprintf(stderr, "MSG %s\n", est_error_message());
 	assert_non_null(strstr(est_error_message(), " NO "));
 }
 
@@ -793,27 +844,27 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_imaps_fetch_marks_seen, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_maildir_delivery, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_tempfail_stops, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_refusal_marks_seen, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_crash_before_store, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_connection_lost, setup_plain,
-						teardown_server),
-		cmocka_unit_test_setup_teardown(test_imap_starttls, setup_tls, teardown_server),
+						teardown_plain),
+		cmocka_unit_test_setup_teardown(test_imap_starttls, setup_tls, teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imaps_unverified_certificate, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_wrong_password, setup_tls,
-						teardown_server),
+						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_missing_mailbox, setup_tls,
-						teardown_server),
-		cmocka_unit_test_setup_teardown(test_imap_netrc, setup_tls, teardown_server),
+						teardown_tls),
+		cmocka_unit_test_setup_teardown(test_imap_netrc, setup_tls, teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_require_tls_not_offered, setup_plain,
-						teardown_server),
+						teardown_plain),
 		cmocka_unit_test(test_imap_no_server),
 		cmocka_unit_test(test_imap_bad_urls),
 		cmocka_unit_test(test_maildir_fetch),
@@ -824,7 +875,7 @@ int main(void)
 	int failed;
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	failed = cmocka_run_group_tests(tests, start_shared, stop_shared);
 	curl_global_cleanup();
 	return failed;
 }
