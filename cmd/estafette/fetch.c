@@ -40,9 +40,11 @@ int cmd_fetch(int argc, char **argv)
 	else if (summary) {
 		json_array_foreach(json_object_get(summary, "messages"), i, m)
 			cmd_print_intake(m);
-		printf("%lld handled, %lld left unseen\n",
-		       (long long)json_integer_value(json_object_get(summary, "handled")),
-		       (long long)json_integer_value(json_object_get(summary, "left")));
+		/* After a failure, only say how far it got when it got anywhere. */
+		if (error == 0 || json_integer_value(json_object_get(summary, "handled")) > 0)
+			printf("%lld handled, %lld left unseen\n",
+			       (long long)json_integer_value(json_object_get(summary, "handled")),
+			       (long long)json_integer_value(json_object_get(summary, "left")));
 		cmd_print_warnings(json_object_get(summary, "warnings"));
 	}
 	if (error < 0)

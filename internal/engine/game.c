@@ -258,11 +258,19 @@ time_t est_game_deadline(est_game *game, const char *rev)
 {
 	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
 	long long opened;
+	char tag[40];
 
 	if (!json_is_integer(hours) || json_integer_value(hours) <= 0)
 		return 0;
-	if (est_store_commit_time(&opened, game->store, rev) < 0)
+	/* A step opens with the commit of the step before it: order commits since do not move it. */
+	if (!rev) {
+		snprintf(tag, sizeof(tag), "step-%04lld", game->step);
+		rev = tag;
+	}
+	if (est_store_commit_time(&opened, game->store, rev) < 0) {
+		est_error_clear();
 		return 0;
+	}
 	return (time_t)(opened + json_integer_value(hours) * 3600);
 }
 

@@ -70,7 +70,12 @@ int est_game_lock(est_game *game);
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Deadline of the step that follows the one committed at `rev` (0: none). */
+/*
+ * Deadline of the step that follows the one committed at `rev` (NULL: the
+ * open step, which opened with tag step-NNNN of the last resolved step, so
+ * orders recorded since do not move it): its commit time plus game.json's
+ * schedule.deadline_hours. 0: no deadline.
+ */
 time_t est_game_deadline(est_game *game, const char *rev);
 
 /* ISO 8601 UTC ("2026-11-29T16:00:00Z") into buf[32]; "" for 0. */
@@ -146,6 +151,14 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
  * Errors: those of est_game_notice.
  */
 int est_game_remind(int *sent_out, est_game *game, time_t now);
+
+/*
+ * A password from $ESTAFETTE_HOME/NAME ("smtp-password", "imap-password"),
+ * first line, in *out (caller frees), or NULL when there is no such file
+ * (then ~/.netrc, or no login). Errors: EST_ECONFIG if others may read the
+ * file; EST_EIO.
+ */
+int est_game_password(char **out, est_game *game, const char *name);
 
 /*
  * Resolve the next step if it is due (step.c): *resolved_out is 1 if a

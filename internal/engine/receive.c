@@ -6,6 +6,7 @@
  * Handling the same message twice records nothing twice and answers once:
  * the receipt's outbox name comes from the message's bytes.
  */
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,14 +112,35 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 	json_decref(diagnostics);
 }
 
-/* The newest valid candidate (highest seq; the first found on a tie), or NULL. */
+/*
+ * The newest valid candidate (highest seq), or NULL. Two different order
+ * files with that seq in one message leave no way to tell what the player
+ * meant: then none of the message's orders is used.
+ */
 static tried *newest_valid(tried *all, size_t n)
 {
 	tried *best = NULL;
+	char why[200];
 
 	for (size_t i = 0; i < n; i++)
 		if (all[i].order && (!best || all[i].order->seq > best->order->seq))
 			best = &all[i];
+	for (size_t i = 0; best && i < n; i++) {
+		if (!all[i].order || &all[i] == best || all[i].order->seq != best->order->seq ||
+		    (all[i].len == best->len && memcmp(all[i].c->order, best->c->order, best->len) == 0))
+			continue;
+		snprintf(why, sizeof(why), "two different order files with seq %lld came in one message, "
+			 "so none of its orders is used; send the one you mean, with a higher seq",
+			 best->order->seq);
+		for (size_t j = 0; j < n; j++) {
+			if (!all[j].order)
+				continue;
+			set_status(&all[j], "refused", why);
+			est_orders_free(all[j].order);
+			all[j].order = NULL;
+		}
+		return NULL;
+	}
 	return best;
 }
 
@@ -132,9 +154,15 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 
 		if (&all[i] == best)
 			continue;
-		est_text_add(t, "\n- %s: %s", all[i].c->where,
-			     all[i].order ? "valid, but an order with a higher seq came with it" :
-			     json_string_value(json_object_get(all[i].result, "error")));
+		if (all[i].c->quoted && best) {
+			est_text_add(t, "\n- %s: older orders quoted in your message; not used", all[i].c->where);
+			continue;
+		}
+		if (all[i].order)
+			est_text_add(t, "\n- %s: valid, but an order with a higher seq came with it",
+				     all[i].c->where);
+		else /* the message names where the candidate was found */
+			est_text_add(t, "\n- %s", json_string_value(json_object_get(all[i].result, "error")));
 		if (strcmp(status, "refused") == 0 && !all[i].c->quoted)
 			est_text_add(t, "\n  Fix the file, sign it again and send it.");
 		json_array_foreach(json_object_get(all[i].result, "diagnostics"), j, d) {
@@ -145,17 +173,33 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 	est_text_add(t, "\n");
 }
 
+/* "Re: SUBJECT" on one line of at most 150 bytes: a decoded subject may hold anything. */
+static void reply_subject(char *out, size_t size, const char *subject)
+{
+	const char *s = subject ? subject : "your orders";
+	size_t used;
+
+	if (strncasecmp(s, "re:", 3) == 0)
+		s += 3;
+	while (*s == ' ')
+		s++;
+	used = (size_t)snprintf(out, size, "Re: %.150s", s);
+	for (size_t i = 0; i < used && i < size; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+			out[i] = ' ';
+}
+
 /* The receipt: what was found, what was recorded or refused and why, what the game awaits. */
-static int send_receipt(est_game *game, const est_intake_message *m, const char *key,
+static int send_receipt(est_game *game, const est_intake_message *m, const char *key, const char *to,
 			const tried *all, size_t n, const tried *best, const json_t *recorded,
 			time_t now)
 {
-	char name[64], subject[300];
+	char name[80], subject[200];
 	est_text t = {0};
 	int error;
 
 	snprintf(name, sizeof(name), "receipt-%.16s", key);
-	snprintf(subject, sizeof(subject), "Re: %s", m->subject ? m->subject : "your orders");
+	reply_subject(subject, sizeof(subject), m->subject);
 	est_text_add(&t, "estafette, game %s: your message %s%s%s\n\n",
 		     json_string_value(json_object_get(game->game, "id")),
 		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "");
@@ -169,16 +213,24 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 		est_text_add(&t, "REFUSED: no orders found in it. Attach the order file and its .sig, "
 			     "or paste both into the body.\n");
 	} else {
-		est_text_add(&t, "NOTHING RECORDED from this message.\n");
+		est_text_add(&t, "NOTHING RECORDED from this message:");
 	}
-	if (n > (best ? 1u : 0u))
+	if (best && n > 1)
 		est_text_add(&t, "\nAlso found in it:");
 	receipt_candidates(&t, all, n, best);
 	est_text_awaiting(&t, game, now);
-	if (t.failed)
+	if (t.failed) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
-	else
-		error = est_game_notice(game, name, m->reply_to, subject, t.text, now);
+	} else {
+		error = est_game_notice(game, name, to, subject, t.text, now);
+		/* Orders relayed for another player: that player hears of them too. */
+		const json_t *owner = best ? est_game_player(game, best->order->player) : NULL;
+		const char *owner_email = json_string_value(json_object_get(owner, "email"));
+		if (!error && owner_email && strcasecmp(owner_email, to) != 0) {
+			snprintf(name, sizeof(name), "receipt-%.16s-%s", key, best->order->player);
+			error = est_game_notice(game, name, owner_email, subject, t.text, now);
+		}
+	}
 	free(t.text);
 	return error;
 }
@@ -201,20 +253,31 @@ static void log_intake(est_game *game, const json_t *result)
 	free(path);
 }
 
-/* A sender who is no player: a short refusal, logged, nothing processed. */
-static int refuse_stranger(est_game *game, const est_intake_message *m, const char *key, time_t now)
+/*
+ * A sender who is no player: a short refusal, logged, nothing processed.
+ * One per address and game, however many such messages come: a forged
+ * From must not turn the game into a source of mail to strangers.
+ */
+static int refuse_stranger(est_game *game, const est_intake_message *m, time_t now)
 {
-	char name[64], text[600];
+	char name[64], text[600], sha[65], *lower = strdup(m->from);
 
-	snprintf(name, sizeof(name), "receipt-%.16s", key);
+	if (!lower)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	for (char *p = lower; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	est_sha256_hex(sha, lower, strlen(lower));
+	free(lower);
+	snprintf(name, sizeof(name), "stranger-%.16s", sha);
 	snprintf(text, sizeof(text), "estafette, game %s: %s is not the address of a player of this "
 		 "game, so this message was not processed. If you play, send from the address your GM "
 		 "has for you.\n", json_string_value(json_object_get(game->game, "id")), m->from);
-	return est_game_notice(game, name, m->reply_to, "Re: not a player of this game", text, now);
+	return est_game_notice(game, name, m->from, "Your message to a game's address", text, now);
 }
 
+/* `to` is a copy: recording an order reloads game.json, and with it every player record. */
 static int handle(json_t *result, est_game *game, const est_intake_message *m, const char *key,
-		  time_t now)
+		  const char *to, time_t now)
 {
 	tried *all = calloc(m->count ? m->count : 1, sizeof(*all));
 	json_t *list = json_array(), *recorded = NULL;
@@ -241,7 +304,11 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 		json_object_get(all[0].result, "status")), "duplicate") == 0 ? "duplicate" : "refused";
 	json_object_set_new(result, "status", json_string(status));
 	json_object_set(result, "candidates", list);
-	error = send_receipt(game, m, key, all, m->count, best, recorded, now);
+	/* To the address the GM has for the player, whatever Reply-To says. */
+	if (send_receipt(game, m, key, to, all, m->count, best, recorded, now) < 0) {
+		est_game_warn(game, "no receipt queued: %s", est_error_message());
+		est_error_clear();
+	}
 out:
 	for (size_t i = 0; i < m->count; i++) {
 		est_orders_free(all[i].order);
@@ -253,18 +320,50 @@ out:
 	return error;
 }
 
+/*
+ * The message's identity, for answering once: its Message-ID when it has
+ * one (the same mail fetched by IMAP and piped by the MTA differs in its
+ * trace headers), else its bytes.
+ */
+static void message_key(char key[65], const est_intake_message *m, const char *bytes, size_t len)
+{
+	if (m && m->message_id)
+		est_sha256_hex(key, m->message_id, strlen(m->message_id));
+	else
+		est_sha256_hex(key, bytes, len);
+}
+
+/* The mail system calls us as mail arrives: wait a little for a run to finish rather than fail. */
+static int lock_patiently(est_game *game)
+{
+	int error;
+
+	for (int tries = 0; (error = est_game_lock(game)) == EST_ELOCKED && tries < 150; tries++) {
+		est_error_clear();
+		usleep(200 * 1000);
+	}
+	return error;
+}
+
 int est_game_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
 		     const char *return_path, time_t now)
 {
 	est_intake_message *m = NULL;
+	const json_t *sender;
 	json_t *result = NULL;
 	char key[65];
 	int error;
 
-	est_sha256_hex(key, bytes, len);
-	if ((error = est_intake_parse(&m, bytes, len, return_path)) < 0)
+	if ((error = est_intake_parse(&m, bytes, len, return_path)) < 0) {
+		message_key(key, NULL, bytes, len);
+		result = json_pack("{s:s, s:s, s:s}", "status", "unreadable", "error",
+				   est_error_message(), "sha256", key);
+		log_intake(game, result);
+		json_decref(result);
 		return error;
-	if ((error = est_game_lock(game)) < 0)
+	}
+	message_key(key, m, bytes, len);
+	if ((error = lock_patiently(game)) < 0)
 		goto out;
 	if ((error = est_game_reload(game)) < 0)
 		goto unlock;
@@ -273,11 +372,13 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
 	if (m->automated) {
 		json_object_set_new(result, "status", json_string("ignored"));
 		json_object_set_new(result, "reason", json_string(m->automated_why));
-	} else if (!player_by_email(game, m->from)) {
+	} else if (!(sender = player_by_email(game, m->from))) {
 		json_object_set_new(result, "status", json_string("stranger"));
-		error = refuse_stranger(game, m, key, now);
+		error = refuse_stranger(game, m, now);
 	} else {
-		error = handle(result, game, m, key, now);
+		char *to = strdup(json_string_value(json_object_get(sender, "email")));
+		error = to ? handle(result, game, m, key, to, now) : est_error_set(EST_ENOMEM, "out of memory");
+		free(to);
 	}
 	if (error == 0) {
 		json_t *mail = NULL;
@@ -335,18 +436,7 @@ static char *config_value(est_game *game, const char *key)
 	return value;
 }
 
-/* A password from a 0600 file under $ESTAFETTE_HOME, never from the command line. */
-static char *password_file(est_game *game, const char *name)
-{
-	char *path = est_strdup_printf("%s/%s", game->home, name), *text = NULL;
-	size_t len;
 
-	if (path && est_file_read(&text, &len, path, 4096) == 0)
-		text[strcspn(text, "\r\n")] = '\0';
-	est_error_clear();
-	free(path);
-	return text;
-}
 
 int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
 		   time_t now)
@@ -354,10 +444,14 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
 	fetch_run run = {game, now, json_array()};
 	char *url = imap_url ? strdup(imap_url) : config_value(game, "estafette.imapurl");
 	char *user = config_value(game, "estafette.imapuser"), *ca = config_value(game, "estafette.imapcafile");
-	char *password = password_file(game, "imap-password");
+	char *password = NULL;
 	size_t handled = 0, left = 0;
 	int error;
 
+	if ((error = est_game_password(&password, game, "imap-password")) < 0) {
+		*summary_out = NULL;
+		goto out;
+	}
 	if (maildir) {
 		error = est_mail_maildir_fetch(&handled, &left, maildir, fetch_one, &run);
 	} else if (!url) {
@@ -370,6 +464,7 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
 	}
 	*summary_out = json_pack("{s:I, s:I, s:O, s:O}", "handled", (json_int_t)handled,
 				 "left", (json_int_t)left, "messages", run.results, "warnings", game->warnings);
+out:
 	if (password)
 		memset(password, 0, strlen(password));
 	free(password);

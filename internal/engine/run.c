@@ -154,26 +154,43 @@ out:
 	return error;
 }
 
+int est_game_password(char **out, est_game *game, const char *name)
+{
+	char *path = est_strdup_printf("%s/%s", game->home, name);
+	size_t len;
+	int error;
+
+	*out = NULL;
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_file_read_private(out, &len, path, 4096)) == 0) {
+		(*out)[strcspn(*out, "\r\n")] = '\0';
+	} else if (error == EST_ENOTFOUND) { /* none: ~/.netrc, or no login at all */
+		est_error_clear();
+		error = 0;
+	}
+	free(path);
+	return error;
+}
+
 int est_game_deliver(json_t **mail_out, est_game *game)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	char *url = config_or(game, "estafette.smtpurl", NULL);
 	char *user = config_or(game, "estafette.smtpuser", NULL), *password = NULL, *dir = NULL;
-	char *pwfile = est_strdup_printf("%s/smtp-password", game->home);
-	size_t sent = 0, pending = 0, len;
+	size_t sent = 0, pending = 0;
 	int error;
 
-	if (pwfile && est_file_read(&password, &len, pwfile, 4096) == 0)
-		password[strcspn(password, "\r\n")] = '\0';
-	est_error_clear();
+	if ((error = est_game_password(&password, game, "smtp-password")) < 0)
+		goto out;
 	est_mail_smtp smtp = {.url = url, .username = user, .password = password, .netrc = 1,
 			      .timeout_seconds = 30};
 	error = est_mail_outbox_deliver(&sent, &pending, game->home, id, url ? &smtp : NULL);
 	if (est_mail_outbox_dir(&dir, game->home, id) == 0)
 		*mail_out = json_pack("{s:I, s:I, s:s, s:b}", "sent", (json_int_t)sent,
 				      "pending", (json_int_t)pending, "outbox", dir, "configured", url != NULL);
+out:
 	free(dir);
-	free(pwfile);
 	free(password);
 	free(user);
 	free(url);

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine/internal.h"
 #include "util/error.h"
@@ -86,24 +85,17 @@ int est_secrets_load(est_secrets *out, const char *home, const char *id)
 {
 	char *path = secrets_path(home, id), *text = NULL;
 	json_t *root = NULL;
-	struct stat st;
 	size_t len;
 	int error;
 
 	if (!path)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_file_read(&text, &len, path, 4096)) < 0) {
+	/* A secret others can read is no secret: anyone who read it could foresee every die. */
+	if ((error = est_file_read_private(&text, &len, path, 4096)) < 0) {
 		if (error == EST_ENOTFOUND)
 			est_error_set(EST_ECONFIG, "%s: the game's dice secrets are missing; "
 				      "run estafette where the game was created, or set ESTAFETTE_HOME", path);
 		error = EST_ECONFIG;
-		goto out;
-	}
-	/* Like ssh with a private key: a secret others can read is no secret. */
-	if (stat(path, &st) == 0 && (st.st_mode & 077)) {
-		error = est_error_set(EST_ECONFIG, "%s: readable by others (mode %04o): anyone who read it "
-				      "can foresee every die of the game; chmod 600 %s", path,
-				      (unsigned)(st.st_mode & 07777), path);
 		goto out;
 	}
 	if (est_json_parse(&root, text, len, path) < 0) {

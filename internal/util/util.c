@@ -62,6 +62,16 @@ out:
 	return error;
 }
 
+int est_file_read_private(char **out, size_t *len, const char *path, size_t max)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && (st.st_mode & 077))
+		return est_error_set(EST_ECONFIG, "%s: readable by others (mode %04o), and it holds a "
+				     "secret; chmod 600 %s", path, (unsigned)(st.st_mode & 07777), path);
+	return est_file_read(out, len, path, max);
+}
+
 static int fsync_dir_of(const char *path)
 {
 	char *dir = strdup(path), *slash;

@@ -24,6 +24,14 @@
 int est_file_read(char **out, size_t *len, const char *path, size_t max);
 
 /*
+ * est_file_read for a secret (a password, the dice secrets): refused with
+ * EST_ECONFIG, saying to chmod 600, when group or others may read it, as
+ * ssh refuses such a private key. Errors: those of est_file_read, and
+ * EST_ECONFIG.
+ */
+int est_file_read_private(char **out, size_t *len, const char *path, size_t max);
+
+/*
  * Write `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, rename, fsync of the directory. A crash leaves either
  * the old file or the new one, never a torn one. `mode` e.g. 0600.

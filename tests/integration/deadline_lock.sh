@@ -51,5 +51,13 @@ git -C game show main:turns/0002/manifest.json > manifest.json
 [ "$(json_get 'd["missing"][0]["player"]' < manifest.json)" = france ] ||
 	fail "the manifest does not name the missing player: $(cat manifest.json)"
 [ "$(json_get 'len(d["orders"])' < manifest.json)" = 0 ] || fail "orders in an NMR step"
+# An order recorded later does not move the open step's deadline.
+deadline=$("$ESTAFETTE" status game --json | json_get 'd["deadline"]')
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game allies 1 '[]' > allies.json
+ssh-keygen -q -Y sign -f allies -n estafette-orders allies.json
+ESTAFETTE_COMMIT_TIME=1800090000 expect_exit 0 "$ESTAFETTE" submit game allies.json
+[ "$("$ESTAFETTE" status game --json | json_get 'd["deadline"]')" = "$deadline" ] ||
+	fail "recording an order moved the deadline from $deadline"
+
 git -C game fsck --strict --no-progress || fail "git fsck --strict"
 echo "deadline_lock: deadline, default orders and lock held"

@@ -72,6 +72,8 @@ mail_of plain o99.json > tampered.eml
 receive refused tampered.eml
 FROM="Mallory <mallory@example.net>" mail_of plain "o$seq.json" > stranger.eml
 receive stranger stranger.eml
+FROM="Mallory <mallory@example.net>" mail_of attachments "o$seq.json" > stranger2.eml
+receive stranger stranger2.eml   # one refusal per address, however many messages
 for style in autoreply bounce list; do
 	mail_of "$style" "o$seq.json" > "$style.eml"
 	receive ignored "$style.eml"
@@ -85,7 +87,7 @@ import email, email.policy, pathlib, sys
 box, last = pathlib.Path(sys.argv[1]), int(sys.argv[2])
 msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
         for p in sorted(box.glob("*.eml"))]
-receipts = [m for m in msgs if m["Message-ID"].startswith("<game.receipt-")]
+receipts = [m for m in msgs if m["Message-ID"].startswith(("<game.receipt-", "<game.stranger-"))]
 ids = [m["Message-ID"] for m in receipts]
 assert len(ids) == len(set(ids)), "a receipt went out twice"
 to = lambda m: str(m["To"])
@@ -93,8 +95,9 @@ accepted = [m for m in receipts if "ACCEPTED" in m.get_content()]
 assert len(accepted) == last, f"{len(accepted)} acceptance receipts for {last} accepted messages"
 refused = [m for m in receipts if "NOTHING RECORDED" in m.get_content() or "REFUSED" in m.get_content()]
 assert any("signature" in m.get_content() for m in refused), "the tampered order's receipt"
-assert any("mallory@example.net" in to(m) and "not the address of a player" in m.get_content()
-           for m in receipts), "the stranger's refusal"
+strangers = [m for m in receipts if "mallory@example.net" in to(m)]
+assert len(strangers) == 1 and "not the address of a player" in strangers[0].get_content(), \
+    f"{len(strangers)} refusals to the stranger, expected one"
 assert not any(t in to(m) for m in receipts for t in ("mailer-daemon", "list")), "a machine was answered"
 print(f"receipts: {len(receipts)} ({len(accepted)} accepted)")
 PY
