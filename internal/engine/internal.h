@@ -137,10 +137,11 @@ void est_text_awaiting(est_text *t, est_game *game, time_t now);
  * Queue a plain-text notice (a receipt, a reminder) to `to` (an address) in
  * the game's outbox under `name` ([A-Za-z0-9._-]; its Message-ID is
  * <GAME.NAME@estafette>). A name already queued or sent is left alone, so a
- * notice goes out once. Errors: EST_EINVAL (address), EST_EIO, EST_ENOMEM.
+ * notice goes out once. `in_reply_to` ("<id>" or NULL) threads it with the
+ * message it answers. Errors: EST_EINVAL (address), EST_EIO, EST_ENOMEM.
  */
 int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
-		    const char *text, time_t date);
+		    const char *text, const char *in_reply_to, time_t date);
 
 /*
  * Reminders: when game.json "schedule" has "reminder_hours" R and the open

@@ -81,7 +81,7 @@ void est_text_awaiting(est_text *t, est_game *game, time_t now)
 }
 
 int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
-		    const char *text, time_t date)
+		    const char *text, const char *in_reply_to, time_t date)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	char *sender = NULL, *from_addr = NULL, *msgid = NULL, *eml = NULL, *full = NULL;
@@ -100,7 +100,7 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
 		goto out;
 	}
 	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
-				.date = date, .text = full};
+				.date = date, .text = full, .in_reply_to = in_reply_to};
 	if ((error = est_mail_compose(&eml, &eml_len, &msg)) < 0)
 		goto out;
 	error = est_mail_outbox_put(&queued, game->home, id, name, from_addr, &to, 1, eml, eml_len);
@@ -133,7 +133,7 @@ int est_game_receipt_for_submit(est_game *game, const json_t *receipt, const est
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	else
 		error = est_game_notice(game, name, json_string_value(json_object_get(player, "email")),
-					subject, t.text, now);
+					subject, t.text, NULL, now);
 	free(t.text);
 	return error;
 }
@@ -176,7 +176,7 @@ int est_game_remind(int *sent_out, est_game *game, time_t now)
 			     json_string_value(json_object_get(pending, "state_sha256")));
 		error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
 			est_game_notice(game, name, json_string_value(json_object_get(
-				est_game_player(game, player), "email")), subject, t.text, now);
+				est_game_player(game, player), "email")), subject, t.text, NULL, now);
 		free(t.text);
 		if (error < 0)
 			break;

@@ -219,18 +219,21 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 		est_text_add(&t, "\nAlso found in it:");
 	receipt_candidates(&t, all, n, best);
 	est_text_awaiting(&t, game, now);
+	char *answered = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
+
 	if (t.failed) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	} else {
-		error = est_game_notice(game, name, to, subject, t.text, now);
+		error = est_game_notice(game, name, to, subject, t.text, answered, now);
 		/* Orders relayed for another player: that player hears of them too. */
 		const json_t *owner = best ? est_game_player(game, best->order->player) : NULL;
 		const char *owner_email = json_string_value(json_object_get(owner, "email"));
 		if (!error && owner_email && strcasecmp(owner_email, to) != 0) {
 			snprintf(name, sizeof(name), "receipt-%.16s-%s", key, best->order->player);
-			error = est_game_notice(game, name, owner_email, subject, t.text, now);
+			error = est_game_notice(game, name, owner_email, subject, t.text, answered, now);
 		}
 	}
+	free(answered);
 	free(t.text);
 	return error;
 }
@@ -272,7 +275,7 @@ static int refuse_stranger(est_game *game, const est_intake_message *m, time_t n
 	snprintf(text, sizeof(text), "estafette, game %s: %s is not the address of a player of this "
 		 "game, so this message was not processed. If you play, send from the address your GM "
 		 "has for you.\n", json_string_value(json_object_get(game->game, "id")), m->from);
-	return est_game_notice(game, name, m->from, "Your message to a game's address", text, now);
+	return est_game_notice(game, name, m->from, "Your message to a game's address", text, NULL, now);
 }
 
 /* `to` is a copy: recording an order reloads game.json, and with it every player record. */

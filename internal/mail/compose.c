@@ -846,6 +846,11 @@ static int put_headers(struct buf *b, const est_mail_message *msg)
 			return error;
 	}
 	buf_printf(b, "Message-ID: %s\r\n", msg->message_id);
+	/* Someone else's id that is not <left@right> is left out, not refused. */
+	if (msg->in_reply_to && check_message_id(msg->in_reply_to) == 0)
+		buf_printf(b, "In-Reply-To: %s\r\nReferences: %s\r\n", msg->in_reply_to, msg->in_reply_to);
+	else if (msg->in_reply_to)
+		est_error_clear();
 	/* RFC 3834: tells vacation responders not to answer a report. */
 	buf_puts(b, "Auto-Submitted: auto-generated\r\n");
 	buf_puts(b, "MIME-Version: 1.0\r\n");

@@ -41,6 +41,13 @@ typedef struct {
 	time_t date;            /* seconds since the epoch; written in UTC (+0000) */
 	const char *text;       /* UTF-8 plain text, LF or CRLF line ends; required */
 	const char *html;       /* UTF-8 HTML, or NULL for a text-only message */
+	/*
+	 * The Message-ID this one answers ("<id@host>"), written as In-Reply-To
+	 * and References so the answer threads with it; NULL for none. One that
+	 * is not of the form <left@right> is left out rather than refused: it
+	 * comes from someone else's mail.
+	 */
+	const char *in_reply_to;
 	const est_mail_attachment *attachments;
 	size_t attachment_count;
 } est_mail_message;

@@ -93,6 +93,7 @@ assert len(ids) == len(set(ids)), "a receipt went out twice"
 to = lambda m: str(m["To"])
 accepted = [m for m in receipts if "ACCEPTED" in m.get_content()]
 assert len(accepted) == last, f"{len(accepted)} acceptance receipts for {last} accepted messages"
+assert all(m["In-Reply-To"] and m["References"] for m in accepted), "a receipt does not thread"
 refused = [m for m in receipts if "NOTHING RECORDED" in m.get_content() or "REFUSED" in m.get_content()]
 assert any("signature" in m.get_content() for m in refused), "the tampered order's receipt"
 strangers = [m for m in receipts if "mallory@example.net" in to(m)]
