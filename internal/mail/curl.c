@@ -1,4 +1,16 @@
+#include <string.h>
+
 #include "mail/curl_private.h"
+
+void est_mail__keep_line(char *dst, size_t dst_size, const char *data, size_t size)
+{
+	while (size > 0 && (data[size - 1] == '\n' || data[size - 1] == '\r'))
+		size--;
+	if (size >= dst_size)
+		size = dst_size - 1;
+	memcpy(dst, data, size);
+	dst[size] = '\0';
+}
 
 CURLcode est_mail__curl_common(CURL *c, const est_mail_curl_options *o)
 {

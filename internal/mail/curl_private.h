@@ -23,4 +23,11 @@ typedef struct {
  */
 CURLcode est_mail__curl_common(CURL *c, const est_mail_curl_options *o);
 
+/*
+ * Keep one server reply line (`size` bytes at `data`, as libcurl's debug
+ * callback gives it) in `dst` (`dst_size` bytes): line end removed,
+ * truncated to fit, NUL-terminated. For messages that quote the server.
+ */
+void est_mail__keep_line(char *dst, size_t dst_size, const char *data, size_t size);
+
 #endif

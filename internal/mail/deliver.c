@@ -65,12 +65,7 @@ static int keep_reply(CURL *curl, curl_infotype type, char *data, size_t size, v
 		return 0;
 	if ((s->reply[0] == '4' || s->reply[0] == '5') && data[0] != '4' && data[0] != '5')
 		return 0;
-	while (size > 0 && (data[size - 1] == '\n' || data[size - 1] == '\r'))
-		size--;
-	if (size >= sizeof(s->reply))
-		size = sizeof(s->reply) - 1;
-	memcpy(s->reply, data, size);
-	s->reply[size] = '\0';
+	est_mail__keep_line(s->reply, sizeof(s->reply), data, size);
 	return 0;
 }
 

@@ -98,18 +98,12 @@ static int is_refusal(const char *line, size_t len)
 static int keep_reply(CURL *c, curl_infotype type, char *data, size_t size, void *userdata)
 {
 	struct session *s = userdata;
-	size_t n = size;
 
 	(void)c;
 	/* the first one: the BYE of the LOGOUT curl sends after a failure is not news */
 	if (type != CURLINFO_HEADER_IN || s->reply[0] || !is_refusal(data, size))
 		return 0;
-	while (n > 0 && (data[n - 1] == '\r' || data[n - 1] == '\n'))
-		n--;
-	if (n >= sizeof(s->reply))
-		n = sizeof(s->reply) - 1;
-	memcpy(s->reply, data, n);
-	s->reply[n] = '\0';
+	est_mail__keep_line(s->reply, sizeof(s->reply), data, size);
 	return 0;
 }
 
