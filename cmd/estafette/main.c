@@ -23,6 +23,7 @@ static const struct {
 	{"keygen", cmd_keygen, "make an Ed25519 key pair (OpenSSH format)"},
 	{"sign", cmd_sign, "sign a file like ssh-keygen -Y sign"},
 	{"mail", cmd_mail, "send what waits in a game's outbox"},
+	{"audit", cmd_audit, "replay the game from its creation and check every step"},
 };
 
 static void usage(FILE *out)

@@ -230,6 +230,27 @@ const json_t *est_game_player_by_power(const est_game *game, const char *power);
 const json_t *est_game_player(const est_game *game, const char *player);
 
 /*
+ * The JSON file `path` of `store` at `rev` (NULL: main), parsed strictly
+ * (duplicate keys refused). Caller decrefs. Errors: EST_ENOTFOUND,
+ * EST_EINVAL (names the file, line and column).
+ */
+int est_engine_read_json(json_t **out, est_store *store, const char *rev, const char *path);
+
+/*
+ * rules/ at `rev` as the ruleset interface takes it: every rules/NAME.json
+ * under the key NAME. Caller decrefs. Errors: as est_engine_read_json.
+ */
+int est_engine_read_rules(json_t **out, est_store *store, const char *rev);
+
+/*
+ * The GM's dice chain secrets of game `id` under `home` ($ESTAFETTE_HOME):
+ * the public chain's and the hidden chain's. Errors: EST_ECONFIG (missing,
+ * unreadable, readable by others).
+ */
+int est_engine_secrets(unsigned char chain[32], unsigned char hidden[32], const char *home,
+		       const char *id);
+
+/*
  * Serialize JSON the one way estafette stores it: two-space indent, keys
  * sorted, a final newline, so the same value always gives the same bytes
  * (and state.json the same SHA-256). Returns a new string (caller frees)

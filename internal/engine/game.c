@@ -32,17 +32,22 @@ int est_json_parse(json_t **out, const char *text, size_t len, const char *what)
 	return 0;
 }
 
-int est_game_read_json(json_t **out, est_game *game, const char *rev, const char *path)
+int est_engine_read_json(json_t **out, est_store *store, const char *rev, const char *path)
 {
 	char *text = NULL;
 	size_t len;
 	int error;
 
-	if ((error = est_store_read(&text, &len, game->store, rev, path)) < 0)
+	if ((error = est_store_read(&text, &len, store, rev, path)) < 0)
 		return error;
 	error = est_json_parse(out, text, len, path);
 	free(text);
 	return error;
+}
+
+int est_game_read_json(json_t **out, est_game *game, const char *rev, const char *path)
+{
+	return est_engine_read_json(out, game->store, rev, path);
 }
 
 void est_step_name(char buf[32], long long step)
@@ -66,15 +71,14 @@ char *est_game_home_path(const est_game *game, const char *name)
 	return est_strdup_printf("%s/games/%s/%s", game->home, id, name);
 }
 
-/* rules/: every *.json under its base name, as the ruleset interface says. */
-static int read_rules(json_t **out, est_game *game)
+int est_engine_read_rules(json_t **out, est_store *store, const char *rev)
 {
 	json_t *rules = json_object();
 	char **names = NULL;
 	size_t count = 0;
 	int error;
 
-	if ((error = est_store_list(&names, &count, game->store, NULL, "rules")) < 0)
+	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0)
 		goto out;
 	for (size_t i = 0; i < count; i++) {
 		size_t n = strlen(names[i]);
@@ -89,7 +93,7 @@ static int read_rules(json_t **out, est_game *game)
 			error = est_error_set(EST_ENOMEM, "out of memory");
 			goto out;
 		}
-		error = est_game_read_json(&value, game, NULL, path);
+		error = est_engine_read_json(&value, store, rev, path);
 		free(path);
 		if (error < 0)
 			goto out;
@@ -130,7 +134,7 @@ int est_game_reload(est_game *game)
 	if (!(game->ruleset = est_engine_ruleset(ruleset)))
 		return est_error_set(EST_ECONFIG, "game.json: field \"ruleset\" names \"%s\", which this "
 				     "estafette does not have; upgrade estafette", ruleset ? ruleset : "");
-	if ((error = read_rules(&game->rules, game)) < 0)
+	if ((error = est_engine_read_rules(&game->rules, game->store, NULL)) < 0)
 		return error;
 	if ((error = est_store_read(&game->state_text, &len, game->store, NULL, "state.json")) < 0)
 		return error;

@@ -1,3 +1,4 @@
+#include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,4 +111,18 @@ out:
 	free(text);
 	free(path);
 	return error;
+}
+
+int est_engine_secrets(unsigned char chain[32], unsigned char hidden[32], const char *home,
+		       const char *id)
+{
+	est_secrets secrets;
+	int error;
+
+	if ((error = est_secrets_load(&secrets, home, id)) < 0)
+		return error;
+	memcpy(chain, secrets.chain, 32);
+	memcpy(hidden, secrets.hidden, 32);
+	OPENSSL_cleanse(&secrets, sizeof(secrets));
+	return 0;
 }

@@ -1,0 +1,74 @@
+/* estafette audit GAME [--json]: replay and verify the whole history (internal/audit) */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "audit/audit.h"
+#include "cmd.h"
+#include "util/error.h"
+#include "util/util.h"
+
+#define USAGE "estafette audit GAME [--json]"
+
+/* A progress bar on a terminal, for long histories. */
+static void progress(void *payload, long long step, long long last)
+{
+	int width = 40, done = last > 0 ? (int)(width * step / last) : width;
+
+	(void)payload;
+	fprintf(stderr, "\rauditing step %lld of %lld [%.*s%*s]", step, last, done,
+		"########################################", width - done, "");
+	if (step == last)
+		fprintf(stderr, "\n");
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
+	json_t *report = NULL;
+	const json_t *f;
+	char *home = est_home_dir();
+	int c, json = 0, error, status = 0;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'j')
+			json = 1;
+		else {
+			free(home);
+			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
+		}
+	}
+	if (optind + 1 != argc) {
+		free(home);
+		return cmd_usage(USAGE);
+	}
+	error = est_audit_run(&report, argv[optind], home,
+			      !json && isatty(STDERR_FILENO) ? progress : NULL, NULL);
+	free(home);
+	if (error < 0)
+		return cmd_fail(error, json, NULL);
+	f = json_object_get(report, "failure");
+	if (json) {
+		cmd_print_json(report);
+	} else if (!json_is_true(json_object_get(report, "ok"))) {
+		fprintf(stderr, "estafette: audit of %s fails at step %lld, %s (%s): %s\n",
+			json_string_value(json_object_get(report, "game")),
+			(long long)json_integer_value(json_object_get(f, "step")),
+			json_string_value(json_object_get(f, "file")),
+			json_string_value(json_object_get(f, "check")),
+			json_string_value(json_object_get(f, "message")));
+	} else {
+		printf("audit of %s: all %lld steps hold (%lld orders and %lld rolls checked)\n",
+		       json_string_value(json_object_get(report, "game")),
+		       (long long)json_integer_value(json_object_get(report, "steps")),
+		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "orders")),
+		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "rolls")));
+	}
+	if (!json_is_true(json_object_get(report, "ok")))
+		status = EX_DATAERR;
+	json_decref(report);
+	return status;
+}

@@ -1,0 +1,487 @@
+/*
+ * estafette audit: replay a game from its creation and check every step
+ * (audit.h). Each check either holds or records the first failure, naming
+ * the step, the file and what does not hold; the audit then stops, since
+ * everything after a broken step is built on it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "audit/audit.h"
+#include "dice/dice.h"
+#include "engine/engine.h"
+#include "orders/orders.h"
+#include "sshsig/sshsig.h"
+#include "util/error.h"
+#include "util/util.h"
+
+typedef struct {
+	est_store *store;
+	const est_ruleset *rs;
+	json_t *game;  /* game.json as step 0 committed it: the dice commitment */
+	json_t *rules; /* rules/ as step 0 committed them */
+	const char *id;
+	int have_hidden;
+	unsigned char hidden_secret[32];
+	json_t *failure;
+	long long steps, orders, rolls;
+} audit;
+
+/* Record the first failure; returns 1 so checks can `return fail(...)`. */
+static int fail(audit *a, long long step, const char *file, const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int fail(audit *a, long long step, const char *file, const char *check, const char *fmt, ...)
+{
+	char message[1024];
+	va_list ap;
+
+	if (a->failure)
+		return 1;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	a->failure = json_pack("{s:I, s:s, s:s, s:s}", "step", (json_int_t)step, "file", file,
+			       "check", check, "message", message);
+	return 1;
+}
+
+static void tag_of(char tag[40], long long step)
+{
+	snprintf(tag, 40, "step-%04lld", step);
+}
+
+/* A file as the step's own commit (tag step-NNNN) holds it. */
+static int read_at_step(char **out, size_t *len, audit *a, long long step, const char *path)
+{
+	char tag[40];
+
+	tag_of(tag, step);
+	if (est_store_read(out, len, a->store, tag, path) == 0)
+		return 0;
+	est_error_clear();
+	return fail(a, step, path, "presence", "%s is missing from the step's commit %s", path, tag);
+}
+
+/* A file of turns/NNNN/, which main must still hold byte for byte. */
+static int read_step_file(char **out, size_t *len, audit *a, long long step, const char *path)
+{
+	char tag[40], *at_main = NULL;
+	size_t main_len;
+	int failed;
+
+	tag_of(tag, step);
+	if ((failed = read_at_step(out, len, a, step, path)) != 0)
+		return failed;
+	if (est_store_read(&at_main, &main_len, a->store, "main", path) < 0 || main_len != *len ||
+	    memcmp(at_main, *out, *len) != 0) {
+		est_error_clear();
+		free(at_main);
+		return fail(a, step, path, "history", "%s at main differs from the one step %lld committed "
+			    "(%s): it was changed or removed afterwards", path, step, tag);
+	}
+	free(at_main);
+	return 0;
+}
+
+static int parse(json_t **out, audit *a, long long step, const char *path, const char *text, size_t len)
+{
+	if ((*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL)))
+		return 0;
+	return fail(a, step, path, "format", "%s is not valid JSON", path);
+}
+
+static int same_string(const json_t *v, const char *s)
+{
+	return json_is_string(v) && strcmp(json_string_value(v), s) == 0;
+}
+
+static int hex32(unsigned char out[32], audit *a, long long step, const char *file, const json_t *v,
+		 const char *field)
+{
+	if (json_is_string(v) && est_hex_decode(out, 32, json_string_value(v)) == 0)
+		return 0;
+	est_error_clear();
+	return fail(a, step, file, field, "%s: field \"%s\" is not 64 hex digits", file, field);
+}
+
+/* Step 0: the set-up the ruleset makes from rules/ and the options. */
+static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
+{
+	const json_t *options = json_object_get(a->game, "options");
+	json_t *state = NULL;
+	char *text = NULL, *made = NULL;
+	size_t len;
+	int failed;
+
+	if ((failed = read_at_step(&text, &len, a, 0, "state.json")) != 0)
+		return failed;
+	est_sha256_hex(sha_out, text, len);
+	if (a->rs->setup(&state, a->rules, options ? options : json_object()) < 0) {
+		failed = fail(a, 0, "state.json", "set-up", "the ruleset's set-up fails: %s", est_error_message());
+		goto out;
+	}
+	*wrapped_out = json_pack("{s:s, s:i, s:O}", "game", a->id, "step", 0, "state", state);
+	made = est_json_text(*wrapped_out);
+	if (!made || strcmp(made, text) != 0)
+		failed = fail(a, 0, "state.json", "set-up", "state.json of step 0 is not the set-up %s %s "
+			      "makes from rules/ and the options", a->rs->name, a->rs->version);
+out:
+	free(made);
+	free(text);
+	json_decref(state);
+	return failed;
+}
+
+/* One order file of the manifest: its bytes, its signature, its binding. */
+static int check_order(json_t *orders, audit *a, long long step, const json_t *entry,
+		       const char *prev_sha)
+{
+	char dir[64], path[300], sig_path[310], tag[40], sha[65], *bytes = NULL, *sig = NULL, *signers = NULL;
+	const char *file = json_string_value(json_object_get(entry, "file"));
+	const char *player = json_string_value(json_object_get(entry, "player"));
+	size_t len, sig_len, signers_len, i;
+	long long when;
+	est_order *order = NULL;
+	json_t *power;
+	int failed;
+
+	snprintf(dir, sizeof(dir), "turns/%04lld/orders", step);
+	snprintf(path, sizeof(path), "%s/%s", dir, file ? file : "?");
+	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
+	if ((failed = read_step_file(&bytes, &len, a, step, path)) != 0 ||
+	    (failed = read_step_file(&sig, &sig_len, a, step, sig_path)) != 0)
+		goto out;
+	est_sha256_hex(sha, bytes, len);
+	if (!same_string(json_object_get(entry, "sha256"), sha)) {
+		failed = fail(a, step, path, "manifest", "the SHA-256 of %s is %s, but the manifest says %s",
+			      path, sha, json_string_value(json_object_get(entry, "sha256")));
+		goto out;
+	}
+	est_sha256_hex(sha, sig, sig_len);
+	if (!same_string(json_object_get(entry, "signature_sha256"), sha)) {
+		failed = fail(a, step, sig_path, "manifest", "the SHA-256 of %s does not match the manifest",
+			      sig_path);
+		goto out;
+	}
+	/* Judged as when the step was resolved: the keys of the commit before it, at its time. */
+	tag_of(tag, step);
+	if (est_store_commit_time(&when, a->store, tag) < 0)
+		when = 0;
+	strcat(tag, "^");
+	if (est_store_read(&signers, &signers_len, a->store, tag, "keys/allowed_signers") < 0 ||
+	    est_sshsig_verify(signers, signers_len, player ? player : "", EST_ORDERS_NAMESPACE, bytes, len,
+			      sig, sig_len, (time_t)when) < 0) {
+		failed = fail(a, step, sig_path, "signature", "%s: not a good signature of player \"%s\": %s",
+			      sig_path, player ? player : "?", est_error_message());
+		est_error_clear();
+		goto out;
+	}
+	if (est_orders_parse(&order, path, bytes, len) < 0 ||
+	    est_orders_check_binding(order, path, a->id, step, prev_sha, player) < 0) {
+		failed = fail(a, step, path, "binding", "%s", est_error_message());
+		est_error_clear();
+		goto out;
+	}
+	json_array_foreach(json_object_get(entry, "powers"), i, power)
+		json_object_set(orders, json_string_value(power), order->orders);
+	a->orders++;
+out:
+	est_orders_free(order);
+	free(signers);
+	free(sig);
+	free(bytes);
+	return failed;
+}
+
+/* The chain value step `step` revealed, hashed to the one before; the manifest hash and the seed. */
+static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], audit *a, long long step,
+		      const json_t *dice, const char *manifest, size_t manifest_len, const char *path)
+{
+	unsigned char prev[32], manifest_sha[32], recorded[32], seed[32];
+	int failed;
+
+	memcpy(prev, reveal, 32);
+	if (json_integer_value(json_object_get(dice, "step")) != step)
+		return fail(a, step, path, "step", "%s says step %lld", path,
+			    (long long)json_integer_value(json_object_get(dice, "step")));
+	est_sha256(manifest_sha, manifest, manifest_len);
+	if ((failed = hex32(recorded, a, step, path, json_object_get(dice, "manifest_sha256"),
+			    "manifest_sha256")) != 0)
+		return failed;
+	if (memcmp(recorded, manifest_sha, 32) != 0)
+		return fail(a, step, path, "manifest_sha256", "%s: manifest_sha256 is not the SHA-256 of "
+			    "the step's manifest.json", path);
+	if ((failed = hex32(reveal, a, step, path, json_object_get(dice, "reveal"), "reveal")) != 0)
+		return failed;
+	if (est_dice_check_reveal(reveal, prev) < 0) {
+		est_error_clear();
+		return fail(a, step, path, "reveal", "%s: the revealed chain value does not hash to the "
+			    "previous one (%s): the GM did not commit to these dice in advance", path,
+			    step == 1 ? "game.json's chain_tip" : "the previous step's reveal");
+	}
+	if (est_dice_step_seed(seed, reveal, EST_DICE_DOMAIN_STEP, a->id, (uint32_t)step, manifest_sha) < 0 ||
+	    (failed = hex32(recorded, a, step, path, json_object_get(dice, "seed"), "seed")) != 0)
+		return failed ? failed : -1;
+	if (memcmp(recorded, seed, 32) != 0)
+		return fail(a, step, path, "seed", "%s: the seed is not HMAC-SHA256 of the reveal and the "
+			    "manifest", path);
+	memcpy(seed_out, seed, 32);
+	return 0;
+}
+
+/* The hidden stream: from the hidden chain when the GM's secrets are at hand. */
+static int hidden_stream(est_dice **out, audit *a, long long step, const json_t *dice,
+			 const unsigned char manifest_sha[32], const char *path)
+{
+	long long n = json_integer_value(json_object_get(json_object_get(a->game, "dice"), "chain_length"));
+	unsigned char h[32], seed[32];
+
+	if (!a->have_hidden) {
+		if (json_integer_value(json_object_get(dice, "hidden_rolls")) > 0)
+			return fail(a, step, path, "hidden", "step %lld drew %lld hidden rolls (deck "
+				    "shuffles); checking it needs the hidden chain: audit where the game's "
+				    "secrets are, or after they are revealed", step,
+				    (long long)json_integer_value(json_object_get(dice, "hidden_rolls")));
+		return est_dice_new_fixed(out, NULL, 0);
+	}
+	est_dice_chain_value(h, a->hidden_secret, (uint32_t)(n - step));
+	if (est_dice_step_seed(seed, h, EST_DICE_DOMAIN_HIDDEN, a->id, (uint32_t)step, manifest_sha) < 0)
+		return -1;
+	return est_dice_new(out, seed);
+}
+
+/* Which orders resolve the step: recorded ones, and the ruleset's defaults where none came. */
+static int gather_orders(json_t *orders, audit *a, long long step, const json_t *manifest,
+			 const json_t *prev, const char *prev_sha, const char *path)
+{
+	json_t *pending = NULL, *entry, *power;
+	size_t i, j;
+	int failed = 0;
+
+	json_array_foreach(json_object_get(manifest, "orders"), i, entry)
+		if ((failed = check_order(orders, a, step, entry, prev_sha)) != 0)
+			return failed;
+	json_array_foreach(json_object_get(manifest, "missing"), i, entry) {
+		json_t *given = json_object_get(entry, "orders");
+		json_array_foreach(json_object_get(entry, "powers"), j, power) {
+			json_t *defaults = NULL;
+			const char *p = json_string_value(power);
+			if (a->rs->default_orders(&defaults, json_object_get(prev, "state"), a->rules, p) < 0)
+				return -1;
+			if (!json_equal(defaults, json_object_get(given, p)))
+				failed = fail(a, step, path, "defaults", "%s: the orders given for missing power "
+					      "%s are not the ruleset's default orders", path, p);
+			json_object_set_new(orders, p, defaults);
+			if (failed)
+				return failed;
+		}
+	}
+	if (a->rs->pending(&pending, json_object_get(prev, "state"), a->rules) < 0)
+		return -1;
+	json_array_foreach(json_object_get(pending, "powers"), i, power)
+		if (!json_object_get(orders, json_string_value(power)))
+			failed = fail(a, step, path, "awaited", "%s: power %s was awaited at step %lld but "
+				      "neither its orders nor default orders are in the manifest", path,
+				      json_string_value(power), step);
+	if (!failed && json_object_size(orders) != json_array_size(json_object_get(pending, "powers")))
+		failed = fail(a, step, path, "awaited", "%s: orders of a power the step did not await", path);
+	json_decref(pending);
+	return failed;
+}
+
+/* Resolve the step again and compare the rolls and the state with what was committed. */
+static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long step, const json_t *prev,
+		  const json_t *orders, est_dice *dice, est_dice *hidden, const json_t *dice_doc)
+{
+	char dir[64], path[80], *text = NULL, *made = NULL;
+	json_t *state = NULL, *events = NULL;
+	size_t len;
+	int failed;
+
+	snprintf(dir, sizeof(dir), "turns/%04lld", step);
+	if (a->rs->resolve(&state, &events, json_object_get(prev, "state"), a->rules, orders, dice,
+			   hidden) < 0) {
+		snprintf(path, sizeof(path), "%s/manifest.json", dir);
+		failed = fail(a, step, path, "resolve", "the ruleset refuses to resolve the step: %s",
+			      est_error_message());
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/dice.json", dir);
+	if (!json_equal(est_dice_log(dice), json_object_get(dice_doc, "rolls"))) {
+		failed = fail(a, step, path, "rolls", "%s: the rolls listed are not those the step's stream "
+			      "gives when the step is resolved again", path);
+		goto out;
+	}
+	a->rolls += (long long)est_dice_count(dice);
+	if ((failed = read_at_step(&text, &len, a, step, "state.json")) != 0)
+		goto out;
+	*wrapped_out = json_pack("{s:s, s:I, s:O}", "game", a->id, "step", (json_int_t)step, "state", state);
+	made = est_json_text(*wrapped_out);
+	est_sha256_hex(sha_out, text, len);
+	if (!made || strcmp(made, text) != 0)
+		failed = fail(a, step, "state.json", "state", "state.json of step %lld (SHA-256 %.16s...) "
+			      "is not what the orders and dice of the step give when resolved again", step,
+			      sha_out);
+out:
+	free(made);
+	free(text);
+	json_decref(events);
+	json_decref(state);
+	return failed;
+}
+
+/* One step: its files, its orders, its dice, and the state they give. */
+static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], audit *a, long long step)
+{
+	char mpath[64], dpath[64], *manifest_text = NULL, *dice_text = NULL;
+	unsigned char seed[32], manifest_sha[32];
+	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL;
+	est_dice *dice = NULL, *hidden = NULL;
+	size_t mlen, dlen;
+	int failed;
+
+	snprintf(mpath, sizeof(mpath), "turns/%04lld/manifest.json", step);
+	snprintf(dpath, sizeof(dpath), "turns/%04lld/dice.json", step);
+	if ((failed = read_step_file(&manifest_text, &mlen, a, step, mpath)) != 0 ||
+	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
+	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||
+	    (failed = parse(&dice_doc, a, step, dpath, dice_text, dlen)) != 0 ||
+	    (failed = check_dice(seed, reveal, a, step, dice_doc, manifest_text, mlen, dpath)) != 0 ||
+	    (failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath)) != 0)
+		goto out;
+	est_sha256(manifest_sha, manifest_text, mlen);
+	if ((failed = est_dice_new(&dice, seed)) != 0 ||
+	    (failed = hidden_stream(&hidden, a, step, dice_doc, manifest_sha, dpath)) != 0 ||
+	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, dice_doc)) != 0)
+		goto out;
+	json_decref(*wrapped);
+	*wrapped = next;
+	next = NULL;
+	a->steps++;
+out:
+	json_decref(next);
+	est_dice_free(hidden);
+	est_dice_free(dice);
+	json_decref(orders);
+	json_decref(dice_doc);
+	json_decref(manifest);
+	free(dice_text);
+	free(manifest_text);
+	return failed;
+}
+
+/* No step missing, none after the last, and main's state.json the last step's. */
+static int check_history(audit *a, long long last)
+{
+	char **names = NULL, name[32], tag[40], target[EST_STORE_OID_HEX + 1], *at_main = NULL, *at_tag = NULL;
+	size_t count = 0, main_len, tag_len;
+	int failed = 0;
+
+	if (est_store_list(&names, &count, a->store, "main", "turns") < 0)
+		return -1;
+	for (long long t = 1; t <= last && !failed; t++) {
+		snprintf(name, sizeof(name), "%04lld", t);
+		tag_of(tag, t);
+		if (est_store_tag_target(target, a->store, tag) < 0) {
+			est_error_clear();
+			failed = fail(a, t, tag, "history", "step %lld has no tag %s: a step was dropped or "
+				      "its tag removed", t, tag);
+		} else if ((size_t)(t - 1) >= count || strcmp(names[t - 1], name) != 0) {
+			failed = fail(a, t, "turns/", "history", "turns/%s is missing at main: a step was "
+				      "dropped from the history", name);
+		}
+	}
+	if (!failed && count != (size_t)last)
+		failed = fail(a, last, "turns/", "history", "main has %zu step folders under turns/ but "
+			      "state.json says step %lld", count, last);
+	tag_of(tag, last);
+	if (!failed && (est_store_read(&at_main, &main_len, a->store, "main", "state.json") < 0 ||
+			est_store_read(&at_tag, &tag_len, a->store, tag, "state.json") < 0 ||
+			main_len != tag_len || memcmp(at_main, at_tag, tag_len) != 0))
+		failed = fail(a, last, "state.json", "history", "state.json at main is not the one step "
+			      "%lld committed", last);
+	est_error_clear();
+	free(at_tag);
+	free(at_main);
+	est_store_list_free(names);
+	return failed;
+}
+
+static int open_audit(audit *a, const char *path, const char *home)
+{
+	const char *version;
+	int error;
+
+	if ((error = est_store_open(&a->store, path)) < 0 ||
+	    (error = est_engine_read_json(&a->game, a->store, "step-0000", "game.json")) < 0 ||
+	    (error = est_engine_read_rules(&a->rules, a->store, "step-0000")) < 0)
+		return error;
+	a->id = json_string_value(json_object_get(a->game, "id"));
+	if (!a->id || !(a->rs = est_engine_ruleset(json_string_value(json_object_get(a->game, "ruleset")))))
+		return est_error_set(EST_ECONFIG, "game.json at step-0000: ruleset \"%s\" is not one this "
+				     "estafette has; audit it with the estafette that made it",
+				     json_string_value(json_object_get(a->game, "ruleset")));
+	version = json_string_value(json_object_get(a->game, "ruleset_version"));
+	if (!version || strcmp(version, a->rs->version) != 0)
+		return est_error_set(EST_ECONFIG, "the game was played with %s %s, and this estafette has "
+				     "%s %s: it cannot replay it; audit with the estafette of that version",
+				     a->rs->name, version ? version : "?", a->rs->name, a->rs->version);
+	unsigned char chain[32];
+	a->have_hidden = home && est_engine_secrets(chain, a->hidden_secret, home, a->id) == 0;
+	est_error_clear();
+	return 0;
+}
+
+int est_audit_run(json_t **report_out, const char *path, const char *home,
+		  est_audit_progress_fn progress, void *payload)
+{
+	audit a = {0};
+	json_t *wrapped = NULL, *latest = NULL;
+	unsigned char reveal[32];
+	const char *tip;
+	char sha[65];
+	long long last;
+	int failed = 0, error;
+
+	if ((error = open_audit(&a, path, home)) < 0)
+		goto out;
+	if ((error = est_engine_read_json(&latest, a.store, "main", "state.json")) < 0)
+		goto out;
+	last = json_integer_value(json_object_get(latest, "step"));
+	tip = json_string_value(json_object_get(json_object_get(a.game, "dice"), "chain_tip"));
+	if (est_hex_decode(reveal, 32, tip ? tip : "") < 0) {
+		est_error_clear();
+		failed = fail(&a, 0, "game.json", "chain_tip", "game.json: dice.chain_tip is not 64 hex digits");
+	}
+	if (!failed)
+		failed = check_history(&a, last);
+	if (!failed)
+		failed = check_setup(&wrapped, sha, &a);
+	for (long long t = 1; t <= last && !failed; t++) {
+		if (progress)
+			progress(payload, t, last);
+		failed = check_step(&wrapped, sha, reveal, &a, t);
+	}
+	if (failed < 0) {
+		error = est_error_code() ? est_error_code() : EST_ERROR;
+		goto out;
+	}
+	*report_out = json_pack("{s:s, s:s, s:I, s:{s:I, s:I, s:I}, s:b, s:O?}", "game", a.id,
+				"ruleset", a.rs->name, "steps", (json_int_t)last,
+				"checked", "steps", (json_int_t)a.steps, "orders", (json_int_t)a.orders,
+				"rolls", (json_int_t)a.rolls, "ok", a.failure == NULL, "failure", a.failure);
+	error = 0;
+out:
+	OPENSSL_cleanse(a.hidden_secret, sizeof(a.hidden_secret));
+	json_decref(latest);
+	json_decref(wrapped);
+	json_decref(a.failure);
+	json_decref(a.rules);
+	json_decref(a.game);
+	est_store_free(a.store);
+	return error;
+}

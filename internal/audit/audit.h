@@ -1,0 +1,47 @@
+/*
+ * Replay verification (DESIGN.md "The game repository" and "Dice"; issue 4):
+ * anyone holding a game's repository re-checks every step without trusting
+ * the GM.
+ */
+#ifndef EST_AUDIT_AUDIT_H
+#define EST_AUDIT_AUDIT_H
+
+#include <jansson.h>
+
+/* Called before each step is checked: `step` of `last`, for a progress bar. */
+typedef void (*est_audit_progress_fn)(void *payload, long long step, long long last);
+
+/*
+ * Replay the game at `path` from step 0 and check, step by step (each at
+ * its tag step-NNNN):
+ *   - step 0: the ruleset's set-up from rules/ and game.json's options gives
+ *     state.json exactly; the ruleset version is the one game.json recorded;
+ *   - every step's files under turns/NNNN/ and the state at main are those of
+ *     the step's own commit (nothing edited afterwards), and no step is
+ *     missing between 0 and the last;
+ *   - each order file: the SHA-256 of its bytes and of its signature match the
+ *     manifest; the signature is the named player's (keys/allowed_signers as
+ *     of the commit before the step); its binding (game, step, prev) holds;
+ *   - the powers answered are those the state awaited; default orders given
+ *     for a missing power are the ruleset's;
+ *   - the revealed chain value hashes to the previous one (to game.json's tip
+ *     for step 1), the manifest's SHA-256 and the step seed are as recorded;
+ *   - re-resolving the step with the ruleset from the previous state draws
+ *     exactly the rolls of dice.json and gives state.json's SHA-256.
+ * Steps that drew hidden rolls (deck shuffles) need the hidden chain: the
+ * GM's secrets under `home` ($ESTAFETTE_HOME; NULL: none), or else they
+ * count as unverifiable, which fails the audit.
+ *
+ * *report_out (caller decrefs): {"game", "ruleset", "steps": last step,
+ * "checked": {"steps", "orders", "rolls"}, "ok": bool, "failure": null or
+ * {"step", "file", "check", "message"}} naming the first step and file that
+ * do not hold. `progress` may be NULL.
+ *
+ * Returns 0 whenever the audit ran, ok or not. Errors: EST_ENOTFOUND (no
+ * game repository at `path`), EST_ECONFIG (a ruleset this estafette lacks),
+ * EST_ENOMEM.
+ */
+int est_audit_run(json_t **report_out, const char *path, const char *home,
+		  est_audit_progress_fn progress, void *payload);
+
+#endif
