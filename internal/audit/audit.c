@@ -24,6 +24,8 @@ typedef struct {
 	const est_ruleset *rs;
 	json_t *game;  /* game.json as step 0 committed it: the dice commitment */
 	json_t *rules; /* rules/ as step 0 committed them */
+	char *signers; /* keys/allowed_signers as step 0 committed it */
+	size_t signers_len;
 	const char *id;
 	int have_hidden;
 	unsigned char hidden_secret[32];
@@ -172,8 +174,23 @@ static int check_order(json_t *orders, audit *a, long long step, const json_t *e
 	if (est_store_commit_time(&when, a->store, tag) < 0)
 		when = 0;
 	strcat(tag, "^");
-	if (est_store_read(&signers, &signers_len, a->store, tag, "keys/allowed_signers") < 0 ||
-	    est_sshsig_verify(signers, signers_len, player ? player : "", EST_ORDERS_NAMESPACE, bytes, len,
+	if (est_store_read(&signers, &signers_len, a->store, tag, "keys/allowed_signers") < 0) {
+		est_error_clear();
+		failed = fail(a, step, "keys/allowed_signers", "keys", "keys/allowed_signers is missing "
+			      "before step %lld", step);
+		goto out;
+	}
+	/*
+	 * The keys are those the game began with: no act of this estafette
+	 * changes them, and a GM who could add a key could sign for any player.
+	 */
+	if (signers_len != a->signers_len || memcmp(signers, a->signers, signers_len) != 0) {
+		failed = fail(a, step, "keys/allowed_signers", "keys", "keys/allowed_signers before step "
+			      "%lld is not the one the game began with: a key was added or changed, so "
+			      "orders signed with it prove nothing", step);
+		goto out;
+	}
+	if (est_sshsig_verify(signers, signers_len, player ? player : "", EST_ORDERS_NAMESPACE, bytes, len,
 			      sig, sig_len, (time_t)when) < 0) {
 		failed = fail(a, step, sig_path, "signature", "%s: not a good signature of player \"%s\": %s",
 			      sig_path, player ? player : "?", est_error_message());
@@ -418,7 +435,9 @@ static int open_audit(audit *a, const char *path, const char *home)
 
 	if ((error = est_store_open(&a->store, path)) < 0 ||
 	    (error = est_engine_read_json(&a->game, a->store, "step-0000", "game.json")) < 0 ||
-	    (error = est_engine_read_rules(&a->rules, a->store, "step-0000")) < 0)
+	    (error = est_engine_read_rules(&a->rules, a->store, "step-0000")) < 0 ||
+	    (error = est_store_read(&a->signers, &a->signers_len, a->store, "step-0000",
+				    "keys/allowed_signers")) < 0)
 		return error;
 	a->id = json_string_value(json_object_get(a->game, "id"));
 	if (!a->id || !(a->rs = est_engine_ruleset(json_string_value(json_object_get(a->game, "ruleset")))))
@@ -480,6 +499,7 @@ out:
 	json_decref(latest);
 	json_decref(wrapped);
 	json_decref(a.failure);
+	free(a.signers);
 	json_decref(a.rules);
 	json_decref(a.game);
 	est_store_free(a.store);

@@ -21,7 +21,9 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *     missing between 0 and the last;
  *   - each order file: the SHA-256 of its bytes and of its signature match the
  *     manifest; the signature is the named player's (keys/allowed_signers as
- *     of the commit before the step); its binding (game, step, prev) holds;
+ *     of the commit before the step, which must be the one step 0 committed:
+ *     a key added later could sign for anyone); its binding (game, step,
+ *     prev) holds;
  *   - the powers answered are those the state awaited; default orders given
  *     for a missing power are the ruleset's;
  *   - the revealed chain value hashes to the previous one (to game.json's tip

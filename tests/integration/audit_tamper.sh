@@ -1,0 +1,296 @@
+#!/bin/bash
+# `estafette audit` on the signed sample game (replayed as sample_game.sh
+# does): the untouched game passes, with and without --json; each cheat a
+# GM or a player could try, done on a fresh copy of the repository with the
+# real git, fails the audit with exit 65, and the message (stderr, and the
+# "failure" of --json) names the step, the file and the check that do not
+# hold. Cheats come two ways: a new commit on top of main that edits a past
+# step, and history rewritten so that the step's own commit (and tag) holds
+# the cheat, up to a GM who recomputes every public hash and seed so that
+# only the signature check is left to catch a forged order. The sample game
+# is built once; every cheat works on its own copy.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+export DEMO_DIR=$WORK/demo
+B=${B:-build} bash "$TOP/tests/demo.sh" > "$WORK/demo.log" 2>&1 ||
+	fail "the demo failed: $(tail -20 "$WORK/demo.log")"
+game=$DEMO_DIR/game
+# The hidden-chain secret of the deck shuffles lives here, as for `run`.
+export ESTAFETTE_HOME=$DEMO_DIR/home
+KEYS=$TOP/turnfiles/napoleonic-empire/keys
+last=$(($(git -C "$game" tag --list 'step-*' | wc -l) - 1))
+[ "$last" -ge 9 ] || fail "the sample game resolves only $last steps"
+
+# g COPY args: git in a copy, as a cheater who commits.
+g() {
+	local dir=$1; shift
+	git -C "$dir" -c user.name=Cheater -c user.email=cheater@example.org \
+		-c commit.gpgsign=false -c tag.gpgsign=false "$@"
+}
+
+# copy NAME: a fresh copy of the untouched game; prints its path.
+copy() {
+	cp -a "$game" "$WORK/$1"
+	echo "$WORK/$1"
+}
+
+# edit_json FILE EXPR: run the Python statement EXPR on `d` (FILE's JSON)
+# and write it back; the file must change.
+edit_json() {
+	local before
+	before=$(sha256sum < "$1")
+	"$PY" - "$1" "$2" <<'PY'
+import json, sys
+path, expr = sys.argv[1], sys.argv[2]
+with open(path) as f:
+    d = json.load(f)
+exec(expr)
+with open(path, "w") as f:
+    json.dump(d, f, indent=2, ensure_ascii=False)
+    f.write("\n")
+PY
+	[ "$(sha256sum < "$1")" != "$before" ] || fail "edit_json did not change $1"
+}
+
+# reset_to_step COPY STEP: main and the work tree back at tag step-NNNN.
+reset_to_step() {
+	g "$1" reset -q --hard "$(printf 'step-%04d' "$2")"
+}
+
+# rewrite_step COPY STEP FILES (after reset_to_step and an edit of FILES,
+# a sorted space-separated list of paths):
+# STEP's own commit amended with the edit (same parent, message and
+# trailers), tag step-NNNN re-pointed to it; later steps are dropped.
+rewrite_step() {
+	local dir=$1 step=$2 file=$3 tag t orig
+	tag=$(printf 'step-%04d' "$step")
+	orig=$(git -C "$dir" rev-parse "$tag^{commit}")
+	g "$dir" add -A
+	g "$dir" commit -q --amend --no-edit
+	g "$dir" tag -f "$tag" HEAD >/dev/null
+	[ "$(git -C "$dir" diff --no-renames --name-only "$orig" "$tag" | sort | xargs)" = "$file" ] ||
+		fail "rewrite_step: $tag does not differ in exactly $file"
+	[ "$(git -C "$dir" rev-parse "$orig^")" = "$(git -C "$dir" rev-parse "$tag^")" ] ||
+		fail "rewrite_step: $tag has another parent"
+	for t in $(git -C "$dir" tag --list 'step-*'); do
+		[ "$((10#${t#step-}))" -gt "$step" ] && git -C "$dir" tag -d "$t" >/dev/null
+	done
+	[ "$(git -C "$dir" rev-parse main)" = "$(git -C "$dir" rev-parse HEAD)" ] ||
+		fail "rewrite_step: main is not the rewritten step"
+}
+
+# caught NAME COPY STEP FILE_RE WORD_RE: audit the copy; it must exit 65,
+# name STEP and a word of WORD_RE on stderr (and FILE_RE if not empty), and
+# --json must say {"ok": false, "failure": {"step": STEP, "file": ~FILE_RE}}.
+caught() {
+	local name=$1 dir=$2 step=$3 file_re=$4 word_re=$5 step_re msg
+	step_re="(step[ -]?#?0*${step}([^0-9]|\$)|turns/0*${step}/)"
+	expect_exit 65 "$ESTAFETTE" audit "$dir"
+	msg=$(cat "$WORK/last.err")
+	[ -n "$msg" ] || fail "$name: audit printed no message"
+	grep -qiE "$step_re" <<<"$msg" || fail "$name: the message does not name step $step: $msg"
+	grep -qiE "$word_re" <<<"$msg" || fail "$name: the message does not say /$word_re/: $msg"
+	if [ -n "$file_re" ]; then
+		grep -qE "$file_re" <<<"$msg" || fail "$name: the message does not name /$file_re/: $msg"
+	fi
+	expect_exit 65 "$ESTAFETTE" audit "$dir" --json
+	"$PY" - "$WORK/last.out" "$step" "$file_re" <<'PY' || fail "$name: audit --json: $(cat "$WORK/last.out")"
+import json, re, sys
+out, step, file_re = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+d = json.load(open(out))
+f = d.get("failure")
+assert d.get("ok") is False, "ok is not false"
+assert isinstance(f, dict), "no failure"
+for k in ("step", "file", "check", "message"):
+    assert k in f, "failure has no " + k
+assert f["step"] == step, "failure.step is %r, not %d" % (f["step"], step)
+assert not file_re or re.search(file_re, f["file"] or ""), "failure.file is %r" % f["file"]
+PY
+	echo "caught $name: $(head -1 <<<"$msg")"
+}
+
+# 1. The untouched game passes, and the audit changes nothing.
+head=$(git -C "$game" rev-parse main)
+expect_exit 0 "$ESTAFETTE" audit "$game"
+expect_exit 0 "$ESTAFETTE" audit "$game" --json
+"$PY" - "$WORK/last.out" "$last" <<'PY' || fail "audit --json on the untouched game: $(cat "$WORK/last.out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is True and d["failure"] is None, "not ok"
+assert d["steps"] == int(sys.argv[2]), "steps %r" % d["steps"]
+assert d["checked"]["steps"] >= int(sys.argv[2]) and d["checked"]["rolls"] > 0, d["checked"]
+PY
+[ "$(git -C "$game" rev-parse main)" = "$head" ] || fail "the audit moved main"
+[ -z "$(git -C "$game" status --porcelain)" ] || fail "the audit left changes in the work tree"
+echo "untouched game: audit ok ($last steps)"
+
+# 2a. A new commit on top of main edits a past step's roll.
+c=$(copy cheat-a)
+edit_json "$c/turns/0005/dice.json" 'd["rolls"][0]["value"] = d["rolls"][0]["value"] % d["rolls"][0]["sides"] + 1'
+g "$c" commit -q -a -m "fix a roll"
+caught "(a) past roll edited" "$c" 5 'turns/0005/dice\.json' 'roll|dice|edit|chang|differ|commit|after'
+
+# 2b. A new commit on top of main edits a past order file (still valid JSON).
+c=$(copy cheat-b)
+edit_json "$c/turns/0004/orders/france.json" 'd["orders"][0]["to"] = "Naples" if d["orders"][0]["to"] != "Naples" else "Italy"'
+g "$c" commit -q -a -m "fix an order"
+caught "(b) past order edited" "$c" 4 'turns/0004/orders/france\.json' 'sha|hash|manifest|signature|edit|chang|differ|commit|after'
+
+# 2c. History rewritten: step 7's own commit holds another state.json.
+c=$(copy cheat-c)
+reset_to_step "$c" 7
+edit_json "$c/state.json" 'd["state"]["countries"]["France"]["France"] += 5'
+rewrite_step "$c" 7 state.json
+caught "(c) step 7 state rewritten" "$c" 7 '(^|[^/[:alnum:]])state\.json' 'state'
+
+# 2d. A step dropped: its tag deleted and its folder removed in a new commit.
+c=$(copy cheat-d)
+git -C "$c" tag -d step-0006 >/dev/null
+g "$c" rm -q -r turns/0006
+g "$c" commit -q -m "drop step 6"
+caught "(d) step 6 dropped" "$c" 6 '' 'miss|absent|gap|tag|drop|delet|remov|no step'
+
+# 2e. Order files swapped between players: in the sample game each step has
+# one player's orders, so step 5's allies order is renamed to france's.
+c=$(copy cheat-e)
+g "$c" mv turns/0005/orders/allies.json turns/0005/orders/france.json
+g "$c" mv turns/0005/orders/allies.json.sig turns/0005/orders/france.json.sig
+g "$c" commit -q -m "swap orders"
+caught "(e) step 5 orders swapped" "$c" 5 'turns/0005/orders/(allies|france)\.json' \
+	'player|signer|signature|manifest|miss|sha|edit|chang|differ|commit|after'
+
+# 2f. An order re-signed with the other player's key, committed in place.
+c=$(copy cheat-f)
+install -m 600 "$KEYS/allies" "$WORK/allies.key"
+rm "$c/turns/0004/orders/france.json.sig"
+ssh-keygen -q -Y sign -f "$WORK/allies.key" -n estafette-orders "$c/turns/0004/orders/france.json" 2>/dev/null ||
+	fail "ssh-keygen -Y sign"
+git -C "$c" diff --quiet -- turns/0004/orders/france.json.sig && fail "the re-signed .sig did not change"
+g "$c" commit -q -a -m "re-sign"
+caught "(f) step 4 order re-signed by allies" "$c" 4 'turns/0004/orders/france\.json(\.sig)?' \
+	'signature|signer|sign|key|sha|manifest|edit|chang|differ|commit|after'
+
+# 2g. History rewritten: step 8 reveals a chain value that does not hash to
+# step 7's (the seed is left as recorded).
+c=$(copy cheat-g)
+reset_to_step "$c" 8
+edit_json "$c/turns/0008/dice.json" 'import hashlib; d["reveal"] = hashlib.sha256(b"not the chain").hexdigest()'
+rewrite_step "$c" 8 turns/0008/dice.json
+caught "(g) step 8 reveal changed" "$c" 8 'turns/0008/dice\.json' 'reveal|chain'
+
+# The same cheats made inside the step's own commit (history rewritten, the
+# step's tag re-pointed), so that the check of the step itself must catch
+# them rather than the comparison of main with the step's commit.
+c=$(copy cheat-a2)
+reset_to_step "$c" 5
+edit_json "$c/turns/0005/dice.json" 'd["rolls"][0]["value"] = d["rolls"][0]["value"] % d["rolls"][0]["sides"] + 1'
+rewrite_step "$c" 5 turns/0005/dice.json
+caught "(a2) step 5 roll rewritten" "$c" 5 'turns/0005/dice\.json' 'roll'
+
+c=$(copy cheat-b2)
+reset_to_step "$c" 4
+edit_json "$c/turns/0004/orders/france.json" 'd["orders"][0]["to"] = "Naples" if d["orders"][0]["to"] != "Naples" else "Italy"'
+rewrite_step "$c" 4 turns/0004/orders/france.json
+caught "(b2) step 4 order rewritten" "$c" 4 'turns/0004/orders/france\.json' 'sha|hash|manifest|digest'
+
+c=$(copy cheat-e2)
+reset_to_step "$c" 5
+g "$c" mv turns/0005/orders/allies.json turns/0005/orders/france.json
+g "$c" mv turns/0005/orders/allies.json.sig turns/0005/orders/france.json.sig
+rewrite_step "$c" 5 "turns/0005/orders/allies.json turns/0005/orders/allies.json.sig turns/0005/orders/france.json turns/0005/orders/france.json.sig"
+caught "(e2) step 5 orders swapped in history" "$c" 5 'turns/0005/orders/(allies|france)\.json' \
+	'player|signer|signature|manifest|miss|sha|not found|no such'
+
+# The re-signed order in history: its signature's SHA-256 no longer matches
+# the manifest (f2); with the manifest's signature_sha256 forged to match,
+# the manifest no longer has the SHA-256 dice.json recorded, from which the
+# step seed was drawn (f3).
+c=$(copy cheat-f2)
+reset_to_step "$c" 4
+rm "$c/turns/0004/orders/france.json.sig"
+ssh-keygen -q -Y sign -f "$WORK/allies.key" -n estafette-orders "$c/turns/0004/orders/france.json" 2>/dev/null ||
+	fail "ssh-keygen -Y sign"
+rewrite_step "$c" 4 turns/0004/orders/france.json.sig
+caught "(f2) step 4 order re-signed in history" "$c" 4 'turns/0004/orders/france\.json(\.sig)?' \
+	'signature|signer|sha|manifest'
+
+c=$(copy cheat-f3)
+reset_to_step "$c" 4
+rm "$c/turns/0004/orders/france.json.sig"
+ssh-keygen -q -Y sign -f "$WORK/allies.key" -n estafette-orders "$c/turns/0004/orders/france.json" 2>/dev/null ||
+	fail "ssh-keygen -Y sign"
+sigsha=$(sha256sum < "$c/turns/0004/orders/france.json.sig" | cut -d' ' -f1)
+edit_json "$c/turns/0004/manifest.json" "d['orders'][0]['signature_sha256'] = '$sigsha'"
+rewrite_step "$c" 4 "turns/0004/manifest.json turns/0004/orders/france.json.sig"
+caught "(f3) step 4 order re-signed, manifest forged" "$c" 4 'turns/0004/' 'signature|signer|manifest|seed'
+
+# forge_order7 COPY: in the work tree (at step 7), step 7's order re-signed
+# with allies' key, and the manifest and dice.json recomputed to match.
+forge_order7() {
+	local c=$1 sigsha
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["rolls"] == [] and d.get("hidden_rolls", 0) == 0' \
+		"$c/turns/0007/dice.json" || fail "step 7 of the sample game drew dice: pick another step for (f4) and (h)"
+	rm "$c/turns/0007/orders/france.json.sig"
+	ssh-keygen -q -Y sign -f "$WORK/allies.key" -n estafette-orders "$c/turns/0007/orders/france.json" 2>/dev/null ||
+		fail "ssh-keygen -Y sign"
+	sigsha=$(sha256sum < "$c/turns/0007/orders/france.json.sig" | cut -d' ' -f1)
+	edit_json "$c/turns/0007/manifest.json" "d['orders'][0]['signature_sha256'] = '$sigsha'"
+	"$PY" - "$c/turns/0007" ne-demo 7 <<'PY' || fail "forge_order7: cannot recompute the seed"
+import hashlib, hmac, json, struct, sys
+folder, game, step = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
+enc = lambda b: struct.pack(">I", len(b)) + b
+def seed(reveal, manifest_sha):
+    msg = enc(b"estafette/dice/v1/step") + enc(game) + struct.pack(">I", step) + enc(manifest_sha)
+    return hmac.new(reveal, msg, hashlib.sha256).hexdigest()
+path = folder + "/dice.json"
+d = json.load(open(path))
+reveal = bytes.fromhex(d["reveal"])
+# The formula must give the seed the GM recorded before it forges one.
+assert seed(reveal, bytes.fromhex(d["manifest_sha256"])) == d["seed"], "seed formula"
+manifest_sha = hashlib.sha256(open(folder + "/manifest.json", "rb").read()).digest()
+d["manifest_sha256"] = manifest_sha.hex()
+d["seed"] = seed(reveal, manifest_sha)
+with open(path, "w") as f:
+    json.dump(d, f, indent=2, ensure_ascii=False)
+    f.write("\n")
+PY
+}
+
+# (f4) The same at step 7, which drew no dice, by a GM who recomputes
+# everything public: the manifest's signature_sha256, dice.json's
+# manifest_sha256 and seed (DESIGN.md "Dice", from the revealed value in
+# dice.json). Rolls and state stay as they were, so only the signature check
+# itself can catch it.
+c=$(copy cheat-f4)
+reset_to_step "$c" 7
+forge_order7 "$c"
+rewrite_step "$c" 7 "turns/0007/dice.json turns/0007/manifest.json turns/0007/orders/france.json.sig"
+caught "(f4) step 7 order re-signed by allies, manifest and seed recomputed" "$c" 7 \
+	'turns/0007/orders/france\.json(\.sig)?' 'signature|signer|sign'
+
+# (h) The GM lists its own key (here allies' test key) for france in
+# keys/allowed_signers, in the commit that took step 7's orders (history
+# rewritten), and forges france's order of step 7 as in (f4): the keys a
+# step is checked with must be the players' keys of game.json.
+c=$(copy cheat-h)
+g "$c" reset -q --hard step-0007^
+echo "france namespaces=\"estafette-orders\" $(cut -d' ' -f1-2 "$KEYS/allies.pub") GM-KEY" \
+	>> "$c/keys/allowed_signers"
+g "$c" commit -q -a --amend --no-edit
+g "$c" read-tree -u --reset step-0007
+echo "france namespaces=\"estafette-orders\" $(cut -d' ' -f1-2 "$KEYS/allies.pub") GM-KEY" \
+	>> "$c/keys/allowed_signers"
+forge_order7 "$c"
+g "$c" add -A
+g "$c" commit -q -C step-0007
+g "$c" tag -f step-0007 HEAD >/dev/null
+for t in $(git -C "$c" tag --list 'step-*'); do
+	[ "$((10#${t#step-}))" -gt 7 ] && git -C "$c" tag -d "$t" >/dev/null
+done
+[ "$(git -C "$c" diff --no-renames --name-only step-0006 step-0007^ | xargs)" = \
+	"keys/allowed_signers orders/france.json orders/france.json.sig" ] || fail "(h): the orders commit"
+caught "(h) GM key listed for france, step 7 order forged" "$c" 7 \
+	'keys/allowed_signers|turns/0007/orders/france\.json(\.sig)?' 'key|signer|signature|allowed'
+
+echo "audit_tamper: the untouched game passes; 14 cheats caught"
