@@ -9,7 +9,8 @@
 #include "util/error.h"
 
 #define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
-	"       [--option K=V]... [--gm-key FILE.pub] [--deadline-hours N [--reminder-hours R]]\n" \
+	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
+	"       [--deadline-hours N [--reminder-hours R]]\n" \
 	"       [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
@@ -66,6 +67,7 @@ int cmd_new(int argc, char **argv)
 		{"id", required_argument, NULL, 'i'}, {"gm-key", required_argument, NULL, 'g'},
 		{"deadline-hours", required_argument, NULL, 'd'},
 		{"reminder-hours", required_argument, NULL, 'R'},
+		{"gm-signing-key", required_argument, NULL, 'k'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
@@ -85,6 +87,7 @@ int cmd_new(int argc, char **argv)
 			break;
 		case 'i': opts.id = optarg; break;
 		case 'g': opts.gm_key = optarg; break;
+		case 'k': opts.signing_key = optarg; break;
 		case 'd':
 		case 'R':
 			if (parse_hours(c == 'd' ? &opts.deadline_hours : &opts.reminder_hours, optarg) < 0) {

@@ -22,6 +22,12 @@
 #define EST_ORDERS_NAMESPACE "estafette-orders"
 #define EST_ORDER_MAX_BYTES 65536
 
+/* An OpenSSH private key in memory, to sign with (est_engine_sign_with). */
+typedef struct {
+	char *key;  /* the key file's text, or NULL */
+	size_t len;
+} est_signing_key;
+
 typedef struct est_game {
 	est_store *store;
 	const est_ruleset *ruleset;
@@ -35,6 +41,7 @@ typedef struct est_game {
 	long long step;  /* the last resolved step (0 after `new`) */
 	char *home;      /* $ESTAFETTE_HOME */
 	json_t *warnings; /* strings: what went wrong after the game was safe */
+	est_signing_key signing_key; /* the GM's key (git config estafette.signingkey); key NULL: none */
 } est_game;
 
 /* Options of `estafette new`. */
@@ -45,6 +52,8 @@ typedef struct {
 	const char *players_file; /* DESIGN.md "The players file" */
 	const char *gm_key;       /* a public key file for the GM, or NULL */
 	json_t *options;          /* {"scenario": ..., K: V}; borrowed, may be NULL */
+	const char *signing_key;  /* the GM's private key file: every commit and tag is
+	                             signed with it (git config estafette.signingkey) */
 	const char *test_secret;  /* sample games only: dice secrets anyone can
 	                             recompute from this text (game.json says so) */
 	int deadline_hours;       /* 0: no deadline, steps wait for every order */
@@ -228,6 +237,13 @@ int est_game_report(char **out, est_game *game, long long step, const char *play
  */
 const json_t *est_game_player_by_power(const est_game *game, const char *power);
 const json_t *est_game_player(const est_game *game, const char *player);
+
+/*
+ * Sign the commits and tags `store` writes with `key` (borrowed: it must
+ * outlive the store's use), in git's SSH format (namespace "git"), so that
+ * git verify-commit and verify-tag say "Good" against keys/allowed_signers.
+ */
+void est_engine_sign_with(est_store *store, const est_signing_key *key);
 
 /*
  * The JSON file `path` of `store` at `rev` (NULL: main), parsed strictly

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/internal.h"
+#include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -145,6 +146,38 @@ int est_game_reload(est_game *game)
 	return est_store_read(&game->allowed_signers, &len, game->store, NULL, "keys/allowed_signers");
 }
 
+static int sign_for_git(char **armored_out, const char *data, size_t len, void *payload)
+{
+	const est_signing_key *k = payload;
+	size_t armored_len;
+
+	return est_sshsig_sign(armored_out, &armored_len, k->key, k->len, "git", data, len);
+}
+
+void est_engine_sign_with(est_store *store, const est_signing_key *key)
+{
+	est_store_set_signer(store, key && key->key ? sign_for_git : NULL, (void *)key);
+}
+
+/* git config estafette.signingkey: the GM's key that signs every commit and tag. */
+static int load_signing_key(est_game *game)
+{
+	char *path = NULL;
+	int error;
+
+	if (est_store_config_get(&path, game->store, "estafette.signingkey") < 0) {
+		est_error_clear();
+		return 0;
+	}
+	error = est_file_read_private(&game->signing_key.key, &game->signing_key.len, path, 65536);
+	if (error < 0)
+		est_error_prefix("git config estafette.signingkey");
+	else
+		est_engine_sign_with(game->store, &game->signing_key);
+	free(path);
+	return error;
+}
+
 int est_game_open(est_game **out, const char *path)
 {
 	est_game *game = calloc(1, sizeof(*game));
@@ -158,7 +191,7 @@ int est_game_open(est_game **out, const char *path)
 				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
 		goto fail;
 	}
-	if ((error = est_store_open(&game->store, path)) < 0)
+	if ((error = est_store_open(&game->store, path)) < 0 || (error = load_signing_key(game)) < 0)
 		goto fail;
 	if ((error = est_game_reload(game)) < 0)
 		goto fail;
@@ -173,6 +206,9 @@ void est_game_free(est_game *game)
 {
 	if (!game)
 		return;
+	if (game->signing_key.key)
+		memset(game->signing_key.key, 0, game->signing_key.len);
+	free(game->signing_key.key);
 	clear(game);
 	json_decref(game->warnings);
 	est_store_free(game->store);

@@ -364,7 +364,8 @@ static int check_target(const char *dir)
  * that est_secrets_check_free then names).
  */
 static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est_changes *c,
-			   const char *msg, const est_secrets *secrets, const char *home, const char *id)
+			   const char *msg, const est_secrets *secrets, const char *home, const char *id,
+			   const est_signing_key *key, const char *key_path)
 {
 	char *tmp = est_strdup_printf("%s.new-%ld", dir, (long)getpid());
 	est_store *store = NULL;
@@ -372,8 +373,11 @@ static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est
 
 	if (!tmp)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = check_target(dir)) < 0 || (error = est_store_init(&store, tmp)) < 0 ||
-	    (error = est_store_commit(oid, store, NULL, c->items, c->count, msg, "step-0000")) < 0)
+	if ((error = check_target(dir)) < 0 || (error = est_store_init(&store, tmp)) < 0)
+		goto out;
+	est_engine_sign_with(store, key);
+	if ((error = est_store_commit(oid, store, NULL, c->items, c->count, msg, "step-0000")) < 0 ||
+	    (key_path && (error = est_store_config_set(store, "estafette.signingkey", key_path)) < 0))
 		goto out;
 	est_store_free(store);
 	store = NULL;
@@ -418,6 +422,29 @@ out:
 	return error;
 }
 
+/*
+ * The GM's signing key (--gm-signing-key): its text, its absolute path for
+ * the game's git config, and its public line for keys/allowed_signers when
+ * --gm-key gave none.
+ */
+static int read_signing_key(est_signing_key *k, char **path_out, char **gm_key, const char *file)
+{
+	int error;
+
+	if (!file)
+		return 0;
+	if ((error = est_file_read_private(&k->key, &k->len, file, 65536)) < 0)
+		return est_error_prefix("--gm-signing-key");
+	if (!(*path_out = realpath(file, NULL)))
+		return est_error_set(EST_EIO, "%s: cannot resolve the path", file);
+	if (!*gm_key) {
+		if ((error = est_sshsig_public_key(gm_key, k->key, k->len)) < 0)
+			return est_error_prefix("--gm-signing-key %s", file);
+		(*gm_key)[strcspn(*gm_key, "\r\n")] = '\0';
+	}
+	return 0;
+}
+
 static int check_names(const est_ruleset *rs, const char *name, const char *id)
 {
 	if (!rs)
@@ -436,6 +463,8 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	char oid[EST_STORE_OID_HEX + 1], *msg = NULL, sha[65], *path = NULL;
 	json_t *players = NULL, *rules = NULL, *state = NULL;
 	json_t *options = opts->options ? json_incref(opts->options) : json_object();
+	est_signing_key key = {0};
+	char *key_path = NULL;
 	est_changes c = {0};
 	est_secrets secrets;
 	int error;
@@ -448,6 +477,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	}
 	if ((error = read_players(&players, opts->players_file, rs)) < 0 ||
 	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
+	    (error = read_signing_key(&key, &key_path, &gm_key, opts->signing_key)) < 0 ||
 	    (error = read_ruleset_data(&rules, &c, rs)) < 0 ||
 	    (error = rs->setup(&state, rules, options)) < 0 ||
 	    (error = est_secrets_check_free(home, id)) < 0 ||
@@ -456,7 +486,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 		goto out;
 	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
 				id, rs->name, rs->version, sha);
-	if ((error = create_in_place(oid, opts->dir, &c, msg, &secrets, home, id)) < 0)
+	if ((error = create_in_place(oid, opts->dir, &c, msg, &secrets, home, id, &key, key_path)) < 0)
 		goto out;
 	path = realpath(opts->dir, NULL);
 	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s}", "game", id, "ruleset", rs->name,
@@ -465,6 +495,10 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 out:
 	free(path);
 	free(msg);
+	if (key.key)
+		memset(key.key, 0, key.len);
+	free(key.key);
+	free(key_path);
 	est_changes_free(&c);
 	json_decref(options);
 	json_decref(state);

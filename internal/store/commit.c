@@ -312,6 +312,68 @@ static int tag_check(int *same, est_store *store, const char *ref_name, const ch
 	return error;
 }
 
+void est_store_set_signer(est_store *store, est_store_sign_fn sign, void *payload)
+{
+	store->sign = sign;
+	store->sign_payload = payload;
+}
+
+/*
+ * A signed annotated tag, as `git tag -s` writes it: the tag object's text
+ * with the armored signature of everything before it appended. libgit2
+ * has no call for that, so the object is written through the object
+ * database.
+ */
+static int write_signed_tag(git_oid *tag_oid, est_store *store, const char *tag, git_commit *commit,
+			    const git_signature *sig, const char *subject)
+{
+	char hex[GIT_OID_HEXSZ + 1], *text = NULL, *armored = NULL, *object = NULL;
+	int offset = sig->when.offset, error;
+	git_odb *odb = NULL;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
+	text = est_strdup_printf("object %s\ntype commit\ntag %s\ntagger %s <%s> %lld %c%02d%02d\n\n%s\n",
+				 hex, tag, sig->name, sig->email, (long long)sig->when.time,
+				 offset < 0 ? '-' : '+', abs(offset) / 60, abs(offset) % 60, subject);
+	if (!text)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = store->sign(&armored, text, strlen(text), store->sign_payload)) < 0)
+		goto out;
+	if (!(object = est_strdup_printf("%s%s", text, armored))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (git_repository_odb(&odb, store->repo) < 0 ||
+	    git_odb_write(tag_oid, odb, object, strlen(object), GIT_OBJECT_TAG) < 0)
+		error = est_store__git_error(store, EST_ERROR, "writing the signed tag");
+out:
+	git_odb_free(odb);
+	free(object);
+	free(armored);
+	free(text);
+	return error;
+}
+
+/* A signed commit, as `git commit -S` writes it: the signature in its gpgsig header. */
+static int write_signed_commit(git_oid *out, est_store *store, const git_signature *sig,
+			       const char *message, const git_tree *tree, size_t nparents,
+			       const git_commit **parents)
+{
+	git_buf buf = {0};
+	char *armored = NULL;
+	int error = 0;
+
+	if (git_commit_create_buffer(&buf, store->repo, sig, sig, NULL, message, tree, nparents,
+				     parents) < 0)
+		return est_store__git_error(store, EST_ERROR, "writing the commit");
+	if ((error = store->sign(&armored, buf.ptr, buf.size, store->sign_payload)) == 0 &&
+	    git_commit_create_with_signature(out, store->repo, buf.ptr, armored, "gpgsig") < 0)
+		error = est_store__git_error(store, EST_ERROR, "writing the signed commit");
+	free(armored);
+	git_buf_dispose(&buf);
+	return error;
+}
+
 /*
  * Write the annotated tag object for `commit` into *tag_oid, unless
  * refs/tags/<tag> already leads to `commit` (*exists set, nothing written).
@@ -326,6 +388,8 @@ static int prepare_tag(git_oid *tag_oid, int *exists, est_store *store, const ch
 	if ((error = tag_check(exists, store, ref_name, tag, git_commit_id(commit))) < 0 ||
 	    *exists)
 		return error;
+	if (store->sign)
+		return write_signed_tag(tag_oid, store, tag, commit, sig, subject);
 	if (git_tag_annotation_create(tag_oid, store->repo, tag, (const git_object *)commit,
 				      sig, subject) < 0)
 		return est_store__git_error(store, EST_ERROR, "writing the tag");
@@ -586,10 +650,17 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 	if ((error = make_tree(&tree, store, base, changes, count)) < 0 ||
 	    (error = make_signature(&sig, store)) < 0)
 		goto out;
-	if (git_commit_create(&commit_oid, store->repo, NULL, sig, sig, NULL, text, tree,
-			      parent ? 1 : 0, parents) < 0 ||
-	    git_commit_lookup(&commit, store->repo, &commit_oid) < 0) {
+	if (store->sign) {
+		if ((error = write_signed_commit(&commit_oid, store, sig, text, tree, parent ? 1 : 0,
+						 parents)) < 0)
+			goto out;
+	} else if (git_commit_create(&commit_oid, store->repo, NULL, sig, sig, NULL, text, tree,
+				     parent ? 1 : 0, parents) < 0) {
 		error = est_store__git_error(store, EST_ERROR, "writing the commit");
+		goto out;
+	}
+	if (git_commit_lookup(&commit, store->repo, &commit_oid) < 0) {
+		error = est_store__git_error(store, EST_ERROR, "reading back the commit");
 		goto out;
 	}
 	if (tag && (error = prepare_tag(&tag_oid, &tag_exists, store, tag_ref, tag, commit,

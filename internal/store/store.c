@@ -523,6 +523,20 @@ void est_store_list_free(char **names)
 	free(names);
 }
 
+int est_store_config_set(est_store *store, const char *key, const char *value)
+{
+	git_config *cfg = NULL, *local = NULL;
+	int error = 0;
+
+	if (git_repository_config(&cfg, store->repo) < 0 ||
+	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0 ||
+	    git_config_set_string(local, key, value) < 0)
+		error = est_store__git_error(store, EST_EIO, key);
+	git_config_free(local);
+	git_config_free(cfg);
+	return error;
+}
+
 int est_store_config_get(char **out, est_store *store, const char *key)
 {
 	git_config *cfg = NULL, *local = NULL;

@@ -57,6 +57,21 @@ typedef struct {
 int est_store_init(est_store **out, const char *path);
 
 /*
+ * Sign `len` bytes (a commit or tag object without its signature) for git:
+ * an armored SSH signature in namespace "git" into *armored_out (caller
+ * frees). Returns 0 or an EST_E* code with the message set.
+ */
+typedef int (*est_store_sign_fn)(char **armored_out, const char *data, size_t len, void *payload);
+
+/*
+ * From now on, sign every commit and annotated tag this handle writes, as
+ * `git commit -S` and `git tag -s` do with gpg.format=ssh, so that
+ * `git verify-commit` and `git verify-tag` say "Good". `sign` NULL: stop
+ * signing. `payload` is passed to `sign`, borrowed.
+ */
+void est_store_set_signer(est_store *store, est_store_sign_fn sign, void *payload);
+
+/*
  * Open the game repository at `path`: its work tree, its .git folder or a
  * bare repository. Folders above `path` are not searched. On success *out is
  * a new handle (free with est_store_free()).
@@ -234,6 +249,12 @@ int est_store_tag(est_store *store, const char *tag, const char *commit,
  * valid config name; EST_ENOMEM; EST_ERROR (libgit2).
  */
 int est_store_config_get(char **out, est_store *store, const char *key);
+
+/*
+ * Set `key` to `value` in the repository's own (local) git config.
+ * Errors: EST_EIO naming the key.
+ */
+int est_store_config_set(est_store *store, const char *key, const char *value);
 
 /*
  * The committer time of `rev` (as in est_store_read()), in seconds since the

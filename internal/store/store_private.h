@@ -15,6 +15,8 @@ struct est_store {
 	char *path;      /* work tree or bare folder, no trailing '/' */
 	char *lock_path; /* <git dir>/estafette.lock */
 	int lock_fd;     /* -1 unless this handle holds the lock */
+	est_store_sign_fn sign; /* NULL: commits and tags are not signed */
+	void *sign_payload;
 };
 
 /*
