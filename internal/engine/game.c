@@ -216,6 +216,16 @@ void est_game_free(est_game *game)
 	free(game);
 }
 
+char *est_game_config(est_game *game, const char *key, const char *fallback)
+{
+	char *value = NULL;
+
+	if (est_store_config_get(&value, game->store, key) == 0)
+		return value;
+	est_error_clear();
+	return fallback ? strdup(fallback) : NULL;
+}
+
 void est_game_warn(est_game *game, const char *fmt, ...)
 {
 	char text[2048];

@@ -67,6 +67,16 @@ int est_game_commit(char oid[EST_STORE_OID_HEX + 1], est_game *game,
  */
 int est_game_lock(est_game *game);
 
+/* The sender of every mail a game sends unless git config estafette.sender says otherwise. */
+#define EST_DEFAULT_SENDER "estafette <estafette@localhost>"
+
+/*
+ * The game repository's own git config value of `key` (e.g.
+ * "estafette.smtpurl"), else a copy of `fallback` (may be NULL). Caller
+ * frees; NULL when unset without fallback, or on ENOMEM.
+ */
+char *est_game_config(est_game *game, const char *key, const char *fallback);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -185,8 +195,8 @@ int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 /*
  * A list of store changes that owns its paths and bytes (changes.c).
  * est_changes_add takes ownership of `path` and `data` (either may be NULL
- * after a failed allocation: EST_ENOMEM, and both are freed). data NULL with
- * len 0 and `delete` set removes the path.
+ * after a failed allocation: EST_ENOMEM, and both are freed).
+ * est_changes_delete removes a path (a file or a whole folder).
  */
 typedef struct {
 	est_store_change *items;

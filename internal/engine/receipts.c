@@ -84,14 +84,11 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
 		    const char *text, const char *in_reply_to, time_t date)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
-	char *sender = NULL, *from_addr = NULL, *msgid = NULL, *eml = NULL, *full = NULL;
+	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
+	char *from_addr = NULL, *msgid = NULL, *eml = NULL, *full = NULL;
 	size_t eml_len;
 	int error, queued;
 
-	if (est_store_config_get(&sender, game->store, "estafette.sender") < 0) {
-		est_error_clear();
-		sender = strdup("estafette <estafette@localhost>");
-	}
 	msgid = est_strdup_printf("<%s.%s@estafette>", id, name);
 	full = est_strdup_printf("%s\n-- \nestafette %s, game %s\n", text, EST_VERSION, id);
 	from_addr = sender ? est_mail_address_of(sender) : NULL;

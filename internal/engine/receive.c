@@ -430,14 +430,6 @@ static int fetch_one(void *payload, const char *message, size_t len, const char 
 	return error;
 }
 
-static char *config_value(est_game *game, const char *key)
-{
-	char *value = NULL;
-
-	if (est_store_config_get(&value, game->store, key) < 0)
-		est_error_clear();
-	return value;
-}
 
 
 
@@ -445,8 +437,8 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
 		   time_t now)
 {
 	fetch_run run = {game, now, json_array()};
-	char *url = imap_url ? strdup(imap_url) : config_value(game, "estafette.imapurl");
-	char *user = config_value(game, "estafette.imapuser"), *ca = config_value(game, "estafette.imapcafile");
+	char *url = imap_url ? strdup(imap_url) : est_game_config(game, "estafette.imapurl", NULL);
+	char *user = est_game_config(game, "estafette.imapuser", NULL), *ca = est_game_config(game, "estafette.imapcafile", NULL);
 	char *password = NULL;
 	size_t handled = 0, left = 0;
 	int error;

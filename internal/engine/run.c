@@ -14,7 +14,6 @@
 #include "util/error.h"
 #include "util/util.h"
 
-#define DEFAULT_SENDER "estafette <estafette@localhost>"
 /* A guard against a ruleset whose automatic steps never wait on anyone. */
 #define MAX_STEPS_PER_RUN 1000
 
@@ -37,15 +36,6 @@ static char *mailbox(const char *name, const char *addr)
 	return box;
 }
 
-static char *config_or(est_game *game, const char *key, const char *fallback)
-{
-	char *value = NULL;
-
-	if (est_store_config_get(&value, game->store, key) == 0)
-		return value;
-	est_error_clear();
-	return fallback ? strdup(fallback) : NULL;
-}
 
 /* A report's parts: the text is required; the HTML and the SVG map where the ruleset has them. */
 typedef struct {
@@ -123,7 +113,7 @@ out:
 
 int est_game_queue_reports(int *queued_out, est_game *game, long long step)
 {
-	char *sender = config_or(game, "estafette.sender", DEFAULT_SENDER), tag[40];
+	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER), tag[40];
 	long long date = 0;
 	size_t i;
 	json_t *player;
@@ -176,8 +166,8 @@ int est_game_password(char **out, est_game *game, const char *name)
 int est_game_deliver(json_t **mail_out, est_game *game)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
-	char *url = config_or(game, "estafette.smtpurl", NULL);
-	char *user = config_or(game, "estafette.smtpuser", NULL), *password = NULL, *dir = NULL;
+	char *url = est_game_config(game, "estafette.smtpurl", NULL);
+	char *user = est_game_config(game, "estafette.smtpuser", NULL), *password = NULL, *dir = NULL;
 	size_t sent = 0, pending = 0;
 	int error;
 

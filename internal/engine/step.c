@@ -383,13 +383,6 @@ static char *commit_message(const step_work *w, const json_t *events, const char
 	return next;
 }
 
-static time_t commit_clock(void)
-{
-	const char *fixed = getenv("ESTAFETTE_COMMIT_TIME");
-
-	return fixed && *fixed ? (time_t)strtoll(fixed, NULL, 10) : time(NULL);
-}
-
 /* Resolve the collected step and commit it. */
 static int resolve(step_work *w, est_game *game)
 {
@@ -437,7 +430,11 @@ static int resolve(step_work *w, est_game *game)
 		goto out;
 	dice_doc = json_pack("{s:o, s:o, s:O}", "reveal", hex_json(r), "seed", hex_json(seed),
 			     "rolls", est_dice_log(dice));
-	time_t deadline = json_integer_value(hours) > 0 ? commit_clock() + json_integer_value(hours) * 3600 : 0;
+	long long opened;
+	/* The step that opens now is dated by the commit about to be made: the same clock. */
+	if ((error = est_store_clock(&opened)) < 0)
+		goto out;
+	time_t deadline = json_integer_value(hours) > 0 ? (time_t)(opened + json_integer_value(hours) * 3600) : 0;
 	if ((error = add_public_report(w, game, wrapped, events_doc, dice_doc, deadline)) < 0)
 		goto out;
 	if ((error = est_changes_add(&w->changes, strdup("state.json"), state_text, strlen(state_text))) < 0)

@@ -208,6 +208,15 @@ static int commit_time(git_time_t *out)
 	return 0;
 }
 
+int est_store_clock(long long *out)
+{
+	git_time_t t = (git_time_t)time(NULL);
+	int error = commit_time(&t);
+
+	*out = (long long)t;
+	return error;
+}
+
 /*
  * The identity commits and tags are made with: the local config's
  * user.name and user.email, else the default (store.h says why local only).

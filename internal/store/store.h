@@ -266,6 +266,14 @@ int est_store_config_set(est_store *store, const char *key, const char *value);
 int est_store_commit_time(long long *out, est_store *store, const char *rev);
 
 /*
+ * The time the next commit will carry, in seconds since the epoch: the
+ * environment's ESTAFETTE_COMMIT_TIME when set (tests, replays, `run
+ * --now`), else now. Errors: EST_ECONFIG if that variable is not a whole
+ * number (*out is then now).
+ */
+int est_store_clock(long long *out);
+
+/*
  * The commit tag `tag` (refs/tags/<tag>, annotated or not) points to, in
  * out[41].
  *
