@@ -60,6 +60,17 @@ int cmd_audit(int argc, char **argv)
 			json_string_value(json_object_get(f, "file")),
 			json_string_value(json_object_get(f, "check")),
 			json_string_value(json_object_get(f, "message")));
+	} else if (json_object_get(report, "unverified") && !json_is_null(json_object_get(report, "unverified"))) {
+		const json_t *u = json_object_get(report, "unverified");
+		printf("audit of %s: everything that can be checked holds (%lld orders and %lld rolls), "
+		       "but it is NOT COMPLETE: %lld of %lld steps, the first step %lld, could not be "
+		       "resolved again: %s\n", json_string_value(json_object_get(report, "game")),
+		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "orders")),
+		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "rolls")),
+		       (long long)json_integer_value(json_object_get(u, "steps")),
+		       (long long)json_integer_value(json_object_get(report, "steps")),
+		       (long long)json_integer_value(json_object_get(u, "first")),
+		       json_string_value(json_object_get(u, "reason")));
 	} else {
 		printf("audit of %s: all %lld steps hold (%lld orders and %lld rolls checked)\n",
 		       json_string_value(json_object_get(report, "game")),

@@ -11,7 +11,7 @@
 #define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
 	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
 	"       [--deadline-hours N [--reminder-hours R]]\n" \
-	"       [--test-dice-secret TEXT] [--json]"
+	"       [--sealed] [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
 static int add_option(json_t *options, const char *kv)
@@ -67,7 +67,7 @@ int cmd_new(int argc, char **argv)
 		{"id", required_argument, NULL, 'i'}, {"gm-key", required_argument, NULL, 'g'},
 		{"deadline-hours", required_argument, NULL, 'd'},
 		{"reminder-hours", required_argument, NULL, 'R'},
-		{"gm-signing-key", required_argument, NULL, 'k'},
+		{"gm-signing-key", required_argument, NULL, 'k'}, {"sealed", no_argument, NULL, 'S'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
@@ -96,6 +96,7 @@ int cmd_new(int argc, char **argv)
 			}
 			break;
 		case 't': opts.test_secret = optarg; break;
+		case 'S': opts.sealed = 1; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;

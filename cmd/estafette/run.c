@@ -11,7 +11,9 @@
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette run GAME... | --all DIR [--now TIME] [--json]"
+#define USAGE "estafette run GAME... | --all DIR [--now TIME] [--no-mail] [--json]"
+
+static unsigned run_flags; /* EST_RUN_NO_MAIL */
 
 static void print_awaiting(const json_t *waiting)
 {
@@ -75,7 +77,7 @@ static int run_one(int *games, const char *path, time_t now, int json, json_t *r
 	}
 	(*games)++;
 	if (error == 0)
-		error = est_game_run(&summary, game, now);
+		error = est_game_run(&summary, game, now, run_flags);
 	if (error < 0) {
 		if (strncmp(est_error_message(), path, strlen(path)) != 0)
 			est_error_prefix("%s", path);
@@ -127,7 +129,8 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"all", required_argument, NULL, 'a'}, {"now", required_argument, NULL, 'n'},
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
+		{"no-mail", no_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'}, {0}};
 	const char *all = NULL, *now_text = NULL;
 	json_t *results = json_array();
 	int c, json = 0, status = 0, games = 0;
@@ -137,6 +140,7 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'a': all = optarg; break;
 		case 'n': now_text = optarg; break;
+		case 'm': run_flags |= EST_RUN_NO_MAIL; break;
 		case 'j': json = 1; break;
 		default:
 			json_decref(results);

@@ -131,9 +131,12 @@ static int run(int argc, char **argv, int write, const char *usage)
 		status = refuse(error, a.json, diagnostics);
 		goto out;
 	}
-	if (!write)
+	if (!write) {
 		receipt = json_pack("{s:s, s:s, s:I, s:I}", "status", "valid", "player", order->player,
 				    "step", (json_int_t)order->step, "seq", (json_int_t)order->seq);
+		if (json_array_size(game->warnings))
+			json_object_set(receipt, "warnings", game->warnings);
+	}
 	if (!a.json)
 		cmd_print_warnings(json_object_get(receipt, "warnings"));
 	if (a.json)

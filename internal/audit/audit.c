@@ -15,6 +15,7 @@
 #include "dice/dice.h"
 #include "engine/engine.h"
 #include "orders/orders.h"
+#include "seal/seal.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -27,11 +28,34 @@ typedef struct {
 	char *signers; /* keys/allowed_signers as step 0 committed it */
 	size_t signers_len;
 	const char *id;
-	int have_hidden;
+	int have_hidden;               /* the GM's hidden chain secret is at hand */
 	unsigned char hidden_secret[32];
+	long long revealed;            /* reveal.json's step T (0: none) */
+	unsigned char reveal_value[32]; /* h_T */
+	int sealed;                    /* game.json "sealed": true */
+	est_store *sealed_store;       /* the GM's sealed store, when it is here */
+	int blind;                     /* sealed, and a step could not be replayed */
 	json_t *failure;
+	json_t *unverified;            /* {"steps", "first", "reason"} or NULL */
 	long long steps, orders, rolls;
 } audit;
+
+/* What an audit without the hidden parts cannot check (returned by checks, with fail's 1 and -1). */
+#define UNVERIFIABLE 2
+
+/*
+ * Note a step that cannot be re-resolved without what only the GM holds
+ * until `reveal`; the first reason is kept. Returns UNVERIFIABLE.
+ */
+static int cannot_verify(audit *a, long long step, const char *reason)
+{
+	if (!a->unverified)
+		a->unverified = json_pack("{s:I, s:I, s:s}", "steps", (json_int_t)0, "first",
+					  (json_int_t)step, "reason", reason);
+	json_object_set_new(a->unverified, "steps", json_integer(
+		json_integer_value(json_object_get(a->unverified, "steps")) + 1));
+	return UNVERIFIABLE;
+}
 
 /* Record the first failure; returns 1 so checks can `return fail(...)`. */
 static int fail(audit *a, long long step, const char *file, const char *check, const char *fmt, ...)
@@ -138,6 +162,35 @@ out:
 	return failed;
 }
 
+/*
+ * A sealed game's order file and signature: published by `reveal` under
+ * revealed/NNNN/orders/ at main, or in the GM's sealed store. `path` and
+ * `sig_path` are set to where they were read.
+ */
+static int sealed_order(char **bytes, size_t *len, char **sig, size_t *sig_len, char path[300],
+			char sig_path[310], audit *a, long long step, const char *file)
+{
+	est_store *store = a->store;
+	const char *rev = "main";
+
+	snprintf(path, 300, "revealed/%04lld/orders/%s", step, file ? file : "?");
+	if (step > a->revealed) {
+		if (!a->sealed_store)
+			return cannot_verify(a, step, "a sealed game's order files are published by the GM "
+					     "with estafette reveal");
+		snprintf(path, 300, "orders/%04lld/%s", step, file ? file : "?");
+		store = a->sealed_store;
+		rev = NULL;
+	}
+	snprintf(sig_path, 310, "%s.sig", path);
+	if (est_store_read(bytes, len, store, rev, path) == 0 &&
+	    est_store_read(sig, sig_len, store, rev, sig_path) == 0)
+		return 0;
+	est_error_clear();
+	return fail(a, step, path, "presence", "%s or its signature is missing%s", path,
+		    store == a->store ? " from what reveal published" : " from the sealed store");
+}
+
 /* One order file of the manifest: its bytes, its signature, its binding. */
 static int check_order(json_t *orders, audit *a, long long step, const json_t *entry,
 		       const char *prev_sha)
@@ -154,8 +207,11 @@ static int check_order(json_t *orders, audit *a, long long step, const json_t *e
 	snprintf(dir, sizeof(dir), "turns/%04lld/orders", step);
 	snprintf(path, sizeof(path), "%s/%s", dir, file ? file : "?");
 	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
-	if ((failed = read_step_file(&bytes, &len, a, step, path)) != 0 ||
-	    (failed = read_step_file(&sig, &sig_len, a, step, sig_path)) != 0)
+	if (a->sealed)
+		failed = sealed_order(&bytes, &len, &sig, &sig_len, path, sig_path, a, step, file);
+	else if ((failed = read_step_file(&bytes, &len, a, step, path)) == 0)
+		failed = read_step_file(&sig, &sig_len, a, step, sig_path);
+	if (failed)
 		goto out;
 	est_sha256_hex(sha, bytes, len);
 	if (!same_string(json_object_get(entry, "sha256"), sha)) {
@@ -250,22 +306,28 @@ static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], audi
 	return 0;
 }
 
-/* The hidden stream: from the hidden chain when the GM's secrets are at hand. */
-static int hidden_stream(est_dice **out, audit *a, long long step, const json_t *dice,
-			 const unsigned char manifest_sha[32], const char *path)
+/*
+ * The hidden stream of a step and its seed (the sealing key): from the GM's
+ * secret, or from reveal.json's h_T (hashed T - t times for step t).
+ */
+static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long long step,
+			 const json_t *dice, const unsigned char manifest_sha[32])
 {
 	long long n = json_integer_value(json_object_get(json_object_get(a->game, "dice"), "chain_length"));
-	unsigned char h[32], seed[32];
+	unsigned char h[32];
 
-	if (!a->have_hidden) {
-		if (json_integer_value(json_object_get(dice, "hidden_rolls")) > 0)
-			return fail(a, step, path, "hidden", "step %lld drew %lld hidden rolls (deck "
-				    "shuffles); checking it needs the hidden chain: audit where the game's "
-				    "secrets are, or after they are revealed", step,
-				    (long long)json_integer_value(json_object_get(dice, "hidden_rolls")));
+	if (a->have_hidden)
+		est_dice_chain_value(h, a->hidden_secret, (uint32_t)(n - step));
+	else if (step <= a->revealed)
+		est_dice_chain_value(h, a->reveal_value, (uint32_t)(a->revealed - step));
+	else if (a->sealed)
+		return cannot_verify(a, step, "a sealed game's hidden parts open only with the hidden "
+				     "chain, which the GM publishes with estafette reveal");
+	else if (json_integer_value(json_object_get(dice, "hidden_rolls")) > 0)
+		return cannot_verify(a, step, "the step drew hidden rolls (deck shuffles), which the "
+				     "hidden chain checks; the GM publishes it with estafette reveal");
+	else
 		return est_dice_new_fixed(out, NULL, 0);
-	}
-	est_dice_chain_value(h, a->hidden_secret, (uint32_t)(n - step));
 	if (est_dice_step_seed(seed, h, EST_DICE_DOMAIN_HIDDEN, a->id, (uint32_t)step, manifest_sha) < 0)
 		return -1;
 	return est_dice_new(out, seed);
@@ -310,9 +372,56 @@ static int gather_orders(json_t *orders, audit *a, long long step, const json_t 
 	return failed;
 }
 
+/*
+ * What `reveal` published for the step, against the replay: the hidden
+ * rolls, and in a sealed game the whole state.
+ */
+static int check_revealed(audit *a, long long step, const json_t *wrapped, const est_dice *hidden)
+{
+	char path[80], *text = NULL, *made = NULL;
+	json_t *doc = NULL;
+	size_t len;
+	int failed = 0;
+
+	if (step > a->revealed)
+		return 0;
+	snprintf(path, sizeof(path), "revealed/%04lld/hidden-dice.json", step);
+	/* Published only where the GM's machine resolved the step; the replay has the rolls anyway. */
+	if (est_store_read(&text, &len, a->store, "main", path) == 0 &&
+	    parse(&doc, a, step, path, text, len) != 0)
+		failed = 1;
+	else if (doc && !json_equal(json_object_get(doc, "rolls"), est_dice_log(hidden)))
+		failed = fail(a, step, path, "hidden rolls", "%s: the hidden rolls listed are not those the "
+			      "revealed hidden chain gives", path);
+	free(text);
+	text = NULL;
+	snprintf(path, sizeof(path), "revealed/%04lld/state.json", step);
+	if (!failed && a->sealed) {
+		made = est_json_text(wrapped);
+		if (est_store_read(&text, &len, a->store, "main", path) < 0 || !made ||
+		    strcmp(made, text) != 0)
+			failed = fail(a, step, path, "state", "%s is not the state the step gives when "
+				      "resolved again", path);
+	}
+	est_error_clear();
+	free(made);
+	free(text);
+	json_decref(doc);
+	return failed;
+}
+
+/* The public state.json text of the replayed state: sealed with the step's key in a sealed game. */
+static int public_text(char **out, audit *a, const json_t *wrapped, const unsigned char key[32])
+{
+	if (a->sealed)
+		return est_engine_public_state(out, a->rs, a->rules, wrapped, key) < 0 ? -1 : 0;
+	return (*out = est_json_text(wrapped)) ? 0 : -1;
+}
+
 /* Resolve the step again and compare the rolls and the state with what was committed. */
 static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long step, const json_t *prev,
-		  const json_t *orders, est_dice *dice, est_dice *hidden, const json_t *dice_doc)
+		  const json_t *orders, est_dice *dice, est_dice *hidden, const unsigned char key[32],
+		  const json_t *dice_doc)
 {
 	char dir[64], path[80], *text = NULL, *made = NULL;
 	json_t *state = NULL, *events = NULL;
@@ -337,12 +446,15 @@ static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long st
 	if ((failed = read_at_step(&text, &len, a, step, "state.json")) != 0)
 		goto out;
 	*wrapped_out = json_pack("{s:s, s:I, s:O}", "game", a->id, "step", (json_int_t)step, "state", state);
-	made = est_json_text(*wrapped_out);
+	if ((failed = public_text(&made, a, *wrapped_out, key)) != 0)
+		goto out;
 	est_sha256_hex(sha_out, text, len);
-	if (!made || strcmp(made, text) != 0)
+	if (strcmp(made, text) != 0)
 		failed = fail(a, step, "state.json", "state", "state.json of step %lld (SHA-256 %.16s...) "
-			      "is not what the orders and dice of the step give when resolved again", step,
-			      sha_out);
+			      "is not what the orders and dice of the step give when resolved again%s", step,
+			      sha_out, a->sealed ? " and sealed with the step's key" : "");
+	if (!failed)
+		failed = check_revealed(a, step, *wrapped_out, hidden);
 out:
 	free(made);
 	free(text);
@@ -351,11 +463,36 @@ out:
 	return failed;
 }
 
+/*
+ * A step that could not be re-resolved: the audit goes on from the state
+ * the step committed, which an unsealed game's players can read whole; a
+ * sealed game's later steps then have no whole state to start from.
+ */
+static int go_on_unverified(json_t **wrapped, char sha[65], audit *a, long long step)
+{
+	char *text = NULL;
+	size_t len;
+	int failed;
+
+	if (a->sealed) {
+		a->blind = 1;
+		return 0;
+	}
+	if ((failed = read_at_step(&text, &len, a, step, "state.json")) != 0 ||
+	    (failed = parse(wrapped, a, step, "state.json", text, len)) != 0) {
+		free(text);
+		return failed;
+	}
+	est_sha256_hex(sha, text, len);
+	free(text);
+	return 0;
+}
+
 /* One step: its files, its orders, its dice, and the state they give. */
 static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], audit *a, long long step)
 {
 	char mpath[64], dpath[64], *manifest_text = NULL, *dice_text = NULL;
-	unsigned char seed[32], manifest_sha[32];
+	unsigned char seed[32], manifest_sha[32], key[32] = {0};
 	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
 	size_t mlen, dlen;
@@ -367,19 +504,28 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
 	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||
 	    (failed = parse(&dice_doc, a, step, dpath, dice_text, dlen)) != 0 ||
-	    (failed = check_dice(seed, reveal, a, step, dice_doc, manifest_text, mlen, dpath)) != 0 ||
-	    (failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath)) != 0)
+	    (failed = check_dice(seed, reveal, a, step, dice_doc, manifest_text, mlen, dpath)) != 0)
 		goto out;
+	if (a->blind) {
+		failed = cannot_verify(a, step, "an earlier step of this sealed game could not be replayed");
+		goto out;
+	}
 	est_sha256(manifest_sha, manifest_text, mlen);
-	if ((failed = est_dice_new(&dice, seed)) != 0 ||
-	    (failed = hidden_stream(&hidden, a, step, dice_doc, manifest_sha, dpath)) != 0 ||
-	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, dice_doc)) != 0)
+	if ((failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath)) != 0 ||
+	    (failed = est_dice_new(&dice, seed)) != 0 ||
+	    (failed = hidden_stream(&hidden, key, a, step, dice_doc, manifest_sha)) != 0 ||
+	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, key, dice_doc)) != 0)
 		goto out;
 	json_decref(*wrapped);
 	*wrapped = next;
 	next = NULL;
 	a->steps++;
 out:
+	if (failed == UNVERIFIABLE) {
+		json_decref(*wrapped);
+		*wrapped = NULL;
+		failed = go_on_unverified(wrapped, sha, a, step);
+	}
 	json_decref(next);
 	est_dice_free(hidden);
 	est_dice_free(dice);
@@ -428,6 +574,52 @@ static int check_history(audit *a, long long last)
 	return failed;
 }
 
+/* The GM's sealed store, if this machine has it: it lets the GM audit before `reveal`. */
+static void open_sealed_store(audit *a, const char *home)
+{
+	char *path = est_strdup_printf("%s/games/%s/sealed.git", home, a->id);
+
+	if (path && est_store_open(&a->sealed_store, path) < 0)
+		a->sealed_store = NULL;
+	est_error_clear();
+	free(path);
+}
+
+/*
+ * reveal.json at main: h_T, which must hash to game.json's hidden chain
+ * tip in exactly T steps.
+ */
+static int check_reveal_json(audit *a, long long last)
+{
+	const char *tip = json_string_value(json_object_get(json_object_get(a->game, "dice"),
+							    "hidden_chain_tip"));
+	unsigned char want[32], got[32];
+	json_t *doc = NULL;
+	long long t;
+	int failed;
+
+	if (est_engine_read_json(&doc, a->store, "main", "reveal.json") < 0) {
+		est_error_clear();
+		return 0; /* nothing revealed yet */
+	}
+	t = json_integer_value(json_object_get(doc, "step"));
+	if ((failed = hex32(a->reveal_value, a, t, "reveal.json", json_object_get(doc, "hidden_reveal"),
+			    "hidden_reveal")) != 0)
+		goto out;
+	est_dice_chain_value(got, a->reveal_value, (uint32_t)(t > 0 ? t : 0));
+	if (t < 1 || t > last || !tip || est_hex_decode(want, 32, tip) < 0 || memcmp(want, got, 32) != 0) {
+		est_error_clear();
+		failed = fail(a, t, "reveal.json", "reveal", "reveal.json: hidden_reveal hashed %lld times "
+			      "is not game.json's hidden_chain_tip: it is not the hidden chain the GM "
+			      "committed to at step 0", t);
+		goto out;
+	}
+	a->revealed = t;
+out:
+	json_decref(doc);
+	return failed;
+}
+
 static int open_audit(audit *a, const char *path, const char *home)
 {
 	const char *version;
@@ -452,6 +644,9 @@ static int open_audit(audit *a, const char *path, const char *home)
 	unsigned char chain[32];
 	a->have_hidden = home && est_engine_secrets(chain, a->hidden_secret, home, a->id) == 0;
 	est_error_clear();
+	a->sealed = json_is_true(json_object_get(a->game, "sealed"));
+	if (a->sealed && home)
+		open_sealed_store(a, home);
 	return 0;
 }
 
@@ -479,6 +674,8 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 	if (!failed)
 		failed = check_history(&a, last);
 	if (!failed)
+		failed = check_reveal_json(&a, last);
+	if (!failed)
 		failed = check_setup(&wrapped, sha, &a);
 	for (long long t = 1; t <= last && !failed; t++) {
 		if (progress)
@@ -489,16 +686,20 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 		error = est_error_code() ? est_error_code() : EST_ERROR;
 		goto out;
 	}
-	*report_out = json_pack("{s:s, s:s, s:I, s:{s:I, s:I, s:I}, s:b, s:O?}", "game", a.id,
-				"ruleset", a.rs->name, "steps", (json_int_t)last,
+	*report_out = json_pack("{s:s, s:s, s:I, s:{s:I, s:I, s:I}, s:b, s:O?, s:b, s:O?}", "game",
+				a.id, "ruleset", a.rs->name, "steps", (json_int_t)last,
 				"checked", "steps", (json_int_t)a.steps, "orders", (json_int_t)a.orders,
-				"rolls", (json_int_t)a.rolls, "ok", a.failure == NULL, "failure", a.failure);
+				"rolls", (json_int_t)a.rolls, "ok", a.failure == NULL, "failure", a.failure,
+				"complete", a.failure == NULL && a.unverified == NULL,
+				"unverified", a.unverified);
 	error = 0;
 out:
 	OPENSSL_cleanse(a.hidden_secret, sizeof(a.hidden_secret));
 	json_decref(latest);
 	json_decref(wrapped);
 	json_decref(a.failure);
+	json_decref(a.unverified);
+	est_store_free(a.sealed_store);
 	free(a.signers);
 	json_decref(a.rules);
 	json_decref(a.game);

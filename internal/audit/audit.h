@@ -30,14 +30,24 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *     for step 1), the manifest's SHA-256 and the step seed are as recorded;
  *   - re-resolving the step with the ruleset from the previous state draws
  *     exactly the rolls of dice.json and gives state.json's SHA-256.
+ *   - reveal.json, if the GM published it (estafette reveal): its value h_T
+ *     hashes to game.json's hidden_chain_tip in T steps; revealed/NNNN/
+ *     holds the hidden rolls (and, sealed, the whole state) the replay gives.
  * Steps that drew hidden rolls (deck shuffles) need the hidden chain: the
- * GM's secrets under `home` ($ESTAFETTE_HOME; NULL: none), or else they
- * count as unverifiable, which fails the audit.
+ * GM's secrets under `home` ($ESTAFETTE_HOME; NULL: none) or reveal.json.
+ * A sealed game's steps need it always (the public state.json is the whole
+ * state sealed with the step's hidden seed: seal/seal.h), and its order
+ * files: revealed/NNNN/orders/ at main, or the GM's sealed store under
+ * `home`. A step without them is not re-resolved but the rest of it is
+ * checked; an unsealed game goes on from the state the step committed, a
+ * sealed one checks only the dice chain and history of the later steps.
  *
  * *report_out (caller decrefs): {"game", "ruleset", "steps": last step,
  * "checked": {"steps", "orders", "rolls"}, "ok": bool, "failure": null or
- * {"step", "file", "check", "message"}} naming the first step and file that
- * do not hold. `progress` may be NULL.
+ * {"step", "file", "check", "message"} naming the first step and file that
+ * do not hold, "complete": ok and every step re-resolved, "unverified":
+ * null or {"steps": how many were not re-resolved, "first": step, "reason"}}.
+ * `progress` may be NULL.
  *
  * Returns 0 whenever the audit ran, ok or not. Errors: EST_ENOTFOUND (no
  * game repository at `path`), EST_ECONFIG (a ruleset this estafette lacks),

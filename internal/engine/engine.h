@@ -42,6 +42,9 @@ typedef struct est_game {
 	char *home;      /* $ESTAFETTE_HOME */
 	json_t *warnings; /* strings: what went wrong after the game was safe */
 	est_signing_key signing_key; /* the GM's key (git config estafette.signingkey); key NULL: none */
+	est_store *sealed_store; /* sealed games on the GM's machine: the sealed store
+	                            (sealed.c); NULL elsewhere. `state` is then the
+	                            whole state, `state_text` the public one */
 } est_game;
 
 /* Options of `estafette new`. */
@@ -58,6 +61,7 @@ typedef struct {
 	                             recompute from this text (game.json says so) */
 	int deadline_hours;       /* 0: no deadline, steps wait for every order */
 	int reminder_hours;       /* 0: no reminders; else that long before a deadline */
+	int sealed;               /* hidden parts only as commitments on public refs */
 } est_new_options;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
@@ -195,8 +199,14 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
  * Errors: EST_ELOCKED, EST_ETEMPFAIL (main moved, SMTP unreachable: the
  * steps are committed, the mail waits in the outbox), EST_EINVAL/EST_ESIG
  * (a recorded order no longer verifies), EST_ERROR (ruleset), EST_EIO.
+ *
+ * `flags`: EST_RUN_NO_MAIL queues the reports but sends nothing ("mail" is
+ * then absent from the summary): a runner that must first publish its steps
+ * (hooks/run-and-push) sends them with est_game_mail once they are on the
+ * host, never the reports of a step another runner's push replaced.
  */
-int est_game_run(json_t **summary_out, est_game *game, time_t now);
+#define EST_RUN_NO_MAIL 1u
+int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flags);
 
 /*
  * Queue the reports of step `step` for every player (idempotent: a report
@@ -204,6 +214,20 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now);
  * Errors: EST_ENOTFOUND (no such step), EST_EIO, rendering errors.
  */
 int est_game_queue_reports(int *queued_out, est_game *game, long long step);
+
+/*
+ * estafette reveal: publish, in one commit on main, reveal.json (the hidden
+ * chain's value of the last step, from which every earlier one follows)
+ * and revealed/NNNN/ for every step: hidden-dice.json (the hidden stream's
+ * seed and rolls, if this machine resolved the step) and, in a sealed game, state.json and events.json whole
+ * and the order files under orders/. Afterwards `audit` checks everything.
+ * Refused while the game is not over unless `before_end`. *summary_out:
+ * {"game", "step", "sealed", "commit"}.
+ * Errors: EST_EUSAGE (not over, or nothing resolved yet), EST_ECONFIG (the
+ * dice secrets or the sealed store are not here, or the store does not
+ * match the manifests), EST_ELOCKED, EST_ETEMPFAIL, EST_EIO.
+ */
+int est_game_reveal(json_t **summary_out, est_game *game, int before_end);
 
 /*
  * `estafette mail`: est_game_deliver under the game's lock, so it never
@@ -257,6 +281,16 @@ int est_engine_read_json(json_t **out, est_store *store, const char *rev, const 
  * under the key NAME. Caller decrefs. Errors: as est_engine_read_json.
  */
 int est_engine_read_rules(json_t **out, est_store *store, const char *rev);
+
+/*
+ * The public state.json text of a sealed game's whole state `wrapped`
+ * ({"game", "step", "state"}): each part rs->sealed() names replaced by its
+ * commitment under `key`, the step's hidden seed (seal/seal.h). *out is a
+ * new string the caller frees. Errors: EST_EINVAL (the ruleset cannot be
+ * sealed, or names a part badly), EST_ENOMEM, EST_ERROR (OpenSSL).
+ */
+int est_engine_public_state(char **out, const est_ruleset *rs, const json_t *rules,
+			    const json_t *wrapped, const unsigned char key[32]);
 
 /*
  * The GM's dice chain secrets of game `id` under `home` ($ESTAFETTE_HOME):

@@ -143,7 +143,11 @@ int est_game_reload(est_game *game)
 		return error;
 	est_sha256_hex(game->state_sha256, game->state_text, len);
 	game->step = json_integer_value(json_object_get(game->state, "step"));
-	return est_store_read(&game->allowed_signers, &len, game->store, NULL, "keys/allowed_signers");
+	if ((error = est_store_read(&game->allowed_signers, &len, game->store, NULL,
+				    "keys/allowed_signers")) < 0 ||
+	    (error = est_sealed_open(game)) < 0)
+		return error;
+	return est_sealed_load_state(game);
 }
 
 static int sign_for_git(char **armored_out, const char *data, size_t len, void *payload)
@@ -211,6 +215,7 @@ void est_game_free(est_game *game)
 	free(game->signing_key.key);
 	clear(game);
 	json_decref(game->warnings);
+	est_store_free(game->sealed_store);
 	est_store_free(game->store);
 	free(game->home);
 	free(game);
@@ -324,18 +329,21 @@ time_t est_game_deadline(est_game *game, const char *rev)
 	return (time_t)(opened + json_integer_value(hours) * 3600);
 }
 
-/* The order recorded for `player` at main, if it is for `step`: its seq, else 0. */
+/* The order recorded for `player`, if it is for `step`: its seq, else 0. */
 static long long recorded_seq(est_game *game, const char *player, long long step)
 {
-	char path[300];
+	char *text = NULL;
+	size_t len;
 	json_t *order = NULL;
 	long long seq = 0;
 
-	snprintf(path, sizeof(path), "orders/%s.json", player);
-	if (est_game_read_json(&order, game, NULL, path) < 0) {
+	if (est_game_order_read(&text, &len, game, player, 0) < 0 ||
+	    !(order = json_loadb(text, len, 0, NULL))) {
 		est_error_clear();
+		free(text);
 		return 0;
 	}
+	free(text);
 	if (json_integer_value(json_object_get(order, "step")) == step)
 		seq = json_integer_value(json_object_get(order, "seq"));
 	json_decref(order);

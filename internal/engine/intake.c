@@ -91,12 +91,12 @@ out:
 static int check_seq(est_game *game, const est_order *order, const char *filename)
 {
 	est_order *current = NULL;
-	char path[300], *text = NULL;
+	char path[320], *text = NULL;
 	size_t len;
 	int error = 0;
 
-	snprintf(path, sizeof(path), "orders/%s.json", order->player);
-	if (est_store_read(&text, &len, game->store, NULL, path) < 0) {
+	est_game_order_path(path, game, order->player, 0);
+	if (est_game_order_read(&text, &len, game, order->player, 0) < 0) {
 		est_error_clear();
 		return 0;
 	}
@@ -135,6 +135,12 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 	json_t *power;
 	int error = 0;
 
+	/* A player's copy of a sealed game lacks the hand the rules check against. */
+	if (est_game_is_sealed(game) && !game->sealed_store) {
+		est_game_warn(game, "%s: this is a sealed game, and the rules checks that need its "
+			      "hidden parts (your hand) are made when the GM records the file", filename);
+		return 0;
+	}
 	json_array_foreach(powers, i, power) {
 		json_t *diagnostics = NULL;
 		error = game->ruleset->validate(&diagnostics, json_object_get(game->state, "state"),
@@ -240,17 +246,21 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 int est_game_record(json_t **receipt_out, est_game *game, const est_order *order,
 		    const char *bytes, size_t len, const char *sig, size_t sig_len)
 {
-	char path[300], sig_path[310], oid[EST_STORE_OID_HEX + 1], *msg;
+	char path[320], sig_path[320], oid[EST_STORE_OID_HEX + 1] = "", *msg;
 	int error;
 
-	snprintf(path, sizeof(path), "orders/%s.json", order->player);
-	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", order->player);
+	if ((error = est_sealed_require(game, "recording orders")) < 0)
+		return error;
+	est_game_order_path(path, game, order->player, 0);
+	est_game_order_path(sig_path, game, order->player, 1);
 	est_store_change changes[] = {{path, bytes, len}, {sig_path, sig, sig_len}};
 	if (!(msg = est_strdup_printf("orders: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
 				      order->player, order->step, order->seq, order->step)))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_game_commit(oid, game, changes, 2, msg, NULL)) == 0 &&
-	    (error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
+	/* A sealed game's orders go to the sealed store: the public main does not move. */
+	error = est_game_is_sealed(game) ? est_sealed_commit(game, changes, 2, msg) :
+		est_game_commit(oid, game, changes, 2, msg, NULL);
+	if (error == 0 && (error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
 	    json_array_size(game->warnings))
 		json_object_set(*receipt_out, "warnings", game->warnings);
 	free(msg);
@@ -266,7 +276,8 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 	est_order *order = NULL;
 	int error;
 
-	if ((error = est_game_lock(game)) < 0)
+	if ((error = est_sealed_require(game, "recording orders")) < 0 ||
+	    (error = est_game_lock(game)) < 0)
 		return error;
 	/* Judge against main as it is now that we hold the lock, not as it was. */
 	if ((error = est_game_reload(game)) < 0 ||

@@ -77,6 +77,53 @@ int est_game_lock(est_game *game);
  */
 char *est_game_config(est_game *game, const char *key, const char *fallback);
 
+/*
+ * Sealed games (sealed.c). est_game_is_sealed: game.json says "sealed":
+ * true. est_sealed_path: $ESTAFETTE_HOME/games/<id>/sealed.git (caller
+ * frees; NULL on ENOMEM).
+ */
+int est_game_is_sealed(const est_game *game);
+char *est_sealed_path(const char *home, const char *id);
+
+/* Make a new game's sealed store. Errors: EST_EINVAL (it exists), EST_EIO, EST_ERROR. */
+int est_sealed_create(const char *home, const char *id);
+
+/* Open the sealed store if the game is sealed and it is here (else leave it NULL). */
+int est_sealed_open(est_game *game);
+
+/*
+ * 0 unless the game is sealed and its sealed store is not here: then
+ * EST_ECONFIG, saying that `what` ("resolving a step") is the GM's to do.
+ */
+int est_sealed_require(est_game *game, const char *what);
+
+/* Commit `changes` on the sealed store's main (under the game's lock). Errors: est_store_commit's. */
+int est_sealed_commit(est_game *game, const est_store_change *changes, size_t count,
+		      const char *message);
+
+/*
+ * Where the order of `player` for the open step is kept (sig: its .sig):
+ * orders/<player>.json at main, or orders/NNNN/<player>.json in the sealed
+ * store of a sealed game. est_game_order_read reads it; EST_ENOTFOUND
+ * when there is none (or, for a sealed game, no sealed store here).
+ */
+void est_game_order_path(char buf[320], const est_game *game, const char *player, int sig);
+int est_game_order_read(char **out, size_t *len, est_game *game, const char *player, int sig);
+
+/*
+ * Replace game->state with the whole state from the sealed store, after
+ * checking that it seals to state.json at main. Nothing for unsealed games,
+ * step 0 or without the store. Errors: EST_ECONFIG (the store does not
+ * match), EST_ENOTFOUND, EST_EINVAL.
+ */
+int est_sealed_load_state(est_game *game);
+
+/* steps/NNNN/<file> of the sealed store, parsed. Errors: EST_ENOTFOUND, EST_EINVAL. */
+int est_sealed_step_json(json_t **out, est_game *game, long long step, const char *file);
+
+/* A copy of an events.json document without the events only some powers may see. */
+json_t *est_public_events(const json_t *events_doc);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -101,11 +148,13 @@ int est_report_data(json_t **out, est_game *game, long long step, const json_t *
 /*
  * The same from the step's parts in memory (state.json, events.json and
  * dice.json documents, any of the last two may be NULL), for the public
- * report that goes into the step's own commit. `deadline` 0: none.
+ * report that goes into the step's own commit. `state_sha256` is that of
+ * the public state.json (the "prev" of the next orders), which in a sealed
+ * game is not the whole state's. `deadline` 0: none.
  */
 int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
-		     const json_t *events_doc, const json_t *dice_doc, const json_t *player,
-		     time_t deadline);
+		     const char *state_sha256, const json_t *events_doc, const json_t *dice_doc,
+		     const json_t *player, time_t deadline);
 
 /*
  * Check a recorded order file as `run` does before resolving: like

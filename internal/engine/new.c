@@ -281,12 +281,13 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 			 "hidden_chain_tip", hidden_hex);
 	if (opts->test_secret)
 		json_object_set_new(dice, "test_secret", json_string(opts->test_secret));
-	return json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s, s:O?}",
 		"estafette", "game/1", "id", id, "ruleset", rs->name, "ruleset_version", rs->version,
 		"scenario", json_object_get(options, "scenario"), "options", options,
 		"players", players, "schedule", "deadline_hours", opts->deadline_hours,
 		"reminder_hours", opts->reminder_hours,
-		"dice", dice, "estafette_version", EST_VERSION);
+		"dice", dice, "estafette_version", EST_VERSION,
+		"sealed", opts->sealed ? json_true() : NULL);
 }
 
 static int read_players(json_t **out, const char *file, const est_ruleset *rs)
@@ -363,9 +364,32 @@ static int check_target(const char *dir)
  * half-made game under `dir` (at worst a "DIR.new-PID" folder, and secrets
  * that est_secrets_check_free then names).
  */
+/* The GM's folder for the game (0700: the sealed store is as secret as the dice). */
+static int make_sealed_store(const char *home, const char *id)
+{
+	char *dir = est_strdup_printf("%s/games/%s", home, id);
+	int error;
+
+	if (!dir)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_mkdir_p(dir, 0700)) == 0)
+		error = est_sealed_create(home, id);
+	free(dir);
+	return error;
+}
+
+static void remove_sealed_store(const char *home, const char *id)
+{
+	char *path = est_sealed_path(home, id);
+
+	if (path && est_remove_tree(path) < 0)
+		est_error_clear();
+	free(path);
+}
+
 static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est_changes *c,
 			   const char *msg, const est_secrets *secrets, const char *home, const char *id,
-			   const est_signing_key *key, const char *key_path)
+			   const est_signing_key *key, const char *key_path, int sealed)
 {
 	char *tmp = est_strdup_printf("%s.new-%ld", dir, (long)getpid());
 	est_store *store = NULL;
@@ -381,8 +405,13 @@ static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est
 		goto out;
 	est_store_free(store);
 	store = NULL;
-	if ((error = est_secrets_save(secrets, home, id)) < 0)
+	if (sealed && (error = make_sealed_store(home, id)) < 0)
 		goto out;
+	if ((error = est_secrets_save(secrets, home, id)) < 0) {
+		if (sealed)
+			remove_sealed_store(home, id);
+		goto out;
+	}
 	if (rename(tmp, dir) < 0)
 		error = est_error_set(EST_EIO, "%s: cannot move the new game into place: %s", dir,
 				      strerror(errno));
@@ -456,6 +485,14 @@ static int check_names(const est_ruleset *rs, const char *name, const char *id)
 	return 0;
 }
 
+static int check_sealable(const est_ruleset *rs, const est_new_options *opts)
+{
+	if (opts->sealed && !rs->sealed)
+		return est_error_set(EST_EUSAGE, "--sealed: %s has no hidden information to seal; "
+				     "leave --sealed out", rs->name);
+	return 0;
+}
+
 int est_engine_new(json_t **summary_out, const est_new_options *opts)
 {
 	const est_ruleset *rs = est_engine_ruleset(opts->ruleset);
@@ -469,7 +506,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	est_secrets secrets;
 	int error;
 
-	if ((error = check_names(rs, opts->ruleset, id)) < 0)
+	if ((error = check_names(rs, opts->ruleset, id)) < 0 || (error = check_sealable(rs, opts)) < 0)
 		goto out;
 	if (!(home = est_home_dir())) {
 		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set");
@@ -486,7 +523,8 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 		goto out;
 	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
 				id, rs->name, rs->version, sha);
-	if ((error = create_in_place(oid, opts->dir, &c, msg, &secrets, home, id, &key, key_path)) < 0)
+	if ((error = create_in_place(oid, opts->dir, &c, msg, &secrets, home, id, &key, key_path,
+				     opts->sealed)) < 0)
 		goto out;
 	path = realpath(opts->dir, NULL);
 	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s}", "game", id, "ruleset", rs->name,

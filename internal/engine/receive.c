@@ -53,13 +53,12 @@ static int already_recorded(est_game *game, const est_intake_candidate *c)
 {
 	json_t *root = json_loadb(c->order, c->order_len, 0, NULL);
 	const char *player = json_string_value(json_object_get(root, "player"));
-	char path[300], *bytes = NULL;
+	char *bytes = NULL;
 	size_t len;
 	int same = 0;
 
 	if (player && est_orders_is_id(player)) {
-		snprintf(path, sizeof(path), "orders/%s.json", player);
-		if (est_store_read(&bytes, &len, game->store, NULL, path) == 0)
+		if (est_game_order_read(&bytes, &len, game, player, 0) == 0)
 			same = (len == c->order_len || len + 1 == c->order_len) &&
 			       memcmp(bytes, c->order, len) == 0;
 		est_error_clear();

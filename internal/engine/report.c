@@ -39,19 +39,14 @@ static json_t *visible_events(const json_t *events_doc, const json_t *reader)
 }
 
 int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
-		     const json_t *events_doc, const json_t *dice_doc, const json_t *player,
-		     time_t deadline)
+		     const char *sha, const json_t *events_doc, const json_t *dice_doc,
+		     const json_t *player, time_t deadline)
 {
 	const json_t *state = json_object_get(wrapped_state, "state");
 	const char *power = json_string_value(json_array_get(json_object_get(player, "powers"), 0));
 	json_t *view = NULL, *pending = NULL, *awaiting = NULL, *data = NULL;
-	char *text = est_json_text(wrapped_state), sha[65];
 	int error;
 
-	if (!text)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	est_sha256_hex(sha, text, strlen(text));
-	free(text);
 	if ((error = game->ruleset->view(&view, state, game->rules, power)) < 0 ||
 	    (error = game->ruleset->pending(&pending, state, game->rules)) < 0 ||
 	    (error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
@@ -97,21 +92,48 @@ static json_t *step_json(est_game *game, const char *tag, const char *name, long
 	return NULL;
 }
 
+/*
+ * A sealed game's step as its players see it: the whole state and every
+ * event from the sealed store (step 0 holds nothing sealed).
+ */
+static int sealed_parts(json_t **wrapped, json_t **events, est_game *game, long long step)
+{
+	json_t *full = NULL;
+	int error;
+
+	if (!game->sealed_store || step == 0)
+		return 0;
+	if ((error = est_sealed_step_json(&full, game, step, "state.json")) < 0)
+		return error;
+	json_decref(*wrapped);
+	*wrapped = full;
+	json_decref(*events);
+	return est_sealed_step_json(events, game, step, "events.json");
+}
+
 int est_report_data(json_t **out, est_game *game, long long step, const json_t *player)
 {
-	char name[32], tag[40];
+	char name[32], tag[40], *text = NULL, sha[65];
 	json_t *wrapped = NULL, *events = NULL, *dice = NULL;
+	size_t len;
 	int error;
 
 	est_step_name(name, step);
 	snprintf(tag, sizeof(tag), "step-%s", name);
-	if ((error = est_game_read_json(&wrapped, game, tag, "state.json")) < 0)
+	if (est_store_read(&text, &len, game->store, tag, "state.json") < 0)
 		return est_error_set(EST_ENOTFOUND, "step %lld has not been resolved (no tag %s); the latest "
 				     "is step %lld", step, tag, game->step);
+	est_sha256_hex(sha, text, len);
+	if ((error = est_json_parse(&wrapped, text, len, "state.json")) < 0)
+		goto out;
 	events = step_json(game, tag, name, step, "events.json");
 	dice = step_json(game, tag, name, step, "dice.json");
-	error = est_report_build(out, game, step, wrapped, events, dice, player,
+	if ((error = sealed_parts(&wrapped, &events, game, step)) < 0)
+		goto out;
+	error = est_report_build(out, game, step, wrapped, sha, events, dice, player,
 				 est_game_deadline(game, tag));
+out:
+	free(text);
 	json_decref(dice);
 	json_decref(events);
 	json_decref(wrapped);

@@ -88,6 +88,17 @@ typedef struct est_ruleset {
 	 * its report template renders: no other power's hand, no deck order.
 	 */
 	int (*view)(json_t **out, const json_t *state, const json_t *rules, const char *power);
+
+	/*
+	 * Sealed games (DESIGN.md "The game repository"): the parts of `state`
+	 * no player may read on the public refs (hands, the deck order, plays
+	 * and standing orders not yet revealed), as an array of JSON pointers
+	 * ("/hands/France") into the state; parts the state does not hold are
+	 * skipped. The public state keeps everything else, so pending() must
+	 * answer from the public parts alone. NULL: the ruleset has no hidden
+	 * information and its games cannot be sealed.
+	 */
+	int (*sealed)(json_t **paths_out, const json_t *state, const json_t *rules);
 } est_ruleset;
 
 #endif

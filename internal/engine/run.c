@@ -215,7 +215,7 @@ int est_game_mail(json_t **mail_out, est_game *game)
 	return error;
 }
 
-int est_game_run(json_t **summary_out, est_game *game, time_t now)
+int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
 	int error, queued, more = 1, count = 0;
@@ -249,7 +249,8 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now)
 	if ((error = est_game_pending(&waiting, game, now)) < 0 ||
 	    (error = est_game_remind(&queued, game, now)) < 0)
 		goto out;
-	error = est_game_deliver(&mail, game);
+	if (!(flags & EST_RUN_NO_MAIL))
+		error = est_game_deliver(&mail, game);
 	*summary_out = json_pack("{s:O, s:O, s:O, s:O*, s:O}", "game", json_object_get(game->game, "id"),
 				 "resolved", resolved, "waiting", waiting, "mail", mail,
 				 "warnings", game->warnings);

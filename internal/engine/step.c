@@ -99,16 +99,16 @@ static void take_press(step_work *w, est_game *game, const char *player, const j
 static int take_order(step_work *w, est_game *game, const json_t *entry, time_t now)
 {
 	const char *player = json_string_value(json_object_get(entry, "player"));
-	char path[300], sig_path[310], *bytes = NULL, *sig = NULL, sha[65], sig_sha[65];
+	char path[320], file[300], *bytes = NULL, *sig = NULL, sha[65], sig_sha[65];
 	size_t len, sig_len, i;
 	est_order *order = NULL;
 	json_t *power, *refused = NULL;
 	int error;
 
-	snprintf(path, sizeof(path), "orders/%s.json", player);
-	snprintf(sig_path, sizeof(sig_path), "orders/%s.json.sig", player);
-	if (est_store_read(&bytes, &len, game->store, NULL, path) < 0 ||
-	    est_store_read(&sig, &sig_len, game->store, NULL, sig_path) < 0) {
+	est_game_order_path(path, game, player, 0);
+	snprintf(file, sizeof(file), "%s.json", player);
+	if (est_game_order_read(&bytes, &len, game, player, 0) < 0 ||
+	    est_game_order_read(&sig, &sig_len, game, player, 1) < 0) {
 		est_error_clear();
 		free(bytes);
 		free(sig);
@@ -130,9 +130,15 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 	json_array_append_new(json_object_get(w->manifest, "orders"),
 		json_pack("{s:s, s:O, s:s, s:s, s:s, s:I}", "player", player,
 			  "powers", json_object_get(entry, "awaited_powers"),
-			  "file", path + strlen("orders/"), "sha256", sha, "signature_sha256", sig_sha,
+			  "file", file, "sha256", sha, "signature_sha256", sig_sha,
 			  "seq", (json_int_t)order->seq));
 	est_orders_free(order);
+	/* A sealed game's order files stay in the sealed store until `reveal`. */
+	if (est_game_is_sealed(game)) {
+		free(bytes);
+		free(sig);
+		return 1;
+	}
 	error = keep_order_files(w, player, bytes, len, sig, sig_len);
 	return error < 0 ? error : 1;
 }
@@ -170,11 +176,16 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 static int note_ignored(step_work *w, est_game *game)
 {
 	json_t *taken = json_object_get(w->manifest, "orders"), *t;
-	char **names = NULL, path[300], sha[65], *bytes;
+	char **names = NULL, dir[64], path[320], sha[65], *bytes;
+	est_store *store = est_game_is_sealed(game) ? game->sealed_store : game->store;
 	size_t count = 0, len, i, j;
 	int error;
 
-	if ((error = est_store_list(&names, &count, game->store, NULL, "orders")) < 0)
+	if (est_game_is_sealed(game))
+		snprintf(dir, sizeof(dir), "orders/%s", w->name);
+	else
+		snprintf(dir, sizeof(dir), "orders");
+	if ((error = est_store_list(&names, &count, store, NULL, dir)) < 0)
 		return error;
 	for (i = 0; i < count; i++) {
 		json_array_foreach(taken, j, t) {
@@ -186,8 +197,8 @@ static int note_ignored(step_work *w, est_game *game)
 		}
 		if (j < json_array_size(taken))
 			continue;
-		snprintf(path, sizeof(path), "orders/%s", names[i]);
-		if (est_store_read(&bytes, &len, game->store, NULL, path) < 0) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (est_store_read(&bytes, &len, store, NULL, path) < 0) {
 			est_error_clear();
 			continue;
 		}
@@ -292,8 +303,8 @@ static json_t *hex_json(const unsigned char *bytes)
 }
 
 /* turns/NNNN/dice.json, and the hidden stream's record kept by the GM. */
-static int record_dice(step_work *w, est_game *game, const unsigned char r[32],
-		       const unsigned char h[32], const unsigned char seed[32],
+static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
+		       const unsigned char r[32], const unsigned char h[32], const unsigned char seed[32],
 		       const unsigned char hidden_seed[32], const unsigned char manifest_sha[32],
 		       const est_dice *dice, const est_dice *hidden)
 {
@@ -317,6 +328,8 @@ static int record_dice(step_work *w, est_game *game, const unsigned char r[32],
 	    (error = est_file_write_atomic(path, text, strlen(text), 0600)) < 0 ||
 	    (error = est_changes_add_json(&w->changes, file, pub)) < 0)
 		goto out;
+	*hidden_record_out = secret;
+	secret = NULL;
 out:
 	free(path);
 	free(dir);
@@ -336,14 +349,15 @@ static int add_step_file(step_work *w, const char *file, const json_t *value)
 
 /* The public report, rendered into the commit (turns/NNNN/report.*). */
 static int add_public_report(step_work *w, est_game *game, const json_t *wrapped,
-			     const json_t *events_doc, const json_t *dice_doc, time_t deadline)
+			     const char *state_sha, const json_t *events_doc, const json_t *dice_doc,
+			     time_t deadline)
 {
 	static const char *const names[] = {"report.txt", "report.html", "map.svg"};
 	json_t *data = NULL;
 	int error;
 
-	if ((error = est_report_build(&data, game, w->step, wrapped, events_doc, dice_doc, NULL,
-				      deadline)) < 0)
+	if ((error = est_report_build(&data, game, w->step, wrapped, state_sha, events_doc, dice_doc,
+				      NULL, deadline)) < 0)
 		return error;
 	for (size_t i = 0; i < 3 && !error; i++) {
 		char *text = NULL;
@@ -383,6 +397,80 @@ static char *commit_message(const step_work *w, const json_t *events, const char
 	return next;
 }
 
+/*
+ * Sealed games: the whole state, every event and the hidden stream's record
+ * go to the sealed store first (a run killed before the public commit
+ * resolves the step again from the same orders); the public state.json
+ * carries commitments in place of the hidden parts, and events.json only
+ * what everyone may see.
+ */
+static int seal_step(char **state_text_out, json_t **events_out, step_work *w, est_game *game,
+		     const json_t *wrapped, json_t *hidden_record, const unsigned char key[32])
+{
+	char *paths[3] = {NULL, NULL, NULL}, *texts[3] = {NULL, NULL, NULL}, *msg = NULL;
+	const char *files[3] = {"state.json", "events.json", "hidden.json"};
+	const json_t *docs[3] = {wrapped, *events_out, hidden_record};
+	est_store_change changes[3];
+	json_t *public_events = NULL;
+	int error = 0;
+
+	for (int i = 0; i < 3; i++) {
+		paths[i] = est_strdup_printf("steps/%s/%s", w->name, files[i]);
+		texts[i] = est_json_text(docs[i]);
+		if (!paths[i] || !texts[i])
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		changes[i] = (est_store_change){paths[i], texts[i], texts[i] ? strlen(texts[i]) : 0};
+	}
+	if (!error && !(msg = est_strdup_printf("step %s: the sealed parts\n\nEstafette-Step: %lld\n",
+						 w->name, w->step)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	if (error < 0 || (error = est_engine_public_state(state_text_out, game->ruleset, game->rules, wrapped, key)) < 0 ||
+	    (error = est_sealed_commit(game, changes, 3, msg)) < 0)
+		goto out;
+	if (!(public_events = est_public_events(*events_out))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	json_decref(*events_out);
+	*events_out = public_events;
+out:
+	for (int i = 0; i < 3; i++) {
+		free(paths[i]);
+		free(texts[i]);
+	}
+	free(msg);
+	return error;
+}
+
+/* The seeds of the step: r_t and h_t revealed, mixed with the manifest's hash. */
+static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], unsigned char r[32],
+		      unsigned char h[32], est_game *game, long long step,
+		      const unsigned char manifest_sha[32])
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	int error;
+
+	if ((error = reveal(r, h, game, step)) < 0 ||
+	    (error = est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)step,
+					manifest_sha)) < 0)
+		return error;
+	return est_dice_step_seed(hidden_seed, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)step,
+				  manifest_sha);
+}
+
+/* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */
+static int next_deadline(time_t *out, est_game *game)
+{
+	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
+	long long opened;
+	int error;
+
+	if ((error = est_store_clock(&opened)) < 0)
+		return error;
+	*out = json_integer_value(hours) > 0 ? (time_t)(opened + json_integer_value(hours) * 3600) : 0;
+	return 0;
+}
+
 /* Resolve the collected step and commit it. */
 static int resolve(step_work *w, est_game *game)
 {
@@ -390,20 +478,16 @@ static int resolve(step_work *w, est_game *game)
 	char *manifest_text = est_json_text(w->manifest), *state_text = NULL, *msg = NULL;
 	char state_sha[65], oid[EST_STORE_OID_HEX + 1], tag[40];
 	const char *id = json_string_value(json_object_get(game->game, "id"));
-	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
 	json_t *state = NULL, *events = NULL, *wrapped = NULL, *events_doc = NULL, *dice_doc = NULL;
+	json_t *hidden_record = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
+	time_t deadline;
 	int error;
 
 	if (!manifest_text)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	est_sha256(manifest_sha, manifest_text, strlen(manifest_text));
-	if ((error = reveal(r, h, game, w->step)) < 0)
-		goto out;
-	if ((error = est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)w->step,
-				      manifest_sha)) < 0 ||
-	    (error = est_dice_step_seed(hidden_seed, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)w->step,
-				      manifest_sha)) < 0 ||
+	if ((error = step_seeds(seed, hidden_seed, r, h, game, w->step, manifest_sha)) < 0 ||
 	    (error = est_dice_new(&dice, seed)) < 0 || (error = est_dice_new(&hidden, hidden_seed)) < 0)
 		goto out;
 	if ((error = game->ruleset->resolve(&state, &events, json_object_get(game->state, "state"),
@@ -415,29 +499,30 @@ static int resolve(step_work *w, est_game *game)
 	wrapped = json_pack("{s:s, s:I, s:O}", "game", id, "step", (json_int_t)w->step, "state", state);
 	events_doc = json_pack("{s:I, s:O, s:O}", "step", (json_int_t)w->step,
 			       "kind", json_object_get(w->pending, "kind"), "events", events);
-	if (!wrapped || !events_doc || !(state_text = est_json_text(wrapped))) {
+	dice_doc = json_pack("{s:o, s:o, s:O}", "reveal", hex_json(r), "seed", hex_json(seed),
+			     "rolls", est_dice_log(dice));
+	if (!wrapped || !events_doc || !dice_doc) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	est_sha256_hex(state_sha, state_text, strlen(state_text));
 	if ((error = est_changes_delete(&w->changes, "orders")) < 0 ||
 	    (error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/manifest.json", w->name),
 				     manifest_text, strlen(manifest_text))) < 0)
 		goto out;
 	manifest_text = NULL;
-	if ((error = record_dice(w, game, r, h, seed, hidden_seed, manifest_sha, dice, hidden)) < 0 ||
-	    (error = add_step_file(w, "events.json", events_doc)) < 0)
+	if ((error = record_dice(&hidden_record, w, game, r, h, seed, hidden_seed, manifest_sha, dice,
+				 hidden)) < 0 || (error = next_deadline(&deadline, game)) < 0)
 		goto out;
-	dice_doc = json_pack("{s:o, s:o, s:O}", "reveal", hex_json(r), "seed", hex_json(seed),
-			     "rolls", est_dice_log(dice));
-	long long opened;
-	/* The step that opens now is dated by the commit about to be made: the same clock. */
-	if ((error = est_store_clock(&opened)) < 0)
+	if (est_game_is_sealed(game))
+		error = seal_step(&state_text, &events_doc, w, game, wrapped, hidden_record, hidden_seed);
+	else if (!(state_text = est_json_text(wrapped)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	if (error < 0)
 		goto out;
-	time_t deadline = json_integer_value(hours) > 0 ? (time_t)(opened + json_integer_value(hours) * 3600) : 0;
-	if ((error = add_public_report(w, game, wrapped, events_doc, dice_doc, deadline)) < 0)
-		goto out;
-	if ((error = est_changes_add(&w->changes, strdup("state.json"), state_text, strlen(state_text))) < 0)
+	est_sha256_hex(state_sha, state_text, strlen(state_text));
+	if ((error = add_step_file(w, "events.json", events_doc)) < 0 ||
+	    (error = add_public_report(w, game, wrapped, state_sha, events_doc, dice_doc, deadline)) < 0 ||
+	    (error = est_changes_add(&w->changes, strdup("state.json"), state_text, strlen(state_text))) < 0)
 		goto out;
 	state_text = NULL;
 	snprintf(tag, sizeof(tag), "step-%s", w->name);
@@ -452,6 +537,7 @@ out:
 	free(manifest_text);
 	est_dice_free(dice);
 	est_dice_free(hidden);
+	json_decref(hidden_record);
 	json_decref(dice_doc);
 	json_decref(events_doc);
 	json_decref(wrapped);
@@ -466,6 +552,8 @@ int est_step_try(int *resolved_out, est_game *game, time_t now)
 	int error;
 
 	*resolved_out = 0;
+	if ((error = est_sealed_require(game, "resolving a step")) < 0)
+		return error;
 	w.step = game->step + 1;
 	est_step_name(w.name, w.step);
 	if ((error = collect(&w, game, now)) < 0)

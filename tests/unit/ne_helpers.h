@@ -180,7 +180,7 @@ static inline const json_t *ne_find(const json_t *events, const char *type)
 	return NULL;
 }
 
-static inline int ne_count(const json_t *events, const char *type)
+static inline int ne_event_count(const json_t *events, const char *type)
 {
 	size_t i;
 	json_t *e;

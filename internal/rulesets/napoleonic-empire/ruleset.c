@@ -303,6 +303,21 @@ out:
 	return error;
 }
 
+/*
+ * R27 (hidden information): the hands, the deck order, the discard pile
+ * (hand-limit discards are face down), the battle cards an attacker has
+ * put down for battles still to be fought, and the standing orders.
+ */
+static int sealed(json_t **paths_out, const json_t *state, const json_t *rules)
+{
+	(void)state;
+	(void)rules;
+	*paths_out = json_pack("[s, s, s, s, s, s, s, s]", "/deck", "/discard", "/hands/" NE_FRANCE,
+			       "/hands/" NE_ALLIES, "/attack/plays/" NE_FRANCE,
+			       "/attack/plays/" NE_ALLIES, "/standing/" NE_FRANCE, "/standing/" NE_ALLIES);
+	return *paths_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+}
+
 const est_ruleset est_ruleset_napoleonic_empire = {
 	.name = "napoleonic-empire",
 	.version = "1.0.0",
@@ -313,4 +328,5 @@ const est_ruleset est_ruleset_napoleonic_empire = {
 	.default_orders = default_orders,
 	.resolve = resolve,
 	.view = ne_view,
+	.sealed = sealed,
 };

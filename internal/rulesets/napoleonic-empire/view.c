@@ -104,7 +104,7 @@ static json_t *count_text(int n, const char *one, const char *many)
 
 static json_t *side_view(const json_t *state, int counters, const char *side)
 {
-	int hand = (int)json_array_size(ne_hand(state, side));
+	int hand = ne_pile_count(ne_hand(state, side));
 
 	return json_pack("{s:s, s:i, s:i, s:i, s:o}", "side", side, "on_map", ne_on_map(state, side),
 			 "off_map", counters - ne_on_map(state, side), "hand", hand,
@@ -348,8 +348,8 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 		      "active", ne_str(state, "active"), "extra", json_is_true(json_object_get(state, "extra")),
 		      "phase", ne_str(state, "phase"), "countries", countries(state, rules),
 		      "sides", sides(state, rules),
-		      "deck_count", (int)json_array_size(json_object_get(state, "deck")),
-		      "discard_count", (int)json_array_size(json_object_get(state, "discard")),
+		      "deck_count", ne_pile_count(json_object_get(state, "deck")),
+		      "discard_count", ne_pile_count(json_object_get(state, "discard")),
 		      "effects", effects(state),
 		      "battles", json_is_object(att) ? json_object_get(att, "battles") : json_null(),
 		      "retreat", retreat_view(r),

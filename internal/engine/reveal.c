@@ -1,0 +1,180 @@
+/*
+ * estafette reveal (DESIGN.md "Dice" and sealed games): publish the hidden
+ * chain up to the last step, and for a sealed game what was sealed, so
+ * that anyone can audit every step.
+ *
+ * reveal.json carries h_T, the hidden chain's value of the last step T:
+ * hashing it gives h_(T-1), ..., h_1 and finally game.json's
+ * hidden_chain_tip, so one value opens every step so far and none after.
+ * revealed/NNNN/ carries, for each step, the hidden stream's record (when
+ * this machine resolved the step: a CI runner's is gone with it) and, in a
+ * sealed game, the whole state, every event and the order files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dice/dice.h"
+#include "engine/internal.h"
+#include "util/error.h"
+#include "util/util.h"
+
+/* The game is over, or the GM says to reveal before the end. */
+static int check_over(est_game *game, int before_end)
+{
+	json_t *pending = NULL;
+	int over, error;
+
+	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"), game->rules)) < 0)
+		return error;
+	over = strcmp(json_string_value(json_object_get(pending, "mode")), "over") == 0;
+	json_decref(pending);
+	if (over || before_end)
+		return 0;
+	return est_error_set(EST_EUSAGE, "game %s is not over (step %lld is open): reveal publishes "
+			     "the hidden chain so far%s; pass --before-end to reveal now anyway",
+			     json_string_value(json_object_get(game->game, "id")), game->step + 1,
+			     est_game_is_sealed(game) ? ", every hand and the deck order" : "");
+}
+
+/* Copy `path` of `store` at its main into the changes as `to`. */
+static int copy_file(est_changes *c, est_store *store, const char *path, char *to)
+{
+	char *bytes = NULL;
+	size_t len;
+	int error;
+
+	if (!to)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_store_read(&bytes, &len, store, NULL, path)) < 0) {
+		free(to);
+		return error;
+	}
+	return est_changes_add(c, to, bytes, len);
+}
+
+/* The order files of a sealed step, as its manifest lists them. */
+static int reveal_orders(est_changes *c, est_game *game, const char *name)
+{
+	char path[300], sig_path[310], sha[65], *bytes = NULL;
+	json_t *manifest = NULL, *entry;
+	size_t i, len;
+	int error;
+
+	snprintf(path, sizeof(path), "turns/%s/manifest.json", name);
+	if ((error = est_game_read_json(&manifest, game, NULL, path)) < 0)
+		return error;
+	json_array_foreach(json_object_get(manifest, "orders"), i, entry) {
+		const char *file = json_string_value(json_object_get(entry, "file"));
+		snprintf(path, sizeof(path), "orders/%s/%s", name, file ? file : "?");
+		snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
+		if ((error = est_store_read(&bytes, &len, game->sealed_store, NULL, path)) < 0)
+			break;
+		est_sha256_hex(sha, bytes, len);
+		if (strcmp(sha, json_string_value(json_object_get(entry, "sha256"))) != 0) {
+			free(bytes);
+			error = est_error_set(EST_ECONFIG, "%s in the sealed store is not the file step %s "
+					      "resolved (its SHA-256 differs from the manifest's)", path, name);
+			break;
+		}
+		if ((error = est_changes_add(c, est_strdup_printf("revealed/%s/orders/%s", name, file),
+					     bytes, len)) < 0 ||
+		    (error = copy_file(c, game->sealed_store, sig_path,
+				       est_strdup_printf("revealed/%s/orders/%s.sig", name, file))) < 0)
+			break;
+	}
+	json_decref(manifest);
+	return error;
+}
+
+static int reveal_step(est_changes *c, est_game *game, long long step)
+{
+	char name[32], file[64], *path;
+	int error;
+
+	est_step_name(name, step);
+	snprintf(file, sizeof(file), "hidden/%s.json", name);
+	if (!(path = est_game_home_path(game, file)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	char *bytes = NULL;
+	size_t len;
+	/* Only the runner that resolved a step has its record; audit recomputes it anyway. */
+	if ((error = est_file_read(&bytes, &len, path, 16 << 20)) == EST_ENOTFOUND) {
+		est_error_clear();
+		error = 0;
+	} else if (error == 0) {
+		error = est_changes_add(c, est_strdup_printf("revealed/%s/hidden-dice.json", name), bytes, len);
+	}
+	free(path);
+	if (error < 0 || !game->sealed_store)
+		return error;
+	for (int i = 0; i < 2 && !error; i++) {
+		const char *part = i ? "events.json" : "state.json";
+		snprintf(file, sizeof(file), "steps/%s/%s", name, part);
+		error = copy_file(c, game->sealed_store, file,
+				  est_strdup_printf("revealed/%s/%s", name, part));
+	}
+	return error ? error : reveal_orders(c, game, name);
+}
+
+/* reveal.json: h_T, which opens the hidden chain of every step up to T. */
+static int reveal_json(est_changes *c, est_game *game)
+{
+	const json_t *dice = json_object_get(game->game, "dice");
+	long long n = json_integer_value(json_object_get(dice, "chain_length"));
+	unsigned char chain[32], hidden[32], h[32];
+	char hex[65];
+	int error;
+
+	if ((error = est_engine_secrets(chain, hidden, game->home,
+					json_string_value(json_object_get(game->game, "id")))) < 0)
+		return error;
+	est_dice_chain_value(h, hidden, (uint32_t)(n - game->step));
+	est_hex_encode(hex, h, 32);
+	json_t *doc = json_pack("{s:s, s:O, s:I, s:s, s:O}", "estafette", "reveal/1", "game",
+				json_object_get(game->game, "id"), "step", (json_int_t)game->step,
+				"hidden_reveal", hex, "hidden_chain_tip",
+				json_object_get(dice, "hidden_chain_tip"));
+	error = doc ? est_changes_add_json(c, "reveal.json", doc) :
+		est_error_set(EST_ENOMEM, "out of memory");
+	json_decref(doc);
+	return error;
+}
+
+int est_game_reveal(json_t **summary_out, est_game *game, int before_end)
+{
+	char oid[EST_STORE_OID_HEX + 1], *msg = NULL;
+	est_changes c = {0};
+	int error;
+
+	if ((error = est_sealed_require(game, "revealing")) < 0 || (error = est_game_lock(game)) < 0)
+		return error;
+	if ((error = est_game_reload(game)) < 0 || (error = check_over(game, before_end)) < 0)
+		goto out;
+	if (game->step == 0) {
+		error = est_error_set(EST_EUSAGE, "nothing to reveal: no step has been resolved");
+		goto out;
+	}
+	if ((error = est_changes_delete(&c, "revealed")) < 0 || (error = reveal_json(&c, game)) < 0)
+		goto out;
+	for (long long t = 1; t <= game->step && !error; t++)
+		error = reveal_step(&c, game, t);
+	if (error < 0 ||
+	    !(msg = est_strdup_printf("reveal: the hidden chain%s up to step %lld\n\nEstafette-Step: %lld\n",
+				      game->sealed_store ? " and the sealed parts" : "", game->step,
+				      game->step))) {
+		error = error < 0 ? error : est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_game_commit(oid, game, c.items, c.count, msg, NULL)) < 0)
+		goto out;
+	*summary_out = json_pack("{s:O, s:I, s:b, s:s}", "game", json_object_get(game->game, "id"),
+				 "step", (json_int_t)game->step, "sealed", game->sealed_store != NULL,
+				 "commit", oid);
+	error = est_game_reload(game);
+out:
+	free(msg);
+	est_changes_free(&c);
+	est_store_unlock(game->store);
+	return error;
+}

@@ -1,0 +1,188 @@
+#!/bin/bash
+# Sealed games (issue 4, items 8): a Napoleonic Empire game created with
+# --sealed is played for several steps. Then:
+#  - nothing hidden is reachable from the public refs (branches and tags):
+#    no sealed order file, whole state, private event or hidden roll record
+#    as a blob, no hand, deck or discard pile in any state.json, no private
+#    event in any events.json, no hand's cards in sequence in any object;
+#  - each player's own report (mailed) still shows its hand;
+#  - a player's audit before the reveal checks what it can and says it is
+#    not complete; the GM's (with the sealed store) is complete;
+#  - `reveal` is refused before the end without --before-end; after it a
+#    player's audit of a fresh clone is complete, and a tampered reveal or
+#    revealed state is caught.
+# Also an unsealed game: its deck shuffles are checked only after reveal.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+make_players
+"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --sealed >/dev/null
+SEALED="$ESTAFETTE_HOME/games/game/sealed.git"
+[ -d "$SEALED" ] || fail "no sealed store at $SEALED"
+[ "$(stat -c %a "$ESTAFETTE_HOME/games/game")" = 700 ] || fail "the GM's game folder is readable by others"
+"$ESTAFETTE" run game >/dev/null
+
+# A hand's cards for `side` at the open step, from the GM's whole state.
+hand() {
+	"$ESTAFETTE" report game --player "$1" --format json |
+		"$PY" -c 'import json,sys; print(" ".join(c["id"] for c in json.load(sys.stdin)["view"]["hand"]))'
+}
+battle_card() {  # a battle card of player $1's hand that its side may play, else nothing
+	"$ESTAFETTE" report game --player "$1" --format json | "$PY" -c '
+import json,sys
+for c in json.load(sys.stdin)["view"]["hand"]:
+    if c["kind"] == "battle" and c["playable"]:
+        print(c["id"]); break'
+}
+play() {  # player orders-json
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" 1 "$2" > "$1.json"
+	rm -f "$1.json.sig"
+	ssh-keygen -q -Y sign -f "$1" -n estafette-orders "$1.json"
+	"$ESTAFETTE" submit game "$1.json" >/dev/null
+	"$ESTAFETTE" run game >/dev/null
+}
+awaited() { "$ESTAFETTE" status game --json | json_get 'd["awaiting"][0]["player"]'; }
+
+# Six turns. A standing play names a card of the hand: it must stay sealed.
+standing=""
+for i in 1 2 3 4 5 6; do
+	p=$(awaited)
+	card=$(battle_card "$p")
+	if [ -n "$card" ] && [ -z "$standing" ]; then
+		country=$("$PY" -c 'import json,sys
+cards = json.load(open(sys.argv[1]))["cards"]
+c = next(c for c in cards if c["id"] == sys.argv[2])
+print("Austria" if c["countries"] == "anywhere" else c["countries"][0])' game/rules/cards.json "$card")
+		play "$p" "[{\"type\": \"standing-play\", \"card\": \"$card\", \"country\": \"$country\"}]"
+		standing=$card
+	else
+		play "$p" '[]'
+	fi
+done
+last=$("$ESTAFETTE" status game --json | json_get 'd["step"] - 1')
+[ "$last" -ge 7 ] || fail "only $last steps resolved"
+# Main never carried an order: they went to the sealed store.
+[ -z "$(git -C game log --all --format=%H -- orders)" ] || fail "orders/ appeared on the public refs"
+[ "$(git -C "$SEALED" ls-tree -r --name-only main orders | wc -l)" -ge 12 ] || fail "orders are not in the sealed store"
+
+# The player's own report still shows its hand.
+fh=$(hand france)
+[ -n "$fh" ] || fail "France holds no card at step $last (the test needs one)"
+eml=$(ls "$ESTAFETTE_HOME/outbox/game/pending/$(printf %04d "$last")-france.eml")
+for c in $fh; do
+	name=$("$PY" -c 'import json,sys; print(next(c["name"] for c in json.load(open(sys.argv[1]))["cards"] if c["id"] == sys.argv[2]))' game/rules/cards.json "$c")
+	grep -q "$name" "$eml" || fail "France's report lacks its card $name"
+done
+grep -q "YOUR HAND" game/turns/*/report.txt && fail "a public report shows a hand"
+
+# --- Nothing hidden reachable from the public refs ---
+git -C game rev-list --objects --branches --tags | cut -d' ' -f1 | sort -u > public.oids
+hidden_blobs() {  # every file of the sealed store's history that holds a secret
+	git -C "$SEALED" rev-list --objects --all | while read -r oid path; do
+		case "$path" in orders/*/*.json|steps/*/state.json|steps/*/events.json|steps/*/hidden.json) echo "$oid";; esac
+	done | sort -u
+}
+hidden_blobs > hidden.oids
+[ "$(wc -l < hidden.oids)" -ge $((3 * last + 6)) ] || fail "the sealed store holds too little: $(wc -l < hidden.oids)"
+leaks=$(comm -12 public.oids hidden.oids | wc -l)
+[ "$leaks" = 0 ] || fail "$leaks sealed files are reachable from the public refs"
+# Each hidden pile of every step, as a sequence of card ids, must appear in no public object.
+for t in $(seq 1 "$last"); do
+	git -C "$SEALED" show "main:steps/$(printf %04d "$t")/state.json"
+done > whole-states.json
+cat > leaks.py <<'PY'
+import json, re, subprocess, sys
+repo, oids_file, states_file, standing = sys.argv[1:5]
+oids = open(oids_file).read().split()
+text = open(states_file).read()
+decoder, states, i = json.JSONDecoder(), [], 0
+while i < len(text):
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i >= len(text):
+        break
+    value, i = decoder.raw_decode(text, i)
+    states.append(value["state"])
+piles = []
+for s in states:
+    piles += [s["deck"], s["discard"], s["hands"]["France"], s["hands"]["Allies"]]
+patterns = [re.compile(r'"\s*,\s*"'.join(map(re.escape, p)).encode()) for p in piles if len(p) >= 2]
+step0 = subprocess.run(["git", "-C", repo, "rev-parse", "step-0000:state.json"], capture_output=True,
+                       text=True, check=True).stdout.strip()
+batch = subprocess.run(["git", "-C", repo, "cat-file", "--batch"], input=("\n".join(oids) + "\n").encode(),
+                       capture_output=True, check=True).stdout
+pos, checked = 0, 0
+while pos < len(batch):
+    header_end = batch.index(b"\n", pos)
+    oid, kind, size = batch[pos:header_end].split()
+    body = batch[header_end + 1:header_end + 1 + int(size)]
+    pos = header_end + 1 + int(size) + 1
+    checked += 1
+    if oid.decode() == step0:
+        continue  # the set-up: the deck in card-list order, before any shuffle
+    for p in patterns:
+        if kind != b"tree" and p.search(body):
+            sys.exit(f"FAIL: {kind.decode()} {oid.decode()} holds a hidden pile: {p.pattern[:80]!r}")
+    if kind == b"blob" and body.lstrip().startswith(b"{"):
+        try:
+            doc = json.loads(body)
+        except ValueError:
+            continue
+        st = doc.get("state") if isinstance(doc, dict) else None
+        if isinstance(st, dict) and doc.get("step", 0) >= 1:
+            for part in (st["deck"], st["discard"], *st["hands"].values(), *st["standing"].values()):
+                if set(part) - {"sealed", "count"}:
+                    sys.exit(f"FAIL: state.json {oid.decode()} holds an unsealed part: {part}")
+        if isinstance(doc, dict) and isinstance(doc.get("events"), list):
+            if any("visible_to" in e for e in doc["events"]):
+                sys.exit(f"FAIL: events.json {oid.decode()} holds a private event")
+        if standing and isinstance(doc, dict) and "orders" in doc and standing in body.decode():
+            sys.exit(f"FAIL: {oid.decode()} names the standing play's card")
+print(f"sealed_game: {checked} public objects, {len(patterns)} hidden piles, no leak")
+PY
+[ -n "$standing" ] || fail "no standing play was made: the test did not exercise sealed orders"
+"$PY" leaks.py game public.oids whole-states.json "$standing"
+
+# --- Audits before the reveal ---
+git clone -q --no-local game player
+ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit player --json > partial.json || fail "a player's audit before the reveal fails"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and not d["complete"] and d["unverified"]["first"] == 1, d' partial.json
+"$ESTAFETTE" audit game --json > gm.json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["complete"] and d["checked"]["orders"] >= 6, d' gm.json
+# A player's copy cannot resolve: only the GM has the whole state.
+ESTAFETTE_HOME="$WORK/nohome" expect_exit 78 "$ESTAFETTE" run player
+
+# --- Reveal ---
+expect_exit 64 "$ESTAFETTE" reveal game
+"$ESTAFETTE" reveal game --before-end >/dev/null
+git -C game fsck --strict --no-progress || fail "git fsck --strict (game)"
+git -C "$SEALED" fsck --strict --no-progress || fail "git fsck --strict (sealed store)"
+rm -rf player && git clone -q --no-local game player
+ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit player --json > full.json || fail "audit after reveal: $(cat full.json)"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["complete"] and d["checked"]["steps"] == d["steps"], d' full.json
+grep -q "\"$standing\"" "player/revealed/"*/orders/*.json || fail "the revealed orders lack the standing play"
+# The leak check is not blind: once revealed, the same walk finds the hands.
+git -C game rev-list --objects --branches --tags | cut -d' ' -f1 | sort -u > public.oids
+"$PY" leaks.py game public.oids whole-states.json "$standing" 2>/dev/null && fail "the leak check misses revealed hands"
+
+tamper() {  # file python-edit
+	rm -rf t && git clone -q --no-local player t
+	"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); $2; open(p,'w').write(json.dumps(d, indent=2, sort_keys=True) + '\n')" "t/$1"
+	git -C t -c user.name=x -c user.email=x@example.org commit -qam "tamper"
+	ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit t --json > t.json && fail "audit missed: $1"
+	json_get 'd["failure"]["check"]' < t.json
+}
+[ "$(tamper reveal.json 'd["hidden_reveal"] = "00" * 32')" = reveal ] || fail "a forged reveal was not named"
+[ "$(tamper revealed/0002/state.json 'd["state"]["hands"]["France"].reverse(); d["state"]["hands"]["France"].append("forged")')" = state ] ||
+	fail "a forged revealed state was not named"
+
+# --- An unsealed game: the shuffle of step 1 is checked only after reveal ---
+"$ESTAFETTE" new open --ruleset napoleonic-empire --players players.json >/dev/null
+"$ESTAFETTE" run open >/dev/null
+ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit open --json > o.json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and not d["complete"], d' o.json
+"$ESTAFETTE" reveal open --before-end >/dev/null
+ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit open --json > o.json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["complete"], d' o.json
+echo "sealed_game: $last steps sealed, audited partial then complete after reveal"
