@@ -11,7 +11,7 @@
 #define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
 	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
 	"       [--deadline-hours N [--reminder-hours R]]\n" \
-	"       [--sealed] [--test-dice-secret TEXT] [--json]"
+	"       [--sealed | --sealed-orders [--reveal-hours R]] [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
 static int add_option(json_t *options, const char *kv)
@@ -68,6 +68,7 @@ int cmd_new(int argc, char **argv)
 		{"deadline-hours", required_argument, NULL, 'd'},
 		{"reminder-hours", required_argument, NULL, 'R'},
 		{"gm-signing-key", required_argument, NULL, 'k'}, {"sealed", no_argument, NULL, 'S'},
+		{"sealed-orders", no_argument, NULL, 'O'}, {"reveal-hours", required_argument, NULL, 'V'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
@@ -90,13 +91,16 @@ int cmd_new(int argc, char **argv)
 		case 'k': opts.signing_key = optarg; break;
 		case 'd':
 		case 'R':
-			if (parse_hours(c == 'd' ? &opts.deadline_hours : &opts.reminder_hours, optarg) < 0) {
+		case 'V':
+			if (parse_hours(c == 'd' ? &opts.deadline_hours : c == 'R' ? &opts.reminder_hours :
+					&opts.reveal_hours, optarg) < 0) {
 				status = cmd_usage(USAGE "\n  hours are a whole number from 1 to 8760");
 				goto out;
 			}
 			break;
 		case 't': opts.test_secret = optarg; break;
 		case 'S': opts.sealed = 1; break;
+		case 'O': opts.sealed_orders = 1; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;

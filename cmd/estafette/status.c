@@ -27,7 +27,8 @@ static void print_status(const json_t *s)
 		const char *deadline = json_string_value(json_object_get(a, "deadline"));
 		printf("  %-12s %-10s %s", json_string_value(json_object_get(a, "player")),
 		       json_string_value(json_object_get(a, "mode")),
-		       json_is_true(json_object_get(a, "received")) ? "received" : "awaited");
+		       json_is_true(json_object_get(a, "received")) ? "received" :
+		       json_is_true(json_object_get(a, "committed")) ? "committed" : "awaited");
 		if (deadline)
 			printf(", deadline %s", deadline);
 		printf("\n");

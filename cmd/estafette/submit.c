@@ -21,13 +21,15 @@ typedef struct {
 	size_t len, sig_len;
 	int json, help;
 	int sig_given; /* --sig named the signature: no "beside the order file" advice */
+	time_t now;    /* --now: judged as of that time (deadlines, key validity) */
 } order_args;
 
 static int parse_args(order_args *a, int argc, char **argv, const char *usage)
 {
 	static const struct option longopts[] = {
 		{"sig", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'}, {0}};
+		{"now", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'}, {0}};
+	const char *now_text = NULL;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -37,6 +39,8 @@ static int parse_args(order_args *a, int argc, char **argv, const char *usage)
 			a->sig_given = 1;
 		} else if (c == 'j') {
 			a->json = 1;
+		} else if (c == 'n') {
+			now_text = optarg;
 		} else if (c == 'h') {
 			a->help = 1;
 		} else {
@@ -47,6 +51,8 @@ static int parse_args(order_args *a, int argc, char **argv, const char *usage)
 		return 0;
 	if (optind + 2 != argc)
 		return cmd_usage(usage);
+	if ((a->now = cmd_parse_time(now_text)) == (time_t)-1)
+		return cmd_usage("--now TIME: TIME is 2026-11-29T16:00:00Z or @SECONDS");
 	a->game = argv[optind];
 	a->file = argv[optind + 1];
 	if (!a->sig_file)
@@ -123,16 +129,17 @@ static int run(int argc, char **argv, int write, const char *usage)
 	}
 	if (write)
 		error = est_game_submit(&receipt, &diagnostics, game, a.file, a.bytes, a.len,
-					a.sig_file, a.sig, a.sig_len, time(NULL));
+					a.sig_file, a.sig, a.sig_len, a.now);
 	else
 		error = est_game_check_order(&order, &diagnostics, game, a.file, a.bytes, a.len,
-					     a.sig_file, a.sig, a.sig_len, time(NULL));
+					     a.sig_file, a.sig, a.sig_len, a.now);
 	if (error < 0) {
 		status = refuse(error, a.json, diagnostics);
 		goto out;
 	}
 	if (!write) {
-		receipt = json_pack("{s:s, s:s, s:I, s:I}", "status", "valid", "player", order->player,
+		receipt = json_pack("{s:s, s:s, s:s, s:I, s:I}", "status", "valid",
+				    "kind", order->commitment ? "commitment" : "orders", "player", order->player,
 				    "step", (json_int_t)order->step, "seq", (json_int_t)order->seq);
 		if (json_array_size(game->warnings))
 			json_object_set(receipt, "warnings", game->warnings);
@@ -142,8 +149,8 @@ static int run(int argc, char **argv, int write, const char *usage)
 	if (a.json)
 		cmd_print_json(receipt);
 	else
-		printf("%s: %s orders of %s for step %lld (seq %lld)\n", a.file,
-		       write ? "recorded" : "valid",
+		printf("%s: %s %s of %s for step %lld (seq %lld)\n", a.file,
+		       write ? "recorded" : "valid", json_string_value(json_object_get(receipt, "kind")),
 		       json_string_value(json_object_get(receipt, "player")),
 		       (long long)json_integer_value(json_object_get(receipt, "step")),
 		       (long long)json_integer_value(json_object_get(receipt, "seq")));
@@ -157,10 +164,10 @@ out:
 
 int cmd_submit(int argc, char **argv)
 {
-	return run(argc, argv, 1, "estafette submit GAME FILE [--sig FILE.sig] [--json]");
+	return run(argc, argv, 1, "estafette submit GAME FILE [--sig FILE.sig] [--now TIME] [--json]");
 }
 
 int cmd_check(int argc, char **argv)
 {
-	return run(argc, argv, 0, "estafette check GAME FILE [--sig FILE.sig] [--json]");
+	return run(argc, argv, 0, "estafette check GAME FILE [--sig FILE.sig] [--now TIME] [--json]");
 }

@@ -191,17 +191,19 @@ static int sealed_order(char **bytes, size_t *len, char **sig, size_t *sig_len, 
 		    store == a->store ? " from what reveal published" : " from the sealed store");
 }
 
-/* One order file of the manifest: its bytes, its signature, its binding. */
-static int check_order(json_t *orders, audit *a, long long step, const json_t *entry,
-		       const char *prev_sha)
+/*
+ * One signed file of the manifest (an order file or a commitment): its
+ * bytes, its signature, its binding. *order_out is the parsed file.
+ */
+static int check_signed(est_order **order_out, audit *a, long long step, const json_t *entry,
+			const char *prev_sha)
 {
 	char dir[64], path[300], sig_path[310], tag[40], sha[65], *bytes = NULL, *sig = NULL, *signers = NULL;
 	const char *file = json_string_value(json_object_get(entry, "file"));
 	const char *player = json_string_value(json_object_get(entry, "player"));
-	size_t len, sig_len, signers_len, i;
+	size_t len, sig_len, signers_len;
 	long long when;
 	est_order *order = NULL;
-	json_t *power;
 	int failed;
 
 	snprintf(dir, sizeof(dir), "turns/%04lld/orders", step);
@@ -259,15 +261,86 @@ static int check_order(json_t *orders, audit *a, long long step, const json_t *e
 		est_error_clear();
 		goto out;
 	}
-	json_array_foreach(json_object_get(entry, "powers"), i, power)
-		json_object_set(orders, json_string_value(power), order->orders);
-	a->orders++;
+	*order_out = order;
+	order = NULL;
 out:
 	est_orders_free(order);
 	free(signers);
 	free(sig);
 	free(bytes);
 	return failed;
+}
+
+/* One order file of the manifest, then its orders for the powers it answered. */
+static int check_order(json_t *orders, audit *a, long long step, const json_t *entry,
+		       const char *prev_sha)
+{
+	est_order *order = NULL;
+	json_t *power;
+	size_t i;
+	int failed;
+
+	if ((failed = check_signed(&order, a, step, entry, prev_sha)) != 0)
+		return failed;
+	if (order->commitment) {
+		est_orders_free(order);
+		return fail(a, step, "manifest.json", "orders", "the manifest lists a commitment/1 file "
+			    "among the orders of step %lld", step);
+	}
+	json_array_foreach(json_object_get(entry, "powers"), i, power)
+		json_object_set(orders, json_string_value(power), order->orders);
+	a->orders++;
+	est_orders_free(order);
+	return 0;
+}
+
+/* The manifest's entry for `player` in `list`, or NULL. */
+static const json_t *entry_of(const json_t *list, const char *player)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e)
+		if (same_string(json_object_get(e, "player"), player))
+			return e;
+	return NULL;
+}
+
+/*
+ * Sealed orders: each commitment is its player's signed file, and each
+ * order revealed in the step hashes to its player's commitment; in a step
+ * of sealed orders no order stands without one.
+ */
+static int check_commitments(audit *a, long long step, const json_t *manifest, const char *prev_sha,
+			     int sealed_step, const char *path)
+{
+	const json_t *commitments = json_object_get(manifest, "commitments"), *e, *c;
+	est_order *order = NULL;
+	size_t i;
+	int failed = 0;
+
+	json_array_foreach(commitments, i, e) {
+		const json_t *revealed = entry_of(json_object_get(manifest, "orders"),
+						  json_string_value(json_object_get(e, "player")));
+		if ((failed = check_signed(&order, a, step, e, prev_sha)) != 0)
+			return failed;
+		if (!order->commitment)
+			failed = fail(a, step, path, "commitment", "%s: the commitment of %s is not a "
+				      "commitment/1 file", path, order->player);
+		else if (revealed && !same_string(json_object_get(revealed, "sha256"), order->sha256))
+			failed = fail(a, step, path, "commitment", "%s: the order file of %s does not "
+				      "hash to the SHA-256 its commitment promised", path, order->player);
+		est_orders_free(order);
+		order = NULL;
+		if (failed)
+			return failed;
+	}
+	json_array_foreach(json_object_get(manifest, "orders"), i, c)
+		if (sealed_step && !entry_of(commitments, json_string_value(json_object_get(c, "player"))))
+			return fail(a, step, path, "commitment", "%s: step %lld took sealed orders, but the "
+				    "order of %s has no commitment", path, step,
+				    json_string_value(json_object_get(c, "player")));
+	return 0;
 }
 
 /* The chain value step `step` revealed, hashed to the one before; the manifest hash and the seed. */
@@ -361,6 +434,12 @@ static int gather_orders(json_t *orders, audit *a, long long step, const json_t 
 	}
 	if (a->rs->pending(&pending, json_object_get(prev, "state"), a->rules) < 0)
 		return -1;
+	int sealed_step = json_is_true(json_object_get(a->game, "sealed_orders")) &&
+			  same_string(json_object_get(pending, "mode"), "simultaneous");
+	if ((failed = check_commitments(a, step, manifest, prev_sha, sealed_step, path)) != 0) {
+		json_decref(pending);
+		return failed;
+	}
 	json_array_foreach(json_object_get(pending, "powers"), i, power)
 		if (!json_object_get(orders, json_string_value(power)))
 			failed = fail(a, step, path, "awaited", "%s: power %s was awaited at step %lld but "

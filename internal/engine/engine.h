@@ -62,6 +62,8 @@ typedef struct {
 	int deadline_hours;       /* 0: no deadline, steps wait for every order */
 	int reminder_hours;       /* 0: no reminders; else that long before a deadline */
 	int sealed;               /* hidden parts only as commitments on public refs */
+	int sealed_orders;        /* simultaneous steps: commitments first, then reveals */
+	int reveal_hours;         /* sealed orders: how long after the deadline reveals wait */
 } est_new_options;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */

@@ -375,11 +375,16 @@ int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 			continue;
 		}
 		long long seq = recorded_seq(game, id, game->step + 1);
-		json_array_append_new(awaiting, json_pack("{s:s, s:O, s:O, s:[O], s:s, s:s?, s:b, s:I}",
+		json_array_append_new(awaiting, entry = json_pack("{s:s, s:O, s:O, s:[O], s:s, s:s?, s:b, s:I}",
 			"player", id, "name", json_object_get(player, "name"),
 			"powers", json_object_get(player, "powers"), "awaited_powers", power,
 			"mode", mode, "deadline", *when ? when : NULL, "received", seq > 0,
 			"seq", (json_int_t)seq));
+		/* Sealed orders: a commitment counts as a sign of life, not as orders. */
+		char sha[65];
+		if (entry && json_is_true(json_object_get(game->game, "sealed_orders")) &&
+		    strcmp(mode, "simultaneous") == 0)
+			json_object_set_new(entry, "committed", json_boolean(est_commitment_read(sha, game, id)));
 	}
 	*out = awaiting;
 	return 0;

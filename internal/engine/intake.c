@@ -95,8 +95,10 @@ static int check_seq(est_game *game, const est_order *order, const char *filenam
 	size_t len;
 	int error = 0;
 
-	est_game_order_path(path, game, order->player, 0);
-	if (est_game_order_read(&text, &len, game, order->player, 0) < 0) {
+	unsigned kind = order->commitment ? EST_ORDER_COMMITMENT : 0;
+
+	est_game_order_path(path, game, order->player, kind);
+	if (est_game_order_read(&text, &len, game, order->player, kind) < 0) {
 		est_error_clear();
 		return 0;
 	}
@@ -200,8 +202,9 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		goto out;
 	}
 	if ((error = check_press(game, order, filename)) < 0 ||
+	    (error = est_sealed_orders_check(game, order, bytes, len, filename, now)) < 0 ||
 	    (!recorded && (error = check_seq(game, order, filename)) < 0) ||
-	    (error = validate(diagnostics_out, game, order, powers, filename)) < 0)
+	    (!order->commitment && (error = validate(diagnostics_out, game, order, powers, filename)) < 0))
 		goto out;
 	if (order_out) {
 		*order_out = order;
@@ -236,7 +239,8 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 	char sha[65];
 
 	est_sha256_hex(sha, bytes, len);
-	*out = json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:I}", "status", "accepted",
+	*out = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I}", "status", "accepted",
+			 "kind", order->commitment ? "commitment" : "orders",
 			 "player", order->player, "step", (json_int_t)order->step,
 			 "seq", (json_int_t)order->seq, "sha256", sha, "commit", commit,
 			 "orders", (json_int_t)json_array_size(order->orders));
@@ -251,11 +255,14 @@ int est_game_record(json_t **receipt_out, est_game *game, const est_order *order
 
 	if ((error = est_sealed_require(game, "recording orders")) < 0)
 		return error;
-	est_game_order_path(path, game, order->player, 0);
-	est_game_order_path(sig_path, game, order->player, 1);
+	unsigned kind = order->commitment ? EST_ORDER_COMMITMENT : 0;
+
+	est_game_order_path(path, game, order->player, kind);
+	est_game_order_path(sig_path, game, order->player, kind | EST_ORDER_SIG);
 	est_store_change changes[] = {{path, bytes, len}, {sig_path, sig, sig_len}};
-	if (!(msg = est_strdup_printf("orders: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
-				      order->player, order->step, order->seq, order->step)))
+	if (!(msg = est_strdup_printf("%s: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
+				      order->commitment ? "commitment" : "orders", order->player,
+				      order->step, order->seq, order->step)))
 		return est_error_set(EST_ENOMEM, "out of memory");
 	/* A sealed game's orders go to the sealed store: the public main does not move. */
 	error = est_game_is_sealed(game) ? est_sealed_commit(game, changes, 2, msg) :

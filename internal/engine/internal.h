@@ -102,13 +102,17 @@ int est_sealed_commit(est_game *game, const est_store_change *changes, size_t co
 		      const char *message);
 
 /*
- * Where the order of `player` for the open step is kept (sig: its .sig):
- * orders/<player>.json at main, or orders/NNNN/<player>.json in the sealed
- * store of a sealed game. est_game_order_read reads it; EST_ENOTFOUND
- * when there is none (or, for a sealed game, no sealed store here).
+ * Where the order of `player` for the open step is kept: orders/<player>.json
+ * at main, or orders/NNNN/<player>.json in the sealed store of a sealed
+ * game. `what`: EST_ORDER_COMMITMENT for its commitment instead
+ * (orders/<player>.commitment.json), EST_ORDER_SIG for the .sig of either.
+ * est_game_order_read reads it; EST_ENOTFOUND when there is none (or, for
+ * a sealed game, no sealed store here).
  */
-void est_game_order_path(char buf[320], const est_game *game, const char *player, int sig);
-int est_game_order_read(char **out, size_t *len, est_game *game, const char *player, int sig);
+#define EST_ORDER_SIG 1u
+#define EST_ORDER_COMMITMENT 2u
+void est_game_order_path(char buf[320], const est_game *game, const char *player, unsigned what);
+int est_game_order_read(char **out, size_t *len, est_game *game, const char *player, unsigned what);
 
 /*
  * Replace game->state with the whole state from the sealed store, after
@@ -123,6 +127,24 @@ int est_sealed_step_json(json_t **out, est_game *game, long long step, const cha
 
 /* A copy of an events.json document without the events only some powers may see. */
 json_t *est_public_events(const json_t *events_doc);
+
+/*
+ * Sealed orders (sealed_orders.c). est_sealed_orders_step: *out 1 when the
+ * game takes sealed orders and the open step is simultaneous.
+ * est_commitment_read: 1 and the committed SHA-256 (hex) when `player` has
+ * a commitment for the open step, else 0. est_sealed_orders_check: the
+ * rules of sealed orders for a file about to be accepted (a commitment
+ * only while commitments are open; an order file only with a matching
+ * commitment, once every awaited player committed or the deadline passed);
+ * EST_EINVAL with the reason and the fix. est_reveal_deadline: the step's
+ * deadline plus schedule.reveal_hours (0: no deadline).
+ */
+int est_sealed_orders_step(int *out, est_game *game);
+int est_commitment_read(char out_sha[65], est_game *game, const char *player);
+struct est_order;
+int est_sealed_orders_check(est_game *game, const struct est_order *order, const char *bytes,
+			    size_t len, const char *filename, time_t now);
+time_t est_reveal_deadline(est_game *game);
 
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -281,13 +281,20 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 			 "hidden_chain_tip", hidden_hex);
 	if (opts->test_secret)
 		json_object_set_new(dice, "test_secret", json_string(opts->test_secret));
-	return json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s, s:O?}",
+	json_t *game = json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s, s:O?}",
 		"estafette", "game/1", "id", id, "ruleset", rs->name, "ruleset_version", rs->version,
 		"scenario", json_object_get(options, "scenario"), "options", options,
 		"players", players, "schedule", "deadline_hours", opts->deadline_hours,
 		"reminder_hours", opts->reminder_hours,
 		"dice", dice, "estafette_version", EST_VERSION,
 		"sealed", opts->sealed ? json_true() : NULL);
+
+	if (game && opts->sealed_orders) {
+		json_object_set_new(game, "sealed_orders", json_true());
+		json_object_set_new(json_object_get(game, "schedule"), "reveal_hours",
+				    json_integer(opts->reveal_hours ? opts->reveal_hours : 24));
+	}
+	return game;
 }
 
 static int read_players(json_t **out, const char *file, const est_ruleset *rs)
@@ -490,6 +497,11 @@ static int check_sealable(const est_ruleset *rs, const est_new_options *opts)
 	if (opts->sealed && !rs->sealed)
 		return est_error_set(EST_EUSAGE, "--sealed: %s has no hidden information to seal; "
 				     "leave --sealed out", rs->name);
+	if (opts->sealed && opts->sealed_orders)
+		return est_error_set(EST_EUSAGE, "--sealed-orders: a sealed game keeps every order "
+				     "file from the public until reveal already; leave --sealed-orders out");
+	if (opts->reveal_hours && !opts->sealed_orders)
+		return est_error_set(EST_EUSAGE, "--reveal-hours is for games with --sealed-orders");
 	return 0;
 }
 

@@ -120,11 +120,21 @@ int est_game_receipt_for_submit(est_game *game, const json_t *receipt, const est
 	int error;
 
 	snprintf(name, sizeof(name), "receipt-%.16s", sha);
-	snprintf(subject, sizeof(subject), "[%s] your orders for step %lld were recorded",
-		 json_string_value(json_object_get(game->game, "id")), order->step);
-	est_text_add(&t, "Your orders for step %lld (seq %lld) were recorded.\n"
-		     "SHA-256 of the order file: %s\n\n", order->step, order->seq, sha);
-	est_text_orders(&t, order->orders);
+	snprintf(subject, sizeof(subject), "[%s] your %s for step %lld %s recorded",
+		 json_string_value(json_object_get(game->game, "id")),
+		 order->commitment ? "commitment" : "orders", order->step,
+		 order->commitment ? "was" : "were");
+	if (order->commitment)
+		est_text_add(&t, "Your commitment for step %lld (seq %lld) was recorded: sealed orders.\n"
+			     "SHA-256 of the commitment file: %s\nIt promises the order file with "
+			     "SHA-256 %s. Send that file, byte for byte, once every awaited player "
+			     "has committed or the deadline has passed.\n\n", order->step, order->seq,
+			     sha, order->sha256);
+	else
+		est_text_add(&t, "Your orders for step %lld (seq %lld) were recorded.\n"
+			     "SHA-256 of the order file: %s\n\n", order->step, order->seq, sha);
+	if (!order->commitment)
+		est_text_orders(&t, order->orders);
 	est_text_awaiting(&t, game, now);
 	if (t.failed)
 		error = est_error_set(EST_ENOMEM, "out of memory");

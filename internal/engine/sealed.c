@@ -109,21 +109,24 @@ int est_sealed_commit(est_game *game, const est_store_change *changes, size_t co
 	return error;
 }
 
-void est_game_order_path(char buf[320], const est_game *game, const char *player, int sig)
+void est_game_order_path(char buf[320], const est_game *game, const char *player, unsigned what)
 {
+	const char *kind = what & EST_ORDER_COMMITMENT ? ".commitment" : "";
+	const char *sig = what & EST_ORDER_SIG ? ".sig" : "";
+
 	if (est_game_is_sealed(game))
-		snprintf(buf, 320, "orders/%04lld/%s.json%s", game->step + 1, player, sig ? ".sig" : "");
+		snprintf(buf, 320, "orders/%04lld/%s%s.json%s", game->step + 1, player, kind, sig);
 	else
-		snprintf(buf, 320, "orders/%s.json%s", player, sig ? ".sig" : "");
+		snprintf(buf, 320, "orders/%s%s.json%s", player, kind, sig);
 }
 
-int est_game_order_read(char **out, size_t *len, est_game *game, const char *player, int sig)
+int est_game_order_read(char **out, size_t *len, est_game *game, const char *player, unsigned what)
 {
 	char path[320];
 
 	if (est_game_is_sealed(game) && !game->sealed_store)
 		return est_error_set(EST_ENOTFOUND, "orders of a sealed game are kept by the GM");
-	est_game_order_path(path, game, player, sig);
+	est_game_order_path(path, game, player, what);
 	return est_store_read(out, len, est_game_is_sealed(game) ? game->sealed_store : game->store,
 			      NULL, path);
 }

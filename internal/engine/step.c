@@ -167,6 +167,21 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 	return 0;
 }
 
+/* Is file `name` (or its .sig) one that a manifest entry of `list` names? */
+static int accounted_for(const json_t *list, const char *name)
+{
+	const json_t *t;
+	size_t j;
+
+	json_array_foreach(list, j, t) {
+		const char *file = json_string_value(json_object_get(t, "file"));
+		size_t n = strlen(file);
+		if (strncmp(name, file, n) == 0 && (name[n] == '\0' || strcmp(name + n, ".sig") == 0))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Files in orders/ that no awaited player's order accounts for (committed
  * out of turn, e.g. by a merged pull request) are not resolved; the
@@ -175,10 +190,10 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
  */
 static int note_ignored(step_work *w, est_game *game)
 {
-	json_t *taken = json_object_get(w->manifest, "orders"), *t;
+	json_t *taken = json_object_get(w->manifest, "orders");
 	char **names = NULL, dir[64], path[320], sha[65], *bytes;
 	est_store *store = est_game_is_sealed(game) ? game->sealed_store : game->store;
-	size_t count = 0, len, i, j;
+	size_t count = 0, len, i;
 	int error;
 
 	if (est_game_is_sealed(game))
@@ -188,14 +203,8 @@ static int note_ignored(step_work *w, est_game *game)
 	if ((error = est_store_list(&names, &count, store, NULL, dir)) < 0)
 		return error;
 	for (i = 0; i < count; i++) {
-		json_array_foreach(taken, j, t) {
-			const char *file = json_string_value(json_object_get(t, "file"));
-			size_t n = strlen(file);
-			if (strncmp(names[i], file, n) == 0 &&
-			    (names[i][n] == '\0' || strcmp(names[i] + n, ".sig") == 0))
-				break;
-		}
-		if (j < json_array_size(taken))
+		if (accounted_for(taken, names[i]) ||
+		    accounted_for(json_object_get(w->manifest, "commitments"), names[i]))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (est_store_read(&bytes, &len, store, NULL, path) < 0) {
@@ -213,6 +222,71 @@ static int note_ignored(step_work *w, est_game *game)
 	}
 	est_store_list_free(names);
 	return 0;
+}
+
+/*
+ * Sealed orders: the commitments of the step go into the manifest and,
+ * with their signatures, into turns/NNNN/orders/; each revealed order's
+ * SHA-256 was checked against its commitment when it was accepted.
+ */
+static int take_commitments(step_work *w, est_game *game, const json_t *awaiting)
+{
+	json_t *list = json_array(), *entry;
+	size_t i;
+	int error = 0;
+
+	json_object_set_new(w->manifest, "commitments", list);
+	json_array_foreach(awaiting, i, entry) {
+		const char *player = json_string_value(json_object_get(entry, "player"));
+		char *bytes = NULL, *sig = NULL, sha[65], sig_sha[65], file[300];
+		size_t len, sig_len;
+
+		if (est_game_order_read(&bytes, &len, game, player, EST_ORDER_COMMITMENT) < 0 ||
+		    est_game_order_read(&sig, &sig_len, game, player, EST_ORDER_COMMITMENT | EST_ORDER_SIG) < 0) {
+			est_error_clear();
+			free(bytes);
+			continue;
+		}
+		est_sha256_hex(sha, bytes, len);
+		est_sha256_hex(sig_sha, sig, sig_len);
+		snprintf(file, sizeof(file), "%s.commitment.json", player);
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s}", "player", player, "file", file,
+						      "sha256", sha, "signature_sha256", sig_sha));
+		if ((error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/orders/%s", w->name, file),
+					     bytes, len)) < 0) {
+			free(sig);
+			break;
+		}
+		if ((error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/orders/%s.sig", w->name,
+									      file), sig, sig_len)) < 0)
+			break;
+	}
+	return error;
+}
+
+/*
+ * Sealed orders: past the deadline, the step still waits for the reveals
+ * of those who committed, until the reveal deadline.
+ */
+static int sealed_orders_due(step_work *w, est_game *game, const json_t *awaiting, size_t missing,
+			     time_t now)
+{
+	time_t reveal_by = est_reveal_deadline(game);
+	size_t i, unrevealed = 0;
+	json_t *entry;
+	char sha[65];
+	int sealed, error;
+
+	if ((error = est_sealed_orders_step(&sealed, game)) < 0 || !sealed)
+		return error;
+	json_array_foreach(awaiting, i, entry) {
+		const char *first = json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0));
+		unrevealed += !json_object_get(w->orders, first) &&
+			      est_commitment_read(sha, game, json_string_value(json_object_get(entry, "player")));
+	}
+	if (missing > 0 && unrevealed > 0 && (reveal_by == 0 || now < reveal_by))
+		w->due = 0;
+	return w->due ? take_commitments(w, game, awaiting) : 0;
 }
 
 /* Decide whether the step is due and gather what resolves it. */
@@ -245,6 +319,8 @@ static int collect(step_work *w, est_game *game, time_t now)
 		missing += got == 0;
 	}
 	w->due = missing == 0 || json_is_true(json_object_get(pending, "deadline_passed"));
+	if ((error = sealed_orders_due(w, game, awaiting, missing, now)) < 0)
+		return error;
 	json_array_foreach(awaiting, i, entry) {
 		const char *first = json_string_value(
 			json_array_get(json_object_get(entry, "awaited_powers"), 0));

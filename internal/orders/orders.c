@@ -1,6 +1,7 @@
 /*
- * The orders/1 schema (DESIGN.md "Order files") on top of the strict
- * loader: which top-level fields exist, their types and their syntax.
+ * The orders/1 and commitment/1 schemas (DESIGN.md "Order files"; sealed
+ * orders, orders.h) on top of the strict loader: which top-level fields
+ * exist, their types and their syntax.
  */
 #include "orders/orders.h"
 #include "orders/orders_private.h"
@@ -23,7 +24,7 @@ struct field {
 	const char *hint;
 };
 
-static const struct field fields[] = {
+static const struct field order_fields[] = {
 	{ "estafette", JSON_STRING, 1, "\"estafette\": \"orders/1\"" },
 	{ "game", JSON_STRING, 1,
 	  "\"game\": the game's id (field game of `estafette status GAME --json`)" },
@@ -43,7 +44,48 @@ static const struct field fields[] = {
 	  "\"press\": [ {\"to\": \"all\" or [player ids], \"text\": \"...\"} ]" },
 };
 
-#define FIELD_COUNT (sizeof(fields) / sizeof(fields[0]))
+static const struct field commitment_fields[] = {
+	{ "estafette", JSON_STRING, 1, "\"estafette\": \"commitment/1\"" },
+	{ "game", JSON_STRING, 1,
+	  "\"game\": the game's id (field game of `estafette status GAME --json`)" },
+	{ "step", JSON_INTEGER, 1,
+	  "\"step\": the step the game awaits, a number without quotes "
+	  "(field step of `estafette status GAME --json`)" },
+	{ "player", JSON_STRING, 1, "\"player\": your player id, e.g. \"france\"" },
+	{ "prev", JSON_STRING, 1,
+	  "\"prev\": the SHA-256 of the current state (field state_sha256 of "
+	  "`estafette status GAME --json`)" },
+	{ "seq", JSON_INTEGER, 1,
+	  "\"seq\": 1, and a higher number for each later commitment for the same step" },
+	{ "sha256", JSON_STRING, 1,
+	  "\"sha256\": the SHA-256 of the order file you will reveal (sha256sum FILE)" },
+};
+
+/* One file format: its "estafette" value and its fields. */
+struct schema {
+	const char *format;
+	const struct field *fields;
+	size_t count;
+	const char *listing; /* "estafette, game, ..." for the unknown-field message */
+	const char *hexes[2]; /* its fields of 64 hex digits */
+};
+
+static const struct schema schemas[] = {
+	{ EST_ORDERS_FORMAT, order_fields, sizeof(order_fields) / sizeof(order_fields[0]),
+	  "estafette, game, step, player, prev, seq, entropy, orders and press",
+	  { "prev", "entropy" } },
+	{ EST_COMMITMENT_FORMAT, commitment_fields,
+	  sizeof(commitment_fields) / sizeof(commitment_fields[0]),
+	  "estafette, game, step, player, prev, seq and sha256", { "prev", "sha256" } },
+};
+
+static const char *hint_of(const struct schema *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->count; i++)
+		if (strcmp(sc->fields[i].name, name) == 0)
+			return sc->fields[i].hint;
+	return name;
+}
 
 static const char *type_name(const json_t *value)
 {
@@ -88,11 +130,35 @@ static int is_hex64(const char *s)
 	return n == 64;
 }
 
-static int check_top_level(const json_t *root, const char *filename)
+/*
+ * The schema the file's "estafette" names (orders/1 when it names none, so
+ * that the messages about it are an order file's).
+ */
+static int pick_schema(const struct schema **out, const json_t *root, const char *filename)
 {
+	const json_t *value = json_object_get(root, "estafette");
+
+	*out = &schemas[0];
+	if (!json_is_string(value))
+		return 0;
+	for (size_t i = 0; i < sizeof(schemas) / sizeof(schemas[0]); i++)
+		if (strcmp(json_string_value(value), schemas[i].format) == 0) {
+			*out = &schemas[i];
+			return 0;
+		}
+	return est_error_set(EST_EINVAL,
+			     "%s: field \"estafette\" is \"%.40s\", but this estafette reads only "
+			     "\"orders/1\" (and \"commitment/1\" for sealed orders); write "
+			     "\"estafette\": \"orders/1\"", filename, json_string_value(value));
+}
+
+static int check_top_level(const struct schema **schema_out, const json_t *root, const char *filename)
+{
+	const struct schema *sc;
 	const char *key;
 	json_t *value;
 	size_t i;
+	int error;
 
 	if (!json_is_object(root))
 		return est_error_set(EST_EINVAL,
@@ -100,46 +166,42 @@ static int check_top_level(const json_t *root, const char *filename)
 				     "JSON object {\"estafette\": \"orders/1\", ...}); write the file "
 				     "as a single object", filename, type_name(root));
 	/* Another format first: its fields would otherwise read as unknown. */
-	value = json_object_get(root, "estafette");
-	if (json_is_string(value) && strcmp(json_string_value(value), EST_ORDERS_FORMAT) != 0)
-		return est_error_set(EST_EINVAL,
-				     "%s: field \"estafette\" is \"%.40s\", but this estafette reads "
-				     "only \"orders/1\"; write \"estafette\": \"orders/1\"", filename,
-				     json_string_value(value));
+	if ((error = pick_schema(&sc, root, filename)) < 0)
+		return error;
 	json_object_foreach((json_t *)root, key, value) {
-		for (i = 0; i < FIELD_COUNT; i++)
-			if (strcmp(key, fields[i].name) == 0)
+		for (i = 0; i < sc->count; i++)
+			if (strcmp(key, sc->fields[i].name) == 0)
 				break;
-		if (i == FIELD_COUNT) {
+		if (i == sc->count) {
 			char path[256] = "";
 
 			est_orders_path_key(path, sizeof(path), key);
 			return est_error_set(EST_EINVAL,
-					     "%s: unknown field \"%s\" (an orders/1 file has only estafette, "
-					     "game, step, player, prev, seq, entropy, orders and press); "
-					     "remove it, or move it inside an order", filename, path);
+					     "%s: unknown field \"%s\" (a %s file has only %s); remove it%s",
+					     filename, path, sc->format, sc->listing,
+					     sc == &schemas[0] ? ", or move it inside an order" : "");
 		}
 	}
-	for (i = 0; i < FIELD_COUNT; i++) {
-		value = json_object_get(root, fields[i].name);
-		if (!value && fields[i].required)
+	for (i = 0; i < sc->count; i++) {
+		value = json_object_get(root, sc->fields[i].name);
+		if (!value && sc->fields[i].required)
 			return est_error_set(EST_EINVAL,
-					     "%s: field \"%s\" is missing (required in orders/1); add %s",
-					     filename, fields[i].name, fields[i].hint);
-		if (value && json_typeof(value) != fields[i].type)
+					     "%s: field \"%s\" is missing (required in %s); add %s",
+					     filename, sc->fields[i].name, sc->format, sc->fields[i].hint);
+		if (value && json_typeof(value) != sc->fields[i].type)
 			return est_error_set(EST_EINVAL, "%s: field \"%s\" is %s, not %s; write %s",
-					     filename, fields[i].name, type_name(value),
-					     wanted_name(fields[i].type), fields[i].hint);
+					     filename, sc->fields[i].name, type_name(value),
+					     wanted_name(sc->fields[i].type), sc->fields[i].hint);
 	}
+	*schema_out = sc;
 	return 0;
 }
 
-static int check_values(const json_t *root, const char *filename)
+static int check_values(const struct schema *sc, const json_t *root, const char *filename)
 {
 	json_int_t step = json_integer_value(json_object_get(root, "step"));
 	json_int_t seq = json_integer_value(json_object_get(root, "seq"));
 	static const char *const ids[] = { "game", "player" };
-	static const char *const hexes[] = { "prev", "entropy" };
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
@@ -163,13 +225,13 @@ static int check_values(const json_t *root, const char *filename)
 				     "and a higher number for each later file for the same step",
 				     filename, (long long)seq);
 	for (i = 0; i < 2; i++) {
-		const char *hex = json_string_value(json_object_get(root, hexes[i]));
+		const char *hex = json_string_value(json_object_get(root, sc->hexes[i]));
 
 		if (!is_hex64(hex))
 			return est_error_set(EST_EINVAL,
 					     "%s: field \"%s\" is \"%.80s\", not 64 lower-case hex digits "
-					     "(0-9, a-f); write %s", filename, hexes[i], hex,
-					     fields[i ? 6 : 4].hint);
+					     "(0-9, a-f); write %s", filename, sc->hexes[i], hex,
+					     hint_of(sc, sc->hexes[i]));
 	}
 	return 0;
 }
@@ -267,7 +329,10 @@ static int build(est_order **out, json_t *root)
 	o->step = json_integer_value(json_object_get(root, "step"));
 	o->seq = json_integer_value(json_object_get(root, "seq"));
 	memcpy(o->prev, json_string_value(json_object_get(root, "prev")), 65);
-	memcpy(o->entropy, json_string_value(json_object_get(root, "entropy")), 65);
+	if ((o->commitment = json_object_get(root, "sha256") != NULL))
+		memcpy(o->sha256, json_string_value(json_object_get(root, "sha256")), 65);
+	else
+		memcpy(o->entropy, json_string_value(json_object_get(root, "entropy")), 65);
 	o->orders = json_object_get(root, "orders");
 	o->press = json_object_get(root, "press");
 	o->root = root;
@@ -277,13 +342,14 @@ static int build(est_order **out, json_t *root)
 
 int est_orders_parse(est_order **out, const char *filename, const char *bytes, size_t len)
 {
+	const struct schema *sc = NULL;
 	json_t *root = NULL, *press;
 	int error;
 
 	if ((error = est_orders_load_strict(&root, filename, bytes, len)) < 0)
 		goto out;
-	if ((error = check_top_level(root, filename)) < 0 ||
-	    (error = check_values(root, filename)) < 0 ||
+	if ((error = check_top_level(&sc, root, filename)) < 0 ||
+	    (error = check_values(sc, root, filename)) < 0 ||
 	    (error = check_order_items(json_object_get(root, "orders"), filename)) < 0)
 		goto out;
 	if ((press = json_object_get(root, "press")) && (error = check_press(press, filename)) < 0)

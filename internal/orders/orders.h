@@ -17,6 +17,8 @@
 #include <stddef.h>
 
 #define EST_ORDERS_FORMAT "orders/1"
+/* Sealed orders: a signed promise of an order file's SHA-256, revealed later. */
+#define EST_COMMITMENT_FORMAT "commitment/1"
 #define EST_ORDERS_MAX_BYTES 65536 /* 64 KiB */
 #define EST_ORDERS_MAX_DEPTH 32    /* the top-level object is depth 1 */
 #define EST_ORDERS_MAX_STEP 4294967295LL /* the dice protocol carries u32be(step) */
@@ -33,6 +35,13 @@
  * orders        the "orders" array (ruleset-specific objects); points into root
  * press         the "press" array, or NULL when the file has none; points into root
  * root          the whole parsed document
+ *
+ * A commitment/1 file (sealed orders, DESIGN.md "Steps, phases and
+ * decisions": a simultaneous step's orders committed to before any is
+ * shown) has the same game, step, player, prev and seq, and in place of
+ * entropy, orders and press one field "sha256": the SHA-256 (64 lower-case
+ * hex digits) of the order file its player will reveal. Then `commitment`
+ * is 1, `sha256` holds it, `entropy` is "" and `orders` and `press` NULL.
  */
 typedef struct est_order {
 	char *game;
@@ -44,6 +53,8 @@ typedef struct est_order {
 	json_t *orders;
 	json_t *press;
 	json_t *root;
+	int commitment;
+	char sha256[65];
 } est_order;
 
 /*
@@ -73,7 +84,9 @@ int est_orders_is_id(const char *s);
  *   - a top level that is not an object; a top-level field other than
  *     estafette, game, step, player, prev, seq, entropy, orders, press;
  *   - a missing field (all but press are required) or one of the wrong type;
- *   - "estafette" other than "orders/1"; "step" outside 1..EST_ORDERS_MAX_STEP;
+ *   - "estafette" other than "orders/1" or "commitment/1" (whose fields are
+ *     estafette, game, step, player, prev, seq and sha256, all required,
+ *     sha256 of 64 lower-case hex digits); "step" outside 1..EST_ORDERS_MAX_STEP;
  *     "seq" below 1; "prev" or "entropy" not exactly 64 lower-case hex
  *     digits; "game" or "player" not an identifier (est_orders_is_id);
  *   - "orders" not an array, or an item of it not an object;

@@ -516,6 +516,34 @@ static void test_seq(void **state)
 	est_orders_free(incoming);
 }
 
+/* commitment/1 (sealed orders): the same binding fields and one SHA-256 in place of the orders. */
+#define COMMITMENT(extra) "{\"estafette\": \"commitment/1\", \"game\": \"ne-001\", \"step\": 7, " \
+	"\"player\": \"france\", \"prev\": \"" PREV "\", \"seq\": 1" extra "}\n"
+
+static void test_commitment(void **state)
+{
+	est_order *o = parse_ok(COMMITMENT(", \"sha256\": \"" ENTROPY "\""),
+				strlen(COMMITMENT(", \"sha256\": \"" ENTROPY "\"")));
+
+	(void)state;
+	assert_true(o->commitment);
+	assert_string_equal(o->sha256, ENTROPY);
+	assert_string_equal(o->entropy, "");
+	assert_null(o->orders);
+	assert_null(o->press);
+	assert_int_equal(o->step, 7);
+	assert_string_equal(o->player, "france");
+	assert_int_equal(est_orders_check_binding(o, FILENAME, "ne-001", 7, PREV, "france"), 0);
+	est_orders_free(o);
+	refuse_text(COMMITMENT(""), "field \"sha256\" is missing (required in commitment/1)");
+	refuse_text(COMMITMENT(", \"sha256\": \"abc\""), "field \"sha256\" is \"abc\", not 64 lower-case hex");
+	refuse_text(COMMITMENT(", \"sha256\": \"" ENTROPY "\", \"orders\": []"),
+		    "unknown field \"orders\" (a commitment/1 file has only");
+	refuse_text(COMMITMENT(", \"entropy\": \"" ENTROPY "\""), "unknown field \"entropy\"");
+	/* An order file may not carry a commitment's field either. */
+	refuse_field("press", "[], \"sha256\": \"" ENTROPY "\"", "unknown field \"sha256\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_press),
 		cmocka_unit_test(test_binding),
 		cmocka_unit_test(test_seq),
+		cmocka_unit_test(test_commitment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
