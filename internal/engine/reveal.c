@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "dice/dice.h"
 #include "engine/internal.h"
 #include "util/error.h"
@@ -89,15 +91,14 @@ static int reveal_orders(est_changes *c, est_game *game, const char *name)
 
 static int reveal_step(est_changes *c, est_game *game, long long step)
 {
-	char name[32], file[64], *path;
+	char name[32], file[64], *path, *bytes = NULL;
+	size_t len;
 	int error;
 
 	est_step_name(name, step);
 	snprintf(file, sizeof(file), "hidden/%s.json", name);
 	if (!(path = est_game_home_path(game, file)))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	char *bytes = NULL;
-	size_t len;
 	/* Only the runner that resolved a step has its record; audit recomputes it anyway. */
 	if ((error = est_file_read(&bytes, &len, path, 16 << 20)) == EST_ENOTFOUND) {
 		est_error_clear();
@@ -129,9 +130,13 @@ static int reveal_json(est_changes *c, est_game *game)
 	if ((error = est_engine_secrets(chain, hidden, game->home,
 					json_string_value(json_object_get(game->game, "id")))) < 0)
 		return error;
+	json_t *doc;
+
 	est_dice_chain_value(h, hidden, (uint32_t)(n - game->step));
+	OPENSSL_cleanse(chain, sizeof(chain));
+	OPENSSL_cleanse(hidden, sizeof(hidden));
 	est_hex_encode(hex, h, 32);
-	json_t *doc = json_pack("{s:s, s:O, s:I, s:s, s:O}", "estafette", "reveal/1", "game",
+	doc = json_pack("{s:s, s:O, s:I, s:s, s:O}", "estafette", "reveal/1", "game",
 				json_object_get(game->game, "id"), "step", (json_int_t)game->step,
 				"hidden_reveal", hex, "hidden_chain_tip",
 				json_object_get(dice, "hidden_chain_tip"));

@@ -12,79 +12,70 @@
 
 #define MAX_ID_LEN 64
 
+/* The file formats: orders/1, and commitment/1 for sealed orders. */
+#define ORDERS 1u
+#define COMMITMENT 2u
+#define BOTH (ORDERS | COMMITMENT)
+
 /*
- * The top-level fields of orders/1, in the order they are checked, each
- * with what it must be and where a player gets it: the tail of the
- * messages for a missing field or a wrong type.
+ * The top-level fields, in the order they are checked, each with the
+ * formats that have it and what it must be and where a player gets it:
+ * the tail of the messages for a missing field or a wrong type.
  */
 struct field {
 	const char *name;
 	json_type type;
+	unsigned formats;
 	int required;
 	const char *hint;
 };
 
-static const struct field order_fields[] = {
-	{ "estafette", JSON_STRING, 1, "\"estafette\": \"orders/1\"" },
-	{ "game", JSON_STRING, 1,
+static const struct field fields[] = {
+	{ "estafette", JSON_STRING, BOTH, 1, "\"estafette\": \"orders/1\"" },
+	{ "game", JSON_STRING, BOTH, 1,
 	  "\"game\": the game's id (field game of `estafette status GAME --json`)" },
-	{ "step", JSON_INTEGER, 1,
+	{ "step", JSON_INTEGER, BOTH, 1,
 	  "\"step\": the step the game awaits, a number without quotes "
 	  "(field step of `estafette status GAME --json`)" },
-	{ "player", JSON_STRING, 1, "\"player\": your player id, e.g. \"france\"" },
-	{ "prev", JSON_STRING, 1,
+	{ "player", JSON_STRING, BOTH, 1, "\"player\": your player id, e.g. \"france\"" },
+	{ "prev", JSON_STRING, BOTH, 1,
 	  "\"prev\": the SHA-256 of the current state (field state_sha256 of "
 	  "`estafette status GAME --json`)" },
-	{ "seq", JSON_INTEGER, 1,
+	{ "seq", JSON_INTEGER, BOTH, 1,
 	  "\"seq\": 1, and a higher number for each later file for the same step" },
-	{ "entropy", JSON_STRING, 1,
+	{ "entropy", JSON_STRING, ORDERS, 1,
 	  "\"entropy\": 64 fresh random hex digits, e.g. from `openssl rand -hex 32`" },
-	{ "orders", JSON_ARRAY, 1, "\"orders\": [ your orders ] (an empty list to pass)" },
-	{ "press", JSON_ARRAY, 0,
+	{ "orders", JSON_ARRAY, ORDERS, 1, "\"orders\": [ your orders ] (an empty list to pass)" },
+	{ "press", JSON_ARRAY, ORDERS, 0,
 	  "\"press\": [ {\"to\": \"all\" or [player ids], \"text\": \"...\"} ]" },
-};
-
-static const struct field commitment_fields[] = {
-	{ "estafette", JSON_STRING, 1, "\"estafette\": \"commitment/1\"" },
-	{ "game", JSON_STRING, 1,
-	  "\"game\": the game's id (field game of `estafette status GAME --json`)" },
-	{ "step", JSON_INTEGER, 1,
-	  "\"step\": the step the game awaits, a number without quotes "
-	  "(field step of `estafette status GAME --json`)" },
-	{ "player", JSON_STRING, 1, "\"player\": your player id, e.g. \"france\"" },
-	{ "prev", JSON_STRING, 1,
-	  "\"prev\": the SHA-256 of the current state (field state_sha256 of "
-	  "`estafette status GAME --json`)" },
-	{ "seq", JSON_INTEGER, 1,
-	  "\"seq\": 1, and a higher number for each later commitment for the same step" },
-	{ "sha256", JSON_STRING, 1,
+	{ "sha256", JSON_STRING, COMMITMENT, 1,
 	  "\"sha256\": the SHA-256 of the order file you will reveal (sha256sum FILE)" },
 };
 
-/* One file format: its "estafette" value and its fields. */
+#define FIELD_COUNT (sizeof(fields) / sizeof(fields[0]))
+
+/* One file format: its "estafette" value and which fields it has. */
 struct schema {
 	const char *format;
-	const struct field *fields;
-	size_t count;
+	unsigned mask;
 	const char *listing; /* "estafette, game, ..." for the unknown-field message */
 	const char *hexes[2]; /* its fields of 64 hex digits */
 };
 
 static const struct schema schemas[] = {
-	{ EST_ORDERS_FORMAT, order_fields, sizeof(order_fields) / sizeof(order_fields[0]),
-	  "estafette, game, step, player, prev, seq, entropy, orders and press",
-	  { "prev", "entropy" } },
-	{ EST_COMMITMENT_FORMAT, commitment_fields,
-	  sizeof(commitment_fields) / sizeof(commitment_fields[0]),
+	{ EST_ORDERS_FORMAT, ORDERS,
+	  "estafette, game, step, player, prev, seq, entropy, orders and press", { "prev", "entropy" } },
+	{ EST_COMMITMENT_FORMAT, COMMITMENT,
 	  "estafette, game, step, player, prev, seq and sha256", { "prev", "sha256" } },
 };
 
-static const char *hint_of(const struct schema *sc, const char *name)
+/* Field `name` of format `sc`, or NULL. */
+static const struct field *field_of(const struct schema *sc, const char *name)
 {
-	for (size_t i = 0; i < sc->count; i++)
-		if (strcmp(sc->fields[i].name, name) == 0)
-			return sc->fields[i].hint;
-	return name;
+	for (size_t i = 0; i < FIELD_COUNT; i++)
+		if ((fields[i].formats & sc->mask) && strcmp(fields[i].name, name) == 0)
+			return &fields[i];
+	return NULL;
 }
 
 static const char *type_name(const json_t *value)
@@ -169,10 +160,7 @@ static int check_top_level(const struct schema **schema_out, const json_t *root,
 	if ((error = pick_schema(&sc, root, filename)) < 0)
 		return error;
 	json_object_foreach((json_t *)root, key, value) {
-		for (i = 0; i < sc->count; i++)
-			if (strcmp(key, sc->fields[i].name) == 0)
-				break;
-		if (i == sc->count) {
+		if (!field_of(sc, key)) {
 			char path[256] = "";
 
 			est_orders_path_key(path, sizeof(path), key);
@@ -182,16 +170,18 @@ static int check_top_level(const struct schema **schema_out, const json_t *root,
 					     sc == &schemas[0] ? ", or move it inside an order" : "");
 		}
 	}
-	for (i = 0; i < sc->count; i++) {
-		value = json_object_get(root, sc->fields[i].name);
-		if (!value && sc->fields[i].required)
+	for (i = 0; i < FIELD_COUNT; i++) {
+		const struct field *f = &fields[i];
+		if (!(f->formats & sc->mask))
+			continue;
+		value = json_object_get(root, f->name);
+		if (!value && f->required)
 			return est_error_set(EST_EINVAL,
 					     "%s: field \"%s\" is missing (required in %s); add %s",
-					     filename, sc->fields[i].name, sc->format, sc->fields[i].hint);
-		if (value && json_typeof(value) != sc->fields[i].type)
+					     filename, f->name, sc->format, f->hint);
+		if (value && json_typeof(value) != f->type)
 			return est_error_set(EST_EINVAL, "%s: field \"%s\" is %s, not %s; write %s",
-					     filename, sc->fields[i].name, type_name(value),
-					     wanted_name(sc->fields[i].type), sc->fields[i].hint);
+					     filename, f->name, type_name(value), wanted_name(f->type), f->hint);
 	}
 	*schema_out = sc;
 	return 0;
@@ -231,7 +221,7 @@ static int check_values(const struct schema *sc, const json_t *root, const char 
 			return est_error_set(EST_EINVAL,
 					     "%s: field \"%s\" is \"%.80s\", not 64 lower-case hex digits "
 					     "(0-9, a-f); write %s", filename, sc->hexes[i], hex,
-					     hint_of(sc, sc->hexes[i]));
+					     field_of(sc, sc->hexes[i])->hint);
 	}
 	return 0;
 }
