@@ -11,7 +11,8 @@
 #define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
 	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
 	"       [--deadline-hours N [--reminder-hours R]]\n" \
-	"       [--sealed | --sealed-orders [--reveal-hours R]] [--test-dice-secret TEXT] [--json]"
+	"       [--schedule FILE.json] [--sealed | --sealed-orders [--reveal-hours R]]\n" \
+	"       [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
 static int add_option(json_t *options, const char *kv)
@@ -59,6 +60,23 @@ static void print_summary(const json_t *summary)
 	printf("next: estafette run %s\n", json_string_value(json_object_get(summary, "path")));
 }
 
+/* The --schedule file: one JSON object, checked field by field (engine.h est_schedule_check). */
+static int read_schedule(json_t **out, const char *file)
+{
+	json_error_t jerr;
+	int error;
+
+	if (!(*out = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr)))
+		return est_error_set(EST_EINVAL, "%s: not a readable JSON file (line %d: %s); write the "
+				     "schedule as one object, e.g. {\"deadline_hours\": 72}", file, jerr.line,
+				     jerr.text);
+	if ((error = est_schedule_check(*out, file)) < 0) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return error;
+}
+
 int cmd_new(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -69,10 +87,12 @@ int cmd_new(int argc, char **argv)
 		{"reminder-hours", required_argument, NULL, 'R'},
 		{"gm-signing-key", required_argument, NULL, 'k'}, {"sealed", no_argument, NULL, 'S'},
 		{"sealed-orders", no_argument, NULL, 'O'}, {"reveal-hours", required_argument, NULL, 'V'},
+		{"schedule", required_argument, NULL, 'c'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
-	json_t *options = json_object(), *summary = NULL;
+	json_t *options = json_object(), *summary = NULL, *schedule = NULL;
+	const char *schedule_file = NULL;
 	int c, json = 0, error, status = 0;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -101,6 +121,7 @@ int cmd_new(int argc, char **argv)
 		case 't': opts.test_secret = optarg; break;
 		case 'S': opts.sealed = 1; break;
 		case 'O': opts.sealed_orders = 1; break;
+		case 'c': schedule_file = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;
@@ -112,6 +133,11 @@ int cmd_new(int argc, char **argv)
 	}
 	opts.dir = argv[optind];
 	opts.options = options;
+	if (schedule_file && (error = read_schedule(&schedule, schedule_file)) < 0) {
+		status = cmd_fail(error, json, NULL);
+		goto out;
+	}
+	opts.schedule = schedule;
 	if ((error = est_engine_new(&summary, &opts)) < 0) {
 		status = cmd_fail(error, json, NULL);
 		goto out;
@@ -119,6 +145,7 @@ int cmd_new(int argc, char **argv)
 	json ? cmd_print_json(summary) : print_summary(summary);
 out:
 	json_decref(summary);
+	json_decref(schedule);
 	json_decref(options);
 	return status;
 }

@@ -1,12 +1,23 @@
-/* estafette status GAME [--now TIME] [--json] */
+/* estafette status GAME | --all DIR [--now TIME] [--json] */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "engine/engine.h"
+#include "engine/overview.h"
 #include "util/error.h"
 
-#define USAGE "estafette status GAME [--now TIME] [--json]"
+#define USAGE "estafette status GAME | --all DIR [--now TIME] [--json]\n" \
+	"  --all: one line per game repository directly under DIR (folders that are\n" \
+	"  not games are passed over): the next step, whom it awaits, the deadline,\n" \
+	"  missed steps per player and what needs the GM\n" \
+	"  exit status with --all: 0 when every game could be read; else the code of\n" \
+	"  the first game (in name order) that could not, per sysexits: 65 a file does\n" \
+	"  not parse, 66 a part of the repository is missing, 70 git cannot read it,\n" \
+	"  78 a setting is wrong (an unknown ruleset, a fixed file edited by hand);\n" \
+	"  the other games are listed all the same (66 also when DIR is missing)\n" \
+	"  TIME is 2026-11-29T16:00:00Z or @SECONDS"
 
 static void print_status(const json_t *s)
 {
@@ -35,12 +46,166 @@ static void print_status(const json_t *s)
 	}
 }
 
+/* "france, allies (sent)": whom the step awaits, and who has sent what. */
+static void format_awaiting(char *buf, size_t len, const json_t *o)
+{
+	size_t i, used = 0;
+	json_t *a;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(o, "awaiting"), i, a) {
+		int n = snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "",
+				 json_string_value(json_object_get(a, "player")),
+				 json_is_true(json_object_get(a, "received")) ? " (sent)" :
+				 json_is_true(json_object_get(a, "committed")) ? " (committed)" : "");
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+/* "france 2, allies 1" for the players who missed steps, else "-". */
+static void format_missed(char *buf, size_t len, const json_t *o)
+{
+	const char *player;
+	size_t used = 0;
+	json_t *n;
+
+	buf[0] = '\0';
+	json_object_foreach((json_t *)json_object_get(o, "missed"), player, n) {
+		int w;
+		if (json_integer_value(n) == 0)
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s %lld", used ? ", " : "", player,
+			     (long long)json_integer_value(n));
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+/* The table's short words for each "needs_gm" reason. */
+static void format_needs(char *buf, size_t len, const json_t *o)
+{
+	size_t i, used = 0;
+	json_t *r;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(o, "needs_gm"), i, r) {
+		const char *reason = json_string_value(json_object_get(r, "reason"));
+		char word[64];
+		int n;
+
+		if (strcmp(reason, "deadline-passed") == 0)
+			snprintf(word, sizeof(word), "deadline passed: run it");
+		else if (strcmp(reason, "due") == 0)
+			snprintf(word, sizeof(word), "due: run it");
+		else if (strcmp(reason, "mail") == 0)
+			snprintf(word, sizeof(word), "mail waiting (%lld)",
+				 (long long)json_integer_value(json_object_get(o, "mail_pending")));
+		else if (strcmp(reason, "dice") == 0)
+			snprintf(word, sizeof(word), "dice chain low (%lld left)",
+				 (long long)json_integer_value(json_object_get(o, "dice_left")));
+		else if (strcmp(reason, "over") == 0)
+			snprintf(word, sizeof(word), "game over");
+		else
+			snprintf(word, sizeof(word), "%s", reason);
+		n = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", word);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static void print_overview_line(const json_t *o)
+{
+	char step[64], deadline[48], awaiting[512], missed[512], needs[512];
+	const char *when = json_string_value(json_object_get(o, "deadline"));
+
+	if (json_object_get(o, "error")) {
+		printf("%-14s cannot be read: %s\n", json_string_value(json_object_get(o, "game")),
+		       json_string_value(json_object_get(o, "message")));
+		return;
+	}
+	if (json_is_true(json_object_get(o, "over")))
+		snprintf(step, sizeof(step), "over");
+	else
+		snprintf(step, sizeof(step), "%lld %s (%s)",
+			 (long long)json_integer_value(json_object_get(o, "step")),
+			 json_string_value(json_object_get(o, "kind")),
+			 json_string_value(json_object_get(o, "mode")));
+	snprintf(deadline, sizeof(deadline), "%s%s", when ? when : "-",
+		 json_is_true(json_object_get(o, "deadline_passed")) ? " passed" : "");
+	format_awaiting(awaiting, sizeof(awaiting), o);
+	format_missed(missed, sizeof(missed), o);
+	format_needs(needs, sizeof(needs), o);
+	printf("%-14s %-28s %-24s %-28s %-18s %s\n", json_string_value(json_object_get(o, "game")),
+	       step, awaiting, deadline, missed, needs);
+}
+
+/* One game of --all into `list`; returns its sysexits code if it cannot be read. */
+static int overview_one(json_t *list, const char *path, time_t now)
+{
+	est_game *game = NULL;
+	json_t *entry = NULL;
+	int error, is_game;
+
+	if ((error = est_overview_open(&game, &is_game, path)) == 0 && !is_game)
+		return 0;
+	if (error == 0 && (error = est_overview_game(&entry, game, now)) < 0 &&
+	    strncmp(est_error_message(), path, strlen(path)) != 0)
+		est_error_prefix("%s", path);
+	if (error < 0 && est_overview_unreadable(&entry, path, error, est_error_message()) < 0)
+		entry = NULL;
+	if (entry)
+		json_array_append_new(list, entry);
+	est_game_free(game);
+	est_error_clear();
+	return error < 0 ? est_error_exit_code(error) : 0;
+}
+
+static int status_all(const char *dir, time_t now, int json)
+{
+	json_t *list = json_array(), *o;
+	char **paths = NULL;
+	size_t count = 0, i;
+	int error, status = 0;
+
+	if ((error = est_overview_scan(&paths, &count, dir)) < 0) {
+		json_decref(list);
+		return cmd_fail(error, json, NULL);
+	}
+	for (i = 0; i < count; i++) {
+		int s = overview_one(list, paths[i], now);
+		status = status ? status : s;
+	}
+	if (json) {
+		cmd_print_json(list);
+	} else if (json_array_size(list) == 0) {
+		printf("no games in %s\n", dir);
+	} else {
+		printf("%-14s %-28s %-24s %-28s %-18s %s\n", "GAME", "NEXT STEP", "AWAITS", "DEADLINE",
+		       "MISSED STEPS", "NEEDS THE GM");
+		json_array_foreach(list, i, o)
+			print_overview_line(o);
+	}
+	est_overview_paths_free(paths);
+	json_decref(list);
+	return status;
+}
+
 int cmd_status(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"now", required_argument, NULL, 'n'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *now_text = NULL;
+		{"all", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'}, {0}};
+	const char *now_text = NULL, *all = NULL;
 	est_game *game = NULL;
 	json_t *status_json = NULL;
 	int c, json = 0, error, status = 0;
@@ -51,11 +216,15 @@ int cmd_status(int argc, char **argv)
 			now_text = optarg;
 		else if (c == 'j')
 			json = 1;
+		else if (c == 'a')
+			all = optarg;
 		else
 			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
 	}
-	if (optind + 1 != argc || (now = cmd_parse_time(now_text)) == (time_t)-1)
+	if (optind + (all ? 0 : 1) != argc || (now = cmd_parse_time(now_text)) == (time_t)-1)
 		return cmd_usage(USAGE);
+	if (all)
+		return status_all(all, now, json);
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
 	    (error = est_game_pending(&status_json, game, now)) < 0) {
 		status = cmd_fail(error, json, NULL);

@@ -424,7 +424,8 @@ static int gather_orders(json_t *orders, audit *a, long long step, const json_t 
 			const char *p = json_string_value(power);
 			if (a->rs->default_orders(&defaults, json_object_get(prev, "state"), a->rules, p) < 0)
 				return -1;
-			if (!json_equal(defaults, json_object_get(given, p)))
+			/* A sealed game's manifest leaves them out: they name hidden cards. */
+			if (!(a->sealed && !given) && !json_equal(defaults, json_object_get(given, p)))
 				failed = fail(a, step, path, "defaults", "%s: the orders given for missing power "
 					      "%s are not the ruleset's default orders", path, p);
 			json_object_set_new(orders, p, defaults);
@@ -567,10 +568,62 @@ static int go_on_unverified(json_t **wrapped, char sha[65], audit *a, long long 
 	return 0;
 }
 
+/*
+ * A step that cannot be resolved again still has its public rolls: each
+ * listed value must be what the step's seed gives for its sides, in order.
+ */
+static int check_listed_rolls(audit *a, long long step, const unsigned char seed[32],
+			      const json_t *dice_doc, const char *path)
+{
+	const json_t *rolls = json_object_get(dice_doc, "rolls"), *r;
+	est_dice *dice = NULL;
+	size_t i;
+	int failed = 0, value;
+
+	if (est_dice_new(&dice, seed) < 0)
+		return -1;
+	json_array_foreach(rolls, i, r) {
+		long long sides = json_integer_value(json_object_get(r, "sides"));
+		if (sides < 1 || sides > 1000000 ||
+		    est_dice_roll(&value, dice, (int)sides, json_string_value(json_object_get(r, "purpose"))) < 0 ||
+		    value != json_integer_value(json_object_get(r, "value"))) {
+			est_error_clear();
+			failed = fail(a, step, path, "rolls", "%s: roll %zu (d%lld, \"%s\") is not what the "
+				      "step's seed gives", path, i + 1, sides,
+				      json_string_value(json_object_get(r, "purpose")));
+			break;
+		}
+	}
+	if (!failed)
+		a->rolls += (long long)json_array_size(rolls);
+	est_dice_free(dice);
+	return failed;
+}
+
+/*
+ * game.json, the keys, .gitattributes and rules/ as step 0 made them, at
+ * `rev` (a step's tag, or "main"): a later edit would change the game
+ * under its players.
+ */
+static int check_fixed(audit *a, long long step, const char *rev)
+{
+	char *changed = NULL;
+	int failed = 0;
+
+	if (est_engine_fixed_files(&changed, a->store, rev) < 0)
+		return -1;
+	if (changed)
+		failed = fail(a, step, changed, "fixed", "%s at %s is not the one the game was created "
+			      "with (step-0000): game.json, keys/allowed_signers, .gitattributes and "
+			      "rules/ are fixed for the whole game", changed, rev);
+	free(changed);
+	return failed;
+}
+
 /* One step: its files, its orders, its dice, and the state they give. */
 static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], audit *a, long long step)
 {
-	char mpath[64], dpath[64], *manifest_text = NULL, *dice_text = NULL;
+	char mpath[64], dpath[64], tag[40], *manifest_text = NULL, *dice_text = NULL;
 	unsigned char seed[32], manifest_sha[32], key[32] = {0};
 	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
@@ -579,7 +632,9 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 
 	snprintf(mpath, sizeof(mpath), "turns/%04lld/manifest.json", step);
 	snprintf(dpath, sizeof(dpath), "turns/%04lld/dice.json", step);
-	if ((failed = read_step_file(&manifest_text, &mlen, a, step, mpath)) != 0 ||
+	tag_of(tag, step);
+	if ((failed = check_fixed(a, step, tag)) != 0 ||
+	    (failed = read_step_file(&manifest_text, &mlen, a, step, mpath)) != 0 ||
 	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
 	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||
 	    (failed = parse(&dice_doc, a, step, dpath, dice_text, dlen)) != 0 ||
@@ -600,7 +655,7 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	next = NULL;
 	a->steps++;
 out:
-	if (failed == UNVERIFIABLE) {
+	if (failed == UNVERIFIABLE && (failed = check_listed_rolls(a, step, seed, dice_doc, dpath)) == 0) {
 		json_decref(*wrapped);
 		*wrapped = NULL;
 		failed = go_on_unverified(wrapped, sha, a, step);
@@ -752,6 +807,8 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 	}
 	if (!failed)
 		failed = check_history(&a, last);
+	if (!failed)
+		failed = check_fixed(&a, last, "main");
 	if (!failed)
 		failed = check_reveal_json(&a, last);
 	if (!failed)

@@ -63,6 +63,8 @@ typedef struct {
 	int reminder_hours;       /* 0: no reminders; else that long before a deadline */
 	int sealed;               /* hidden parts only as commitments on public refs */
 	int sealed_orders;        /* simultaneous steps: commitments first, then reveals */
+	const json_t *schedule;   /* `new --schedule FILE` (est_schedule_check'ed), or NULL;
+	                             the hour options above win over its fields */
 	int reveal_hours;         /* sealed orders: how long after the deadline reveals wait */
 } est_new_options;
 
@@ -91,6 +93,33 @@ char *est_engine_datadir(const char *subdir);
  * ruleset data), EST_ECONFIG (no $ESTAFETTE_HOME or $HOME), EST_EIO.
  */
 int est_engine_new(json_t **summary_out, const est_new_options *opts);
+
+/*
+ * Check a game's schedule (game.json "schedule", or the file of `new
+ * --schedule`) strictly: only these fields, each in its range:
+ *   deadline_hours  0..8760   every step's deadline after it opens (0: none)
+ *   deadlines       {kind or mode: hours}  per kind of step ("turn",
+ *                   "battle-cards") or mode ("simultaneous"); kind first
+ *   days            ["mon", ...]  the UTC days a deadline may fall on
+ *   hours           [FROM, TO]    the UTC hours it may fall in; a deadline
+ *                   outside them moves forward to the next allowed hour
+ *   grace_hours     0..720    the step still waits this long past it
+ *   reminder_hours, reveal_hours  (reminders; sealed orders' reveals)
+ *   clock_jump_hours 1..8760  (72) a run whose clock is behind the last
+ *                   run's, or this far ahead, resolves nothing by deadline
+ *                   until the GM confirms the time
+ *   outage_percent  0..100    (50) at a deadline, more than this share of
+ *                   the awaited players missing, and at least two, looks
+ *                   like a mail outage: nothing resolves by deadline until
+ *                   the GM forces it
+ *   nmr             "hold" (the ruleset's default orders for a missing
+ *                   player at the deadline) or "wait" (the step waits)
+ *   civil_disorder_after 0..1000  a player who missed that many steps in
+ *                   a row is in civil disorder: steps no longer wait for
+ *                   them (0: never)
+ * `file` starts the messages. Errors: EST_EINVAL naming the field and the fix.
+ */
+int est_schedule_check(const json_t *schedule, const char *file);
 
 /*
  * Open the game at `path`, reading game.json, rules/, state.json and
@@ -206,8 +235,15 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
  * then absent from the summary): a runner that must first publish its steps
  * (hooks/run-and-push) sends them with est_game_mail once they are on the
  * host, never the reports of a step another runner's push replaced.
+ * EST_RUN_FORCE: the GM resolves by deadline past the outage guard and the
+ * "wait" policy (the manifest records it). EST_RUN_CONFIRM_CLOCK: the GM
+ * confirms the clock that est_clock_check did not trust. Without it, a
+ * clock behind the last run's or too far ahead resolves nothing by deadline
+ * (steps whose orders are all in still resolve).
  */
 #define EST_RUN_NO_MAIL 1u
+#define EST_RUN_FORCE 2u
+#define EST_RUN_CONFIRM_CLOCK 4u
 int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flags);
 
 /*
@@ -283,6 +319,15 @@ int est_engine_read_json(json_t **out, est_store *store, const char *rev, const 
  * under the key NAME. Caller decrefs. Errors: as est_engine_read_json.
  */
 int est_engine_read_rules(json_t **out, est_store *store, const char *rev);
+
+/*
+ * The first of the files fixed when a game is made (game.json,
+ * keys/allowed_signers, .gitattributes, every file of rules/) that differs
+ * at `rev` (NULL: main) from tag step-0000, as a new string into
+ * *changed_out ("rules/map.json"; "rules/" when files were added or
+ * removed), or NULL when none does. Errors: EST_ENOTFOUND, EST_ENOMEM.
+ */
+int est_engine_fixed_files(char **changed_out, est_store *store, const char *rev);
 
 /*
  * The public state.json text of a sealed game's whole state `wrapped`

@@ -108,6 +108,72 @@ out:
 	return error;
 }
 
+/* Is `path` the same bytes at `rev` as at step-0000 (both missing counts as the same)? */
+static int same_as_created(est_store *store, const char *rev, const char *path)
+{
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	int ea = est_store_read(&a, &alen, store, rev, path);
+	int eb = est_store_read(&b, &blen, store, "step-0000", path);
+	int same = ea == eb && alen == blen && (ea < 0 || memcmp(a, b, alen) == 0);
+
+	est_error_clear();
+	free(a);
+	free(b);
+	return same;
+}
+
+int est_engine_fixed_files(char **changed_out, est_store *store, const char *rev)
+{
+	static const char *const fixed[] = {"game.json", "keys/allowed_signers", ".gitattributes"};
+	char **names = NULL, path[300];
+	size_t count = 0, created = 0, i;
+	int error;
+
+	*changed_out = NULL;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!same_as_created(store, rev, fixed[i]))
+			return (*changed_out = strdup(fixed[i])) ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0)
+		return error;
+	for (i = 0; i < count && !*changed_out; i++) {
+		snprintf(path, sizeof(path), "rules/%s", names[i]);
+		if (!same_as_created(store, rev, path) && !(*changed_out = strdup(path)))
+			error = est_error_set(EST_ENOMEM, "out of memory");
+	}
+	est_store_list_free(names);
+	if (!error && !*changed_out && (error = est_store_list(&names, &created, store, "step-0000", "rules")) == 0) {
+		if (created != count && !(*changed_out = strdup("rules/")))
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		est_store_list_free(names);
+	}
+	return error;
+}
+
+/*
+ * game.json, rules/ and the keys are fixed when the game is made: a hand
+ * edit there would change the game under its players (and a sealed game
+ * whose "sealed" was edited away would play on its commitments).
+ */
+static int check_fixed(est_game *game)
+{
+	char *changed = NULL, created[EST_STORE_OID_HEX + 1];
+	int error;
+
+	if (est_store_tag_target(created, game->store, "step-0000") < 0) {
+		est_error_clear();
+		return 0;
+	}
+	if ((error = est_engine_fixed_files(&changed, game->store, NULL)) < 0 || !changed)
+		return error;
+	error = est_error_set(EST_ECONFIG, "%s: %s at main is not the one the game was created with "
+			      "(tag step-0000): it is fixed for the whole game; restore it with git -C %s "
+			      "checkout step-0000 -- %s and commit", est_store_path(game->store), changed,
+			      est_store_path(game->store), changed);
+	free(changed);
+	return error;
+}
+
 static void clear(est_game *game)
 {
 	json_decref(game->game);
@@ -129,6 +195,8 @@ int est_game_reload(est_game *game)
 	if ((error = est_store_head(game->head, game->store)) < 0)
 		return est_error_set(EST_ENOTFOUND, "%s: not a game: refs/heads/main does not exist; "
 				     "create games with estafette new", est_store_path(game->store));
+	if ((error = check_fixed(game)) < 0)
+		return error;
 	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
 		return error;
 	ruleset = json_string_value(json_object_get(game->game, "ruleset"));
@@ -265,6 +333,12 @@ int est_game_commit(char oid[EST_STORE_OID_HEX + 1], est_game *game,
 	int error;
 
 	oid[0] = '\0';
+	if (json_is_true(json_object_get(game->game, "signed_history")) && !game->signing_key.key)
+		return est_error_set(EST_ECONFIG, "%s: every commit of this game is signed by the GM "
+				     "(game.json \"signed_history\"), and git config estafette.signingkey is not "
+				     "set here; set it to the GM's private key: git -C %s config "
+				     "estafette.signingkey PATH", est_store_path(game->store),
+				     est_store_path(game->store));
 	error = est_store_commit(oid, game->store, game->head, changes, count, message, tag);
 	if (error < 0 && oid[0]) {
 		est_game_warn(game, "%s (the game itself is committed; if .git/index.lock was left "
@@ -311,22 +385,26 @@ const json_t *est_game_player_by_power(const est_game *game, const char *power)
 
 time_t est_game_deadline(est_game *game, const char *rev)
 {
-	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
+	json_t *wrapped = NULL, *pending = NULL;
 	long long opened;
 	char tag[40];
+	time_t deadline = 0;
 
-	if (!json_is_integer(hours) || json_integer_value(hours) <= 0)
-		return 0;
 	/* A step opens with the commit of the step before it: order commits since do not move it. */
 	if (!rev) {
 		snprintf(tag, sizeof(tag), "step-%04lld", game->step);
 		rev = tag;
+		wrapped = json_incref(game->state);
+	} else if (est_game_read_json(&wrapped, game, rev, "state.json") < 0) {
+		wrapped = NULL;
 	}
-	if (est_store_commit_time(&opened, game->store, rev) < 0) {
-		est_error_clear();
-		return 0;
-	}
-	return (time_t)(opened + json_integer_value(hours) * 3600);
+	if (wrapped && est_store_commit_time(&opened, game->store, rev) == 0 &&
+	    game->ruleset->pending(&pending, json_object_get(wrapped, "state"), game->rules) == 0)
+		deadline = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
+	est_error_clear();
+	json_decref(pending);
+	json_decref(wrapped);
+	return deadline;
 }
 
 /* The order recorded for `player`, if it is for `step`: its seq, else 0. */
@@ -337,8 +415,16 @@ static long long recorded_seq(est_game *game, const char *player, long long step
 	json_t *order = NULL;
 	long long seq = 0;
 
-	if (est_game_order_read(&text, &len, game, player, 0) < 0 ||
-	    !(order = json_loadb(text, len, 0, NULL))) {
+	/* A player's copy of a sealed game knows only the note orders/<player>.received. */
+	if (est_game_is_sealed(game) && !game->sealed_store) {
+		char path[300];
+		snprintf(path, sizeof(path), "orders/%s.received", player);
+		if (est_store_read(&text, &len, game->store, NULL, path) < 0)
+			text = NULL;
+	} else if (est_game_order_read(&text, &len, game, player, 0) < 0) {
+		text = NULL;
+	}
+	if (!text || !(order = json_loadb(text, len, 0, NULL))) {
 		est_error_clear();
 		free(text);
 		return 0;
@@ -417,7 +503,8 @@ int est_game_pending(json_t **out, est_game *game, time_t now)
 		"awaiting", awaiting,
 		"over", mode && strcmp(mode, "over") == 0,
 		"deadline", *when ? when : NULL,
-		"deadline_passed", deadline > 0 && now >= deadline);
+		"deadline_passed", deadline > 0 &&
+			now >= deadline + est_schedule_grace(json_object_get(game->game, "schedule")));
 	awaiting = NULL;
 	if (!*out)
 		error = est_error_set(EST_ERROR, "the ruleset's pending() answer lacks \"kind\", "

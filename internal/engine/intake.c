@@ -88,19 +88,25 @@ out:
 }
 
 /* A later file from the same player replaces an earlier one only with a higher seq. */
-static int check_seq(est_game *game, const est_order *order, const char *filename)
+static int check_seq(est_game *game, const est_order *order, const char *order_bytes,
+		     size_t order_len, const char *filename)
 {
+	unsigned kind = order->commitment ? EST_ORDER_COMMITMENT : 0;
 	est_order *current = NULL;
 	char path[320], *text = NULL;
 	size_t len;
 	int error = 0;
 
-	unsigned kind = order->commitment ? EST_ORDER_COMMITMENT : 0;
-
 	est_game_order_path(path, game, order->player, kind);
 	if (est_game_order_read(&text, &len, game, order->player, kind) < 0) {
 		est_error_clear();
 		return 0;
+	}
+	if (len == order_len && memcmp(text, order_bytes, len) == 0) {
+		free(text);
+		return est_error_set(EST_EINVAL, "%s: this very file is recorded already (%s); nothing to "
+				     "do. To change your %s, send a new file with a higher seq",
+				     filename, path, order->commitment ? "commitment" : "orders");
 	}
 	/* A recorded file for an older step (or one that no longer parses) is simply replaced. */
 	if (est_orders_parse(&current, path, text, len) < 0)
@@ -203,7 +209,7 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 	}
 	if ((error = check_press(game, order, filename)) < 0 ||
 	    (error = est_sealed_orders_check(game, order, bytes, len, filename, now)) < 0 ||
-	    (!recorded && (error = check_seq(game, order, filename)) < 0) ||
+	    (!recorded && (error = check_seq(game, order, bytes, len, filename)) < 0) ||
 	    (!order->commitment && (error = validate(diagnostics_out, game, order, powers, filename)) < 0))
 		goto out;
 	if (order_out) {
@@ -247,6 +253,30 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
+/* orders/<player>.received at main: who sent orders for the step, with what seq and SHA-256. */
+static int note_received(char oid[EST_STORE_OID_HEX + 1], est_game *game, const est_order *order,
+			 const char *bytes, size_t len, const char *msg)
+{
+	char path[320], sha[65], *text;
+	json_t *note;
+	int error;
+
+	est_sha256_hex(sha, bytes, len);
+	snprintf(path, sizeof(path), "orders/%s.received", order->player);
+	note = json_pack("{s:s, s:I, s:I, s:s, s:s}", "player", order->player, "step",
+			 (json_int_t)order->step, "seq", (json_int_t)order->seq, "sha256", sha,
+			 "kept", "by the GM until estafette reveal (a sealed game)");
+	if (!note || !(text = est_json_text(note))) {
+		json_decref(note);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	est_store_change change = {path, text, strlen(text)};
+	error = est_game_commit(oid, game, &change, 1, msg, NULL);
+	free(text);
+	json_decref(note);
+	return error;
+}
+
 int est_game_record(json_t **receipt_out, est_game *game, const est_order *order,
 		    const char *bytes, size_t len, const char *sig, size_t sig_len)
 {
@@ -264,9 +294,14 @@ int est_game_record(json_t **receipt_out, est_game *game, const est_order *order
 				      order->commitment ? "commitment" : "orders", order->player,
 				      order->step, order->seq, order->step)))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	/* A sealed game's orders go to the sealed store: the public main does not move. */
-	error = est_game_is_sealed(game) ? est_sealed_commit(game, changes, 2, msg) :
-		est_game_commit(oid, game, changes, 2, msg, NULL);
+	/*
+	 * A sealed game's orders go to the sealed store; main gets only the
+	 * note that they came (orders/<player>.received), for everyone's status.
+	 */
+	if (!est_game_is_sealed(game))
+		error = est_game_commit(oid, game, changes, 2, msg, NULL);
+	else if ((error = est_sealed_commit(game, changes, 2, msg)) == 0)
+		error = note_received(oid, game, order, bytes, len, msg);
 	if (error == 0 && (error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
 	    json_array_size(game->warnings))
 		json_object_set(*receipt_out, "warnings", game->warnings);

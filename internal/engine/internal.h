@@ -146,6 +146,17 @@ int est_sealed_orders_check(est_game *game, const struct est_order *order, const
 			    size_t len, const char *filename, time_t now);
 time_t est_reveal_deadline(est_game *game);
 
+/*
+ * The schedule (schedule.c). est_schedule_deadline: the deadline of a step
+ * that opened at `opened` (seconds) and awaits `pending` (the ruleset's
+ * answer: its "kind" and "mode" choose the hours), moved forward to the
+ * next allowed day and hour; 0 when the schedule gives it none.
+ * est_schedule_grace: how long past a deadline the step still waits, in
+ * seconds.
+ */
+time_t est_schedule_deadline(const json_t *schedule, long long opened, const json_t *pending);
+time_t est_schedule_grace(const json_t *schedule);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -244,9 +255,36 @@ int est_game_password(char **out, est_game *game, const char *name);
 
 /*
  * Resolve the next step if it is due (step.c): *resolved_out is 1 if a
- * step was committed, 0 if the game waits or is over.
+ * step was committed, 0 if the game waits or is over. `flags`:
+ * EST_STEP_FORCE resolves by deadline past the outage guard and the "wait"
+ * policy (the manifest says so); EST_STEP_CLOCK_UNSURE resolves nothing by
+ * deadline (est_clock_check did not trust the clock).
  */
-int est_step_try(int *resolved_out, est_game *game, time_t now);
+#define EST_STEP_FORCE 1u
+#define EST_STEP_CLOCK_UNSURE 2u
+int est_step_try(int *resolved_out, est_game *game, time_t now, unsigned flags);
+
+/*
+ * Guards (guards.c). est_missed_in_a_row: how many steps in a row, back
+ * from the last resolved one, `player` was awaited and sent nothing
+ * (counting at most `limit`). est_in_civil_disorder: that count has
+ * reached schedule.civil_disorder_after (0: never).
+ * est_deadline_allows: may the open step resolve by its deadline with
+ * `missing` of `awaited` players missing (those in civil disorder not
+ * counted)? No under EST_STEP_CLOCK_UNSURE; no under "nmr": "wait" or
+ * when more than schedule.outage_percent of them (and at least two) are
+ * missing (then a warning, and a notice to the GM once per step), unless
+ * EST_STEP_FORCE, which sets *forced_out to what the GM overrode.
+ * est_clock_check: *sure_out 0 (with a warning) when `now` is behind the
+ * last trusted run's clock or more than schedule.clock_jump_hours ahead of
+ * it, unless `confirmed`; else records `now` as the last trusted run
+ * ($ESTAFETTE_HOME/games/<id>/clock.json). Errors: EST_EIO, EST_ENOMEM.
+ */
+int est_missed_in_a_row(est_game *game, const char *player, int limit);
+int est_in_civil_disorder(est_game *game, const char *player);
+int est_deadline_allows(int *allows_out, const char **forced_out, est_game *game, size_t missing,
+			size_t awaited, unsigned flags, time_t now);
+int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed);
 
 /*
  * Render report data with template `name` ("report.txt", "report.html",

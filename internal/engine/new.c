@@ -3,6 +3,7 @@
  * repository"). Step 0 draws no dice: any key it could use is public.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 #include <errno.h>
 #include <libgen.h>
@@ -94,6 +95,9 @@ static int check_player(const json_t *p, size_t i, const char *file, const est_r
 	if (!est_orders_is_id(id))
 		return est_error_set(EST_EINVAL, "%s: players[%zu].id \"%s\" must be 1-64 of a-z 0-9 _ . -, "
 				     "starting with a letter or digit", file, i, id);
+	if (strcmp(id, "gm") == 0)
+		return est_error_set(EST_EINVAL, "%s: players[%zu].id \"gm\" is the GM's principal in "
+				     "keys/allowed_signers; give the player another id", file, i);
 	if ((error = check_name(json_string_value(json_object_get(p, "name")), i, file)) < 0)
 		return error;
 	email = json_string_value(json_object_get(p, "email"));
@@ -112,6 +116,35 @@ static int check_player(const json_t *p, size_t i, const char *file, const est_r
 			return est_error_set(EST_EINVAL, "%s: players[%zu].powers[%zu] is not a power of %s",
 					     file, i, j, rs->name);
 	return 0;
+}
+
+/* A player holding the GM's key could sign GM commits and acts. */
+static int check_gm_not_player(const json_t *players, const char *gm_key)
+{
+	char *gm = NULL, *fp = NULL;
+	size_t i;
+	json_t *p;
+	int error = 0;
+
+	if (!gm_key || est_sshsig_check_public_key(&gm, gm_key) < 0) {
+		est_error_clear();
+		return 0;
+	}
+	json_array_foreach(players, i, p) {
+		/* The players' keys were checked already (check_distinct_keys). */
+		if (est_sshsig_check_public_key(&fp, json_string_value(json_object_get(p, "key"))) == 0 &&
+		    strcmp(fp, gm) == 0)
+			error = est_error_set(EST_EINVAL, "the GM's key (%s) is also the key of player \"%s\": "
+					      "that player could sign as the GM; give the GM a key of its "
+					      "own (estafette keygen)", gm,
+					      json_string_value(json_object_get(p, "id")));
+		free(fp);
+		fp = NULL;
+		if (error < 0)
+			break;
+	}
+	free(gm);
+	return error;
 }
 
 /* Two players with one key could each sign for the other. */
@@ -289,10 +322,26 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 		"dice", dice, "estafette_version", EST_VERSION,
 		"sealed", opts->sealed ? json_true() : NULL);
 
+	json_t *schedule = json_object_get(game, "schedule");
+	/* The --schedule file first; the options given on the command line win over it. */
+	if (game && opts->schedule) {
+		const char *key;
+		json_t *value;
+		json_object_foreach((json_t *)opts->schedule, key, value)
+			json_object_set(schedule, key, value);
+		if (opts->deadline_hours)
+			json_object_set_new(schedule, "deadline_hours", json_integer(opts->deadline_hours));
+		if (opts->reminder_hours)
+			json_object_set_new(schedule, "reminder_hours", json_integer(opts->reminder_hours));
+	}
+	/* Every commit is the GM's: a runner without the key must not add unsigned ones. */
+	if (game && opts->signing_key)
+		json_object_set_new(game, "signed_history", json_true());
 	if (game && opts->sealed_orders) {
 		json_object_set_new(game, "sealed_orders", json_true());
-		json_object_set_new(json_object_get(game, "schedule"), "reveal_hours",
-				    json_integer(opts->reveal_hours ? opts->reveal_hours : 24));
+		if (opts->reveal_hours || !json_object_get(schedule, "reveal_hours"))
+			json_object_set_new(schedule, "reveal_hours",
+					    json_integer(opts->reveal_hours ? opts->reveal_hours : 24));
 	}
 	return game;
 }
@@ -365,26 +414,6 @@ static int check_target(const char *dir)
 	return error;
 }
 
-/*
- * Commit step 0 in a folder beside `dir`, save the dice secrets, then
- * rename the folder into place: a `new` killed at any point leaves no
- * half-made game under `dir` (at worst a "DIR.new-PID" folder, and secrets
- * that est_secrets_check_free then names).
- */
-/* The GM's folder for the game (0700: the sealed store is as secret as the dice). */
-static int make_sealed_store(const char *home, const char *id)
-{
-	char *dir = est_strdup_printf("%s/games/%s", home, id);
-	int error;
-
-	if (!dir)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_mkdir_p(dir, 0700)) == 0)
-		error = est_sealed_create(home, id);
-	free(dir);
-	return error;
-}
-
 static void remove_sealed_store(const char *home, const char *id)
 {
 	char *path = est_sealed_path(home, id);
@@ -394,6 +423,64 @@ static void remove_sealed_store(const char *home, const char *id)
 	free(path);
 }
 
+/*
+ * The GM's folder for the game (0700: the sealed store is as secret as the
+ * dice). The game's secrets are not there yet (est_secrets_check_free), so
+ * a sealed store that is can only be a killed `new`'s.
+ */
+static int make_sealed_store(const char *home, const char *id)
+{
+	char *dir = est_strdup_printf("%s/games/%s", home, id);
+	int error;
+
+	if (!dir)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	remove_sealed_store(home, id);
+	if ((error = est_mkdir_p(dir, 0700)) == 0)
+		error = est_sealed_create(home, id);
+	free(dir);
+	return error;
+}
+
+/* Remove the "DIR.new-PID" folders of `new`s that were killed (their process is gone). */
+static void remove_stale_attempts(const char *dir)
+{
+	char *copy = strdup(dir), *copy2 = strdup(dir), *parent, *base, *path;
+	struct dirent **entries = NULL;
+	int n;
+
+	if (!copy || !copy2)
+		goto out;
+	parent = dirname(copy);
+	base = basename(copy2);
+	n = scandir(parent, &entries, NULL, NULL);
+	for (int i = 0; i < n; i++) {
+		const char *name = entries[i]->d_name, *rest;
+		char *end;
+		long pid;
+		if (strncmp(name, base, strlen(base)) == 0 && strncmp(rest = name + strlen(base), ".new-", 5) == 0 &&
+		    (pid = strtol(rest + 5, &end, 10)) > 0 && !*end && kill((pid_t)pid, 0) < 0 && errno == ESRCH &&
+		    (path = est_strdup_printf("%s/%s", parent, name))) {
+			if (est_remove_tree(path) < 0)
+				est_error_clear();
+			free(path);
+		}
+		free(entries[i]);
+	}
+	free(entries);
+out:
+	free(copy);
+	free(copy2);
+}
+
+/*
+ * Commit step 0 in a folder beside `dir`, save the dice secrets, then
+ * rename the folder into place: a `new` killed at any point leaves no
+ * half-made game under `dir`. What a killed `new` left beside it (a
+ * "DIR.new-PID" folder of a process that is gone, a sealed store without
+ * secrets) the next `new` removes; secrets saved before the kill are named
+ * by est_secrets_check_free.
+ */
 static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est_changes *c,
 			   const char *msg, const est_secrets *secrets, const char *home, const char *id,
 			   const est_signing_key *key, const char *key_path, int sealed)
@@ -404,6 +491,7 @@ static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est
 
 	if (!tmp)
 		return est_error_set(EST_ENOMEM, "out of memory");
+	remove_stale_attempts(dir);
 	if ((error = check_target(dir)) < 0 || (error = est_store_init(&store, tmp)) < 0)
 		goto out;
 	est_engine_sign_with(store, key);
@@ -527,6 +615,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	if ((error = read_players(&players, opts->players_file, rs)) < 0 ||
 	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
 	    (error = read_signing_key(&key, &key_path, &gm_key, opts->signing_key)) < 0 ||
+	    (error = check_gm_not_player(players, gm_key)) < 0 ||
 	    (error = read_ruleset_data(&rules, &c, rs)) < 0 ||
 	    (error = rs->setup(&state, rules, options)) < 0 ||
 	    (error = est_secrets_check_free(home, id)) < 0 ||

@@ -146,6 +146,19 @@ static int reveal_json(est_changes *c, est_game *game)
 	return error;
 }
 
+/* The step reveal.json at main reveals up to, or 0. */
+static long long revealed_step(est_game *game)
+{
+	json_t *doc = NULL;
+	long long step = 0;
+
+	if (est_game_read_json(&doc, game, NULL, "reveal.json") == 0)
+		step = json_integer_value(json_object_get(doc, "step"));
+	est_error_clear();
+	json_decref(doc);
+	return step;
+}
+
 int est_game_reveal(json_t **summary_out, est_game *game, int before_end)
 {
 	char oid[EST_STORE_OID_HEX + 1], *msg = NULL;
@@ -158,6 +171,11 @@ int est_game_reveal(json_t **summary_out, est_game *game, int before_end)
 		goto out;
 	if (game->step == 0) {
 		error = est_error_set(EST_EUSAGE, "nothing to reveal: no step has been resolved");
+		goto out;
+	}
+	if (revealed_step(game) >= game->step) {
+		error = est_error_set(EST_EUSAGE, "reveal.json at main reveals up to step %lld already, the "
+				      "last step resolved: nothing new to reveal", game->step);
 		goto out;
 	}
 	if ((error = est_changes_delete(&c, "revealed")) < 0 || (error = reveal_json(&c, game)) < 0)

@@ -218,7 +218,8 @@ int est_game_mail(json_t **mail_out, est_game *game)
 int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
-	int error, queued, more = 1, count = 0;
+	int error, queued, more = 1, count = 0, clock_sure;
+	unsigned step_flags;
 
 	if ((error = est_game_lock(game)) < 0)
 		goto out;
@@ -232,13 +233,16 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flag
 	}
 	if (game->step > 0 && (error = est_game_queue_reports(&queued, game, game->step)) < 0)
 		goto out;
+	if ((error = est_clock_check(&clock_sure, game, now, (flags & EST_RUN_CONFIRM_CLOCK) != 0)) < 0)
+		goto out;
+	step_flags = (flags & EST_RUN_FORCE ? EST_STEP_FORCE : 0) | (clock_sure ? 0 : EST_STEP_CLOCK_UNSURE);
 	while (more) {
 		if (count++ == MAX_STEPS_PER_RUN) {
 			error = est_error_set(EST_ERROR, "%d steps resolved in one run and still not waiting "
 					      "on anyone; the ruleset loops: report it", MAX_STEPS_PER_RUN);
 			goto out;
 		}
-		if ((error = est_step_try(&more, game, now)) < 0)
+		if ((error = est_step_try(&more, game, now, step_flags)) < 0)
 			goto out;
 		if (more) {
 			json_array_append_new(resolved, json_integer(game->step));

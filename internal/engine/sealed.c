@@ -84,8 +84,6 @@ int est_sealed_create(const char *home, const char *id)
 					 "sealed store: the hidden parts of this game, kept by the GM\n\n"
 					 "Never push or share this repository before `estafette reveal`.\n",
 					 NULL);
-	if (error < 0)
-		est_error_prefix("%s", path);
 	est_store_free(store);
 	free(path);
 	return error;
@@ -186,7 +184,13 @@ int est_sealed_load_state(est_game *game)
 	if (!game->sealed_store || game->step == 0)
 		return 0;
 	snprintf(path, sizeof(path), "steps/%04lld/state.json", game->step);
-	if ((error = est_engine_read_json(&full, game->sealed_store, NULL, path)) < 0 ||
+	if ((error = est_engine_read_json(&full, game->sealed_store, NULL, path)) == EST_ENOTFOUND) {
+		error = est_error_set(EST_ECONFIG, "%s: the sealed store has no %s, so it is older than the "
+				      "game (step %lld at main); restore the GM's latest copy of it",
+				      est_store_path(game->sealed_store), path, game->step);
+		goto out;
+	}
+	if (error < 0 ||
 	    (error = step_key(key, game, game->step)) < 0 ||
 	    (error = est_engine_public_state(&text, game->ruleset, game->rules, full, key)) < 0)
 		goto out;

@@ -96,13 +96,17 @@ static int check_reveal(est_game *game, const est_order *order, const char *byte
 	char mine[65], sha[65], who[512];
 	long long step = game->step + 1;
 
+	if (!est_commitment_read(mine, game, order->player) &&
+	    json_is_true(json_object_get(pending, "deadline_passed")))
+		return est_error_set(EST_EINVAL, "%s: step %lld takes sealed orders, player \"%s\" has no "
+				     "commitment for it, and the deadline has passed, which closed the "
+				     "commitments: the step resolves with the rules' default orders for "
+				     "you; send orders for the next step", filename, step, order->player);
 	if (!est_commitment_read(mine, game, order->player))
 		return est_error_set(EST_EINVAL, "%s: step %lld takes sealed orders, and player \"%s\" has "
-				     "no commitment for it%s; send first a signed commitment/1 file holding "
+				     "no commitment for it; send first a signed commitment/1 file holding "
 				     "this file's SHA-256 (sha256sum), then this file once every commitment "
-				     "is in", filename, step, order->player,
-				     json_is_true(json_object_get(pending, "deadline_passed")) ?
-				     " (and the deadline has passed: the step resolves without you)" : "");
+				     "is in", filename, step, order->player);
 	if (!closed) {
 		uncommitted(who, sizeof(who), game, pending);
 		return est_error_set(EST_EINVAL, "%s: too early to reveal orders for step %lld: %s %s not "

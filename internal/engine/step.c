@@ -22,6 +22,7 @@ typedef struct {
 	json_t *press;          /* events for the press of the resolved orders */
 	est_changes changes;
 	int due;
+	int wait;               /* an accepted order asked to wait for the deadline */
 } step_work;
 
 static void step_work_free(step_work *w)
@@ -124,6 +125,7 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 	}
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power)
 		json_object_set(w->orders, json_string_value(power), order->orders);
+	w->wait |= order->wait;
 	take_press(w, game, player, order->press);
 	est_sha256_hex(sha, bytes, len);
 	est_sha256_hex(sig_sha, sig, sig_len);
@@ -143,9 +145,30 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 	return error < 0 ? error : 1;
 }
 
-/* No moves received: the ruleset's default orders, recorded in the manifest. */
+/* Every missed step is told to all: an event of the step, in every report. */
+static void tell_missed(step_work *w, est_game *game, const json_t *entry, int in_a_row, int disorder)
+{
+	const char *player = json_string_value(json_object_get(entry, "player"));
+	const json_t *record = est_game_player(game, player);
+	char *text = est_strdup_printf("%s (%s) sent no orders: %s plays by the rules' default orders%s",
+				       json_string_value(json_object_get(record, "name")), player,
+				       json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0)),
+				       disorder ? " (civil disorder)" : "");
+	char *more = in_a_row > 1 ? est_strdup_printf("%s; %d steps missed in a row", text, in_a_row) : NULL;
+
+	json_array_append_new(w->press, json_pack("{s:s, s:s, s:O, s:i, s:b, s:s}", "type", "nmr",
+		"player", player, "powers", json_object_get(entry, "awaited_powers"), "missed_in_a_row",
+		in_a_row, "civil_disorder", disorder, "text", more ? more : text ? text : ""));
+	free(more);
+	free(text);
+}
+
+/* No moves received: the ruleset's default orders, recorded in the manifest and told to all. */
 static int take_default(step_work *w, est_game *game, const json_t *entry)
 {
+	const char *player = json_string_value(json_object_get(entry, "player"));
+	int disorder = est_in_civil_disorder(game, player);
+	int in_a_row = 1 + est_missed_in_a_row(game, player, 1000);
 	json_t *given = json_object(), *power;
 	size_t i;
 	int error;
@@ -160,10 +183,16 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 		json_object_set(w->orders, json_string_value(power), orders);
 		json_object_set_new(given, json_string_value(power), orders);
 	}
+	/* A sealed game's defaults name hidden cards: audit recomputes them from the whole state. */
 	json_array_append_new(json_object_get(w->manifest, "missing"),
-		json_pack("{s:O, s:O, s:s, s:o}", "player", json_object_get(entry, "player"),
+		json_pack("{s:O, s:O, s:s, s:o?}", "player", json_object_get(entry, "player"),
 			  "powers", json_object_get(entry, "awaited_powers"),
-			  "policy", "no moves received: the ruleset's default orders", "orders", given));
+			  "policy", disorder ? "civil disorder: the ruleset's default orders, without waiting" :
+			  "no moves received: the ruleset's default orders",
+			  "orders", est_game_is_sealed(game) ? NULL : given));
+	if (est_game_is_sealed(game))
+		json_decref(given);
+	tell_missed(w, game, entry, in_a_row, disorder);
 	return 0;
 }
 
@@ -289,8 +318,43 @@ static int sealed_orders_due(step_work *w, est_game *game, const json_t *awaitin
 	return w->due ? take_commitments(w, game, awaiting) : 0;
 }
 
+/*
+ * Due without a deadline: every awaited player not in civil disorder sent
+ * orders, and none asked to wait. By the deadline (and its grace): if the
+ * guards allow it (guards.c).
+ */
+static int decide_due(step_work *w, est_game *game, const json_t *pending, size_t missing,
+		      unsigned flags, time_t now)
+{
+	const json_t *awaiting = json_object_get(pending, "awaiting"), *entry;
+	const char *forced = NULL;
+	size_t i, disorder = 0, committed = 0;
+	char sha[65];
+	int error, allows;
+
+	json_array_foreach(awaiting, i, entry) {
+		const char *first = json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0));
+		const char *player = json_string_value(json_object_get(entry, "player"));
+		if (json_object_get(w->orders, first))
+			continue;
+		disorder += est_in_civil_disorder(game, player);
+		/* Sealed orders: who committed is no outage, only not yet revealed (sealed_orders_due). */
+		committed += json_is_true(json_object_get(entry, "committed")) && est_commitment_read(sha, game, player);
+	}
+	w->due = missing == disorder && !w->wait;
+	if (w->due || !json_is_true(json_object_get(pending, "deadline_passed")))
+		return 0;
+	if ((error = est_deadline_allows(&allows, &forced, game, missing - disorder - committed,
+					 json_array_size(awaiting) - disorder, flags, now)) < 0)
+		return error;
+	w->due = allows;
+	if (forced)
+		json_object_set_new(w->manifest, "forced", json_string(forced));
+	return 0;
+}
+
 /* Decide whether the step is due and gather what resolves it. */
-static int collect(step_work *w, est_game *game, time_t now)
+static int collect(step_work *w, est_game *game, time_t now, unsigned flags)
 {
 	json_t *pending = NULL, *awaiting = NULL, *entry;
 	time_t deadline = est_game_deadline(game, NULL);
@@ -318,8 +382,8 @@ static int collect(step_work *w, est_game *game, time_t now)
 			return got;
 		missing += got == 0;
 	}
-	w->due = missing == 0 || json_is_true(json_object_get(pending, "deadline_passed"));
-	if ((error = sealed_orders_due(w, game, awaiting, missing, now)) < 0)
+	if ((error = decide_due(w, game, pending, missing, flags, now)) < 0 ||
+	    (error = sealed_orders_due(w, game, awaiting, missing, now)) < 0)
 		return error;
 	json_array_foreach(awaiting, i, entry) {
 		const char *first = json_string_value(
@@ -535,15 +599,17 @@ static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], uns
 }
 
 /* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */
-static int next_deadline(time_t *out, est_game *game)
+static int next_deadline(time_t *out, est_game *game, const json_t *state)
 {
-	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "deadline_hours");
+	json_t *pending = NULL;
 	long long opened;
 	int error;
 
-	if ((error = est_store_clock(&opened)) < 0)
+	if ((error = est_store_clock(&opened)) < 0 ||
+	    (error = game->ruleset->pending(&pending, state, game->rules)) < 0)
 		return error;
-	*out = json_integer_value(hours) > 0 ? (time_t)(opened + json_integer_value(hours) * 3600) : 0;
+	*out = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
+	json_decref(pending);
 	return 0;
 }
 
@@ -587,7 +653,7 @@ static int resolve(step_work *w, est_game *game)
 		goto out;
 	manifest_text = NULL;
 	if ((error = record_dice(&hidden_record, w, game, r, h, seed, hidden_seed, manifest_sha, dice,
-				 hidden)) < 0 || (error = next_deadline(&deadline, game)) < 0)
+				 hidden)) < 0 || (error = next_deadline(&deadline, game, state)) < 0)
 		goto out;
 	if (est_game_is_sealed(game))
 		error = seal_step(&state_text, &events_doc, w, game, wrapped, hidden_record, hidden_seed);
@@ -622,7 +688,7 @@ out:
 	return error;
 }
 
-int est_step_try(int *resolved_out, est_game *game, time_t now)
+int est_step_try(int *resolved_out, est_game *game, time_t now, unsigned flags)
 {
 	step_work w = {0};
 	int error;
@@ -632,7 +698,7 @@ int est_step_try(int *resolved_out, est_game *game, time_t now)
 		return error;
 	w.step = game->step + 1;
 	est_step_name(w.name, w.step);
-	if ((error = collect(&w, game, now)) < 0)
+	if ((error = collect(&w, game, now, flags)) < 0)
 		goto out;
 	if (!w.due) /* waiting on a player or a deadline, or the game is over */
 		goto out;

@@ -48,6 +48,9 @@ static const struct field fields[] = {
 	{ "orders", JSON_ARRAY, ORDERS, 1, "\"orders\": [ your orders ] (an empty list to pass)" },
 	{ "press", JSON_ARRAY, ORDERS, 0,
 	  "\"press\": [ {\"to\": \"all\" or [player ids], \"text\": \"...\"} ]" },
+	/* JSON_TRUE stands for a boolean. */
+	{ "wait", JSON_TRUE, ORDERS, 0,
+	  "\"wait\": true to ask that the step wait for its deadline, even once every order is in" },
 	{ "sha256", JSON_STRING, COMMITMENT, 1,
 	  "\"sha256\": the SHA-256 of the order file you will reveal (sha256sum FILE)" },
 };
@@ -64,7 +67,8 @@ struct schema {
 
 static const struct schema schemas[] = {
 	{ EST_ORDERS_FORMAT, ORDERS,
-	  "estafette, game, step, player, prev, seq, entropy, orders and press", { "prev", "entropy" } },
+	  "estafette, game, step, player, prev, seq, entropy, orders, press and wait",
+	  { "prev", "entropy" } },
 	{ EST_COMMITMENT_FORMAT, COMMITMENT,
 	  "estafette, game, step, player, prev, seq and sha256", { "prev", "sha256" } },
 };
@@ -95,7 +99,13 @@ static const char *type_name(const json_t *value)
 
 static const char *wanted_name(json_type type)
 {
-	return type == JSON_STRING ? "a string" : type == JSON_INTEGER ? "an integer" : "an array";
+	return type == JSON_STRING ? "a string" : type == JSON_INTEGER ? "an integer" :
+	       type == JSON_TRUE ? "true or false" : "an array";
+}
+
+static int type_ok(const json_t *value, json_type type)
+{
+	return type == JSON_TRUE ? json_is_boolean(value) : json_typeof(value) == type;
 }
 
 int est_orders_is_id(const char *s)
@@ -179,12 +189,27 @@ static int check_top_level(const struct schema **schema_out, const json_t *root,
 			return est_error_set(EST_EINVAL,
 					     "%s: field \"%s\" is missing (required in %s); add %s",
 					     filename, f->name, sc->format, f->hint);
-		if (value && json_typeof(value) != f->type)
+		if (value && !type_ok(value, f->type))
 			return est_error_set(EST_EINVAL, "%s: field \"%s\" is %s, not %s; write %s",
 					     filename, f->name, type_name(value), wanted_name(f->type), f->hint);
 	}
 	*schema_out = sc;
 	return 0;
+}
+
+/*
+ * Fresh randomness shows all sixteen hex digits, or nearly: fewer than
+ * eight in 64 happens by chance about once in 10^18. A made-up value
+ * ("000...0", "abab...") would let an opponent who guesses it test
+ * guesses of the orders against the manifest's SHA-256.
+ */
+static int looks_random(const char *hex)
+{
+	int seen[16] = {0}, distinct = 0;
+
+	for (; *hex; hex++)
+		distinct += !seen[*hex <= '9' ? *hex - '0' : *hex - 'a' + 10]++;
+	return distinct >= 8;
 }
 
 static int check_values(const struct schema *sc, const json_t *root, const char *filename)
@@ -223,6 +248,12 @@ static int check_values(const struct schema *sc, const json_t *root, const char 
 					     "(0-9, a-f); write %s", filename, sc->hexes[i], hex,
 					     field_of(sc, sc->hexes[i])->hint);
 	}
+	if (sc->mask == ORDERS && !looks_random(json_string_value(json_object_get(root, "entropy"))))
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"entropy\" is not fresh randomness (fewer than 8 of the 16 "
+				     "hex digits appear in it), and made-up entropy lets others guess your "
+				     "orders from their hash; write %s", filename,
+				     field_of(sc, "entropy")->hint);
 	return 0;
 }
 
@@ -264,8 +295,30 @@ static int check_press_to(const json_t *to, const char *filename, size_t i)
 	return 0;
 }
 
+/*
+ * Press is shown line by line in every report: a control character (a line
+ * break) or a bidirectional override could forge a line or an event there.
+ * Returns the offending character's description, or NULL. `s` is UTF-8
+ * (the strict loader checked it).
+ */
+static const char *forging_character(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character (a line break or tab)";
+		/* U+2028-U+202E (line and paragraph separators, embeddings, overrides): E2 80 A8-AE. */
+		if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae)
+			return "a Unicode line separator or bidirectional override (U+2028-U+202E)";
+		/* U+2066-U+2069 (isolates): E2 81 A6-A9. */
+		if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+			return "a Unicode bidirectional isolate (U+2066-U+2069)";
+	}
+	return NULL;
+}
+
 static int check_press(const json_t *press, const char *filename)
 {
+	const char *bad;
 	size_t i;
 	json_t *item, *value;
 	const char *key;
@@ -300,6 +353,11 @@ static int check_press(const json_t *press, const char *filename)
 					     "%s: field \"press[%zu].text\" is %s, not a string; write "
 					     "\"text\": \"your message\"", filename, i,
 					     value ? type_name(value) : "missing");
+		if ((bad = forging_character(json_string_value(value))))
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"press[%zu].text\" holds %s, which could forge lines "
+					     "of the reports it appears in; write the message as one line of "
+					     "plain text, or send several messages", filename, i, bad);
 	}
 	return 0;
 }
@@ -325,6 +383,7 @@ static int build(est_order **out, json_t *root)
 		memcpy(o->entropy, json_string_value(json_object_get(root, "entropy")), 65);
 	o->orders = json_object_get(root, "orders");
 	o->press = json_object_get(root, "press");
+	o->wait = json_is_true(json_object_get(root, "wait"));
 	o->root = root;
 	*out = o;
 	return 0;

@@ -55,6 +55,7 @@ typedef struct est_order {
 	json_t *root;
 	int commitment;
 	char sha256[65];
+	int wait;	/* "wait": true: resolve the step at its deadline, not as soon as all are in */
 } est_order;
 
 /*
@@ -82,7 +83,9 @@ int est_orders_is_id(const char *s);
  *     document;
  *   - any number that is not an integer (1.0, 1e3), anywhere;
  *   - a top level that is not an object; a top-level field other than
- *     estafette, game, step, player, prev, seq, entropy, orders, press;
+ *     estafette, game, step, player, prev, seq, entropy, orders, press, wait
+ *     ("wait": true or false, optional: true asks that the step wait for
+ *     its deadline rather than resolve as soon as every order is in);
  *   - a missing field (all but press are required) or one of the wrong type;
  *   - "estafette" other than "orders/1" or "commitment/1" (whose fields are
  *     estafette, game, step, player, prev, seq and sha256, all required,

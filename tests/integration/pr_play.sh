@@ -5,6 +5,11 @@
 # run it. Good signed orders are accepted; every kind of tampering is
 # refused with a message that names the rule; two runners racing on one due
 # step leave exactly one step on the server, and the history still audits.
+# Among the refusals: a GM-signed step tag copied to another name, tags not
+# marking their step's commit on main, empty player commits, symbolic links,
+# a pull request that changes a key in one commit and undoes it in the next,
+# and (in a second game, of sealed orders) a commitment under another
+# player's name.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -72,8 +77,57 @@ echo ' ' >> france/state.json
 git -C france add state.json
 expect_exit 1 git -C france commit -qm "a better state"
 grep -q "state.json: a player's commit may change only orders/" "$WORK/last.err" || fail "pre-commit: $(cat "$WORK/last.err")"
+grep -qF "also the commitment orders/<player>.commitment.json" "$WORK/last.err" || fail "pre-commit: $(cat "$WORK/last.err")"
 git -C france commit -q --no-verify -m "a better state"
 push_refused france "state.json: not signed by the GM, and a player's commit may change only orders/<player>.json" origin main
+grep -qF "also the commitment orders/<player>.commitment.json and orders/<player>.commitment.json.sig" "$WORK/push.out" ||
+	fail "the refusal does not name the commitment files: $(cat "$WORK/push.out")"
+sync_clone france
+
+# An empty commit titled like a step: a player's commit must change orders.
+git -C france commit -q --allow-empty --no-verify -m "step 0006: turn (France wins)"
+push_refused france "changes no file, but a player's commit must add or change at least one order file" origin main
+push_refused france "changes no file" origin main:refs/heads/orders-france
+sync_clone france
+
+# An order file committed as a symbolic link: --chmod cannot fix that, the
+# file itself must replace the link.
+order france france 1 > france-step2.json
+ln -s "$WORK/france-step2.json" france/orders/france.json
+sign france france-step2.json && mv france-step2.json.sig france/orders/france.json.sig
+git -C france add orders
+expect_exit 1 git -C france commit -qm "orders: france (a link)"
+grep -qF "orders/france.json: a symbolic link" "$WORK/last.err" || fail "pre-commit: $(cat "$WORK/last.err")"
+grep -qF "git rm --cached orders/france.json" "$WORK/last.err" || fail "pre-commit: $(cat "$WORK/last.err")"
+git -C france commit -q --no-verify -m "orders: france (a link)"
+push_refused france "orders/france.json: a symbolic link, but an order file is a plain file" origin main
+grep -qF "git rm --cached orders/france.json, cp --remove-destination" "$WORK/push.out" || fail "symlink: $(cat "$WORK/push.out")"
+! grep -qF -- "--chmod" "$WORK/push.out" || fail "symlink: --chmod does not fix a link: $(cat "$WORK/push.out")"
+sync_clone france
+
+# Step tags: the GM's signed tag of step 1 is good only as step-0001. Copied
+# to a later step's name (which would block that step for good) or to any
+# other name, it is refused; so are GM-signed tags whose name is not a step,
+# or that mark the wrong commit, or a commit that is not on main.
+tag1=$(git -C france rev-parse step-0001)
+[ "$(git -C france cat-file -t "$tag1")" = tag ] || fail "step-0001 is not an annotated tag"
+push_refused france 'refs/tags/step-0005: the GM'"'"'s tag object' origin "$tag1:refs/tags/step-0005"
+grep -qF 'is named "step-0001" inside' "$WORK/push.out" || fail "copied tag: $(cat "$WORK/push.out")"
+push_refused france 'refs/tags/evil: the GM'"'"'s tag object' origin "$tag1:refs/tags/evil"
+[ -z "$(git -C server.git tag -l step-0005 evil)" ] || fail "a copied tag reached the server"
+gm_tag() {  # NAME COMMIT: a tag the GM's key signs, as estafette would
+	git -C france -c gpg.format=ssh -c user.signingkey="$WORK/keys/gm" tag -s -m "$1" "$1" "$2"
+}
+gm_tag evil "step-0001^{commit}"
+git -C france -c gpg.format=ssh -c gpg.ssh.allowedSignersFile="$WORK/game/keys/allowed_signers" verify-tag evil 2>&1 |
+	grep -q '^Good "git" signature for gm with ' || fail "the test's GM tag is not GM-signed"
+push_refused france "refs/tags/evil: only step tags (step-NNNN" origin refs/tags/evil
+gm_tag step-0009 "step-0001^{commit}"
+push_refused france 'but the commit of step 0009 says "step 0009" first' origin refs/tags/step-0009
+git -C france -c gpg.format=ssh -c user.signingkey="$WORK/keys/gm" commit -q -S --allow-empty --no-verify -m "step 0002: turn"
+gm_tag step-0002 HEAD
+push_refused france "which is not a commit on main" origin refs/tags/step-0002
+git -C france tag -d evil step-0009 step-0002 >/dev/null
 sync_clone france
 
 # An order for france signed with the allies' key.
@@ -161,6 +215,35 @@ assert set(files) == {"orders/allies.json", "orders/allies.json.sig"}, files
 assert all(f["level"] == "notice" and f["line"] == 1 for f in d["files"]), d
 assert "valid orders of allies for step 3" in files["orders/allies.json"]["message"], d' "$WORK/last.out" ||
 	fail "check-pull-request --json on a good pull request: $(cat "$WORK/last.out")"
+
+# A pull request whose sum is good orders, but whose history adds a GM key
+# in one commit and takes it out in the next (merged, both would be in
+# main's log), and holds an empty commit: each commit is judged.
+git -C allies checkout -q -b sneaky-pr origin/main
+echo "gm namespaces=\"estafette-gm,git\" $(cat keys/allies.pub)" >> allies/keys/allowed_signers
+git -C allies commit -q --no-verify -am "keys: one more"
+git -C allies revert --no-commit HEAD
+git -C allies commit -q --no-verify -m 'Revert "keys: one more"'
+git -C allies commit -q --no-verify --allow-empty -m "step 0003: turn (Allies win)"
+git -C allies cherry-pick orders-allies >/dev/null
+[ -z "$(git -C allies diff --name-only origin/main sneaky-pr -- keys)" ] || fail "the sneaky pull request's sum should not touch keys/"
+expect_exit 1 env -C allies "$H/check-pull-request" origin/main sneaky-pr
+grep -q '^refused  keys/allowed_signers: commit [0-9a-f]* "keys: one more": keys/allowed_signers: a pull request to a game may change only' "$WORK/last.out" ||
+	fail "sneaky pull request, added key: $(cat "$WORK/last.out")"
+grep -q '^refused  keys/allowed_signers: commit [0-9a-f]* "Revert ' "$WORK/last.out" ||
+	fail "sneaky pull request, reverted key: $(cat "$WORK/last.out")"
+grep -q '^refused  (commit [0-9a-f]*): commit [0-9a-f]* "step 0003: turn (Allies win)": changes no file' "$WORK/last.out" ||
+	fail "sneaky pull request, empty commit: $(cat "$WORK/last.out")"
+grep -q '^ok       orders/allies.json: ' "$WORK/last.out" || fail "sneaky pull request, orders: $(cat "$WORK/last.out")"
+expect_exit 1 env -C allies "$H/check-pull-request" --json origin/main sneaky-pr
+"$PY" -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False, d
+bad = [f for f in d["files"] if f["level"] == "error"]
+assert sum(f["file"] == "keys/allowed_signers" for f in bad) == 2, d
+assert any(f["file"].startswith("(commit ") and "changes no file" in f["message"] for f in bad), d' "$WORK/last.out" ||
+	fail "check-pull-request --json on the sneaky pull request: $(cat "$WORK/last.out")"
+push_refused allies 'keys/allowed_signers: not signed by the GM' origin sneaky-pr
 
 # A bad pull request: allies' orders signed by france, and a state change.
 git -C allies checkout -q -b bad-pr origin/main && mkdir -p allies/orders
@@ -250,10 +333,22 @@ before=$(server main)
 
 # A runner without the GM's key makes unsigned steps: the server refuses
 # them, and run-and-push says so rather than retrying.
+# (An estafette that refuses to commit unsigned in such a game exits 78,
+# and run-and-push names what the runner lacks.)
 git clone -q server.git runner3
-expect_exit 1 "$H/run-and-push" runner3
-grep -q "refused the push, and not because main moved" "$WORK/last.err" || fail "runner3: $(cat "$WORK/last.err")"
-grep -q "remote: refused: commit .* not signed by the GM" "$WORK/last.err" || fail "runner3: $(cat "$WORK/last.err")"
+rc=0
+"$H/run-and-push" runner3 >"$WORK/last.out" 2>"$WORK/last.err" || rc=$?
+case $rc in
+1)
+	grep -q "refused the push, and not because main moved" "$WORK/last.err" || fail "runner3: $(cat "$WORK/last.err")"
+	grep -q "remote: refused: commit .* not signed by the GM" "$WORK/last.err" || fail "runner3: $(cat "$WORK/last.err")"
+	;;
+78)
+	grep -q "estafette.signingkey" "$WORK/last.err" || fail "runner3, exit 78 without naming estafette.signingkey: $(cat "$WORK/last.err")"
+	grep -q "secrets" "$WORK/last.err" || fail "runner3, exit 78 without naming the dice secrets: $(cat "$WORK/last.err")"
+	;;
+*) fail "runner3 (no GM key) exited $rc: $(cat "$WORK/last.out" "$WORK/last.err")" ;;
+esac
 [ "$(server main)" = "$before" ] || fail "an unsigned step reached the server"
 t=$(date +%s)
 ESTAFETTE_COMMIT_TIME=$t "$H/run-and-push" runner1 >r1.out 2>&1 & r1=$!
@@ -282,4 +377,62 @@ sync_clone allies
 expect_exit 0 "$ESTAFETTE" audit allies
 grep -q "step 4\|0004" allies/turns/0004/report.txt || true
 [ -s allies/turns/0004/report.txt ] || fail "no public report for step 4 in a player's clone"
+# --- A game of sealed orders: a commitment under another player's name ----
+# A game of sealed orders made like sealed_orders.sh's (the sample players
+# and keys, the sample dice secret, fixed commit times; here without a
+# deadline, since the hooks check against the clock): with game id pr-13,
+# an Allied attack on Italy brings step 4, battle cards, simultaneous,
+# awaiting France. France's signed commitment, committed as
+# orders/allies.commitment.json, is refused by all three hooks, each
+# advising orders/france.commitment.json (not orders/france.json).
+SAMPLE=$TOP/turnfiles/napoleonic-empire
+cp "$SAMPLE/keys/france" keys/so-france && cp "$SAMPLE/keys/allies" keys/so-allies && chmod 600 keys/so-*
+so() { ESTAFETTE_COMMIT_TIME=1764000000 "$ESTAFETTE" "$@" >/dev/null; }
+so new sealed --id pr-13 --ruleset napoleonic-empire --players "$SAMPLE/players.json" \
+	--test-dice-secret "estafette sample game" --sealed-orders
+so run sealed --now @1764000000
+order sealed france 1 > f2.json && sign so-france f2.json
+so submit sealed f2.json --now @1764000000 && so run sealed --now @1764000000
+order sealed allies 1 '[{"type": "move", "from": "Austria", "to": "Italy", "armies": 8}]' > a3.json
+sign so-allies a3.json
+so submit sealed a3.json --now @1764000000 && so run sealed --now @1764000000
+kind=$("$ESTAFETTE" status sealed --json | json_get 'd["kind"] + " " + d["mode"] + " " + ",".join(a["player"] for a in d["awaiting"])')
+[ "$kind" = "battle-cards simultaneous france" ] || fail "the sealed-orders game's step 4 is not France's battle cards: $kind"
+git clone -q --bare sealed sealed.git
+cp "$H/pre-receive" sealed.git/hooks/pre-receive
+git clone -q sealed.git sclone
+git -C sclone config user.name "france player" && git -C sclone config user.email france@example.org
+cp "$H/pre-commit" sclone/.git/hooks/pre-commit
+mkdir -p sclone/orders
+echo '{"cards": []}' > f4.json
+"$ESTAFETTE" status sclone --json | "$PY" -c '
+import hashlib, json, sys
+d = json.load(sys.stdin)
+print(json.dumps({"estafette": "commitment/1", "game": d["game"], "step": d["step"], "player": "france",
+                  "prev": d["state_sha256"], "seq": 1,
+                  "sha256": hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()}, indent=1))' f4.json \
+	> sclone/orders/allies.commitment.json
+sign so-france sclone/orders/allies.commitment.json
+git -C sclone add orders
+expect_exit 1 git -C sclone commit -qm "commitment: allies"
+grep -qF 'holds the commitment of "france"' "$WORK/last.err" || fail "pre-commit, commitment: $(cat "$WORK/last.err")"
+grep -qF "git mv orders/allies.commitment.json orders/france.commitment.json" "$WORK/last.err" ||
+	fail "pre-commit, commitment: $(cat "$WORK/last.err")"
+git -C sclone commit -q --no-verify -m "commitment: allies"
+expect_exit 1 env -C sclone "$H/check-pull-request" origin/main HEAD
+grep -qF "rename it orders/france.commitment.json (and its .sig orders/france.commitment.json.sig)" "$WORK/last.out" ||
+	fail "check-pull-request, commitment: $(cat "$WORK/last.out")"
+! git -C sclone push origin main >"$WORK/push.out" 2>&1 || fail "the misnamed commitment was accepted: $(cat "$WORK/push.out")"
+grep -qF 'orders/allies.commitment.json: holds the commitment of "france"' "$WORK/push.out" || fail "pre-receive, commitment: $(cat "$WORK/push.out")"
+grep -qF "commit it as orders/france.commitment.json instead" "$WORK/push.out" || fail "pre-receive, commitment: $(cat "$WORK/push.out")"
+# Under its own name, the same commitment passes all three.
+git -C sclone reset -q --soft origin/main
+git -C sclone mv orders/allies.commitment.json orders/france.commitment.json
+git -C sclone mv orders/allies.commitment.json.sig orders/france.commitment.json.sig
+expect_exit 0 git -C sclone commit -qm "commitment: france"
+expect_exit 0 env -C sclone "$H/check-pull-request" origin/main HEAD
+grep -q "^ok       orders/france.commitment.json: .*valid commitment of france" "$WORK/last.out" ||
+	fail "check-pull-request, good commitment: $(cat "$WORK/last.out")"
+git -C sclone push -q origin main 2>"$WORK/push.out" || fail "the good commitment was refused: $(cat "$WORK/push.out")"
+
 echo "pr_play: $steps GM commits, $(git -C server.git tag | wc -l) tags; refusals, pull-request checks and racing runners held"

@@ -46,24 +46,40 @@ awaited() { "$ESTAFETTE" status game --json | json_get 'd["awaiting"][0]["player
 
 # Six turns. A standing play names a card of the hand: it must stay sealed.
 standing=""
+# France attacks Prussia first: a battle draws public rolls.
+play france '[{"type": "move", "from": "Rhineland", "to": "Prussia", "armies": 4}]'
+# In a turn: the discards the hand limit asks for (R27: face down, so sealed), and extra items.
+turn_orders() {  # player extra-items-json
+	"$ESTAFETTE" report game --player "$1" --format json | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+hand = [c["id"] for c in d["view"]["hand"] if c["id"] != sys.argv[1]]
+discards = [{"type": "discard", "card": c} for c in hand[:max(0, len(d["view"]["hand"]) - 7)]]
+print(json.dumps(discards + json.loads(sys.argv[2])))' "${standing:-none}" "$2"
+}
 for i in 1 2 3 4 5 6; do
 	p=$(awaited)
+	kind=$("$ESTAFETTE" status game --json | json_get 'd["kind"]')
 	card=$(battle_card "$p")
-	if [ -n "$card" ] && [ -z "$standing" ]; then
+	if [ "$kind" != turn ]; then
+		play "$p" '[]'
+	elif [ -n "$card" ] && [ -z "$standing" ]; then
 		country=$("$PY" -c 'import json,sys
 cards = json.load(open(sys.argv[1]))["cards"]
 c = next(c for c in cards if c["id"] == sys.argv[2])
 print("Austria" if c["countries"] == "anywhere" else c["countries"][0])' game/rules/cards.json "$card")
-		play "$p" "[{\"type\": \"standing-play\", \"card\": \"$card\", \"country\": \"$country\"}]"
 		standing=$card
+		play "$p" "$(turn_orders "$p" "[{\"type\": \"standing-play\", \"card\": \"$card\", \"country\": \"$country\"}]")"
 	else
-		play "$p" '[]'
+		play "$p" "$(turn_orders "$p" '[]')"
 	fi
 done
 last=$("$ESTAFETTE" status game --json | json_get 'd["step"] - 1')
 [ "$last" -ge 7 ] || fail "only $last steps resolved"
 # Main never carried an order: they went to the sealed store.
-[ -z "$(git -C game log --all --format=%H -- orders)" ] || fail "orders/ appeared on the public refs"
+[ -z "$(git -C game log --all --format= --name-only -- orders | grep -v '\.received$')" ] ||
+	fail "order files appeared on the public refs"
+[ -n "$(git -C game log --all --format= --name-only -- orders)" ] || fail "no orders/<player>.received notes"
 [ "$(git -C "$SEALED" ls-tree -r --name-only main orders | wc -l)" -ge 12 ] || fail "orders are not in the sealed store"
 
 # The player's own report still shows its hand.
@@ -80,11 +96,15 @@ grep -q "YOUR HAND" game/turns/*/report.txt && fail "a public report shows a han
 git -C game rev-list --objects --branches --tags | cut -d' ' -f1 | sort -u > public.oids
 hidden_blobs() {  # every file of the sealed store's history that holds a secret
 	git -C "$SEALED" rev-list --objects --all | while read -r oid path; do
-		case "$path" in orders/*/*.json|steps/*/state.json|steps/*/events.json|steps/*/hidden.json) echo "$oid";; esac
+		case "$path" in
+		orders/*/*.json|steps/*/state.json|steps/*/hidden.json) echo "$oid" ;;
+		# A step without private events has the same events.json in public: no secret.
+		steps/*/events.json) git -C "$SEALED" cat-file -p "$oid" | grep -q visible_to && echo "$oid" ;;
+		esac
 	done | sort -u
 }
 hidden_blobs > hidden.oids
-[ "$(wc -l < hidden.oids)" -ge $((3 * last + 6)) ] || fail "the sealed store holds too little: $(wc -l < hidden.oids)"
+[ "$(wc -l < hidden.oids)" -ge $((2 * last + 6)) ] || fail "the sealed store holds too little: $(wc -l < hidden.oids)"
 leaks=$(comm -12 public.oids hidden.oids | wc -l)
 [ "$leaks" = 0 ] || fail "$leaks sealed files are reachable from the public refs"
 # Each hidden pile of every step, as a sequence of card ids, must appear in no public object.
@@ -147,7 +167,7 @@ PY
 # --- Audits before the reveal ---
 git clone -q --no-local game player
 ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit player --json > partial.json || fail "a player's audit before the reveal fails"
-"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and not d["complete"] and d["unverified"]["first"] == 1, d' partial.json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and not d["complete"] and d["unverified"]["first"] == 1 and d["checked"]["rolls"] > 0, d' partial.json
 "$ESTAFETTE" audit game --json > gm.json
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["complete"] and d["checked"]["orders"] >= 6, d' gm.json
 # A player's copy cannot resolve: only the GM has the whole state.

@@ -137,7 +137,7 @@ refused game f.json 'allies has not committed'
 NOW=@$((1764000000 + 25 * 3600))       # past the deadline, before the reveal deadline
 "$ESTAFETTE" run game --now $NOW | grep -q "nothing due" || fail "resolved before France could reveal"
 order game allies 1 '[]' > a.json && sign a.json allies
-refused game a.json 'has no commitment for it (and the deadline has passed'
+refused game a.json 'has no commitment for it, and the deadline has passed'
 commitment game allies 1 a.json > ac.json && sign ac.json allies
 refused game ac.json 'commitments for step [0-9]* are closed' 
 # After the deadline France may reveal; the Allies are missing.

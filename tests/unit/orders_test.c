@@ -544,6 +544,22 @@ static void test_commitment(void **state)
 	refuse_field("press", "[], \"sha256\": \"" ENTROPY "\"", "unknown field \"sha256\"");
 }
 
+/* Made-up entropy, and press that could forge report lines, are refused. */
+static void test_entropy_and_press_text(void **state)
+{
+	(void)state;
+	refuse_field("entropy", "\"0000000000000000000000000000000000000000000000000000000000000000\"",
+		     "not fresh randomness");
+	refuse_field("entropy", "\"abababababababababababababababababababababababababababababababab\"",
+		     "not fresh randomness");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"hi\\nSubject: forged\"}]",
+		     "a control character");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x80\xae b\"}]",
+		     "bidirectional override");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x81\xa6 b\"}]",
+		     "bidirectional isolate");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_binding),
 		cmocka_unit_test(test_seq),
 		cmocka_unit_test(test_commitment),
+		cmocka_unit_test(test_entropy_and_press_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

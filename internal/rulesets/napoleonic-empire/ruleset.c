@@ -306,15 +306,18 @@ out:
 /*
  * R27 (hidden information): the hands, the deck order, the discard pile
  * (hand-limit discards are face down), the battle cards an attacker has
- * put down for battles still to be fought, and the standing orders.
+ * put down for battles still to be fought, the standing orders, and the
+ * default orders made of them (they name standing plays, standing retreats
+ * and the cards a missed turn would discard).
  */
 static int sealed(json_t **paths_out, const json_t *state, const json_t *rules)
 {
 	(void)state;
 	(void)rules;
-	*paths_out = json_pack("[s, s, s, s, s, s, s, s]", "/deck", "/discard", "/hands/" NE_FRANCE,
+	*paths_out = json_pack("[s, s, s, s, s, s, s, s, s, s]", "/deck", "/discard", "/hands/" NE_FRANCE,
 			       "/hands/" NE_ALLIES, "/attack/plays/" NE_FRANCE,
-			       "/attack/plays/" NE_ALLIES, "/standing/" NE_FRANCE, "/standing/" NE_ALLIES);
+			       "/attack/plays/" NE_ALLIES, "/standing/" NE_FRANCE, "/standing/" NE_ALLIES,
+			       "/defaults/" NE_FRANCE, "/defaults/" NE_ALLIES);
 	return *paths_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 

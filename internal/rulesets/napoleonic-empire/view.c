@@ -343,13 +343,17 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	int own = ne_side_index(power) >= 0;
 	json_t *v;
 
-	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:O, s:o, s:O, s:O, s:b, s:o}",
+	int deck = ne_pile_count(json_object_get(state, "deck"));
+	int discard = ne_pile_count(json_object_get(state, "discard"));
+
+	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:O, s:o, s:O, s:O, s:b, s:o}",
 		      "turn", json_integer_value(json_object_get(state, "turn")),
 		      "active", ne_str(state, "active"), "extra", json_is_true(json_object_get(state, "extra")),
 		      "phase", ne_str(state, "phase"), "countries", countries(state, rules),
 		      "sides", sides(state, rules),
-		      "deck_count", ne_pile_count(json_object_get(state, "deck")),
-		      "discard_count", ne_pile_count(json_object_get(state, "discard")),
+		      "deck_count", deck, "discard_count", discard,
+		      "deck_text", count_text(deck, "card", "cards"),
+		      "discard_text", count_text(discard, "card", "cards"),
 		      "effects", effects(state),
 		      "battles", json_is_object(att) ? json_object_get(att, "battles") : json_null(),
 		      "retreat", retreat_view(r),
@@ -360,7 +364,9 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 		json_decref(v);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
+	/* A player's copy of a sealed game holds only a commitment to the hand. */
 	if (own && (json_object_set_new(v, "power", json_string(power)) < 0 ||
+		    json_object_set_new(v, "hand_sealed", json_boolean(json_is_object(ne_hand(state, power)))) < 0 ||
 		    json_object_set_new(v, "hand", hand(state, rules, power)) < 0 ||
 		    json_object_set_new(v, "standing", standing(state, rules, power)) < 0)) {
 		json_decref(v);
