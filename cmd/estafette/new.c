@@ -12,6 +12,7 @@
 	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
 	"       [--deadline-hours N [--reminder-hours R]]\n" \
 	"       [--schedule FILE.json] [--sealed | --sealed-orders [--reveal-hours R]]\n" \
+	"       [--press full|public|none] [--press-by-mail]\n" \
 	"       [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
@@ -87,7 +88,8 @@ int cmd_new(int argc, char **argv)
 		{"reminder-hours", required_argument, NULL, 'R'},
 		{"gm-signing-key", required_argument, NULL, 'k'}, {"sealed", no_argument, NULL, 'S'},
 		{"sealed-orders", no_argument, NULL, 'O'}, {"reveal-hours", required_argument, NULL, 'V'},
-		{"schedule", required_argument, NULL, 'c'},
+		{"schedule", required_argument, NULL, 'c'}, {"press", required_argument, NULL, 'P'},
+		{"press-by-mail", no_argument, NULL, 'M'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
@@ -122,6 +124,8 @@ int cmd_new(int argc, char **argv)
 		case 'S': opts.sealed = 1; break;
 		case 'O': opts.sealed_orders = 1; break;
 		case 'c': schedule_file = optarg; break;
+		case 'P': opts.press = optarg; break;
+		case 'M': opts.press_by_mail = 1; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;

@@ -63,6 +63,8 @@ typedef struct {
 	int reminder_hours;       /* 0: no reminders; else that long before a deadline */
 	int sealed;               /* hidden parts only as commitments on public refs */
 	int sealed_orders;        /* simultaneous steps: commitments first, then reveals */
+	const char *press;        /* "full" (NULL), "public" or "none" (press.c) */
+	int press_by_mail;        /* press is also mailed to its readers at once */
 	const json_t *schedule;   /* `new --schedule FILE` (est_schedule_check'ed), or NULL;
 	                             the hour options above win over its fields */
 	int reveal_hours;         /* sealed orders: how long after the deadline reveals wait */

@@ -37,22 +37,6 @@ static int signature_error(est_game *game, const est_order *order, const char *s
 			     EST_ORDERS_NAMESPACE, EST_ORDERS_NAMESPACE);
 }
 
-/* Press goes to players of this game, or to "all". */
-static int check_press(est_game *game, const est_order *order, const char *filename)
-{
-	size_t i, j;
-	json_t *item, *id;
-
-	json_array_foreach(order->press, i, item)
-		json_array_foreach(json_object_get(item, "to"), j, id)
-			if (!est_game_player(game, json_string_value(id)))
-				return est_error_set(EST_EINVAL, "%s: press[%zu].to[%zu] is \"%s\", who is "
-						     "not a player of this game; name players by their id, "
-						     "or send to \"all\"", filename, i, j,
-						     json_string_value(id));
-	return 0;
-}
-
 /* The player's powers this step awaits, as an array (caller decrefs). */
 static int awaited_powers(json_t **out, est_game *game, const char *player)
 {
@@ -207,7 +191,7 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		est_error_prefix("%s", filename);
 		goto out;
 	}
-	if ((error = check_press(game, order, filename)) < 0 ||
+	if ((error = est_press_check(game, order, filename)) < 0 ||
 	    (error = est_sealed_orders_check(game, order, bytes, len, filename, now)) < 0 ||
 	    (!recorded && (error = check_seq(game, order, bytes, len, filename)) < 0) ||
 	    (!order->commitment && (error = validate(diagnostics_out, game, order, powers, filename)) < 0))
@@ -325,7 +309,9 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 	if ((error = est_game_reload(game)) < 0 ||
 	    (error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
 					  sig_name, sig, sig_len, now)) < 0 ||
-	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
+	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0 ||
+	    (error = est_press_mail(game, order, json_string_value(json_object_get(*receipt_out, "sha256")),
+				    now)) < 0)
 		goto out;
 	error = est_game_receipt_for_submit(game, *receipt_out, order, now);
 out:

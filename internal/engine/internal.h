@@ -157,6 +157,17 @@ time_t est_reveal_deadline(est_game *game);
 time_t est_schedule_deadline(const json_t *schedule, long long opened, const json_t *pending);
 time_t est_schedule_grace(const json_t *schedule);
 
+/*
+ * Press (press.c). est_press_check: the order's press under game.json
+ * "press".mode ("full", "public": only to all, "none") and to players of
+ * the game; EST_EINVAL naming the message and the fix. est_press_mail:
+ * with "press".delivery "mail", queue each message of a recorded order to
+ * its recipients at once (once per message and reader: `sha256` is the
+ * order file's). Errors: those of est_game_notice.
+ */
+int est_press_check(est_game *game, const struct est_order *order, const char *filename);
+int est_press_mail(est_game *game, const struct est_order *order, const char *sha256, time_t now);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -334,6 +334,10 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 		if (opts->reminder_hours)
 			json_object_set_new(schedule, "reminder_hours", json_integer(opts->reminder_hours));
 	}
+	if (game && (opts->press || opts->press_by_mail))
+		json_object_set_new(game, "press", json_pack("{s:s, s:s}", "mode",
+				    opts->press ? opts->press : "full", "delivery",
+				    opts->press_by_mail ? "mail" : "report"));
 	/* Every commit is the GM's: a runner without the key must not add unsigned ones. */
 	if (game && opts->signing_key)
 		json_object_set_new(game, "signed_history", json_true());
@@ -590,6 +594,10 @@ static int check_sealable(const est_ruleset *rs, const est_new_options *opts)
 				     "file from the public until reveal already; leave --sealed-orders out");
 	if (opts->reveal_hours && !opts->sealed_orders)
 		return est_error_set(EST_EUSAGE, "--reveal-hours is for games with --sealed-orders");
+	if (opts->press && strcmp(opts->press, "full") != 0 && strcmp(opts->press, "public") != 0 &&
+	    strcmp(opts->press, "none") != 0)
+		return est_error_set(EST_EUSAGE, "--press \"%s\": choose full (to all or to chosen "
+				     "players), public (to all only) or none", opts->press);
 	return 0;
 }
 

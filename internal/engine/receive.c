@@ -294,8 +294,10 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 		json_array_append(list, all[i].result);
 	}
 	if ((best = newest_valid(all, m->count)) &&
-	    (error = est_game_record(&recorded, game, best->order, best->c->order, best->len,
-				     best->c->sig, best->c->sig_len)) < 0)
+	    ((error = est_game_record(&recorded, game, best->order, best->c->order, best->len,
+				      best->c->sig, best->c->sig_len)) < 0 ||
+	     (error = est_press_mail(game, best->order, json_string_value(json_object_get(recorded, "sha256")),
+				     now)) < 0))
 		goto out;
 	for (size_t i = 0; i < m->count; i++)
 		if (all[i].order && &all[i] != best)
