@@ -24,6 +24,7 @@ static const struct {
 	{"sign", cmd_sign, "sign a file like ssh-keygen -Y sign"},
 	{"mail", cmd_mail, "send what waits in a game's outbox"},
 	{"audit", cmd_audit, "replay the game from its creation and check every step"},
+	{"gm", cmd_gm, "the GM's signed acts: extend a deadline, pause, resume"},
 	{"reveal", cmd_reveal, "publish the hidden chain and a sealed game's hidden parts"},
 };
 

@@ -554,15 +554,13 @@ static int go_on_unverified(json_t **wrapped, char sha[65], audit *a, long long 
 	size_t len;
 	int failed;
 
-	if (a->sealed) {
-		a->blind = 1;
-		return 0;
-	}
+	a->blind |= a->sealed;
 	if ((failed = read_at_step(&text, &len, a, step, "state.json")) != 0 ||
-	    (failed = parse(wrapped, a, step, "state.json", text, len)) != 0) {
+	    (!a->sealed && (failed = parse(wrapped, a, step, "state.json", text, len)) != 0)) {
 		free(text);
 		return failed;
 	}
+	/* What the next step's orders and acts are bound to: the public state.json. */
 	est_sha256_hex(sha, text, len);
 	free(text);
 	return 0;
@@ -600,6 +598,54 @@ static int check_listed_rolls(audit *a, long long step, const unsigned char seed
 	return failed;
 }
 
+/* One GM act kept with the step: the GM's signature and its binding. */
+static int check_gm_act(audit *a, long long step, const char *name, const char *prev_sha)
+{
+	char path[300], sig_path[310], *bytes = NULL, *sig = NULL;
+	size_t len, sig_len;
+	est_order *act = NULL;
+	int failed;
+
+	snprintf(path, sizeof(path), "turns/%04lld/gm/%s", step, name);
+	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
+	if ((failed = read_step_file(&bytes, &len, a, step, path)) != 0 ||
+	    (failed = read_step_file(&sig, &sig_len, a, step, sig_path)) != 0)
+		goto out;
+	if (est_sshsig_verify(a->signers, a->signers_len, "gm", EST_GM_NAMESPACE, bytes, len, sig, sig_len, 0) < 0)
+		failed = fail(a, step, sig_path, "signature", "%s: not the GM's signature: %s", sig_path,
+			      est_error_message());
+	else if (est_orders_parse(&act, path, bytes, len) < 0 || !act->gm_act ||
+		 est_orders_check_binding(act, path, a->id, step, prev_sha, "gm") < 0)
+		failed = fail(a, step, path, "binding", "%s: not a GM act of this step: %s", path,
+			      est_error_message());
+	est_error_clear();
+out:
+	est_orders_free(act);
+	free(sig);
+	free(bytes);
+	return failed;
+}
+
+/* The GM's acts of a step (turns/NNNN/gm/), if it has any. */
+static int check_gm_acts(audit *a, long long step, const char *prev_sha)
+{
+	char dir[64], tag[40], **names = NULL;
+	size_t count = 0, i, n;
+	int failed = 0;
+
+	snprintf(dir, sizeof(dir), "turns/%04lld/gm", step);
+	tag_of(tag, step);
+	if (est_store_list(&names, &count, a->store, tag, dir) < 0)
+		return -1;
+	for (i = 0; i < count && !failed; i++) {
+		n = strlen(names[i]);
+		if (n > 5 && strcmp(names[i] + n - 5, ".json") == 0)
+			failed = check_gm_act(a, step, names[i], prev_sha);
+	}
+	est_store_list_free(names);
+	return failed;
+}
+
 /*
  * game.json, the keys, .gitattributes and rules/ as step 0 made them, at
  * `rev` (a step's tag, or "main"): a later edit would change the game
@@ -633,7 +679,7 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	snprintf(mpath, sizeof(mpath), "turns/%04lld/manifest.json", step);
 	snprintf(dpath, sizeof(dpath), "turns/%04lld/dice.json", step);
 	tag_of(tag, step);
-	if ((failed = check_fixed(a, step, tag)) != 0 ||
+	if ((failed = check_fixed(a, step, tag)) != 0 || (failed = check_gm_acts(a, step, sha)) != 0 ||
 	    (failed = read_step_file(&manifest_text, &mlen, a, step, mpath)) != 0 ||
 	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
 	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||

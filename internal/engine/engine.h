@@ -323,6 +323,21 @@ int est_engine_read_json(json_t **out, est_store *store, const char *rev, const 
 int est_engine_read_rules(json_t **out, est_store *store, const char *rev);
 
 /*
+ * A GM act on the open step, as the GM (issue 5): `act` is "extend" (its
+ * deadline by `hours`, 1..8760), "pause" (nothing resolves until "resume")
+ * or "resume" (the deadline moves by the time paused). `reason` is one
+ * line the players read in their next reports. The act is a gm/1 file
+ * signed with the GM's key (git config estafette.signingkey, principal gm,
+ * namespace estafette-gm), committed at main under gm/; `now` dates it.
+ * *receipt_out: {"act", "step", "file", "reason", "commit", "deadline"}.
+ * Errors: EST_ECONFIG (no GM key here, or not the game's), EST_EUSAGE (the
+ * act cannot be made now: no deadline to extend, paused already, not
+ * paused, the game is over, a bad reason), EST_ELOCKED, EST_ETEMPFAIL.
+ */
+int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, int hours,
+		    const char *reason, time_t now);
+
+/*
  * The first of the files fixed when a game is made (game.json,
  * keys/allowed_signers, .gitattributes, every file of rules/) that differs
  * at `rev` (NULL: main) from tag step-0000, as a new string into

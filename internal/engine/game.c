@@ -401,6 +401,15 @@ time_t est_game_deadline(est_game *game, const char *rev)
 	if (wrapped && est_store_commit_time(&opened, game->store, rev) == 0 &&
 	    game->ruleset->pending(&pending, json_object_get(wrapped, "state"), game->rules) == 0)
 		deadline = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
+	/* The open step's deadline moves with the GM's acts (gm.c). */
+	if (deadline && rev == tag) {
+		json_t *acts = NULL;
+		long long added;
+		int paused;
+		if (est_gm_acts(&acts, game) == 0 && est_gm_effect(&added, &paused, acts) == 0)
+			deadline += (time_t)added;
+		json_decref(acts);
+	}
 	est_error_clear();
 	json_decref(pending);
 	json_decref(wrapped);
@@ -478,7 +487,9 @@ int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 
 int est_game_pending(json_t **out, est_game *game, time_t now)
 {
-	json_t *pending = NULL, *awaiting = NULL;
+	json_t *pending = NULL, *awaiting = NULL, *acts = NULL;
+	long long added;
+	int paused;
 	const char *mode;
 	time_t deadline;
 	char when[32];
@@ -492,7 +503,9 @@ int est_game_pending(json_t **out, est_game *game, time_t now)
 	est_time_iso(when, deadline);
 	if ((error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
 		goto out;
-	*out = json_pack("{s:O, s:s, s:I, s:s, s:O, s:O, s:O, s:o, s:b, s:s?, s:b}",
+	if ((error = est_gm_acts(&acts, game)) < 0 || (error = est_gm_effect(&added, &paused, acts)) < 0)
+		goto out;
+	*out = json_pack("{s:O, s:s, s:I, s:s, s:O, s:O, s:O, s:o, s:b, s:s?, s:b, s:b}",
 		"game", json_object_get(game->game, "id"),
 		"ruleset", game->ruleset->name,
 		"step", (json_int_t)(game->step + 1),
@@ -503,13 +516,15 @@ int est_game_pending(json_t **out, est_game *game, time_t now)
 		"awaiting", awaiting,
 		"over", mode && strcmp(mode, "over") == 0,
 		"deadline", *when ? when : NULL,
-		"deadline_passed", deadline > 0 &&
-			now >= deadline + est_schedule_grace(json_object_get(game->game, "schedule")));
+		"deadline_passed", !paused && deadline > 0 &&
+			now >= deadline + est_schedule_grace(json_object_get(game->game, "schedule")),
+		"paused", paused);
 	awaiting = NULL;
 	if (!*out)
 		error = est_error_set(EST_ERROR, "the ruleset's pending() answer lacks \"kind\", "
 				      "\"mode\" or \"prompt\"");
 out:
+	json_decref(acts);
 	json_decref(awaiting);
 	json_decref(pending);
 	return error;

@@ -78,9 +78,10 @@ static void mail_gm(est_game *game, size_t missing, size_t awaited, time_t now)
 	text = est_strdup_printf("At the deadline of step %lld, %zu of the %zu awaited players had sent "
 				 "nothing. That looks like a mail outage rather than players who "
 				 "missed a turn, so the step was not resolved by deadline.\n\n"
-				 "Extend the deadline, or resolve it anyway with:\n"
+				 "Extend the deadline (estafette gm %s extend --hours N --reason TEXT),\n"
+				 "or resolve it anyway with:\n"
 				 "    estafette run --force %s\n", game->step + 1, missing, awaited,
-				 est_store_path(game->store));
+				 est_store_path(game->store), est_store_path(game->store));
 	if (to && text && est_game_notice(game, name, to, subject, text, NULL, now) < 0) {
 		est_game_warn(game, "could not queue the outage notice to the GM: %s", est_error_message());
 		est_error_clear();
@@ -112,8 +113,8 @@ int est_deadline_allows(int *allows_out, const char **forced_out, est_game *game
 	} else if (missing >= 2 && (long long)missing * 100 > percent * (long long)awaited) {
 		if (!force) {
 			est_game_warn(game, "step %lld: %zu of %zu awaited players sent nothing by the deadline: "
-				      "a mail outage? nothing is resolved by deadline; extend the deadline, "
-				      "or run with --force to resolve it anyway", game->step + 1, missing, awaited);
+				      "a mail outage? nothing is resolved by deadline; extend the deadline "
+				      "(estafette gm GAME extend), or run with --force to resolve it anyway", game->step + 1, missing, awaited);
 			mail_gm(game, missing, awaited, now);
 			return 0;
 		}

@@ -168,6 +168,18 @@ time_t est_schedule_grace(const json_t *schedule);
 int est_press_check(est_game *game, const struct est_order *order, const char *filename);
 int est_press_mail(est_game *game, const struct est_order *order, const char *sha256, time_t now);
 
+/*
+ * GM acts (gm.c). est_gm_acts: the acts at main for the open step, in file
+ * order, each checked (the GM's signature, the step): an array of their
+ * documents with "file" added (caller decrefs). Errors: EST_ESIG, EST_EINVAL
+ * (a file in gm/ that is not a good act), EST_ENOMEM. est_gm_effect: what
+ * the acts do to the open step: seconds added to its deadline (extends,
+ * and the time between each pause and its resume) and whether the game is
+ * paused now.
+ */
+int est_gm_acts(json_t **acts_out, est_game *game);
+int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

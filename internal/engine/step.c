@@ -341,6 +341,9 @@ static int decide_due(step_work *w, est_game *game, const json_t *pending, size_
 		/* Sealed orders: who committed is no outage, only not yet revealed (sealed_orders_due). */
 		committed += json_is_true(json_object_get(entry, "committed")) && est_commitment_read(sha, game, player);
 	}
+	/* A paused game resolves nothing until the GM resumes it. */
+	if (json_is_true(json_object_get(pending, "paused")))
+		return 0;
 	w->due = missing == disorder && !w->wait;
 	if (w->due || !json_is_true(json_object_get(pending, "deadline_passed")))
 		return 0;
@@ -351,6 +354,47 @@ static int decide_due(step_work *w, est_game *game, const json_t *pending, size_
 	if (forced)
 		json_object_set_new(w->manifest, "forced", json_string(forced));
 	return 0;
+}
+
+/*
+ * The GM's acts on the step: kept under turns/NNNN/gm/ with their
+ * signatures, and told to all in the step's events (gm.c).
+ */
+static int take_gm_acts(step_work *w, est_game *game)
+{
+	json_t *acts = NULL, *a;
+	size_t i;
+	int error;
+
+	if ((error = est_gm_acts(&acts, game)) < 0)
+		return error;
+	json_array_foreach(acts, i, a) {
+		const char *file = json_string_value(json_object_get(a, "file"));
+		const char *act = json_string_value(json_object_get(a, "act"));
+		char from[300], to[300], *text;
+		long long hours = json_integer_value(json_object_get(a, "hours"));
+
+		for (int sig = 0; sig < 2 && !error; sig++) {
+			char *bytes = NULL;
+			size_t len;
+			snprintf(from, sizeof(from), "gm/%s%s", file, sig ? ".sig" : "");
+			snprintf(to, sizeof(to), "turns/%s/gm/%s%s", w->name, file, sig ? ".sig" : "");
+			if ((error = est_store_read(&bytes, &len, game->store, NULL, from)) == 0)
+				error = est_changes_add(&w->changes, strdup(to), bytes, len);
+		}
+		text = strcmp(act, "extend") == 0 ?
+			est_strdup_printf("The GM extended the deadline by %lld hour%s: %s", hours,
+					  hours == 1 ? "" : "s", json_string_value(json_object_get(a, "reason"))) :
+			est_strdup_printf("The GM %s the game: %s", strcmp(act, "pause") == 0 ? "paused" : "resumed",
+					  json_string_value(json_object_get(a, "reason")));
+		json_array_append_new(w->press, json_pack("{s:s, s:s, s:s, s:s}", "type", "gm", "act", act,
+							  "file", file, "text", text ? text : act));
+		free(text);
+		if (error < 0)
+			break;
+	}
+	json_decref(acts);
+	return error < 0 ? error : est_changes_delete(&w->changes, "gm");
 }
 
 /* Decide whether the step is due and gather what resolves it. */
@@ -392,7 +436,11 @@ static int collect(step_work *w, est_game *game, time_t now, unsigned flags)
 		    (error = take_default(w, game, entry)) < 0)
 			return error;
 	}
-	return w->due ? note_ignored(w, game) : 0;
+	if (!w->due)
+		return 0;
+	if ((error = take_gm_acts(w, game)) < 0)
+		return error;
+	return note_ignored(w, game);
 }
 
 /* r_t from the GM's secret, checked against r_(t-1) as published. */

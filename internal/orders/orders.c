@@ -15,7 +15,8 @@
 /* The file formats: orders/1, and commitment/1 for sealed orders. */
 #define ORDERS 1u
 #define COMMITMENT 2u
-#define BOTH (ORDERS | COMMITMENT)
+#define GM_ACT 4u
+#define BOTH (ORDERS | COMMITMENT | GM_ACT)
 
 /*
  * The top-level fields, in the order they are checked, each with the
@@ -53,6 +54,10 @@ static const struct field fields[] = {
 	  "\"wait\": true to ask that the step wait for its deadline, even once every order is in" },
 	{ "sha256", JSON_STRING, COMMITMENT, 1,
 	  "\"sha256\": the SHA-256 of the order file you will reveal (sha256sum FILE)" },
+	{ "act", JSON_STRING, GM_ACT, 1, "\"act\": \"extend\", \"pause\" or \"resume\"" },
+	{ "hours", JSON_INTEGER, GM_ACT, 0, "\"hours\": the hours an extend adds, 1 to 8760" },
+	{ "at", JSON_INTEGER, GM_ACT, 1, "\"at\": when the GM made the act, in seconds since 1970" },
+	{ "reason", JSON_STRING, GM_ACT, 1, "\"reason\": why, in a sentence the players will read" },
 };
 
 #define FIELD_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -71,6 +76,8 @@ static const struct schema schemas[] = {
 	  { "prev", "entropy" } },
 	{ EST_COMMITMENT_FORMAT, COMMITMENT,
 	  "estafette, game, step, player, prev, seq and sha256", { "prev", "sha256" } },
+	{ EST_GM_ACT_FORMAT, GM_ACT,
+	  "estafette, game, step, player, prev, seq, act, hours, at and reason", { "prev", "prev" } },
 };
 
 /* Field `name` of format `sc`, or NULL. */
@@ -377,9 +384,10 @@ static int build(est_order **out, json_t *root)
 	o->step = json_integer_value(json_object_get(root, "step"));
 	o->seq = json_integer_value(json_object_get(root, "seq"));
 	memcpy(o->prev, json_string_value(json_object_get(root, "prev")), 65);
+	o->gm_act = json_object_get(root, "act") != NULL;
 	if ((o->commitment = json_object_get(root, "sha256") != NULL))
 		memcpy(o->sha256, json_string_value(json_object_get(root, "sha256")), 65);
-	else
+	else if (!o->gm_act)
 		memcpy(o->entropy, json_string_value(json_object_get(root, "entropy")), 65);
 	o->orders = json_object_get(root, "orders");
 	o->press = json_object_get(root, "press");

@@ -19,6 +19,9 @@
 #define EST_ORDERS_FORMAT "orders/1"
 /* Sealed orders: a signed promise of an order file's SHA-256, revealed later. */
 #define EST_COMMITMENT_FORMAT "commitment/1"
+/* A GM act (engine gm.c), signed by principal "gm" in namespace EST_GM_NAMESPACE. */
+#define EST_GM_ACT_FORMAT "gm/1"
+#define EST_GM_NAMESPACE "estafette-gm"
 #define EST_ORDERS_MAX_BYTES 65536 /* 64 KiB */
 #define EST_ORDERS_MAX_DEPTH 32    /* the top-level object is depth 1 */
 #define EST_ORDERS_MAX_STEP 4294967295LL /* the dice protocol carries u32be(step) */
@@ -56,6 +59,7 @@ typedef struct est_order {
 	int commitment;
 	char sha256[65];
 	int wait;	/* "wait": true: resolve the step at its deadline, not as soon as all are in */
+	int gm_act;	/* a gm/1 file: "player" is "gm"; act, hours, at, reason in root */
 } est_order;
 
 /*
@@ -87,9 +91,11 @@ int est_orders_is_id(const char *s);
  *     ("wait": true or false, optional: true asks that the step wait for
  *     its deadline rather than resolve as soon as every order is in);
  *   - a missing field (all but press are required) or one of the wrong type;
- *   - "estafette" other than "orders/1" or "commitment/1" (whose fields are
+ *   - "estafette" other than "orders/1", "commitment/1" (whose fields are
  *     estafette, game, step, player, prev, seq and sha256, all required,
- *     sha256 of 64 lower-case hex digits); "step" outside 1..EST_ORDERS_MAX_STEP;
+ *     sha256 of 64 lower-case hex digits) or "gm/1" (a GM act: estafette,
+ *     game, step, player, prev, seq, act, at and reason required, hours
+ *     optional; the engine checks their values); "step" outside 1..EST_ORDERS_MAX_STEP;
  *     "seq" below 1; "prev" or "entropy" not exactly 64 lower-case hex
  *     digits; "game" or "player" not an identifier (est_orders_is_id);
  *   - "orders" not an array, or an item of it not an object;

@@ -1,0 +1,198 @@
+/*
+ * GM acts (issue 5): extend a step's deadline, pause and resume a game.
+ * Each is a gm/1 file (orders.h) the GM's key signs, principal "gm" in
+ * namespace "estafette-gm" of keys/allowed_signers, committed at main as
+ * gm/NNNN-SEQ.json and .sig like any order, and kept with the step under
+ * turns/NNNN/gm/ when it resolves, where every report tells it and audit
+ * checks its signature. Acts never enter the manifest: the manifest seeds
+ * the dice, and a GM must not be able to reroll them by rewording a reason.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+#include "orders/orders.h"
+#include "sshsig/sshsig.h"
+#include "util/error.h"
+#include "util/util.h"
+
+/* One act file of gm/ at main, checked: the GM's signature and the open step. */
+static int read_act(json_t **out, est_game *game, const char *name)
+{
+	char path[300], sig_path[310], *bytes = NULL, *sig = NULL;
+	size_t len, sig_len;
+	est_order *act = NULL;
+	int error;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "gm/%s", name);
+	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
+	if ((error = est_store_read(&bytes, &len, game->store, NULL, path)) < 0 ||
+	    (error = est_store_read(&sig, &sig_len, game->store, NULL, sig_path)) < 0 ||
+	    (error = est_orders_parse(&act, path, bytes, len)) < 0)
+		goto out;
+	if (!act->gm_act)
+		error = est_error_set(EST_EINVAL, "%s: not a gm/1 file; only GM acts belong in gm/", path);
+	else if (est_sshsig_verify(game->allowed_signers, strlen(game->allowed_signers), "gm",
+				   EST_GM_NAMESPACE, bytes, len, sig, sig_len, 0) < 0)
+		error = est_error_prefix("%s.sig: not the GM's signature", path);
+	else if (act->step == game->step + 1 && (*out = json_incref(act->root)))
+		json_object_set_new(*out, "file", json_string(name));
+out:
+	est_orders_free(act);
+	free(sig);
+	free(bytes);
+	return error;
+}
+
+int est_gm_acts(json_t **acts_out, est_game *game)
+{
+	char **names = NULL;
+	size_t count = 0, i, n;
+	json_t *acts = json_array(), *act;
+	int error;
+
+	if ((error = est_store_list(&names, &count, game->store, NULL, "gm")) < 0)
+		goto out;
+	for (i = 0; i < count; i++) {
+		n = strlen(names[i]);
+		if (n < 5 || strcmp(names[i] + n - 5, ".json") != 0)
+			continue;
+		if ((error = read_act(&act, game, names[i])) < 0)
+			goto out;
+		if (act)
+			json_array_append_new(acts, act);
+	}
+	*acts_out = acts;
+	acts = NULL;
+out:
+	est_store_list_free(names);
+	json_decref(acts);
+	return error;
+}
+
+int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts)
+{
+	long long paused_since = 0;
+	size_t i;
+	json_t *a;
+
+	*added_out = 0;
+	json_array_foreach(acts, i, a) {
+		const char *act = json_string_value(json_object_get(a, "act"));
+		long long at = json_integer_value(json_object_get(a, "at"));
+		if (strcmp(act, "extend") == 0)
+			*added_out += json_integer_value(json_object_get(a, "hours")) * 3600;
+		else if (strcmp(act, "pause") == 0)
+			paused_since = at;
+		else if (strcmp(act, "resume") == 0 && paused_since) {
+			/* The step's deadline moves by as long as the game stood still. */
+			*added_out += at > paused_since ? at - paused_since : 0;
+			paused_since = 0;
+		}
+	}
+	*paused_out = paused_since != 0;
+	return 0;
+}
+
+/* Whether `act` may be made now. */
+static int check_act(est_game *game, const json_t *acts, const char *act, int hours, const char *reason)
+{
+	long long added;
+	int paused;
+
+	est_gm_effect(&added, &paused, acts);
+	if (strcmp(act, "extend") == 0 && (hours < 1 || hours > 8760))
+		return est_error_set(EST_EUSAGE, "gm extend: --hours must be a whole number from 1 to 8760");
+	if (strcmp(act, "extend") == 0 && est_game_deadline(game, NULL) == 0)
+		return est_error_set(EST_EUSAGE, "gm extend: step %lld has no deadline to extend (the "
+				     "schedule gives it none)", game->step + 1);
+	if (strcmp(act, "pause") == 0 && paused)
+		return est_error_set(EST_EUSAGE, "gm pause: the game is paused already; gm resume ends it");
+	if (strcmp(act, "resume") == 0 && !paused)
+		return est_error_set(EST_EUSAGE, "gm resume: the game is not paused");
+	if (!reason || !*reason || strpbrk(reason, "\r\n\t"))
+		return est_error_set(EST_EUSAGE, "gm %s: --reason must be one line of text the players "
+				     "will read in their reports", act);
+	return 0;
+}
+
+/* The act's file, signed with the GM's key and checked against keys/allowed_signers. */
+static int make_act(char **text_out, char **sig_out, size_t *sig_len, est_game *game, const char *act,
+		    int hours, const char *reason, long long seq, time_t now)
+{
+	json_t *doc = json_pack("{s:s, s:O, s:I, s:s, s:s, s:I, s:s, s:I, s:s}", "estafette",
+				EST_GM_ACT_FORMAT, "game", json_object_get(game->game, "id"), "step",
+				(json_int_t)(game->step + 1), "player", "gm", "prev", game->state_sha256,
+				"seq", (json_int_t)seq, "act", act, "at", (json_int_t)now, "reason", reason);
+	int error;
+
+	if (doc && strcmp(act, "extend") == 0)
+		json_object_set_new(doc, "hours", json_integer(hours));
+	if (!doc || !(*text_out = est_json_text(doc))) {
+		json_decref(doc);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	json_decref(doc);
+	if ((error = est_sshsig_sign(sig_out, sig_len, game->signing_key.key, game->signing_key.len,
+				     EST_GM_NAMESPACE, *text_out, strlen(*text_out))) < 0)
+		return error;
+	if (est_sshsig_verify(game->allowed_signers, strlen(game->allowed_signers), "gm", EST_GM_NAMESPACE,
+			      *text_out, strlen(*text_out), *sig_out, *sig_len, 0) < 0)
+		return est_error_set(EST_ECONFIG, "git config estafette.signingkey is not the key of "
+				     "principal gm in keys/allowed_signers: %s", est_error_message());
+	return 0;
+}
+
+int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, int hours,
+		    const char *reason, time_t now)
+{
+	char *text = NULL, *sig = NULL, *msg = NULL, path[64], sig_path[72], oid[EST_STORE_OID_HEX + 1];
+	json_t *acts = NULL, *pending = NULL;
+	size_t sig_len = 0;
+	int error;
+
+	if (!game->signing_key.key)
+		return est_error_set(EST_ECONFIG, "GM acts are signed with the GM's key: set git config "
+				     "estafette.signingkey (the key `new --gm-signing-key` was given)");
+	if ((error = est_game_lock(game)) < 0)
+		return error;
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_pending(&pending, game, now)) < 0 ||
+	    (error = est_gm_acts(&acts, game)) < 0)
+		goto out;
+	if (json_is_true(json_object_get(pending, "over"))) {
+		error = est_error_set(EST_EUSAGE, "gm %s: the game is over", act);
+		goto out;
+	}
+	if ((error = check_act(game, acts, act, hours, reason)) < 0 ||
+	    (error = make_act(&text, &sig, &sig_len, game, act, hours, reason,
+			      (long long)json_array_size(acts) + 1, now)) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "gm/%04lld-%02zu.json", game->step + 1, json_array_size(acts) + 1);
+	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
+	est_store_change changes[] = {{path, text, strlen(text)}, {sig_path, sig, sig_len}};
+	if (!(msg = est_strdup_printf("gm: %s step %lld\n\n%s\n\nEstafette-Step: %lld\n", act,
+				      game->step + 1, reason, game->step + 1))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_game_commit(oid, game, changes, 2, msg, NULL)) < 0 ||
+	    (error = est_game_reload(game)) < 0)
+		goto out;
+	*receipt_out = json_pack("{s:s, s:I, s:s, s:s, s:s}", "act", act, "step", (json_int_t)(game->step + 1),
+				 "file", path, "reason", reason, "commit", oid);
+	if (*receipt_out && strcmp(act, "pause") != 0) {
+		char when[32];
+		est_time_iso(when, est_game_deadline(game, NULL));
+		json_object_set_new(*receipt_out, "deadline", json_string(when));
+	}
+out:
+	free(msg);
+	free(sig);
+	free(text);
+	json_decref(acts);
+	json_decref(pending);
+	est_store_unlock(game->store);
+	return error;
+}

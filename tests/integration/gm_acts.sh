@@ -1,0 +1,65 @@
+#!/bin/bash
+# GM acts (issue 5, item 5: extend, pause, resume) with a fake clock: each
+# a gm/1 file signed with the GM's key, committed, told to all in the
+# step's report, kept under turns/NNNN/gm/ and checked by audit.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+make_players
+"$ESTAFETTE" keygen gm -C gm@example.org >/dev/null
+T0=$(date -u -d 2026-01-05T10:00:00Z +%s)
+H=3600
+iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
+deadline() { "$ESTAFETTE" status game --now "@$1" --json | json_get 'd["deadline"]'; }
+
+"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --gm-signing-key gm \
+	--deadline-hours 24 >/dev/null
+"$ESTAFETTE" run game --now "@$T0" >/dev/null
+[ "$(deadline "$T0")" = "$(iso $((T0 + 24 * H)))" ] || fail "deadline $(deadline "$T0")"
+
+"$ESTAFETTE" gm game extend --hours 12 --reason "France's player is travelling" --now "@$((T0 + H))" |
+	grep -q "deadline now $(iso $((T0 + 36 * H)))" || fail "extend did not move the deadline"
+[ "$(deadline "$T0")" = "$(iso $((T0 + 36 * H)))" ] || fail "status: $(deadline "$T0")"
+"$ESTAFETTE" run game --now "@$((T0 + 30 * H))" | grep -q "nothing due" || fail "resolved before the extended deadline"
+
+"$ESTAFETTE" gm game pause --reason "a rules question" --now "@$((T0 + 31 * H))" >/dev/null
+"$ESTAFETTE" status game --now "@$((T0 + 40 * H))" --json | json_get 'd["paused"]' | grep -qx True || fail "not paused"
+"$ESTAFETTE" run game --now "@$((T0 + 40 * H))" | grep -q "nothing due" || fail "a paused game resolved"
+expect_exit 64 "$ESTAFETTE" gm game pause --reason "again" --now "@$((T0 + 41 * H))"
+"$ESTAFETTE" gm game resume --reason "answered" --now "@$((T0 + 41 * H))" >/dev/null
+# Paused 10 hours: the deadline moved from +36 h to +46 h.
+[ "$(deadline "$T0")" = "$(iso $((T0 + 46 * H)))" ] || fail "resume: $(deadline "$T0")"
+expect_exit 64 "$ESTAFETTE" gm game resume --reason "again" --now "@$((T0 + 42 * H))"
+expect_exit 64 "$ESTAFETTE" gm game extend --reason "no hours" --now "@$((T0 + 42 * H))"
+expect_exit 64 "$ESTAFETTE" gm game extend --hours 5 --reason "$(printf 'two\nlines')" --now "@$((T0 + 42 * H))"
+"$ESTAFETTE" run game --now "@$((T0 + 45 * H))" | grep -q "nothing due" || fail "resolved before the moved deadline"
+"$ESTAFETTE" run game --now "@$((T0 + 47 * H))" | grep -q "resolved step 2" || fail "not resolved at the moved deadline"
+
+# The acts are the step's, told to all, and gone from gm/.
+[ "$(ls game/turns/0002/gm | wc -l)" = 6 ] || fail "turns/0002/gm: $(ls game/turns/0002/gm)"
+[ ! -e game/gm ] || fail "gm/ left at main"
+for text in "The GM extended the deadline by 12 hours: France's player is travelling" \
+	"The GM paused the game: a rules question" "The GM resumed the game: answered"; do
+	grep -qF "$text" game/turns/0002/report.txt || fail "the report does not say: $text"
+done
+git -C game -c gpg.format=ssh -c gpg.ssh.allowedSignersFile="$WORK/game/keys/allowed_signers" \
+	verify-commit main 2>&1 | grep -q 'Good "git" signature for gm' || fail "the step is not signed"
+"$ESTAFETTE" audit game >/dev/null || fail "audit"
+
+# Only the GM's key makes acts.
+git -C game config estafette.signingkey "$WORK/france"
+out=$("$ESTAFETTE" gm game extend --hours 1 --reason "forged" --now "@$((T0 + 48 * H))" 2>&1) && fail "a player's key made an act"
+grep -q "not the key of principal gm" <<<"$out" || fail "$out"
+git -C game config --unset estafette.signingkey
+expect_exit 78 "$ESTAFETTE" gm game pause --reason "no key" --now "@$((T0 + 48 * H))"
+git -C game config estafette.signingkey "$WORK/gm"
+
+# A forged act in the history is caught by name.
+git clone -q --no-local game forged
+sed -i 's/a rules question/the GM slept/' forged/turns/0002/gm/0002-02.json
+git -C forged -c user.name=x -c user.email=x@example.org commit -qam forged
+"$ESTAFETTE" audit forged --json > forged.json && fail "audit missed an edited GM act"
+[ "$(json_get 'd["failure"]["file"]' < forged.json)" = turns/0002/gm/0002-02.json ] || fail "$(cat forged.json)"
+git -C game fsck --strict --no-progress || fail "git fsck"
+echo "gm_acts: extend, pause and resume signed, told, kept and audited"
