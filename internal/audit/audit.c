@@ -499,23 +499,44 @@ static int public_text(char **out, audit *a, const json_t *wrapped, const unsign
 }
 
 /* Resolve the step again and compare the rolls and the state with what was committed. */
+/*
+ * The step's new state.json document: the ruleset resolving the orders,
+ * or the GM's act of a GM step (`act` not NULL), as the engine did.
+ */
+static int resolve_again(json_t **wrapped_out, audit *a, long long step, const json_t *prev,
+			 const json_t *orders, est_dice *dice, est_dice *hidden, const json_t *act)
+{
+	json_t *state = NULL, *events = NULL;
+	char path[80];
+	int error;
+
+	if (act)
+		error = est_engine_gm_apply(wrapped_out, &events, a->store, prev, act, step);
+	else if ((error = a->rs->resolve(&state, &events, json_object_get(prev, "state"), a->rules,
+					 orders, dice, hidden)) == 0 &&
+		 !(*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", a->id, "step", (json_int_t)step,
+					    "state", state)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	json_decref(events);
+	if (error == 0)
+		return 0;
+	snprintf(path, sizeof(path), "turns/%04lld/manifest.json", step);
+	error = fail(a, step, path, "resolve", "the step cannot be resolved again: %s", est_error_message());
+	est_error_clear();
+	return error;
+}
+
 static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long step, const json_t *prev,
 		  const json_t *orders, est_dice *dice, est_dice *hidden, const unsigned char key[32],
-		  const json_t *dice_doc)
+		  const json_t *dice_doc, const json_t *act)
 {
 	char dir[64], path[80], *text = NULL, *made = NULL;
-	json_t *state = NULL, *events = NULL;
 	size_t len;
 	int failed;
 
 	snprintf(dir, sizeof(dir), "turns/%04lld", step);
-	if (a->rs->resolve(&state, &events, json_object_get(prev, "state"), a->rules, orders, dice,
-			   hidden) < 0) {
-		snprintf(path, sizeof(path), "%s/manifest.json", dir);
-		failed = fail(a, step, path, "resolve", "the ruleset refuses to resolve the step: %s",
-			      est_error_message());
+	if ((failed = resolve_again(wrapped_out, a, step, prev, orders, dice, hidden, act)) != 0)
 		goto out;
-	}
 	snprintf(path, sizeof(path), "%s/dice.json", dir);
 	if (!json_equal(est_dice_log(dice), json_object_get(dice_doc, "rolls"))) {
 		failed = fail(a, step, path, "rolls", "%s: the rolls listed are not those the step's stream "
@@ -525,7 +546,6 @@ static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long st
 	a->rolls += (long long)est_dice_count(dice);
 	if ((failed = read_at_step(&text, &len, a, step, "state.json")) != 0)
 		goto out;
-	*wrapped_out = json_pack("{s:s, s:I, s:O}", "game", a->id, "step", (json_int_t)step, "state", state);
 	if ((failed = public_text(&made, a, *wrapped_out, key)) != 0)
 		goto out;
 	est_sha256_hex(sha_out, text, len);
@@ -538,8 +558,6 @@ static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long st
 out:
 	free(made);
 	free(text);
-	json_decref(events);
-	json_decref(state);
 	return failed;
 }
 
@@ -666,12 +684,32 @@ static int check_fixed(audit *a, long long step, const char *rev)
 	return failed;
 }
 
+/* The act of a GM step: the file its manifest names, with the SHA-256 it gives (check_gm_acts checked its signature). */
+static int gm_step_act(json_t **act_out, audit *a, long long step, const json_t *manifest)
+{
+	const char *file = json_string_value(json_object_get(manifest, "file"));
+	char path[300], sha[65], *bytes = NULL;
+	size_t len;
+	int failed;
+
+	snprintf(path, sizeof(path), "turns/%04lld/gm/%s", step, file ? file : "?");
+	if ((failed = read_step_file(&bytes, &len, a, step, path)) != 0)
+		return failed;
+	est_sha256_hex(sha, bytes, len);
+	if (!same_string(json_object_get(manifest, "sha256"), sha))
+		failed = fail(a, step, path, "manifest", "the SHA-256 of %s is not the manifest's", path);
+	else
+		failed = parse(act_out, a, step, path, bytes, len);
+	free(bytes);
+	return failed;
+}
+
 /* One step: its files, its orders, its dice, and the state they give. */
 static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], audit *a, long long step)
 {
 	char mpath[64], dpath[64], tag[40], *manifest_text = NULL, *dice_text = NULL;
 	unsigned char seed[32], manifest_sha[32], key[32] = {0};
-	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL;
+	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL, *act = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
 	size_t mlen, dlen;
 	int failed;
@@ -691,10 +729,14 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 		goto out;
 	}
 	est_sha256(manifest_sha, manifest_text, mlen);
-	if ((failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath)) != 0 ||
-	    (failed = est_dice_new(&dice, seed)) != 0 ||
+	/* A GM step (kind "gm") is its act applied to the state, with no orders. */
+	if (same_string(json_object_get(manifest, "kind"), "gm"))
+		failed = gm_step_act(&act, a, step, manifest);
+	else
+		failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath);
+	if (failed != 0 || (failed = est_dice_new(&dice, seed)) != 0 ||
 	    (failed = hidden_stream(&hidden, key, a, step, dice_doc, manifest_sha)) != 0 ||
-	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, key, dice_doc)) != 0)
+	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, key, dice_doc, act)) != 0)
 		goto out;
 	json_decref(*wrapped);
 	*wrapped = next;
@@ -707,6 +749,7 @@ out:
 		failed = go_on_unverified(wrapped, sha, a, step);
 	}
 	json_decref(next);
+	json_decref(act);
 	est_dice_free(hidden);
 	est_dice_free(dice);
 	json_decref(orders);

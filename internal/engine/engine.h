@@ -323,19 +323,49 @@ int est_engine_read_json(json_t **out, est_store *store, const char *rev, const 
 int est_engine_read_rules(json_t **out, est_store *store, const char *rev);
 
 /*
- * A GM act on the open step, as the GM (issue 5): `act` is "extend" (its
- * deadline by `hours`, 1..8760), "pause" (nothing resolves until "resume")
- * or "resume" (the deadline moves by the time paused). `reason` is one
- * line the players read in their next reports. The act is a gm/1 file
- * signed with the GM's key (git config estafette.signingkey, principal gm,
- * namespace estafette-gm), committed at main under gm/; `now` dates it.
- * *receipt_out: {"act", "step", "file", "reason", "commit", "deadline"}.
+ * A GM act on the open step, as the GM (issue 5). `act` and its `params`
+ * (an object, its fields copied into the act):
+ *   "extend"   {"hours": 1..8760}: the open step's deadline moves
+ *   "pause"    {}: nothing resolves until "resume"
+ *   "resume"   {}: the deadline moves by the time paused
+ *   "end"      {"result": "draw" | "concession" | "time limit", "winner": power}
+ *   "adjust"   {"set": [{"path": JSON pointer, "value"}]}
+ *   "rollback" {"to_step": N}: the state of step N again (unsealed games)
+ * The last three are steps of their own (est_step_gm: committed and
+ * tagged at once); the first three wait in gm/ for the step they concern.
+ * `reason` is one line the players read in their reports. The act is a
+ * gm/1 file signed with the GM's key (git config estafette.signingkey,
+ * principal gm, namespace estafette-gm); `now` dates it.
+ * *receipt_out: {"act", "step", "reason"} and, for the first three,
+ * "file", "commit", "deadline".
  * Errors: EST_ECONFIG (no GM key here, or not the game's), EST_EUSAGE (the
  * act cannot be made now: no deadline to extend, paused already, not
  * paused, the game is over, a bad reason), EST_ELOCKED, EST_ETEMPFAIL.
  */
-int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, int hours,
+int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const json_t *params,
 		    const char *reason, time_t now);
+
+/*
+ * A GM act that changes the state (gm_step.c), applied to the whole state
+ * `prev_wrapped` ({"game", "step", "state"}) as step `step`: "adjust" sets
+ * each {"path", "value"} of act "set" (JSON pointers to fields the state
+ * has), "rollback" takes the state of tag step-<act "to_step"> from `store`,
+ * "end" keeps the state and adds "ended": {"result", "winner", "reason",
+ * "text"} to the document. *wrapped_out is the new state.json document,
+ * *events_out the step's events (both new). Errors: EST_EINVAL (a path the
+ * state lacks, a step out of range, another act), EST_ENOTFOUND, EST_ENOMEM.
+ */
+int est_engine_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *store,
+			const json_t *prev_wrapped, const json_t *act, long long step);
+
+/*
+ * What a state awaits (ruleset.h pending()) for a whole state.json
+ * document `wrapped` ({"game", "step", "state"}): the ruleset's answer,
+ * unless the GM ended the game ("ended" in the document, est_engine_gm_apply):
+ * then {"mode": "over", "kind": "over", "powers": [], "prompt"}. *out is
+ * new. Errors: the ruleset's.
+ */
+int est_engine_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped);
 
 /*
  * The first of the files fixed when a game is made (game.json,

@@ -108,6 +108,19 @@ out:
 	return error;
 }
 
+int est_engine_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped)
+{
+	const json_t *ended = json_object_get(wrapped, "ended");
+	char prompt[512];
+
+	if (!ended)
+		return rs->pending(out, json_object_get(wrapped, "state"), rules);
+	snprintf(prompt, sizeof(prompt), "the GM ended the game: %s",
+		 json_string_value(json_object_get(ended, "text")));
+	*out = json_pack("{s:s, s:s, s:[], s:s}", "mode", "over", "kind", "over", "powers", "prompt", prompt);
+	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+}
+
 /* Is `path` the same bytes at `rev` as at step-0000 (both missing counts as the same)? */
 static int same_as_created(est_store *store, const char *rev, const char *path)
 {
@@ -399,7 +412,7 @@ time_t est_game_deadline(est_game *game, const char *rev)
 		wrapped = NULL;
 	}
 	if (wrapped && est_store_commit_time(&opened, game->store, rev) == 0 &&
-	    game->ruleset->pending(&pending, json_object_get(wrapped, "state"), game->rules) == 0)
+	    est_engine_pending(&pending, game->ruleset, game->rules, wrapped) == 0)
 		deadline = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
 	/* The open step's deadline moves with the GM's acts (gm.c). */
 	if (deadline && rev == tag) {
@@ -495,8 +508,7 @@ int est_game_pending(json_t **out, est_game *game, time_t now)
 	char when[32];
 	int error;
 
-	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"),
-						    game->rules)) < 0)
+	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
 		return error;
 	mode = json_string_value(json_object_get(pending, "mode"));
 	deadline = est_game_deadline(game, NULL);

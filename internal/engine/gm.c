@@ -96,13 +96,35 @@ int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts)
 	return 0;
 }
 
-/* Whether `act` may be made now. */
-static int check_act(est_game *game, const json_t *acts, const char *act, int hours, const char *reason)
+static int check_end(est_game *game, const json_t *params)
 {
-	long long added;
+	const char *result = json_string_value(json_object_get(params, "result"));
+	const char *winner = json_string_value(json_object_get(params, "winner"));
+
+	if (!result || (strcmp(result, "draw") != 0 && strcmp(result, "concession") != 0 &&
+			strcmp(result, "time limit") != 0))
+		return est_error_set(EST_EUSAGE, "gm end: --result must be draw, concession or time-limit");
+	if (winner && !est_game_player_by_power(game, winner))
+		return est_error_set(EST_EUSAGE, "gm end: --winner \"%s\" is not a power of this game",
+				     winner);
+	if (strcmp(result, "concession") == 0 && !winner)
+		return est_error_set(EST_EUSAGE, "gm end: a concession names the power that wins "
+				     "(--winner POWER)");
+	return 0;
+}
+
+/* Whether `act` may be made now. */
+static int check_act(est_game *game, const json_t *acts, const char *act, const json_t *params,
+		     const char *reason)
+{
+	long long added, hours = json_integer_value(json_object_get(params, "hours"));
+	long long to = json_integer_value(json_object_get(params, "to_step"));
 	int paused;
 
 	est_gm_effect(&added, &paused, acts);
+	if (!reason || !*reason || strpbrk(reason, "\r\n\t"))
+		return est_error_set(EST_EUSAGE, "gm %s: --reason must be one line of text the players "
+				     "will read in their reports", act);
 	if (strcmp(act, "extend") == 0 && (hours < 1 || hours > 8760))
 		return est_error_set(EST_EUSAGE, "gm extend: --hours must be a whole number from 1 to 8760");
 	if (strcmp(act, "extend") == 0 && est_game_deadline(game, NULL) == 0)
@@ -112,29 +134,38 @@ static int check_act(est_game *game, const json_t *acts, const char *act, int ho
 		return est_error_set(EST_EUSAGE, "gm pause: the game is paused already; gm resume ends it");
 	if (strcmp(act, "resume") == 0 && !paused)
 		return est_error_set(EST_EUSAGE, "gm resume: the game is not paused");
-	if (!reason || !*reason || strpbrk(reason, "\r\n\t"))
-		return est_error_set(EST_EUSAGE, "gm %s: --reason must be one line of text the players "
-				     "will read in their reports", act);
+	if (strcmp(act, "end") == 0)
+		return check_end(game, params);
+	if (strcmp(act, "adjust") == 0 && json_array_size(json_object_get(params, "set")) == 0)
+		return est_error_set(EST_EUSAGE, "gm adjust: give at least one --set PATH=VALUE");
+	if (strcmp(act, "rollback") == 0 && est_game_is_sealed(game))
+		return est_error_set(EST_EUSAGE, "gm rollback: a sealed game cannot be rolled back in "
+				     "this version (its old whole states are the GM's alone)");
+	if (strcmp(act, "rollback") == 0 && (to < 0 || to >= game->step))
+		return est_error_set(EST_EUSAGE, "gm rollback: --to must be an earlier step, 0 to %lld",
+				     game->step - 1);
 	return 0;
 }
 
 /* The act's file, signed with the GM's key and checked against keys/allowed_signers. */
-static int make_act(char **text_out, char **sig_out, size_t *sig_len, est_game *game, const char *act,
-		    int hours, const char *reason, long long seq, time_t now)
+static int make_act(json_t **doc_out, char **text_out, char **sig_out, size_t *sig_len, est_game *game,
+		    const char *act, const json_t *params, const char *reason, long long seq, time_t now)
 {
 	json_t *doc = json_pack("{s:s, s:O, s:I, s:s, s:s, s:I, s:s, s:I, s:s}", "estafette",
 				EST_GM_ACT_FORMAT, "game", json_object_get(game->game, "id"), "step",
 				(json_int_t)(game->step + 1), "player", "gm", "prev", game->state_sha256,
 				"seq", (json_int_t)seq, "act", act, "at", (json_int_t)now, "reason", reason);
+	const char *key;
+	json_t *value;
 	int error;
 
-	if (doc && strcmp(act, "extend") == 0)
-		json_object_set_new(doc, "hours", json_integer(hours));
+	json_object_foreach((json_t *)params, key, value)
+		json_object_set(doc, key, value);
 	if (!doc || !(*text_out = est_json_text(doc))) {
 		json_decref(doc);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
-	json_decref(doc);
+	*doc_out = doc;
 	if ((error = est_sshsig_sign(sig_out, sig_len, game->signing_key.key, game->signing_key.len,
 				     EST_GM_NAMESPACE, *text_out, strlen(*text_out))) < 0)
 		return error;
@@ -145,11 +176,17 @@ static int make_act(char **text_out, char **sig_out, size_t *sig_len, est_game *
 	return 0;
 }
 
-int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, int hours,
+/* A GM act that changes the state is a step of its own (gm_step.c). */
+static int is_step(const char *act)
+{
+	return strcmp(act, "end") == 0 || strcmp(act, "adjust") == 0 || strcmp(act, "rollback") == 0;
+}
+
+int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const json_t *params,
 		    const char *reason, time_t now)
 {
 	char *text = NULL, *sig = NULL, *msg = NULL, path[64], sig_path[72], oid[EST_STORE_OID_HEX + 1];
-	json_t *acts = NULL, *pending = NULL;
+	json_t *acts = NULL, *pending = NULL, *doc = NULL;
 	size_t sig_len = 0;
 	int error;
 
@@ -165,10 +202,18 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, int h
 		error = est_error_set(EST_EUSAGE, "gm %s: the game is over", act);
 		goto out;
 	}
-	if ((error = check_act(game, acts, act, hours, reason)) < 0 ||
-	    (error = make_act(&text, &sig, &sig_len, game, act, hours, reason,
+	if ((error = check_act(game, acts, act, params, reason)) < 0 ||
+	    (error = make_act(&doc, &text, &sig, &sig_len, game, act, params, reason,
 			      (long long)json_array_size(acts) + 1, now)) < 0)
 		goto out;
+	if (is_step(act)) {
+		error = est_step_gm(game, doc, text, sig, sig_len);
+		text = sig = NULL;
+		if (error == 0)
+			*receipt_out = json_pack("{s:s, s:I, s:s}", "act", act, "step", (json_int_t)game->step,
+						 "reason", reason);
+		goto out;
+	}
 	snprintf(path, sizeof(path), "gm/%04lld-%02zu.json", game->step + 1, json_array_size(acts) + 1);
 	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
 	est_store_change changes[] = {{path, text, strlen(text)}, {sig_path, sig, sig_len}};
@@ -191,6 +236,7 @@ out:
 	free(msg);
 	free(sig);
 	free(text);
+	json_decref(doc);
 	json_decref(acts);
 	json_decref(pending);
 	est_store_unlock(game->store);

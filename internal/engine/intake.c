@@ -46,8 +46,7 @@ static int awaited_powers(json_t **out, est_game *game, const char *player)
 	json_t *power;
 	int error;
 
-	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"),
-						    game->rules)) < 0)
+	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
 		goto out;
 	json_array_foreach(json_object_get(pending, "powers"), i, power) {
 		const json_t *holder = est_game_player_by_power(game, json_string_value(power));

@@ -288,6 +288,15 @@ int est_game_password(char **out, est_game *game, const char *name);
 int est_step_try(int *resolved_out, est_game *game, time_t now, unsigned flags);
 
 /*
+ * A GM step (gm_step.c): the act `act` (its gm/1 file `text` and signature
+ * `sig`, both taken over and freed) resolves the next step in place of the
+ * ruleset: the manifest says kind "gm" and names the act's file, kept
+ * under turns/NNNN/gm/. The caller holds the lock. Errors: those of
+ * est_engine_gm_apply and of committing a step.
+ */
+int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t sig_len);
+
+/*
  * Guards (guards.c). est_missed_in_a_row: how many steps in a row, back
  * from the last resolved one, `player` was awaited and sent nothing
  * (counting at most `limit`). est_in_civil_disorder: that count has

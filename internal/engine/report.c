@@ -48,7 +48,7 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 	int error;
 
 	if ((error = game->ruleset->view(&view, state, game->rules, power)) < 0 ||
-	    (error = game->ruleset->pending(&pending, state, game->rules)) < 0 ||
+	    (error = est_engine_pending(&pending, game->ruleset, game->rules, wrapped_state)) < 0 ||
 	    (error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
 		goto out;
 	data = json_pack("{s:O, s:s, s:I, s:O?, s:b, s:o, s:o, s:O, s:I, s:s, s:b, s:o}",

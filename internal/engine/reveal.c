@@ -27,7 +27,7 @@ static int check_over(est_game *game, int before_end)
 	json_t *pending = NULL;
 	int over, error;
 
-	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"), game->rules)) < 0)
+	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
 		return error;
 	over = strcmp(json_string_value(json_object_get(pending, "mode")), "over") == 0;
 	json_decref(pending);

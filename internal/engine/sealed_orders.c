@@ -28,7 +28,7 @@ int est_sealed_orders_step(int *out, est_game *game)
 	*out = 0;
 	if (!json_is_true(json_object_get(game->game, "sealed_orders")))
 		return 0;
-	if ((error = game->ruleset->pending(&pending, json_object_get(game->state, "state"), game->rules)) < 0)
+	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
 		return error;
 	*out = strcmp(json_string_value(json_object_get(pending, "mode")), "simultaneous") == 0;
 	json_decref(pending);

@@ -23,6 +23,7 @@ typedef struct {
 	est_changes changes;
 	int due;
 	int wait;               /* an accepted order asked to wait for the deadline */
+	const json_t *gm_act;   /* a GM step (gm_step.c): the act, in place of the ruleset */
 } step_work;
 
 static void step_work_free(step_work *w)
@@ -647,18 +648,41 @@ static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], uns
 }
 
 /* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */
-static int next_deadline(time_t *out, est_game *game, const json_t *state)
+static int next_deadline(time_t *out, est_game *game, const json_t *wrapped)
 {
 	json_t *pending = NULL;
 	long long opened;
 	int error;
 
 	if ((error = est_store_clock(&opened)) < 0 ||
-	    (error = game->ruleset->pending(&pending, state, game->rules)) < 0)
+	    (error = est_engine_pending(&pending, game->ruleset, game->rules, wrapped)) < 0)
 		return error;
 	*out = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
 	json_decref(pending);
 	return 0;
+}
+
+/* The step's new state.json document and events: the ruleset's resolution, or a GM act's. */
+static int new_state(json_t **wrapped_out, json_t **events_out, step_work *w, est_game *game,
+		     est_dice *dice, est_dice *hidden)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	json_t *state = NULL;
+	int error;
+
+	if (w->gm_act) {
+		if ((error = est_engine_gm_apply(wrapped_out, events_out, game->store, game->state,
+						 w->gm_act, w->step)) < 0)
+			return error;
+		return json_array_extend(*events_out, w->press) < 0 ?
+			est_error_set(EST_ENOMEM, "out of memory") : 0;
+	}
+	if ((error = game->ruleset->resolve(&state, events_out, json_object_get(game->state, "state"),
+					    game->rules, w->orders, dice, hidden)) < 0)
+		return est_error_prefix("step %lld (%s)", w->step, game->ruleset->name);
+	json_array_extend(*events_out, w->press);
+	*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", id, "step", (json_int_t)w->step, "state", state);
+	return *wrapped_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
 /* Resolve the collected step and commit it. */
@@ -667,8 +691,7 @@ static int resolve(step_work *w, est_game *game)
 	unsigned char r[32], h[32], seed[32], hidden_seed[32], manifest_sha[32];
 	char *manifest_text = est_json_text(w->manifest), *state_text = NULL, *msg = NULL;
 	char state_sha[65], oid[EST_STORE_OID_HEX + 1], tag[40];
-	const char *id = json_string_value(json_object_get(game->game, "id"));
-	json_t *state = NULL, *events = NULL, *wrapped = NULL, *events_doc = NULL, *dice_doc = NULL;
+	json_t *events = NULL, *wrapped = NULL, *events_doc = NULL, *dice_doc = NULL;
 	json_t *hidden_record = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
 	time_t deadline;
@@ -680,13 +703,8 @@ static int resolve(step_work *w, est_game *game)
 	if ((error = step_seeds(seed, hidden_seed, r, h, game, w->step, manifest_sha)) < 0 ||
 	    (error = est_dice_new(&dice, seed)) < 0 || (error = est_dice_new(&hidden, hidden_seed)) < 0)
 		goto out;
-	if ((error = game->ruleset->resolve(&state, &events, json_object_get(game->state, "state"),
-					    game->rules, w->orders, dice, hidden)) < 0) {
-		est_error_prefix("step %lld (%s)", w->step, game->ruleset->name);
+	if ((error = new_state(&wrapped, &events, w, game, dice, hidden)) < 0)
 		goto out;
-	}
-	json_array_extend(events, w->press);
-	wrapped = json_pack("{s:s, s:I, s:O}", "game", id, "step", (json_int_t)w->step, "state", state);
 	events_doc = json_pack("{s:I, s:O, s:O}", "step", (json_int_t)w->step,
 			       "kind", json_object_get(w->pending, "kind"), "events", events);
 	dice_doc = json_pack("{s:o, s:o, s:O}", "reveal", hex_json(r), "seed", hex_json(seed),
@@ -701,7 +719,7 @@ static int resolve(step_work *w, est_game *game)
 		goto out;
 	manifest_text = NULL;
 	if ((error = record_dice(&hidden_record, w, game, r, h, seed, hidden_seed, manifest_sha, dice,
-				 hidden)) < 0 || (error = next_deadline(&deadline, game, state)) < 0)
+				 hidden)) < 0 || (error = next_deadline(&deadline, game, wrapped)) < 0)
 		goto out;
 	if (est_game_is_sealed(game))
 		error = seal_step(&state_text, &events_doc, w, game, wrapped, hidden_record, hidden_seed);
@@ -732,7 +750,6 @@ out:
 	json_decref(events_doc);
 	json_decref(wrapped);
 	json_decref(events);
-	json_decref(state);
 	return error;
 }
 
@@ -753,6 +770,47 @@ int est_step_try(int *resolved_out, est_game *game, time_t now, unsigned flags)
 	if ((error = resolve(&w, game)) < 0)
 		goto out;
 	*resolved_out = 1;
+	error = est_game_reload(game);
+out:
+	step_work_free(&w);
+	return error;
+}
+
+int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t sig_len)
+{
+	step_work w = {0};
+	char file[64], sha[65];
+	int error;
+
+	w.step = game->step + 1;
+	est_step_name(w.name, w.step);
+	snprintf(file, sizeof(file), "%s-gm.json", w.name);
+	est_sha256_hex(sha, text, strlen(text));
+	w.gm_act = act;
+	w.pending = json_pack("{s:s, s:s}", "kind", "gm", "mode", "gm");
+	w.orders = json_object();
+	w.press = json_array();
+	w.manifest = json_pack("{s:O, s:I, s:s, s:s, s:O, s:s, s:s, s:[], s:[], s:[]}", "game",
+			       json_object_get(game->game, "id"), "step", (json_int_t)w.step, "kind", "gm",
+			       "mode", "gm", "act", json_object_get(act, "act"), "file", file, "sha256", sha,
+			       "orders", "missing", "refused");
+	if (!w.pending || !w.manifest) {
+		free(text);
+		free(sig);
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_changes_add(&w.changes, est_strdup_printf("turns/%s/gm/%s", w.name, file), text,
+				     strlen(text))) < 0) {
+		free(sig);
+		goto out;
+	}
+	/* The step's other acts (an extend made before it) and stray orders go with it. */
+	if ((error = est_changes_add(&w.changes, est_strdup_printf("turns/%s/gm/%s.sig", w.name, file), sig,
+				     sig_len)) < 0 ||
+	    (error = take_gm_acts(&w, game)) < 0 || (error = note_ignored(&w, game)) < 0 ||
+	    (error = resolve(&w, game)) < 0)
+		goto out;
 	error = est_game_reload(game);
 out:
 	step_work_free(&w);

@@ -54,8 +54,13 @@ static const struct field fields[] = {
 	  "\"wait\": true to ask that the step wait for its deadline, even once every order is in" },
 	{ "sha256", JSON_STRING, COMMITMENT, 1,
 	  "\"sha256\": the SHA-256 of the order file you will reveal (sha256sum FILE)" },
-	{ "act", JSON_STRING, GM_ACT, 1, "\"act\": \"extend\", \"pause\" or \"resume\"" },
+	{ "act", JSON_STRING, GM_ACT, 1,
+	  "\"act\": \"extend\", \"pause\", \"resume\", \"end\", \"adjust\" or \"rollback\"" },
 	{ "hours", JSON_INTEGER, GM_ACT, 0, "\"hours\": the hours an extend adds, 1 to 8760" },
+	{ "result", JSON_STRING, GM_ACT, 0, "\"result\": how the game ends, e.g. \"draw\"" },
+	{ "winner", JSON_STRING, GM_ACT, 0, "\"winner\": the power that wins, if one does" },
+	{ "set", JSON_ARRAY, GM_ACT, 0, "\"set\": [{\"path\": \"/countries/Austria/France\", \"value\": 5}]" },
+	{ "to_step", JSON_INTEGER, GM_ACT, 0, "\"to_step\": the step whose state a rollback restores" },
 	{ "at", JSON_INTEGER, GM_ACT, 1, "\"at\": when the GM made the act, in seconds since 1970" },
 	{ "reason", JSON_STRING, GM_ACT, 1, "\"reason\": why, in a sentence the players will read" },
 };
@@ -77,7 +82,8 @@ static const struct schema schemas[] = {
 	{ EST_COMMITMENT_FORMAT, COMMITMENT,
 	  "estafette, game, step, player, prev, seq and sha256", { "prev", "sha256" } },
 	{ EST_GM_ACT_FORMAT, GM_ACT,
-	  "estafette, game, step, player, prev, seq, act, hours, at and reason", { "prev", "prev" } },
+	  "estafette, game, step, player, prev, seq, act, hours, result, winner, set, to_step, at and "
+	  "reason", { "prev", "prev" } },
 };
 
 /* Field `name` of format `sc`, or NULL. */

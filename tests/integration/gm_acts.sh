@@ -49,11 +49,39 @@ git -C game -c gpg.format=ssh -c gpg.ssh.allowedSignersFile="$WORK/game/keys/all
 
 # Only the GM's key makes acts.
 git -C game config estafette.signingkey "$WORK/france"
-out=$("$ESTAFETTE" gm game extend --hours 1 --reason "forged" --now "@$((T0 + 48 * H))" 2>&1) && fail "a player's key made an act"
+out=$("$ESTAFETTE" gm game extend --hours 1 --reason "forged" --now "@$((T0 + 47 * H))" 2>&1) && fail "a player's key made an act"
 grep -q "not the key of principal gm" <<<"$out" || fail "$out"
 git -C game config --unset estafette.signingkey
 expect_exit 78 "$ESTAFETTE" gm game pause --reason "no key" --now "@$((T0 + 48 * H))"
 git -C game config estafette.signingkey "$WORK/gm"
+
+# --- Acts that are steps of their own: adjust, rollback, end ---
+T1=$((T0 + 48 * H))
+austria() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["state"]["countries"]["Austria"]["Allies"])' "$1"; }
+before=$(austria game/state.json)
+"$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=$((before + 3)) --reason "a counter was lost" \
+	--now "@$T1" | grep -q "adjust made step 3" || fail "adjust did not make step 3"
+[ "$(austria game/state.json)" = $((before + 3)) ] || fail "adjust did not set the field"
+grep -qF "The GM set /countries/Austria/Allies to $((before + 3)): a counter was lost" game/turns/0003/report.txt ||
+	fail "the report does not tell the adjustment"
+out=$("$ESTAFETTE" gm game adjust --set /countries/Atlantis/Allies=3 --reason "typo" --now "@$T1" 2>&1) &&
+	fail "an adjustment of a field the state lacks was made"
+grep -q "/countries/Atlantis/Allies is not in the state" <<<"$out" || fail "$out"
+expect_exit 64 "$ESTAFETTE" gm game adjust --set countries=3 --reason "no pointer" --now "@$T1"
+"$ESTAFETTE" gm game rollback --to 2 --reason "the adjustment was wrong" --now "@$T1" | grep -q "made step 4" ||
+	fail "rollback did not make step 4"
+cmp <(git -C game show step-0002:state.json | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["state"], sort_keys=True))') \
+	<("$PY" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["state"], sort_keys=True))' game/state.json) ||
+	fail "the rolled-back state is not step 2's"
+expect_exit 64 "$ESTAFETTE" gm game rollback --to 9 --reason "the future" --now "@$T1"
+"$ESTAFETTE" gm game end --result concession --winner Allies --reason "France resigned" --now "@$T1" >/dev/null
+"$ESTAFETTE" status game --now "@$T1" --json | json_get 'd["over"]' | grep -qx True || fail "the game is not over"
+grep -qF "The GM ended the game: Allies wins (concession): France resigned" game/turns/0005/report.txt ||
+	fail "the report does not tell the end"
+expect_exit 64 "$ESTAFETTE" gm game extend --hours 1 --reason "too late" --now "@$T1"
+"$ESTAFETTE" run game --now "@$T1" | grep -q "the game is over" || fail "run does not say the game is over"
+"$ESTAFETTE" audit game --json > audit.json || fail "audit after the GM steps: $(cat audit.json)"
+[ "$(json_get 'd["checked"]["steps"]' < audit.json)" = 5 ] || fail "$(cat audit.json)"
 
 # A forged act in the history is caught by name.
 git clone -q --no-local game forged
@@ -62,4 +90,4 @@ git -C forged -c user.name=x -c user.email=x@example.org commit -qam forged
 "$ESTAFETTE" audit forged --json > forged.json && fail "audit missed an edited GM act"
 [ "$(json_get 'd["failure"]["file"]' < forged.json)" = turns/0002/gm/0002-02.json ] || fail "$(cat forged.json)"
 git -C game fsck --strict --no-progress || fail "git fsck"
-echo "gm_acts: extend, pause and resume signed, told, kept and audited"
+echo "gm_acts: extend, pause, resume, adjust, rollback and end signed, told, kept and audited"
