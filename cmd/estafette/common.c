@@ -60,12 +60,19 @@ time_t cmd_parse_time(const char *text)
 
 	if (!text)
 		return time(NULL);
+	/* From 1970 to 9999: later would wrap in git's commit dates. */
 	if (text[0] == '@') {
 		long long secs = strtoll(text + 1, &end, 10);
-		return *end || end == text + 1 ? -1 : (time_t)secs;
+		return *end || end == text + 1 || secs < 0 || secs > 253402300799LL ? -1 : (time_t)secs;
 	}
 	end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!end || (*end && strcmp(end, "Z") != 0))
 		return -1;
-	return timegm(&tm);
+	/* A date that does not exist (2026-02-30) comes back as another one: refuse it. */
+	struct tm check = tm;
+	time_t t = timegm(&check);
+	if (check.tm_mday != tm.tm_mday || check.tm_mon != tm.tm_mon || check.tm_year != tm.tm_year ||
+	    t < 0 || (long long)t > 253402300799LL)
+		return -1;
+	return t;
 }

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "engine/engine.h"
 #include "util/error.h"
+#include "util/util.h"
 
 #define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
 	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
@@ -65,12 +66,18 @@ static void print_summary(const json_t *summary)
 static int read_schedule(json_t **out, const char *file)
 {
 	json_error_t jerr;
+	char *text = NULL;
+	size_t len;
 	int error;
 
-	if (!(*out = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr)))
-		return est_error_set(EST_EINVAL, "%s: not a readable JSON file (line %d: %s); write the "
-				     "schedule as one object, e.g. {\"deadline_hours\": 72}", file, jerr.line,
-				     jerr.text);
+	*out = NULL;
+	if ((error = est_file_read(&text, &len, file, 1 << 20)) < 0)
+		return error;
+	*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!*out)
+		return est_error_set(EST_EINVAL, "%s: not valid JSON (line %d: %s); write the schedule as "
+				     "one object, e.g. {\"deadline_hours\": 72}", file, jerr.line, jerr.text);
 	if ((error = est_schedule_check(*out, file)) < 0) {
 		json_decref(*out);
 		*out = NULL;

@@ -24,7 +24,7 @@
 	"  temporary failure (SMTP down, main moved: the next run catches up); else\n" \
 	"  the sysexits code of the first other failure (65 data, 66 missing or\n" \
 	"  damaged repository, 70 internal, 73 cannot write, 78 configuration)\n" \
-	"  TIME is 2026-11-29T16:00:00Z or @SECONDS"
+	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"
 
 static unsigned run_flags; /* EST_RUN_NO_MAIL, EST_RUN_FORCE, EST_RUN_CONFIRM_CLOCK */
 

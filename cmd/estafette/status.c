@@ -17,7 +17,7 @@
 	"  not parse, 66 a part of the repository is missing, 70 git cannot read it,\n" \
 	"  78 a setting is wrong (an unknown ruleset, a fixed file edited by hand);\n" \
 	"  the other games are listed all the same (66 also when DIR is missing)\n" \
-	"  TIME is 2026-11-29T16:00:00Z or @SECONDS"
+	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"
 
 static void print_status(const json_t *s)
 {
@@ -39,7 +39,8 @@ static void print_status(const json_t *s)
 		printf("  %-12s %-10s %s", json_string_value(json_object_get(a, "player")),
 		       json_string_value(json_object_get(a, "mode")),
 		       json_is_true(json_object_get(a, "received")) ? "received" :
-		       json_is_true(json_object_get(a, "committed")) ? "committed" : "awaited");
+		       json_is_true(json_object_get(a, "committed")) ? "committed" :
+		       json_is_true(json_object_get(a, "civil_disorder")) ? "awaited (civil disorder)" : "awaited");
 		if (deadline)
 			printf(", deadline %s", deadline);
 		printf("\n");

@@ -52,7 +52,7 @@ static int parse_args(order_args *a, int argc, char **argv, const char *usage)
 	if (optind + 2 != argc)
 		return cmd_usage(usage);
 	if ((a->now = cmd_parse_time(now_text)) == (time_t)-1)
-		return cmd_usage("--now TIME: TIME is 2026-11-29T16:00:00Z or @SECONDS");
+		return cmd_usage("--now TIME: TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999");
 	a->game = argv[optind];
 	a->file = argv[optind + 1];
 	if (!a->sig_file)

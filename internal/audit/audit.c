@@ -425,7 +425,8 @@ static int gather_orders(json_t *orders, audit *a, long long step, const json_t 
 			if (a->rs->default_orders(&defaults, json_object_get(prev, "state"), a->rules, p) < 0)
 				return -1;
 			/* A sealed game's manifest leaves them out: they name hidden cards. */
-			if (!(a->sealed && !given) && !json_equal(defaults, json_object_get(given, p)))
+			if (!(a->sealed && !json_is_object(given)) &&
+			    !json_equal(defaults, json_object_get(given, p)))
 				failed = fail(a, step, path, "defaults", "%s: the orders given for missing power "
 					      "%s are not the ruleset's default orders", path, p);
 			json_object_set_new(orders, p, defaults);

@@ -325,7 +325,7 @@ void est_game_warn(est_game *game, const char *fmt, ...)
 
 int est_game_lock(est_game *game)
 {
-	json_t *removed = NULL, *path;
+	json_t *removed = NULL, *sealed = NULL, *path;
 	size_t i;
 	int error;
 
@@ -333,8 +333,16 @@ int est_game_lock(est_game *game)
 		return error;
 	if ((error = est_store_clear_stale_locks(&removed, game->store)) < 0)
 		return error;
+	/* A killed submit of a sealed game may have left one in the sealed store too. */
+	if (game->sealed_store && ((error = est_store_lock(game->sealed_store)) < 0 ||
+				   (error = est_store_clear_stale_locks(&sealed, game->sealed_store)) < 0)) {
+		json_decref(removed);
+		return error;
+	}
+	json_array_extend(removed, sealed);
 	json_array_foreach(removed, i, path)
 		est_game_warn(game, "removed %s, left by a killed process", json_string_value(path));
+	json_decref(sealed);
 	json_decref(removed);
 	return 0;
 }
@@ -488,6 +496,8 @@ int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 			"powers", json_object_get(player, "powers"), "awaited_powers", power,
 			"mode", mode, "deadline", *when ? when : NULL, "received", seq > 0,
 			"seq", (json_int_t)seq));
+		if (entry && seq == 0 && est_in_civil_disorder(game, id))
+			json_object_set_new(entry, "civil_disorder", json_true());
 		/* Sealed orders: a commitment counts as a sign of life, not as orders. */
 		char sha[65];
 		if (entry && json_is_true(json_object_get(game->game, "sealed_orders")) &&

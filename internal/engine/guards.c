@@ -66,11 +66,25 @@ int est_in_civil_disorder(est_game *game, const char *player)
 	return after > 0 && est_missed_in_a_row(game, player, (int)after) >= after;
 }
 
-/* Tell the GM once per step (outbox name NNNN-outage), at the sender's address. */
-static void mail_gm(est_game *game, size_t missing, size_t awaited, time_t now)
+/* Tell the GM, once per `name`, at the game's sender address (git config estafette.sender). */
+static void notify_gm(est_game *game, const char *name, const char *subject, const char *text, time_t now)
 {
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
-	char *to = sender ? est_mail_address_of(sender) : NULL, name[64], subject[200], *text;
+	char *to = sender ? est_mail_address_of(sender) : NULL;
+
+	if (to && text && est_game_notice(game, name, to, subject, text, NULL, now) < 0) {
+		est_game_warn(game, "could not queue a notice to the GM: %s", est_error_message());
+		est_error_clear();
+	}
+	free(to);
+	free(sender);
+}
+
+/* The outage notice, once per step (outbox name NNNN-outage). */
+static void mail_gm(est_game *game, size_t missing, size_t awaited, time_t now)
+{
+	const char *path = est_store_path(game->store);
+	char name[64], subject[200], *text;
 
 	snprintf(name, sizeof(name), "%04lld-outage", game->step + 1);
 	snprintf(subject, sizeof(subject), "[%s] step %lld: %zu of %zu players missing at the deadline",
@@ -80,15 +94,9 @@ static void mail_gm(est_game *game, size_t missing, size_t awaited, time_t now)
 				 "missed a turn, so the step was not resolved by deadline.\n\n"
 				 "Extend the deadline (estafette gm %s extend --hours N --reason TEXT),\n"
 				 "or resolve it anyway with:\n"
-				 "    estafette run --force %s\n", game->step + 1, missing, awaited,
-				 est_store_path(game->store), est_store_path(game->store));
-	if (to && text && est_game_notice(game, name, to, subject, text, NULL, now) < 0) {
-		est_game_warn(game, "could not queue the outage notice to the GM: %s", est_error_message());
-		est_error_clear();
-	}
+				 "    estafette run --force %s\n", game->step + 1, missing, awaited, path, path);
+	notify_gm(game, name, subject, text, now);
 	free(text);
-	free(to);
-	free(sender);
 }
 
 int est_deadline_allows(int *allows_out, const char **forced_out, est_game *game, size_t missing,
@@ -148,7 +156,14 @@ int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed)
 			      "--confirm-clock", when, then, (long long)now < last ? "went backwards" :
 			      "jumped forwards more than schedule.clock_jump_hours");
 		*sure_out = 0;
-	} else if ((long long)now > last) {
+		char name[64], subject[200], *note = est_strdup_printf("%s\n",
+			json_string_value(json_array_get(game->warnings, json_array_size(game->warnings) - 1)));
+		snprintf(name, sizeof(name), "clock-%lld", last);
+		snprintf(subject, sizeof(subject), "[%s] the clock jumped: no step resolves by deadline",
+			 json_string_value(json_object_get(game->game, "id")));
+		notify_gm(game, name, subject, note, now);
+		free(note);
+	} else if ((long long)now > last || confirmed) {
 		json_t *next = json_pack("{s:I}", "last_run", (json_int_t)now);
 		char *out = next ? est_json_text(next) : NULL, *dir = est_game_home_path(game, "");
 		if (!out || !dir || (error = est_mkdir_p(dir, 0700)) < 0 ||

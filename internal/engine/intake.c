@@ -190,6 +190,12 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		est_error_prefix("%s", filename);
 		goto out;
 	}
+	if (order->wait && est_game_deadline(game, NULL) == 0) {
+		error = est_error_set(EST_EINVAL, "%s: field \"wait\" asks step %lld to wait for its "
+				      "deadline, and it has none (the game's schedule gives it none); "
+				      "remove \"wait\"", filename, game->step + 1);
+		goto out;
+	}
 	if ((error = est_press_check(game, order, filename)) < 0 ||
 	    (error = est_sealed_orders_check(game, order, bytes, len, filename, now)) < 0 ||
 	    (!recorded && (error = check_seq(game, order, bytes, len, filename)) < 0) ||

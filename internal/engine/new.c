@@ -314,7 +314,7 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 			 "hidden_chain_tip", hidden_hex);
 	if (opts->test_secret)
 		json_object_set_new(dice, "test_secret", json_string(opts->test_secret));
-	json_t *game = json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s, s:O?}",
+	json_t *game = json_pack("{s:s, s:s, s:s, s:s, s:O?, s:o, s:O, s:{s:i, s:i}, s:o, s:s, s:O*}",
 		"estafette", "game/1", "id", id, "ruleset", rs->name, "ruleset_version", rs->version,
 		"scenario", json_object_get(options, "scenario"), "options", options,
 		"players", players, "schedule", "deadline_hours", opts->deadline_hours,
@@ -592,8 +592,17 @@ static int check_sealable(const est_ruleset *rs, const est_new_options *opts)
 	if (opts->sealed && opts->sealed_orders)
 		return est_error_set(EST_EUSAGE, "--sealed-orders: a sealed game keeps every order "
 				     "file from the public until reveal already; leave --sealed-orders out");
-	if (opts->reveal_hours && !opts->sealed_orders)
-		return est_error_set(EST_EUSAGE, "--reveal-hours is for games with --sealed-orders");
+	if ((opts->reveal_hours || json_object_get(opts->schedule, "reveal_hours")) && !opts->sealed_orders)
+		return est_error_set(EST_EUSAGE, "--reveal-hours (schedule.reveal_hours) is for games with "
+				     "--sealed-orders");
+	if (opts->schedule && ((opts->deadline_hours && json_object_get(opts->schedule, "deadline_hours")) ||
+			       (opts->reminder_hours && json_object_get(opts->schedule, "reminder_hours")) ||
+			       (opts->reveal_hours && json_object_get(opts->schedule, "reveal_hours"))))
+		return est_error_set(EST_EUSAGE, "the --schedule file and a --*-hours option both set the "
+				     "same hours; give each in one place");
+	if (opts->press && strcmp(opts->press, "none") == 0 && opts->press_by_mail)
+		return est_error_set(EST_EUSAGE, "--press-by-mail with --press none: there is no press "
+				     "to mail; leave one out");
 	if (opts->press && strcmp(opts->press, "full") != 0 && strcmp(opts->press, "public") != 0 &&
 	    strcmp(opts->press, "none") != 0)
 		return est_error_set(EST_EUSAGE, "--press \"%s\": choose full (to all or to chosen "

@@ -249,8 +249,10 @@ static void step_reasons(json_t *needs, const json_t *pending)
 		     "and archive the game");
 	else if (json_is_true(json_object_get(pending, "deadline_passed")))
 		need(needs, "deadline-passed", "the deadline %s passed and step %lld is not resolved: "
-		     "run it (estafette run)", json_string_value(json_object_get(pending, "deadline")),
-		     step);
+		     "run it (estafette run); if the run says nothing is due, its warning names what "
+		     "holds the step: the outage guard or \"nmr\": \"wait\" (estafette gm GAME extend, "
+		     "or run --force) or the clock guard (run --confirm-clock)",
+		     json_string_value(json_object_get(pending, "deadline")), step);
 	else if (mode && strcmp(mode, "automatic") == 0)
 		need(needs, "due", "step %lld is automatic and waits for a run (estafette run)", step);
 }

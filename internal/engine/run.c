@@ -15,7 +15,7 @@
 #include "util/util.h"
 
 /* A guard against a ruleset whose automatic steps never wait on anyone. */
-#define MAX_STEPS_PER_RUN 1000
+#define MAX_STEPS_PER_RUN 100
 
 /* "\"Name\" <addr>": quoted, so commas and the like in a name stay in it. */
 static char *mailbox(const char *name, const char *addr)

@@ -98,6 +98,10 @@ static int check_days(const json_t *days, const char *file)
 		return est_error_set(EST_EINVAL, "%s: field \"schedule.days\" must be a non-empty list of "
 				     "days; write e.g. \"days\": [\"mon\", \"tue\", \"wed\", \"thu\", \"fri\"]", file);
 	json_array_foreach(days, i, d) {
+		for (k = 0; k < i; k++)
+			if (json_equal(d, json_array_get(days, k)))
+				return est_error_set(EST_EINVAL, "%s: field \"schedule.days\" names %s twice; "
+						     "name each day once", file, json_string_value(d));
 		for (k = 0; k < 7; k++)
 			if (json_is_string(d) && strcmp(json_string_value(d), day_names[k]) == 0)
 				break;
@@ -180,5 +184,10 @@ int est_schedule_check(const json_t *schedule, const char *file)
 	    (error = check_deadlines(json_object_get(schedule, "deadlines"), file)) < 0 ||
 	    (error = check_days(json_object_get(schedule, "days"), file)) < 0)
 		return error;
+	if (hours_of(schedule, "reminder_hours") > 0 &&
+	    hours_of(schedule, "reminder_hours") >= hours_of(schedule, "deadline_hours"))
+		return est_error_set(EST_EINVAL, "%s: field \"schedule.reminder_hours\" must be fewer than "
+				     "deadline_hours (a reminder before the step opens would go out at "
+				     "once); lower it, or give deadline_hours", file);
 	return check_hours(json_object_get(schedule, "hours"), file);
 }

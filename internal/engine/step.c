@@ -155,7 +155,11 @@ static void tell_missed(step_work *w, est_game *game, const json_t *entry, int i
 				       json_string_value(json_object_get(record, "name")), player,
 				       json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0)),
 				       disorder ? " (civil disorder)" : "");
-	char *more = in_a_row > 1 ? est_strdup_printf("%s; %d steps missed in a row", text, in_a_row) : NULL;
+	const json_t *after = json_object_get(json_object_get(game->game, "schedule"), "civil_disorder_after");
+	int entering = !disorder && json_integer_value(after) > 0 && in_a_row >= json_integer_value(after);
+	char *more = in_a_row > 1 ? est_strdup_printf("%s; %d steps missed in a row%s", text, in_a_row,
+						      entering ? ": from now on in civil disorder, until orders "
+						      "come again" : "") : NULL;
 
 	json_array_append_new(w->press, json_pack("{s:s, s:s, s:O, s:i, s:b, s:s}", "type", "nmr",
 		"player", player, "powers", json_object_get(entry, "awaited_powers"), "missed_in_a_row",
@@ -186,9 +190,9 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 	}
 	/* A sealed game's defaults name hidden cards: audit recomputes them from the whole state. */
 	json_array_append_new(json_object_get(w->manifest, "missing"),
-		json_pack("{s:O, s:O, s:s, s:o?}", "player", json_object_get(entry, "player"),
+		json_pack("{s:O, s:O, s:s, s:o*}", "player", json_object_get(entry, "player"),
 			  "powers", json_object_get(entry, "awaited_powers"),
-			  "policy", disorder ? "civil disorder: the ruleset's default orders, without waiting" :
+			  "policy", disorder ? "civil disorder: the ruleset's default orders" :
 			  "no moves received: the ruleset's default orders",
 			  "orders", est_game_is_sealed(game) ? NULL : given));
 	if (est_game_is_sealed(game))
@@ -345,7 +349,13 @@ static int decide_due(step_work *w, est_game *game, const json_t *pending, size_
 	/* A paused game resolves nothing until the GM resumes it. */
 	if (json_is_true(json_object_get(pending, "paused")))
 		return 0;
-	w->due = missing == disorder && !w->wait;
+	/*
+	 * Steps stop waiting for players in civil disorder, but not when all
+	 * the step awaits are: then it waits for its deadline, so that a game
+	 * of absent players does not run on by itself, and a player can come
+	 * back by sending orders before it.
+	 */
+	w->due = missing == disorder && !w->wait && (disorder == 0 || disorder < json_array_size(awaiting));
 	if (w->due || !json_is_true(json_object_get(pending, "deadline_passed")))
 		return 0;
 	if ((error = est_deadline_allows(&allows, &forced, game, missing - disorder - committed,

@@ -316,9 +316,18 @@ static int check_press_to(const json_t *to, const char *filename, size_t i)
  */
 static const char *forging_character(const char *s)
 {
+	if (!*s)
+		return "no text at all";
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f)
-			return "a control character (a line break or tab)";
+			return "a control character (a line break, a tab, an escape)";
+		/* U+0080-U+009F (C1 controls, NEL among them): C2 80-9F. */
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return "a control character (U+0080-U+009F, NEL among them)";
+		/* U+200E, U+200F (direction marks): E2 80 8E-8F; U+FEFF: EF BB BF. */
+		if ((p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f)) ||
+		    (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf))
+			return "an invisible direction mark or byte-order mark";
 		/* U+2028-U+202E (line and paragraph separators, embeddings, overrides): E2 80 A8-AE. */
 		if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae)
 			return "a Unicode line separator or bidirectional override (U+2028-U+202E)";

@@ -22,6 +22,15 @@ send() {  # game player orders-json when [make_order options]
 	"$ESTAFETTE" submit "$g" "$p.json" --now "@$t" >/dev/null
 }
 run() { "$ESTAFETTE" run "$1" --now "@$2" "${@:3}"; }
+# A turn with nothing but the discards the hand limit asks for (Napoleonic Empire, Draw Phase).
+pass() {  # game player when
+	local o
+	o=$("$ESTAFETTE" report "$1" --player "$2" --format json | "$PY" -c '
+import json, sys
+hand = json.load(sys.stdin)["view"]["hand"]
+print(json.dumps([{"type": "discard", "card": c["id"]} for c in hand[:max(0, len(hand) - 7)]]))')
+	send "$1" "$2" "$o" "$3"
+}
 status() { "$ESTAFETTE" status "$1" --now "@$2" --json; }
 manifest() { cat "$1/turns/$(printf %04d "$2")/manifest.json"; }
 
@@ -81,17 +90,28 @@ echo '{"deadline_hours": 24, "civil_disorder_after": 2}' > cd.json
 t=$T0
 run cd "$t" >/dev/null
 for turn in 1 2; do
-	send cd france '[]' "$t"; run cd "$t" >/dev/null                # France's turn
+	pass cd france "$t"; run cd "$t" >/dev/null                # France's turn
 	t=$((t + 25 * H)); run cd "$t" >/dev/null                       # the Allies miss theirs
 done
 last=$(status cd "$t" | json_get 'd["step"] - 1')
 [ "$(manifest cd "$last" | json_get 'd["missing"][0]["policy"]')" = "no moves received: the ruleset's default orders" ] ||
 	fail "step $last: $(manifest cd "$last")"
-# Now the Allies are in civil disorder: France's orders alone resolve both turns at once.
-send cd france '[]' "$t"
-run cd "$t" | grep -q "resolved steps $((last + 1)), $((last + 2))" || fail "the game waited for a player in civil disorder"
+grep -q "from now on in civil disorder" "cd/turns/$(printf %04d "$last")/events.json" || fail "entering civil disorder is not told"
+# Now the Allies are in civil disorder: status says so, and their step still waits for its
+# deadline (all it awaits are in civil disorder), then takes the rules' default orders.
+pass cd france "$t"
+run cd "$t" | grep -q "resolved step $((last + 1))$" || fail "France's step did not resolve"
+"$ESTAFETTE" status cd --now "@$t" | grep -q "allies .*awaited (civil disorder)" || fail "status does not show civil disorder"
+run cd "$t" | grep -q "nothing due" || fail "the step of a player in civil disorder did not wait for its deadline"
+run cd $((t + 25 * H)) | grep -q "resolved step $((last + 2))" || fail "not resolved at the deadline"
 manifest cd $((last + 2)) | json_get 'd["missing"][0]["policy"]' | grep -q "^civil disorder" || fail "no civil disorder"
 grep -q "3 steps missed in a row" "cd/turns/$(printf %04d $((last + 2)))/events.json" || fail "the count is not told"
+# A player in civil disorder who sends orders is back.
+t=$((t + 25 * H))
+pass cd france "$t"; run cd "$t" >/dev/null
+pass cd allies "$t"
+run cd "$t" | grep -q "resolved step $((last + 4))" || fail "the returning player's orders did not resolve the step"
+[ "$(manifest cd $((last + 4)) | json_get 'len(d["missing"])')" = 0 ] || fail "the returning player counted as missing"
 
 # --- The outage guard: both sides missing at a battle-cards step ---
 # Game so-28 with the sample dice secret: the Allies' attack on Italy asks both sides for cards.

@@ -197,6 +197,18 @@ tamper() {  # file python-edit
 [ "$(tamper revealed/0002/state.json 'd["state"]["hands"]["France"].reverse(); d["state"]["hands"]["France"].append("forged")')" = state ] ||
 	fail "a forged revealed state was not named"
 
+# --- A missed step in a sealed game: the manifest leaves the default orders out, audit recomputes them ---
+T0=$(date -u -d 2026-01-05T10:00:00Z +%s)
+"$ESTAFETTE" new late --ruleset napoleonic-empire --players players.json --sealed --deadline-hours 24 >/dev/null
+"$ESTAFETTE" run late --now "@$T0" >/dev/null
+"$ESTAFETTE" run late --now "@$((T0 + 25 * 3600))" | grep -q "resolved step 2" || fail "the missed step did not resolve"
+"$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["missing"] and "orders" not in m["missing"][0], m' \
+	late/turns/0002/manifest.json
+"$ESTAFETTE" audit late --json | json_get 'd["complete"]' | grep -qx True || fail "the GM's audit of a missed step"
+"$ESTAFETTE" reveal late --before-end >/dev/null
+ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit late --json > late.json || fail "audit after reveal: $(cat late.json)"
+json_get 'd["complete"]' < late.json | grep -qx True || fail "$(cat late.json)"
+
 # --- An unsealed game: the shuffle of step 1 is checked only after reveal ---
 "$ESTAFETTE" new open --ruleset napoleonic-empire --players players.json >/dev/null
 "$ESTAFETTE" run open >/dev/null

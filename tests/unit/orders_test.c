@@ -558,6 +558,9 @@ static void test_entropy_and_press_text(void **state)
 		     "bidirectional override");
 	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x81\xa6 b\"}]",
 		     "bidirectional isolate");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xc2\x85 b\"}]", "NEL");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x80\x8f b\"}]", "direction mark");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"\"}]", "no text at all");
 }
 
 int main(void)
