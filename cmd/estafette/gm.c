@@ -13,14 +13,34 @@
 	"       estafette gm GAME end --result draw|concession|time-limit [--winner POWER] --reason TEXT\n" \
 	"       estafette gm GAME adjust --set PATH=JSON [--set ...] --reason TEXT\n" \
 	"       estafette gm GAME rollback --to STEP --reason TEXT\n" \
+	"       estafette gm GAME replace --player ID --name NAME --email ADDRESS --key FILE.pub --reason TEXT\n" \
 	"  each act is signed with git config estafette.signingkey and told to the players in\n" \
 	"  their reports with its reason. extend: the open step's deadline, by 1 to 8760 hours.\n" \
 	"  pause: nothing resolves until resume, which moves the deadline by the time paused.\n" \
 	"  end, adjust and rollback are steps of their own: the game ends; fields of the state\n" \
 	"  are set (PATH a JSON pointer such as /countries/Austria/France, JSON its new value);\n" \
-	"  the state of an earlier step comes back (history is kept, later dice are fresh)"
+	"  the state of an earlier step comes back (history is kept, later dice are fresh).\n" \
+	"  replace: a new person takes the player's seat; the old key is refused from then on"
 
-static const char *const acts[] = {"extend", "pause", "resume", "end", "adjust", "rollback", NULL};
+static const char *const acts[] = {"extend", "pause", "resume", "end", "adjust", "rollback", "replace",
+				   NULL};
+
+/* --key FILE.pub: its first line, the public key. */
+static int add_key(json_t *params, const char *file)
+{
+	char line[16384];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	return json_object_set_new(params, "key", json_string(line));
+}
 
 /* --set PATH=JSON into params "set". */
 static int add_set(json_t *params, const char *arg)
@@ -55,6 +75,8 @@ int cmd_gm(int argc, char **argv)
 		{"hours", required_argument, NULL, 'H'}, {"reason", required_argument, NULL, 'r'},
 		{"result", required_argument, NULL, 'R'}, {"winner", required_argument, NULL, 'w'},
 		{"set", required_argument, NULL, 's'}, {"to", required_argument, NULL, 't'},
+		{"player", required_argument, NULL, 'p'}, {"name", required_argument, NULL, 'N'},
+		{"email", required_argument, NULL, 'e'}, {"key", required_argument, NULL, 'k'},
 		{"now", required_argument, NULL, 'n'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	const char *reason = NULL, *now_text = NULL, *act = NULL;
@@ -73,6 +95,10 @@ int cmd_gm(int argc, char **argv)
 									    "time limit" : optarg));
 			break;
 		case 'w': json_object_set_new(params, "winner", json_string(optarg)); break;
+		case 'p': json_object_set_new(params, "seat", json_string(optarg)); break;
+		case 'N': json_object_set_new(params, "name", json_string(optarg)); break;
+		case 'e': json_object_set_new(params, "email", json_string(optarg)); break;
+		case 'k': bad |= add_key(params, optarg) < 0; break;
 		case 'r': reason = optarg; break;
 		case 'n': now_text = optarg; break;
 		case 'j': json = 1; break;
@@ -87,7 +113,7 @@ int cmd_gm(int argc, char **argv)
 	if (bad || !act || (now = cmd_parse_time(now_text)) == (time_t)-1) {
 		json_decref(params);
 		return cmd_usage(bad ? USAGE "\n  --hours and --to take a whole number; --set takes "
-			"/PATH=JSON, e.g. --set /countries/Austria/France=5" : USAGE);
+			"/PATH=JSON, e.g. --set /countries/Austria/France=5; --key a readable .pub file" : USAGE);
 	}
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
 	    (error = est_game_gm_act(&receipt, game, act, params, reason, now)) < 0) {

@@ -239,13 +239,18 @@ static int check_signed(est_order **order_out, audit *a, long long step, const j
 		goto out;
 	}
 	/*
-	 * The keys are those the game began with: no act of this estafette
-	 * changes them, and a GM who could add a key could sign for any player.
+	 * The keys are those the game began with, or as the GM's signed
+	 * replace acts made them: a key added any other way could sign for
+	 * any player.
 	 */
-	if (signers_len != a->signers_len || memcmp(signers, a->signers, signers_len) != 0) {
+	char *changed = NULL;
+	if (est_engine_fixed_files(&changed, a->store, tag) < 0 || changed) {
+		est_error_clear();
 		failed = fail(a, step, "keys/allowed_signers", "keys", "keys/allowed_signers before step "
-			      "%lld is not the one the game began with: a key was added or changed, so "
-			      "orders signed with it prove nothing", step);
+			      "%lld is neither the one the game began with nor one the GM's replace acts "
+			      "made (%s): a key was added or changed, so orders signed with it prove "
+			      "nothing", step, changed ? changed : "keys/replacements.json");
+		free(changed);
 		goto out;
 	}
 	if (est_sshsig_verify(signers, signers_len, player ? player : "", EST_ORDERS_NAMESPACE, bytes, len,

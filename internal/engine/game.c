@@ -136,17 +136,40 @@ static int same_as_created(est_store *store, const char *rev, const char *path)
 	return same;
 }
 
+/* Is `path` at `rev` exactly `text`? */
+static int same_as(est_store *store, const char *rev, const char *path, const char *text)
+{
+	char *bytes = NULL;
+	size_t len;
+	int same = est_store_read(&bytes, &len, store, rev, path) == 0 && len == strlen(text) &&
+		   memcmp(bytes, text, len) == 0;
+
+	est_error_clear();
+	free(bytes);
+	return same;
+}
+
 int est_engine_fixed_files(char **changed_out, est_store *store, const char *rev)
 {
 	static const char *const fixed[] = {"game.json", "keys/allowed_signers", ".gitattributes"};
-	char **names = NULL, path[300];
+	char **names = NULL, path[300], *expected[2] = {NULL, NULL};
 	size_t count = 0, created = 0, i;
-	int error;
+	int error, same;
 
 	*changed_out = NULL;
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (!same_as_created(store, rev, fixed[i]))
-			return (*changed_out = strdup(fixed[i])) ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+	/* The players and their keys: step 0's, or as the GM's replace acts made them (replace.c). */
+	if ((error = est_replace_expected(&expected[0], &expected[1], store, rev)) < 0)
+		return est_error_prefix("keys/replacements.json");
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && !*changed_out; i++) {
+		same = i < 2 && expected[i] ? same_as(store, rev, fixed[i], expected[i]) :
+		       same_as_created(store, rev, fixed[i]);
+		if (!same && !(*changed_out = strdup(fixed[i])))
+			error = est_error_set(EST_ENOMEM, "out of memory");
+	}
+	free(expected[0]);
+	free(expected[1]);
+	if (error < 0 || *changed_out)
+		return error;
 	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0)
 		return error;
 	for (i = 0; i < count && !*changed_out; i++) {

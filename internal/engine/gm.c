@@ -141,6 +141,14 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 	if (strcmp(act, "rollback") == 0 && est_game_is_sealed(game))
 		return est_error_set(EST_EUSAGE, "gm rollback: a sealed game cannot be rolled back in "
 				     "this version (its old whole states are the GM's alone)");
+	if (strcmp(act, "replace") == 0 &&
+	    (!json_is_string(json_object_get(params, "seat")) || !json_is_string(json_object_get(params, "name")) ||
+	     !json_is_string(json_object_get(params, "email")) || !json_is_string(json_object_get(params, "key"))))
+		return est_error_set(EST_EUSAGE, "gm replace: give --player ID, --name NAME, --email ADDRESS "
+				     "and --key FILE.pub for the player who takes the seat");
+	if (strcmp(act, "replace") == 0 && !est_game_player(game, json_string_value(json_object_get(params, "seat"))))
+		return est_error_set(EST_EUSAGE, "gm replace: --player \"%s\" is not a player of this game",
+				     json_string_value(json_object_get(params, "seat")));
 	if (strcmp(act, "rollback") == 0 && (to < 0 || to >= game->step))
 		return est_error_set(EST_EUSAGE, "gm rollback: --to must be an earlier step, 0 to %lld",
 				     game->step - 1);
@@ -176,6 +184,50 @@ static int make_act(json_t **doc_out, char **text_out, char **sig_out, size_t *s
 	return 0;
 }
 
+/*
+ * A replace act's other files: game.json and keys/allowed_signers with the
+ * seat's new name, address and key (the old key is gone from them), and
+ * the act appended to keys/replacements.json (replace.c).
+ */
+static int replace_changes(est_changes *c, est_game *game, const json_t *act, const char *file,
+			   const char *text)
+{
+	json_t *updated = json_deep_copy(game->game), *list = NULL;
+	char *gm_key = est_gm_key_of(game->allowed_signers), *keys = NULL, sha[65];
+	int error;
+
+	est_sha256_hex(sha, text, strlen(text));
+	if (!updated) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_replace_apply(updated, act)) < 0 ||
+	    (error = est_engine_check_players(json_object_get(updated, "players"), gm_key, "gm replace",
+					      game->ruleset)) < 0)
+		goto out;
+	if (est_game_read_json(&list, game, NULL, "keys/replacements.json") < 0) {
+		est_error_clear();
+		list = json_array();
+	}
+	json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:O}", "step", (json_int_t)(game->step + 1),
+					      "file", file, "sha256", sha, "seat", json_object_get(act, "seat")));
+	if (!(keys = est_engine_allowed_signers(json_object_get(updated, "players"), gm_key))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_changes_add_json(c, "game.json", updated)) < 0 ||
+	    (error = est_changes_add(c, strdup("keys/allowed_signers"), keys, strlen(keys))) < 0)
+		goto out;
+	keys = NULL;
+	error = est_changes_add_json(c, "keys/replacements.json", list);
+out:
+	free(keys);
+	free(gm_key);
+	json_decref(list);
+	json_decref(updated);
+	return error;
+}
+
 /* A GM act that changes the state is a step of its own (gm_step.c). */
 static int is_step(const char *act)
 {
@@ -187,6 +239,7 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const
 {
 	char *text = NULL, *sig = NULL, *msg = NULL, path[64], sig_path[72], oid[EST_STORE_OID_HEX + 1];
 	json_t *acts = NULL, *pending = NULL, *doc = NULL;
+	est_changes c = {0};
 	size_t sig_len = 0;
 	int error;
 
@@ -216,13 +269,21 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const
 	}
 	snprintf(path, sizeof(path), "gm/%04lld-%02zu.json", game->step + 1, json_array_size(acts) + 1);
 	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
-	est_store_change changes[] = {{path, text, strlen(text)}, {sig_path, sig, sig_len}};
+	error = est_changes_add(&c, strdup(path), text, strlen(text));
+	text = NULL;
+	if (error < 0)
+		goto out;
+	error = est_changes_add(&c, strdup(sig_path), sig, sig_len);
+	sig = NULL;
+	if (error < 0 || (strcmp(act, "replace") == 0 &&
+			  (error = replace_changes(&c, game, doc, path + strlen("gm/"), c.items[0].data)) < 0))
+		goto out;
 	if (!(msg = est_strdup_printf("gm: %s step %lld\n\n%s\n\nEstafette-Step: %lld\n", act,
 				      game->step + 1, reason, game->step + 1))) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((error = est_game_commit(oid, game, changes, 2, msg, NULL)) < 0 ||
+	if ((error = est_game_commit(oid, game, c.items, c.count, msg, NULL)) < 0 ||
 	    (error = est_game_reload(game)) < 0)
 		goto out;
 	*receipt_out = json_pack("{s:s, s:I, s:s, s:s, s:s}", "act", act, "step", (json_int_t)(game->step + 1),
@@ -233,6 +294,7 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const
 		json_object_set_new(*receipt_out, "deadline", json_string(when));
 	}
 out:
+	est_changes_free(&c);
 	free(msg);
 	free(sig);
 	free(text);

@@ -180,6 +180,28 @@ int est_press_mail(est_game *game, const struct est_order *order, const char *sh
 int est_gm_acts(json_t **acts_out, est_game *game);
 int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts);
 
+/*
+ * Players and keys (new.c, replace.c). est_engine_check_players: every
+ * rule `new` applies to a players list (fields, ids, distinct keys, none
+ * the GM's `gm_key`, which may be NULL); EST_EINVAL naming `file` and the
+ * player. est_engine_allowed_signers: keys/allowed_signers for `players`
+ * and the GM's public key line (NULL: none); caller frees; NULL on ENOMEM.
+ * est_gm_key_of: the GM's key from an allowed_signers text (caller frees),
+ * or NULL. est_replace_apply: a replace act's seat, name, email and key
+ * into game.json's players; EST_EINVAL for an unknown seat.
+ * est_replace_expected: game.json and keys/allowed_signers as they must be
+ * at `rev` when keys/replacements.json lists replace acts (step 0's, with
+ * each act applied after checking its SHA-256 and the GM's signature);
+ * both NULL when it lists none. Errors: EST_EINVAL, EST_ESIG,
+ * EST_ENOTFOUND, EST_ENOMEM.
+ */
+int est_engine_check_players(const json_t *players, const char *gm_key, const char *file,
+			     const est_ruleset *rs);
+char *est_engine_allowed_signers(const json_t *players, const char *gm_key);
+char *est_gm_key_of(const char *allowed_signers);
+int est_replace_apply(json_t *game_doc, const json_t *act);
+int est_replace_expected(char **game_out, char **keys_out, est_store *store, const char *rev);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

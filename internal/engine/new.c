@@ -177,6 +177,27 @@ static int check_distinct_keys(const json_t *players, const char *file)
  * Check the players and deal powers to those without: the ruleset's
  * powers in its order, to the players in file order (DESIGN.md).
  */
+int est_engine_check_players(const json_t *players, const char *gm_key, const char *file,
+			     const est_ruleset *rs)
+{
+	json_t *p;
+	size_t i;
+	int error;
+
+	json_array_foreach(players, i, p) {
+		if ((error = check_player(p, i, file, rs)) < 0)
+			return error;
+		for (size_t j = 0; j < i; j++)
+			if (json_equal(json_object_get(p, "id"),
+				       json_object_get(json_array_get(players, j), "id")))
+				return est_error_set(EST_EINVAL, "%s: players[%zu].id repeats players[%zu].id",
+						     file, i, j);
+	}
+	if ((error = check_distinct_keys(players, file)) < 0)
+		return error;
+	return check_gm_not_player(players, gm_key);
+}
+
 static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 {
 	const char *const *powers = rs->powers();
@@ -189,16 +210,7 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 	if (n == 0 || n > npowers)
 		return est_error_set(EST_EINVAL, "%s: %zu players, but %s has %zu powers; "
 				     "list 1 to %zu players", file, n, rs->name, npowers, npowers);
-	json_array_foreach(players, i, p) {
-		if ((error = check_player(p, i, file, rs)) < 0)
-			return error;
-		for (size_t j = 0; j < i; j++)
-			if (json_equal(json_object_get(p, "id"),
-				       json_object_get(json_array_get(players, j), "id")))
-				return est_error_set(EST_EINVAL, "%s: players[%zu].id repeats players[%zu].id",
-						     file, i, j);
-	}
-	if ((error = check_distinct_keys(players, file)) < 0)
+	if ((error = est_engine_check_players(players, NULL, file, rs)) < 0)
 		return error;
 	json_array_foreach(players, i, p) {
 		if (json_object_get(p, "powers"))
@@ -224,7 +236,7 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 }
 
 /* keys/allowed_signers: one line per player key, and the GM's. */
-static char *allowed_signers(const json_t *players, const char *gm_key)
+char *est_engine_allowed_signers(const json_t *players, const char *gm_key)
 {
 	char *text = strdup(""), *next;
 	size_t i;
@@ -529,7 +541,7 @@ static int step0_files(est_changes *c, char sha[65], const char *id, const est_r
 {
 	json_t *game = game_json(id, rs, opts, players, secrets);
 	json_t *wrapped = json_pack("{s:s, s:i, s:O}", "game", id, "step", 0, "state", state);
-	char *signers = allowed_signers(players, gm_key), *state_text = est_json_text(wrapped);
+	char *signers = est_engine_allowed_signers(players, gm_key), *state_text = est_json_text(wrapped);
 	int error;
 
 	if (!game || !wrapped || !signers || !state_text) {

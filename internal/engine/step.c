@@ -393,11 +393,19 @@ static int take_gm_acts(step_work *w, est_game *game)
 			if ((error = est_store_read(&bytes, &len, game->store, NULL, from)) == 0)
 				error = est_changes_add(&w->changes, strdup(to), bytes, len);
 		}
-		text = strcmp(act, "extend") == 0 ?
-			est_strdup_printf("The GM extended the deadline by %lld hour%s: %s", hours,
-					  hours == 1 ? "" : "s", json_string_value(json_object_get(a, "reason"))) :
-			est_strdup_printf("The GM %s the game: %s", strcmp(act, "pause") == 0 ? "paused" : "resumed",
-					  json_string_value(json_object_get(a, "reason")));
+		const char *reason = json_string_value(json_object_get(a, "reason"));
+		if (strcmp(act, "extend") == 0)
+			text = est_strdup_printf("The GM extended the deadline by %lld hour%s: %s", hours,
+						 hours == 1 ? "" : "s", reason);
+		else if (strcmp(act, "replace") == 0)
+			text = est_strdup_printf("The GM gave the seat of \"%s\" to %s <%s>, with a new key "
+						 "(the old one is revoked): %s",
+						 json_string_value(json_object_get(a, "seat")),
+						 json_string_value(json_object_get(a, "name")),
+						 json_string_value(json_object_get(a, "email")), reason);
+		else
+			text = est_strdup_printf("The GM %s the game: %s", strcmp(act, "pause") == 0 ?
+						 "paused" : "resumed", reason);
 		json_array_append_new(w->press, json_pack("{s:s, s:s, s:s, s:s}", "type", "gm", "act", act,
 							  "file", file, "text", text ? text : act));
 		free(text);

@@ -61,6 +61,10 @@ static const struct field fields[] = {
 	{ "winner", JSON_STRING, GM_ACT, 0, "\"winner\": the power that wins, if one does" },
 	{ "set", JSON_ARRAY, GM_ACT, 0, "\"set\": [{\"path\": \"/countries/Austria/France\", \"value\": 5}]" },
 	{ "to_step", JSON_INTEGER, GM_ACT, 0, "\"to_step\": the step whose state a rollback restores" },
+	{ "seat", JSON_STRING, GM_ACT, 0, "\"seat\": the player id whose seat a replace gives away" },
+	{ "name", JSON_STRING, GM_ACT, 0, "\"name\": the new player's name" },
+	{ "email", JSON_STRING, GM_ACT, 0, "\"email\": the new player's address" },
+	{ "key", JSON_STRING, GM_ACT, 0, "\"key\": the new player's OpenSSH public key line" },
 	{ "at", JSON_INTEGER, GM_ACT, 1, "\"at\": when the GM made the act, in seconds since 1970" },
 	{ "reason", JSON_STRING, GM_ACT, 1, "\"reason\": why, in a sentence the players will read" },
 };
@@ -82,8 +86,8 @@ static const struct schema schemas[] = {
 	{ EST_COMMITMENT_FORMAT, COMMITMENT,
 	  "estafette, game, step, player, prev, seq and sha256", { "prev", "sha256" } },
 	{ EST_GM_ACT_FORMAT, GM_ACT,
-	  "estafette, game, step, player, prev, seq, act, hours, result, winner, set, to_step, at and "
-	  "reason", { "prev", "prev" } },
+	  "estafette, game, step, player, prev, seq, act, hours, result, winner, set, to_step, seat, name, "
+	  "email, key, at and reason", { "prev", "prev" } },
 };
 
 /* Field `name` of format `sc`, or NULL. */

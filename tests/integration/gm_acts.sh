@@ -55,33 +55,67 @@ git -C game config --unset estafette.signingkey
 expect_exit 78 "$ESTAFETTE" gm game pause --reason "no key" --now "@$((T0 + 48 * H))"
 git -C game config estafette.signingkey "$WORK/gm"
 
+# --- Replace: a new player takes the Allies' seat; the old key is refused from then on ---
+ssh-keygen -q -t ed25519 -N '' -C newallies -f newallies
+R=$((T0 + 47 * H))
+order() {  # player key > file
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" 1 '[]' > "$2.json"
+	rm -f "$2.json.sig" && ssh-keygen -q -Y sign -f "$2" -n estafette-orders "$2.json"
+}
+"$ESTAFETTE" gm game replace --player allies --name "New Allied player" --email new@example.org \
+	--key newallies.pub --reason "Bert left the game" --now "@$R" >/dev/null
+grep -q "$(cut -d' ' -f2 newallies.pub)" game/keys/allowed_signers || fail "the new key is not in keys/"
+grep -q "$(cut -d' ' -f2 allies.pub)" game/keys/allowed_signers && fail "the old key was not revoked"
+json_get '[p["email"] for p in d["players"] if p["id"] == "allies"][0]' < game/game.json | grep -qx new@example.org ||
+	fail "game.json does not have the new address"
+order allies allies
+out=$("$ESTAFETTE" submit game allies.json --now "@$R" 2>&1) && fail "the old key's orders were taken"
+grep -q "is not listed for principal \"allies\"" <<<"$out" || fail "$out"
+order allies newallies
+"$ESTAFETTE" submit game newallies.json --now "@$R" >/dev/null || fail "the new key's orders were refused"
+expect_exit 64 "$ESTAFETTE" gm game replace --player nobody --name X --email x@example.org --key newallies.pub \
+	--reason "no such seat" --now "@$R"
+out=$("$ESTAFETTE" gm game replace --player allies --name X --email x@example.org --key france.pub \
+	--reason "a key already taken" --now "@$R" 2>&1) && fail "a replacement with France's key"
+grep -q "same key" <<<"$out" || fail "$out"
+# A hand edit of the keys is refused, even after a replacement.
+cp game/keys/allowed_signers keys.bak
+echo "allies namespaces=\"estafette-orders\" $(cut -d' ' -f1,2 allies.pub)" >> game/keys/allowed_signers
+git -C game -c user.name=x -c user.email=x@example.org commit -qam "a key slipped in"
+expect_exit 78 "$ESTAFETTE" status game
+git -C game -c user.name=x -c user.email=x@example.org revert --no-edit HEAD >/dev/null || fail "revert"
+"$ESTAFETTE" run game --now "@$R" | grep -q "resolved step 3" || fail "the new player's orders did not resolve step 3"
+grep -qF 'The GM gave the seat of "allies" to New Allied player <new@example.org>' game/turns/0003/report.txt ||
+	fail "the report does not tell the replacement"
+"$ESTAFETTE" audit game >/dev/null || fail "audit after a replacement"
+
 # --- Acts that are steps of their own: adjust, rollback, end ---
 T1=$((T0 + 48 * H))
 austria() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["state"]["countries"]["Austria"]["Allies"])' "$1"; }
 before=$(austria game/state.json)
 "$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=$((before + 3)) --reason "a counter was lost" \
-	--now "@$T1" | grep -q "adjust made step 3" || fail "adjust did not make step 3"
+	--now "@$T1" | grep -q "adjust made step 4" || fail "adjust did not make step 4"
 [ "$(austria game/state.json)" = $((before + 3)) ] || fail "adjust did not set the field"
-grep -qF "The GM set /countries/Austria/Allies to $((before + 3)): a counter was lost" game/turns/0003/report.txt ||
+grep -qF "The GM set /countries/Austria/Allies to $((before + 3)): a counter was lost" game/turns/0004/report.txt ||
 	fail "the report does not tell the adjustment"
 out=$("$ESTAFETTE" gm game adjust --set /countries/Atlantis/Allies=3 --reason "typo" --now "@$T1" 2>&1) &&
 	fail "an adjustment of a field the state lacks was made"
 grep -q "/countries/Atlantis/Allies is not in the state" <<<"$out" || fail "$out"
 expect_exit 64 "$ESTAFETTE" gm game adjust --set countries=3 --reason "no pointer" --now "@$T1"
-"$ESTAFETTE" gm game rollback --to 2 --reason "the adjustment was wrong" --now "@$T1" | grep -q "made step 4" ||
-	fail "rollback did not make step 4"
-cmp <(git -C game show step-0002:state.json | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["state"], sort_keys=True))') \
+"$ESTAFETTE" gm game rollback --to 3 --reason "the adjustment was wrong" --now "@$T1" | grep -q "made step 5" ||
+	fail "rollback did not make step 5"
+cmp <(git -C game show step-0003:state.json | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["state"], sort_keys=True))') \
 	<("$PY" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["state"], sort_keys=True))' game/state.json) ||
-	fail "the rolled-back state is not step 2's"
+	fail "the rolled-back state is not step 3's"
 expect_exit 64 "$ESTAFETTE" gm game rollback --to 9 --reason "the future" --now "@$T1"
 "$ESTAFETTE" gm game end --result concession --winner Allies --reason "France resigned" --now "@$T1" >/dev/null
 "$ESTAFETTE" status game --now "@$T1" --json | json_get 'd["over"]' | grep -qx True || fail "the game is not over"
-grep -qF "The GM ended the game: Allies wins (concession): France resigned" game/turns/0005/report.txt ||
+grep -qF "The GM ended the game: Allies wins (concession): France resigned" game/turns/0006/report.txt ||
 	fail "the report does not tell the end"
 expect_exit 64 "$ESTAFETTE" gm game extend --hours 1 --reason "too late" --now "@$T1"
 "$ESTAFETTE" run game --now "@$T1" | grep -q "the game is over" || fail "run does not say the game is over"
 "$ESTAFETTE" audit game --json > audit.json || fail "audit after the GM steps: $(cat audit.json)"
-[ "$(json_get 'd["checked"]["steps"]' < audit.json)" = 5 ] || fail "$(cat audit.json)"
+[ "$(json_get 'd["checked"]["steps"]' < audit.json)" = 6 ] || fail "$(cat audit.json)"
 
 # A forged act in the history is caught by name.
 git clone -q --no-local game forged
@@ -90,4 +124,4 @@ git -C forged -c user.name=x -c user.email=x@example.org commit -qam forged
 "$ESTAFETTE" audit forged --json > forged.json && fail "audit missed an edited GM act"
 [ "$(json_get 'd["failure"]["file"]' < forged.json)" = turns/0002/gm/0002-02.json ] || fail "$(cat forged.json)"
 git -C game fsck --strict --no-progress || fail "git fsck"
-echo "gm_acts: extend, pause, resume, adjust, rollback and end signed, told, kept and audited"
+echo "gm_acts: extend, pause, resume, replace, adjust, rollback and end signed, told, kept and audited"
