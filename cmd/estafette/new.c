@@ -142,6 +142,10 @@ int cmd_new(int argc, char **argv)
 		status = cmd_usage(USAGE);
 		goto out;
 	}
+	if (!argv[optind][0]) {
+		status = cmd_usage(USAGE "\n  DIR: the folder for the new game, not an empty name");
+		goto out;
+	}
 	opts.dir = argv[optind];
 	opts.options = options;
 	if (schedule_file && (error = read_schedule(&schedule, schedule_file)) < 0) {

@@ -34,6 +34,9 @@ static void print_status(const json_t *s)
 	       json_string_value(json_object_get(s, "kind")), json_string_value(json_object_get(s, "mode")));
 	printf("prev (state.json SHA-256): %s\n", json_string_value(json_object_get(s, "state_sha256")));
 	printf("%s\n", json_string_value(json_object_get(s, "prompt")));
+	if (json_object_get(s, "reveal_deadline"))
+		printf("sealed orders: commit, then reveal once all have committed; reveals close at %s\n",
+		       json_string_value(json_object_get(s, "reveal_deadline")));
 	json_array_foreach(json_object_get(s, "awaiting"), i, a) {
 		const char *deadline = json_string_value(json_object_get(a, "deadline"));
 		printf("  %-12s %-10s %s", json_string_value(json_object_get(a, "player")),

@@ -568,6 +568,11 @@ int est_game_pending(json_t **out, est_game *game, time_t now)
 	if (!*out)
 		error = est_error_set(EST_ERROR, "the ruleset's pending() answer lacks \"kind\", "
 				      "\"mode\" or \"prompt\"");
+	else if (deadline && json_is_true(json_object_get(game->game, "sealed_orders")) &&
+		 mode && strcmp(mode, "simultaneous") == 0) {
+		est_time_iso(when, est_reveal_deadline(game));
+		json_object_set_new(*out, "reveal_deadline", json_string(when));
+	}
 out:
 	json_decref(acts);
 	json_decref(awaiting);

@@ -15,39 +15,50 @@
 #include "util/error.h"
 #include "util/util.h"
 
-/* Set each {"path", "value"} of `set` in `state`: the key must exist (a typo is not a new field). */
+/* Set one {"path", "value"} in `state`: the field must exist (a typo is not a new field). */
+static int set_one(json_t *state, const json_t *item, size_t i)
+{
+	const char *path = json_string_value(json_object_get(item, "path"));
+	json_t *parent = state, *value = json_object_get(item, "value");
+	char *copy = path && path[0] == '/' ? strdup(path + 1) : NULL, *key, *slash;
+	int error = 0;
+
+	if (!copy || !value) {
+		free(copy);
+		return est_error_set(EST_EINVAL, "gm adjust: set[%zu] needs \"path\" (a JSON pointer such "
+				     "as /countries/Austria/France) and \"value\"", i);
+	}
+	for (key = copy; (slash = strchr(key, '/')); key = slash + 1) {
+		*slash = '\0';
+		parent = json_object_get(parent, key);
+	}
+	if (!json_is_object(parent) || !json_object_get(parent, key))
+		error = est_error_set(EST_EINVAL, "gm adjust: %s is not in the state; name a field that "
+				      "state.json has under \"state\"", path);
+	else
+		json_object_set(parent, key, value);
+	free(copy);
+	return error;
+}
+
+/* Each {"path", "value"} of `set`, told as an event of its own. */
 static int adjust(json_t *state, const json_t *set, json_t *events, const char *reason)
 {
 	const json_t *item;
 	size_t i;
+	int error;
 
 	json_array_foreach(set, i, item) {
-		const char *path = json_string_value(json_object_get(item, "path"));
-		json_t *parent = state, *value = json_object_get(item, "value");
-		char *copy = path && path[0] == '/' ? strdup(path + 1) : NULL, *key, *slash, *text;
-
-		if (!copy || !value) {
-			free(copy);
-			return est_error_set(EST_EINVAL, "gm adjust: set[%zu] needs \"path\" (a JSON pointer "
-					     "such as /countries/Austria/France) and \"value\"", i);
-		}
-		for (key = copy; (slash = strchr(key, '/')); key = slash + 1) {
-			*slash = '\0';
-			parent = json_object_get(parent, key);
-		}
-		if (!json_is_object(parent) || !json_object_get(parent, key)) {
-			free(copy);
-			return est_error_set(EST_EINVAL, "gm adjust: %s is not in the state; name a field "
-					     "the state has (estafette report GAME --format json shows it)", path);
-		}
-		json_object_set(parent, key, value);
-		text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
-		char *line = est_strdup_printf("The GM set %s to %s: %s", path, text ? text : "?", reason);
+		if ((error = set_one(state, item, i)) < 0)
+			return error;
+		char *value = json_dumps(json_object_get(item, "value"), JSON_COMPACT | JSON_ENCODE_ANY);
+		char *line = est_strdup_printf("The GM set %s to %s: %s",
+					       json_string_value(json_object_get(item, "path")),
+					       value ? value : "?", reason);
 		json_array_append_new(events, json_pack("{s:s, s:s, s:s}", "type", "gm", "act", "adjust",
 							"text", line ? line : "The GM adjusted the state"));
 		free(line);
-		free(text);
-		free(copy);
+		free(value);
 	}
 	return 0;
 }

@@ -137,7 +137,7 @@ json_t *est_public_events(const json_t *events_doc);
  * only while commitments are open; an order file only with a matching
  * commitment, once every awaited player committed or the deadline passed);
  * EST_EINVAL with the reason and the fix. est_reveal_deadline: the step's
- * deadline plus schedule.reveal_hours (0: no deadline).
+ * deadline plus its grace plus schedule.reveal_hours (0: no deadline).
  */
 int est_sealed_orders_step(int *out, est_game *game);
 int est_commitment_read(char out_sha[65], est_game *game, const char *player);

@@ -156,5 +156,7 @@ time_t est_reveal_deadline(est_game *game)
 	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "reveal_hours");
 	time_t deadline = est_game_deadline(game, NULL);
 
-	return deadline ? deadline + (time_t)json_integer_value(hours) * 3600 : 0;
+	/* The reveals come after the commitments close: the deadline and its grace. */
+	return deadline ? deadline + est_schedule_grace(json_object_get(game->game, "schedule")) +
+		(time_t)json_integer_value(hours) * 3600 : 0;
 }

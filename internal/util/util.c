@@ -23,8 +23,10 @@ int est_file_read(char **out, size_t *len, const char *path, size_t max)
 
 	/* A folder or a FIFO given for a file: say so, rather than fail oddly or wait on it. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return est_error_set(EST_ENOTFOUND, "%s: is %s, not a file; name the file itself", path,
-				     S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+		return est_error_set(EST_ENOTFOUND, "%s: is %s, not a regular file; name the file itself",
+				     path, S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ||
+				     S_ISBLK(st.st_mode) ? "a device" : S_ISFIFO(st.st_mode) ? "a pipe" :
+				     "a special file");
 	if (!(f = fopen(path, "rb")))
 		return est_error_set(errno == ENOENT ? EST_ENOTFOUND : EST_EIO,
 				     "%s: cannot open: %s", path, strerror(errno));

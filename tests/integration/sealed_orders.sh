@@ -68,7 +68,11 @@ refused game f.json 'has no commitment for it'
 commitment game france 1 f.json > fc.json && sign fc.json france
 "$ESTAFETTE" check game fc.json --now "$NOW" | grep -q "valid commitment of france" || fail "check of a commitment"
 "$ESTAFETTE" submit game fc.json --now "$NOW" | grep -q "recorded commitment of france" || fail "france's commitment"
-"$ESTAFETTE" status game | grep -q "france .*committed" || fail "status does not show france committed"
+"$ESTAFETTE" status game > st.txt
+grep -q "france .*committed" st.txt || fail "status does not show france committed"
+# Deadline 24 h after 1764000000, then 12 reveal hours.
+grep -q "reveals close at $(date -u -d @$((1764000000 + 36 * 3600)) +%Y-%m-%dT%H:%M:%SZ)" st.txt ||
+	fail "status does not show the reveal deadline: $(cat st.txt)"
 # The public repository holds the commitment, not the orders.
 [ -f game/orders/france.commitment.json ] && [ ! -f game/orders/france.json ] || fail "orders/ at main: $(ls game/orders)"
 grep -q italian-campaign game/orders/* && fail "the commitment shows the card"
