@@ -142,9 +142,24 @@ out=$(run clock $((T0 + 100 * H)) 2>&1)
 grep -q "nothing due" <<<"$out" && grep -q "jumped forwards" <<<"$out" || fail "a jump of 100 hours went unnoticed: $out"
 out=$(run clock $((T0 - 5 * H)) 2>&1)
 grep -q "went backwards" <<<"$out" || fail "a clock that went backwards went unnoticed: $out"
+ls "$ESTAFETTE_HOME/outbox/clock/pending/"clock-*.eml >/dev/null 2>&1 || fail "the GM was not told of the clock"
 run clock $((T0 + 100 * H)) --confirm-clock | grep -q "resolved step 2" || fail "--confirm-clock did not resolve"
 run clock $((T0 + 101 * H)) >/dev/null 2>clock.err
 grep -q "jumped\|backwards" clock.err && fail "the confirmed clock is still doubted: $(cat clock.err)"
+# Confirming a clock that went backwards makes it the last run's.
+"$ESTAFETTE" new back --ruleset napoleonic-empire --players players.json --deadline-hours 24 >/dev/null
+run back "$T0" >/dev/null
+run back $((T0 - 50 * H)) --confirm-clock >/dev/null 2>&1
+run back $((T0 - 49 * H)) >/dev/null 2>back.err
+grep -q "backwards" back.err && fail "the confirmed earlier clock is still doubted: $(cat back.err)"
+# "wait": true asks for a deadline: refused in a step that has none.
+"$ESTAFETTE" new nodeadline --ruleset napoleonic-empire --players players.json >/dev/null
+run nodeadline "$T0" >/dev/null
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" nodeadline france 1 '[]' > w.json
+"$PY" -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["wait"]=True; open(p,"w").write(json.dumps(d))' w.json
+sign w.json france
+out=$("$ESTAFETTE" submit nodeadline w.json --now "@$T0" 2>&1) && fail "wait accepted without a deadline"
+grep -q 'field "wait" asks step 2 to wait for its deadline, and it has none' <<<"$out" || fail "$out"
 for g in week early waits cd out clock; do git -C "$g" fsck --strict --no-progress || fail "git fsck $g"; done
 "$ESTAFETTE" audit cd >/dev/null || fail "audit of the civil-disorder game"
 echo "schedule: deadlines, grace, wait, nmr hold/wait/civil disorder, outage and clock guards hold"

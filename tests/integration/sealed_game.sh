@@ -151,7 +151,8 @@ while pos < len(batch):
             continue
         st = doc.get("state") if isinstance(doc, dict) else None
         if isinstance(st, dict) and doc.get("step", 0) >= 1:
-            for part in (st["deck"], st["discard"], *st["hands"].values(), *st["standing"].values()):
+            for part in (st["deck"], st["discard"], *st["hands"].values(), *st["standing"].values(),
+                         *st["defaults"].values()):
                 if set(part) - {"sealed", "count"}:
                     sys.exit(f"FAIL: state.json {oid.decode()} holds an unsealed part: {part}")
         if isinstance(doc, dict) and isinstance(doc.get("events"), list):
@@ -196,6 +197,12 @@ tamper() {  # file python-edit
 [ "$(tamper reveal.json 'd["hidden_reveal"] = "00" * 32')" = reveal ] || fail "a forged reveal was not named"
 [ "$(tamper revealed/0002/state.json 'd["state"]["hands"]["France"].reverse(); d["state"]["hands"]["France"].append("forged")')" = state ] ||
 	fail "a forged revealed state was not named"
+
+# --- A killed submit's lock in the sealed store does not block the game ---
+touch "$SEALED/.git/refs/heads/main.lock"
+"$ESTAFETTE" run game 2> lock.err >/dev/null || fail "run with a stale lock in the sealed store: $(cat lock.err)"
+grep -q "removed .*sealed.git/.git/*refs/heads/main.lock" lock.err || fail "the sealed store's stale lock stays: $(cat lock.err)"
+[ ! -e "$SEALED/.git/refs/heads/main.lock" ] || fail "the lock file is still there"
 
 # --- A missed step in a sealed game: the manifest leaves the default orders out, audit recomputes them ---
 T0=$(date -u -d 2026-01-05T10:00:00Z +%s)
