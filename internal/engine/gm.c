@@ -17,33 +17,52 @@
 #include "util/error.h"
 #include "util/util.h"
 
-/* One act file of gm/ at main, checked: the GM's signature and the open step. */
-static int read_act(json_t **out, est_game *game, const char *name)
+int est_gm_act_read(json_t **act_out, char sha_out[65], est_store *store, const char *rev,
+		    const char *path, const char *signers)
 {
-	char path[300], sig_path[310], *bytes = NULL, *sig = NULL;
+	char sig_path[320], *bytes = NULL, *sig = NULL;
 	size_t len, sig_len;
 	est_order *act = NULL;
 	int error;
 
-	*out = NULL;
-	snprintf(path, sizeof(path), "gm/%s", name);
+	*act_out = NULL;
 	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
-	if ((error = est_store_read(&bytes, &len, game->store, NULL, path)) < 0 ||
-	    (error = est_store_read(&sig, &sig_len, game->store, NULL, sig_path)) < 0 ||
+	if ((error = est_store_read(&bytes, &len, store, rev, path)) < 0 ||
+	    (error = est_store_read(&sig, &sig_len, store, rev, sig_path)) < 0 ||
 	    (error = est_orders_parse(&act, path, bytes, len)) < 0)
 		goto out;
+	if (sha_out)
+		est_sha256_hex(sha_out, bytes, len);
 	if (!act->gm_act)
-		error = est_error_set(EST_EINVAL, "%s: not a gm/1 file; only GM acts belong in gm/", path);
-	else if (est_sshsig_verify(game->allowed_signers, strlen(game->allowed_signers), "gm",
-				   EST_GM_NAMESPACE, bytes, len, sig, sig_len, 0) < 0)
-		error = est_error_prefix("%s.sig: not the GM's signature", path);
-	else if (act->step == game->step + 1 && (*out = json_incref(act->root)))
-		json_object_set_new(*out, "file", json_string(name));
+		error = est_error_set(EST_EINVAL, "%s: not a gm/1 file; only GM acts belong there", path);
+	else if (est_sshsig_verify(signers, strlen(signers), "gm", EST_GM_NAMESPACE, bytes, len, sig,
+				   sig_len, 0) < 0)
+		error = est_error_prefix("%s: not the GM's signature", sig_path);
+	else if (!(*act_out = json_incref(act->root)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
 out:
 	est_orders_free(act);
 	free(sig);
 	free(bytes);
 	return error;
+}
+
+/* One act file of gm/ at main, if it concerns the open step ("file" added), else NULL. */
+static int read_act(json_t **out, est_game *game, const char *name)
+{
+	char path[300];
+	int error;
+
+	snprintf(path, sizeof(path), "gm/%s", name);
+	if ((error = est_gm_act_read(out, NULL, game->store, NULL, path, game->allowed_signers)) < 0)
+		return error;
+	if (json_integer_value(json_object_get(*out, "step")) != game->step + 1) {
+		json_decref(*out);
+		*out = NULL;
+		return 0;
+	}
+	json_object_set_new(*out, "file", json_string(name));
+	return 0;
 }
 
 int est_gm_acts(json_t **acts_out, est_game *game)

@@ -59,11 +59,18 @@ int est_missed_in_a_row(est_game *game, const char *player, int limit)
 	return missed;
 }
 
+int est_civil_disorder_reached(est_game *game, int missed)
+{
+	long long after = schedule_int(game, "civil_disorder_after", 0);
+
+	return after > 0 && missed >= after;
+}
+
 int est_in_civil_disorder(est_game *game, const char *player)
 {
 	long long after = schedule_int(game, "civil_disorder_after", 0);
 
-	return after > 0 && est_missed_in_a_row(game, player, (int)after) >= after;
+	return after > 0 && est_civil_disorder_reached(game, est_missed_in_a_row(game, player, (int)after));
 }
 
 /* Tell the GM, once per `name`, at the game's sender address (git config estafette.sender). */

@@ -178,6 +178,16 @@ int est_press_mail(est_game *game, const struct est_order *order, const char *sh
  * paused now.
  */
 int est_gm_acts(json_t **acts_out, est_game *game);
+
+/*
+ * Read the GM act at `path` of `store` at `rev` (NULL: main) and its
+ * `path`.sig: a gm/1 file with a good signature of principal gm (namespace
+ * estafette-gm) in `signers` (an allowed_signers text). *act_out is its
+ * document (new), sha_out (if not NULL) the SHA-256 of its bytes.
+ * Errors: EST_ENOTFOUND, EST_EINVAL (not a gm/1 file), EST_ESIG, EST_ENOMEM.
+ */
+int est_gm_act_read(json_t **act_out, char sha_out[65], est_store *store, const char *rev,
+		    const char *path, const char *signers);
 int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts);
 
 /*
@@ -336,6 +346,8 @@ int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t
  */
 int est_missed_in_a_row(est_game *game, const char *player, int limit);
 int est_in_civil_disorder(est_game *game, const char *player);
+/* Whether `missed` steps in a row reach schedule.civil_disorder_after (never when it is 0). */
+int est_civil_disorder_reached(est_game *game, int missed);
 int est_deadline_allows(int *allows_out, const char **forced_out, est_game *game, size_t missing,
 			size_t awaited, unsigned flags, time_t now);
 int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed);

@@ -13,8 +13,6 @@
 #include <string.h>
 
 #include "engine/internal.h"
-#include "orders/orders.h"
-#include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -54,36 +52,25 @@ static int listed_act(json_t **act_out, est_store *store, const char *rev, const
 		      const char *signers)
 {
 	const char *file = json_string_value(json_object_get(entry, "file"));
-	char path[300], sig_path[310], sha[65], *bytes = NULL, *sig = NULL;
-	size_t len, sig_len;
-	est_order *act = NULL;
+	const char *want = json_string_value(json_object_get(entry, "sha256"));
+	char path[300], *probe = NULL, sha[65];
+	size_t len;
 	int error;
 
 	snprintf(path, sizeof(path), "turns/%04lld/gm/%s",
 		 (long long)json_integer_value(json_object_get(entry, "step")), file ? file : "?");
-	if (est_store_read(&bytes, &len, store, rev, path) < 0) {
-		est_error_clear();
+	if (est_store_read(&probe, &len, store, rev, path) < 0)
 		snprintf(path, sizeof(path), "gm/%s", file ? file : "?");
-		if ((error = est_store_read(&bytes, &len, store, rev, path)) < 0)
-			return est_error_prefix("keys/replacements.json names %s", file ? file : "?");
+	est_error_clear();
+	free(probe);
+	if ((error = est_gm_act_read(act_out, sha, store, rev, path, signers)) < 0)
+		return est_error_prefix("keys/replacements.json names %s", file ? file : "?");
+	if (!want || strcmp(sha, want) != 0) {
+		json_decref(*act_out);
+		*act_out = NULL;
+		return est_error_set(EST_EINVAL, "%s: not the act keys/replacements.json names (SHA-256)", path);
 	}
-	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
-	est_sha256_hex(sha, bytes, len);
-	if ((error = est_store_read(&sig, &sig_len, store, rev, sig_path)) < 0)
-		goto out;
-	const char *want = json_string_value(json_object_get(entry, "sha256"));
-	if (!want || strcmp(sha, want) != 0)
-		error = est_error_set(EST_EINVAL, "%s: not the act keys/replacements.json names (SHA-256)", path);
-	else if (est_sshsig_verify(signers, strlen(signers), "gm", EST_GM_NAMESPACE, bytes, len, sig,
-				   sig_len, 0) < 0)
-		error = est_error_prefix("%s.sig: not the GM's signature", path);
-	else if ((error = est_orders_parse(&act, path, bytes, len)) == 0)
-		*act_out = json_incref(act->root);
-out:
-	est_orders_free(act);
-	free(sig);
-	free(bytes);
-	return error;
+	return 0;
 }
 
 int est_replace_expected(char **game_out, char **keys_out, est_store *store, const char *rev)

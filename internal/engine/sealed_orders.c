@@ -63,29 +63,27 @@ static int commitment_state(int *closed_out, json_t **pending_out, est_game *gam
 {
 	json_t *pending = NULL, *entry;
 	size_t i, missing = 0;
-	char sha[65];
 	int error;
 
 	if ((error = est_game_pending(&pending, game, now)) < 0)
 		return error;
 	json_array_foreach(json_object_get(pending, "awaiting"), i, entry)
-		missing += !est_commitment_read(sha, game, json_string_value(json_object_get(entry, "player")));
+		missing += !json_is_true(json_object_get(entry, "committed"));
 	*closed_out = missing == 0 || json_is_true(json_object_get(pending, "deadline_passed"));
 	*pending_out = pending;
 	return 0;
 }
 
 /* The players awaited who have not committed, as "france, allies" into buf. */
-static void uncommitted(char *buf, size_t size, est_game *game, const json_t *pending)
+static void uncommitted(char *buf, size_t size, const json_t *pending)
 {
 	size_t i, used = 0;
 	json_t *entry;
-	char sha[65];
 
 	buf[0] = '\0';
 	json_array_foreach(json_object_get(pending, "awaiting"), i, entry) {
 		const char *p = json_string_value(json_object_get(entry, "player"));
-		if (!est_commitment_read(sha, game, p) && used < size)
+		if (!json_is_true(json_object_get(entry, "committed")) && used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", p);
 	}
 }
@@ -108,7 +106,7 @@ static int check_reveal(est_game *game, const est_order *order, const char *byte
 				     "this file's SHA-256 (sha256sum), then this file once every commitment "
 				     "is in", filename, step, order->player);
 	if (!closed) {
-		uncommitted(who, sizeof(who), game, pending);
+		uncommitted(who, sizeof(who), pending);
 		return est_error_set(EST_EINVAL, "%s: too early to reveal orders for step %lld: %s %s not "
 				     "committed yet, and revealing now would show your orders to them; "
 				     "keep the file and send it once every commitment is in or the "

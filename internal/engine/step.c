@@ -36,17 +36,17 @@ static void step_work_free(step_work *w)
 }
 
 /* Keep the order file and its signature byte for byte under turns/NNNN/orders. */
-static int keep_order_files(step_work *w, const char *player, char *bytes, size_t len,
+static int keep_order_files(step_work *w, const char *file, char *bytes, size_t len,
 			    char *sig, size_t sig_len)
 {
 	int error = est_changes_add(&w->changes,
-				    est_strdup_printf("turns/%s/orders/%s.json", w->name, player), bytes, len);
+				    est_strdup_printf("turns/%s/orders/%s", w->name, file), bytes, len);
 	if (error < 0) {
 		free(sig);
 		return error;
 	}
 	return est_changes_add(&w->changes,
-			       est_strdup_printf("turns/%s/orders/%s.json.sig", w->name, player), sig, sig_len);
+			       est_strdup_printf("turns/%s/orders/%s.sig", w->name, file), sig, sig_len);
 }
 
 /* The powers of the players named in `to` (player ids), and the sender's. */
@@ -142,21 +142,20 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 		free(sig);
 		return 1;
 	}
-	error = keep_order_files(w, player, bytes, len, sig, sig_len);
+	error = keep_order_files(w, file, bytes, len, sig, sig_len);
 	return error < 0 ? error : 1;
 }
 
 /* Every missed step is told to all: an event of the step, in every report. */
-static void tell_missed(step_work *w, est_game *game, const json_t *entry, int in_a_row, int disorder)
+static void tell_missed(step_work *w, est_game *game, const json_t *entry, int missed, int disorder)
 {
+	int in_a_row = missed + 1, entering = !disorder && est_civil_disorder_reached(game, in_a_row);
 	const char *player = json_string_value(json_object_get(entry, "player"));
 	const json_t *record = est_game_player(game, player);
 	char *text = est_strdup_printf("%s (%s) sent no orders: %s plays by the rules' default orders%s",
 				       json_string_value(json_object_get(record, "name")), player,
 				       json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0)),
 				       disorder ? " (civil disorder)" : "");
-	const json_t *after = json_object_get(json_object_get(game->game, "schedule"), "civil_disorder_after");
-	int entering = !disorder && json_integer_value(after) > 0 && in_a_row >= json_integer_value(after);
 	char *more = in_a_row > 1 ? est_strdup_printf("%s; %d steps missed in a row%s", text, in_a_row,
 						      entering ? ": from now on in civil disorder, until orders "
 						      "come again" : "") : NULL;
@@ -172,8 +171,8 @@ static void tell_missed(step_work *w, est_game *game, const json_t *entry, int i
 static int take_default(step_work *w, est_game *game, const json_t *entry)
 {
 	const char *player = json_string_value(json_object_get(entry, "player"));
-	int disorder = est_in_civil_disorder(game, player);
-	int in_a_row = 1 + est_missed_in_a_row(game, player, 1000);
+	/* One walk back through the manifests gives both. */
+	int missed = est_missed_in_a_row(game, player, 1000), disorder = est_civil_disorder_reached(game, missed);
 	json_t *given = json_object(), *power;
 	size_t i;
 	int error;
@@ -197,7 +196,7 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 			  "orders", est_game_is_sealed(game) ? NULL : given));
 	if (est_game_is_sealed(game))
 		json_decref(given);
-	tell_missed(w, game, entry, in_a_row, disorder);
+	tell_missed(w, game, entry, missed, disorder);
 	return 0;
 }
 
@@ -286,13 +285,7 @@ static int take_commitments(step_work *w, est_game *game, const json_t *awaiting
 		snprintf(file, sizeof(file), "%s.commitment.json", player);
 		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s}", "player", player, "file", file,
 						      "sha256", sha, "signature_sha256", sig_sha));
-		if ((error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/orders/%s", w->name, file),
-					     bytes, len)) < 0) {
-			free(sig);
-			break;
-		}
-		if ((error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/orders/%s.sig", w->name,
-									      file), sig, sig_len)) < 0)
+		if ((error = keep_order_files(w, file, bytes, len, sig, sig_len)) < 0)
 			break;
 	}
 	return error;
@@ -308,15 +301,13 @@ static int sealed_orders_due(step_work *w, est_game *game, const json_t *awaitin
 	time_t reveal_by = est_reveal_deadline(game);
 	size_t i, unrevealed = 0;
 	json_t *entry;
-	char sha[65];
 	int sealed, error;
 
 	if ((error = est_sealed_orders_step(&sealed, game)) < 0 || !sealed)
 		return error;
 	json_array_foreach(awaiting, i, entry) {
 		const char *first = json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0));
-		unrevealed += !json_object_get(w->orders, first) &&
-			      est_commitment_read(sha, game, json_string_value(json_object_get(entry, "player")));
+		unrevealed += !json_object_get(w->orders, first) && json_is_true(json_object_get(entry, "committed"));
 	}
 	if (missing > 0 && unrevealed > 0 && (reveal_by == 0 || now < reveal_by))
 		w->due = 0;
@@ -334,17 +325,16 @@ static int decide_due(step_work *w, est_game *game, const json_t *pending, size_
 	const json_t *awaiting = json_object_get(pending, "awaiting"), *entry;
 	const char *forced = NULL;
 	size_t i, disorder = 0, committed = 0;
-	char sha[65];
 	int error, allows;
 
 	json_array_foreach(awaiting, i, entry) {
 		const char *first = json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0));
-		const char *player = json_string_value(json_object_get(entry, "player"));
 		if (json_object_get(w->orders, first))
 			continue;
-		disorder += est_in_civil_disorder(game, player);
+		/* est_game_awaiting marked both, for those who sent nothing. */
+		disorder += json_is_true(json_object_get(entry, "civil_disorder"));
 		/* Sealed orders: who committed is no outage, only not yet revealed (sealed_orders_due). */
-		committed += json_is_true(json_object_get(entry, "committed")) && est_commitment_read(sha, game, player);
+		committed += json_is_true(json_object_get(entry, "committed"));
 	}
 	/* A paused game resolves nothing until the GM resumes it. */
 	if (json_is_true(json_object_get(pending, "paused")))

@@ -16,29 +16,23 @@ CURLcode est_mail__curl_common(CURL *c, const est_mail_curl_options *o)
 {
 	CURLcode rc = CURLE_OK;
 
-#define SET(option, value)                                     \
-	do {                                                   \
-		if (rc == CURLE_OK)                            \
-			rc = curl_easy_setopt(c, option, value); \
-	} while (0)
 #if LIBCURL_VERSION_NUM >= 0x075500
-	SET(CURLOPT_PROTOCOLS_STR, o->protocols);
+	EST_CURL_SET(rc, c, CURLOPT_PROTOCOLS_STR, o->protocols);
 #else
-	SET(CURLOPT_PROTOCOLS, o->protocol_bits);
+	EST_CURL_SET(rc, c, CURLOPT_PROTOCOLS, o->protocol_bits);
 #endif
 	/* smtp:// and imap://: STARTTLS when offered, or always with require_tls. */
-	SET(CURLOPT_USE_SSL, (long)(o->require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
+	EST_CURL_SET(rc, c, CURLOPT_USE_SSL, (long)(o->require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
 	if (o->username)
-		SET(CURLOPT_USERNAME, o->username);
+		EST_CURL_SET(rc, c, CURLOPT_USERNAME, o->username);
 	if (o->password)
-		SET(CURLOPT_PASSWORD, o->password);
+		EST_CURL_SET(rc, c, CURLOPT_PASSWORD, o->password);
 	if (o->ca_file)
-		SET(CURLOPT_CAINFO, o->ca_file);
+		EST_CURL_SET(rc, c, CURLOPT_CAINFO, o->ca_file);
 	if (o->netrc)
-		SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	SET(CURLOPT_CONNECTTIMEOUT, o->timeout);
-	SET(CURLOPT_SERVER_RESPONSE_TIMEOUT, o->timeout);
-	SET(CURLOPT_NOSIGNAL, 1L);
-#undef SET
+		EST_CURL_SET(rc, c, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	EST_CURL_SET(rc, c, CURLOPT_CONNECTTIMEOUT, o->timeout);
+	EST_CURL_SET(rc, c, CURLOPT_SERVER_RESPONSE_TIMEOUT, o->timeout);
+	EST_CURL_SET(rc, c, CURLOPT_NOSIGNAL, 1L);
 	return rc;
 }

@@ -24,6 +24,16 @@ typedef struct {
 CURLcode est_mail__curl_common(CURL *c, const est_mail_curl_options *o);
 
 /*
+ * Set one option on `c` unless an earlier one failed: `rc` (a CURLcode
+ * variable) keeps the first error, so a run of settings is checked once.
+ */
+#define EST_CURL_SET(rc, c, option, value)                          \
+	do {                                                        \
+		if ((rc) == CURLE_OK)                               \
+			(rc) = curl_easy_setopt((c), (option), (value)); \
+	} while (0)
+
+/*
  * Keep one server reply line (`size` bytes at `data`, as libcurl's debug
  * callback gives it) in `dst` (`dst_size` bytes): line end removed,
  * truncated to fit, NUL-terminated. For messages that quote the server.

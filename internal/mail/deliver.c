@@ -96,22 +96,16 @@ static int session_open(struct session *s, const est_mail_smtp *smtp)
 
 	if (!(c = s->curl = curl_easy_init()))
 		return est_error_set(EST_ERROR, "%s: cannot start libcurl", s->url);
-#define SET(option, value)                                     \
-	do {                                                   \
-		if (rc == CURLE_OK)                            \
-			rc = curl_easy_setopt(c, option, value); \
-	} while (0)
 	rc = est_mail__curl_common(c, &common);
-	SET(CURLOPT_URL, smtp->url);
-	SET(CURLOPT_UPLOAD, 1L);
-	SET(CURLOPT_READFUNCTION, read_message);
-	SET(CURLOPT_READDATA, s);
-	SET(CURLOPT_ERRORBUFFER, s->errbuf);
+	EST_CURL_SET(rc, c, CURLOPT_URL, smtp->url);
+	EST_CURL_SET(rc, c, CURLOPT_UPLOAD, 1L);
+	EST_CURL_SET(rc, c, CURLOPT_READFUNCTION, read_message);
+	EST_CURL_SET(rc, c, CURLOPT_READDATA, s);
+	EST_CURL_SET(rc, c, CURLOPT_ERRORBUFFER, s->errbuf);
 	/* VERBOSE only feeds keep_reply; with a DEBUGFUNCTION curl prints nothing. */
-	SET(CURLOPT_DEBUGFUNCTION, keep_reply);
-	SET(CURLOPT_DEBUGDATA, s);
-	SET(CURLOPT_VERBOSE, 1L);
-#undef SET
+	EST_CURL_SET(rc, c, CURLOPT_DEBUGFUNCTION, keep_reply);
+	EST_CURL_SET(rc, c, CURLOPT_DEBUGDATA, s);
+	EST_CURL_SET(rc, c, CURLOPT_VERBOSE, 1L);
 	if (rc != CURLE_OK)
 		return est_error_set(EST_ECONFIG, "%s: libcurl refused an option: %s", s->url,
 				     curl_easy_strerror(rc));

@@ -236,25 +236,19 @@ static int session_open(struct session *s, const est_mail_imap *imap)
 
 	if (!(c = s->curl = curl_easy_init()))
 		return est_error_set(EST_ERROR, "%s: cannot start libcurl", s->display);
-#define SET(option, value)                                     \
-	do {                                                   \
-		if (rc == CURLE_OK)                            \
-			rc = curl_easy_setopt(c, option, value); \
-	} while (0)
 	rc = est_mail__curl_common(c, &common);
 	/* A message that trickles in slower than a byte per timeout is a hang. */
-	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
-	SET(CURLOPT_LOW_SPEED_TIME, timeout);
-	SET(CURLOPT_OPENSOCKETFUNCTION, open_socket);
-	SET(CURLOPT_OPENSOCKETDATA, s);
-	SET(CURLOPT_WRITEFUNCTION, write_body);
-	SET(CURLOPT_WRITEDATA, &s->body);
-	SET(CURLOPT_ERRORBUFFER, s->errbuf);
+	EST_CURL_SET(rc, c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	EST_CURL_SET(rc, c, CURLOPT_LOW_SPEED_TIME, timeout);
+	EST_CURL_SET(rc, c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	EST_CURL_SET(rc, c, CURLOPT_OPENSOCKETDATA, s);
+	EST_CURL_SET(rc, c, CURLOPT_WRITEFUNCTION, write_body);
+	EST_CURL_SET(rc, c, CURLOPT_WRITEDATA, &s->body);
+	EST_CURL_SET(rc, c, CURLOPT_ERRORBUFFER, s->errbuf);
 	/* VERBOSE only feeds keep_reply; with a DEBUGFUNCTION curl prints nothing. */
-	SET(CURLOPT_DEBUGFUNCTION, keep_reply);
-	SET(CURLOPT_DEBUGDATA, s);
-	SET(CURLOPT_VERBOSE, 1L);
-#undef SET
+	EST_CURL_SET(rc, c, CURLOPT_DEBUGFUNCTION, keep_reply);
+	EST_CURL_SET(rc, c, CURLOPT_DEBUGDATA, s);
+	EST_CURL_SET(rc, c, CURLOPT_VERBOSE, 1L);
 	if (rc != CURLE_OK)
 		return est_error_set(EST_ECONFIG, "%s: libcurl refused an option: %s", s->display,
 				     curl_easy_strerror(rc));
