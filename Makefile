@@ -22,7 +22,9 @@ ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_CFLAGS)
 LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-MODULES := util orders sshsig dice seal store render mail engine audit rulesets/napoleonic-empire
+MODULES := util orders sshsig dice seal store render mail engine audit rulesets/common \
+	rulesets/napoleonic-empire \
+	rulesets/la-guerre
 -include $(wildcard internal/*/module.mk internal/rulesets/*/module.mk)
 
 module_srcs = $(wildcard $(foreach m,$(1),internal/$(m)/*.c))

@@ -1,51 +1,63 @@
 #!/bin/bash
-# make demo: a real Napoleonic Empire game end to end. Creates the game in a
-# fresh folder (demo-game/), replays the signed sample orders of
-# turnfiles/napoleonic-empire step by step through `submit` and `run`, and
-# mails every report through an SMTP server: the one in $ESTAFETTE_SMTP_URL
-# if set, else a real local one (aiosmtpd on loopback).
+# make demo: real games end to end, one per sample of turnfiles/ (Napoleonic
+# Empire, La Guerre de l'Empereur). Each is created in a fresh folder
+# (demo-game/<ruleset>/), its signed sample orders are replayed step by step
+# through `submit` and `run`, and every report is mailed through an SMTP
+# server: the one in $ESTAFETTE_SMTP_URL if set, else a real local one
+# (aiosmtpd on loopback). DEMO_GAMES names the samples to play (default: all).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 source "$TOP/tests/lib.sh"
 ESTAFETTE=$TOP/${B:-build}/estafette
-SAMPLE=$TOP/turnfiles/napoleonic-empire
 DEMO=${DEMO_DIR:-$TOP/demo-game}
+GAMES=${DEMO_GAMES:-napoleonic-empire la-guerre}
 
 stop_smtpd 2>/dev/null || true
 rm -rf "$DEMO"
 mkdir -p "$DEMO"
 export ESTAFETTE_HOME=$DEMO/home
-# Reproducible commits: the sample orders were signed against these states.
-export ESTAFETTE_COMMIT_TIME=1764000000
-
-"$ESTAFETTE" new "$DEMO/game" --ruleset napoleonic-empire --id ne-demo \
-	--players "$SAMPLE/players.json" --test-dice-secret "estafette sample game"
-
 if [ -n "${ESTAFETTE_SMTP_URL:-}" ]; then
-	git -C "$DEMO/game" config estafette.smtpurl "$ESTAFETTE_SMTP_URL"
+	SMTP_URL=$ESTAFETTE_SMTP_URL
 else
 	trap stop_smtpd EXIT
 	start_smtpd "$DEMO/mailbox"
-	git -C "$DEMO/game" config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
+	SMTP_URL=smtp://127.0.0.1:$SMTP_PORT
 	echo "a local SMTP server (aiosmtpd) listens on 127.0.0.1:$SMTP_PORT"
 fi
-git -C "$DEMO/game" config estafette.sender "Napoleonic Empire GM <gm@example.org>"
 
-"$ESTAFETTE" run "$DEMO/game"
-for order in "$SAMPLE"/orders/*.json; do
+# One sample: its plan.json says the game id, dice secret and commit clock
+# the orders were signed against.
+play() {
+	local sample=$TOP/turnfiles/$1 game=$DEMO/$1/game id secret clock
+	id=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("game", "ne-demo"))' "$sample/plan.json")
+	secret=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("secret", "estafette sample game"))' "$sample/plan.json")
+	clock=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("clock", 1764000000))' "$sample/plan.json")
+	export ESTAFETTE_COMMIT_TIME=$clock
 	echo
-	echo "== $(basename "$order")"
-	"$ESTAFETTE" submit "$DEMO/game" "$order"
-	"$ESTAFETTE" run "$DEMO/game"
-done
+	echo "=== $1: game $id"
+	"$ESTAFETTE" new "$game" --ruleset "$1" --id "$id" --players "$sample/players.json" \
+		--test-dice-secret "$secret"
+	git -C "$game" config estafette.smtpurl "$SMTP_URL"
+	git -C "$game" config estafette.sender "$1 GM <gm@example.org>"
+	"$ESTAFETTE" run "$game"
+	for order in "$sample"/orders/*.json; do
+		echo
+		echo "== $(basename "$order")"
+		"$ESTAFETTE" submit "$game" "$order"
+		"$ESTAFETTE" run "$game"
+	done
+	echo
+	"$ESTAFETTE" status "$game"
+	git -C "$game" fsck --strict --no-progress
+	echo "game repository: $game ($(git -C "$game" rev-list --count main) commits," \
+		"$(git -C "$game" tag | wc -l) step tags; git -C $game log --oneline)"
+	echo "public reports:  $game/turns/*/report.txt"
+	echo "players' mail:   $ESTAFETTE_HOME/outbox/$id/sent/"
+	echo "latest report:   $ESTAFETTE report $game --player $("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["players"][0]["id"])' "$sample/players.json")"
+}
 
-echo
-"$ESTAFETTE" status "$DEMO/game"
-git -C "$DEMO/game" fsck --strict --no-progress
-echo
-echo "game repository: $DEMO/game ($(git -C "$DEMO/game" rev-list --count main) commits," \
-	"$(git -C "$DEMO/game" tag | wc -l) step tags; git -C $DEMO/game log --oneline)"
-echo "public reports:  $DEMO/game/turns/*/report.txt"
-echo "players' mail:   $ESTAFETTE_HOME/outbox/ne-demo/sent/"
+for g in $GAMES; do
+	play "$g"
+done
 [ -d "$DEMO/mailbox" ] && echo "as received:     $DEMO/mailbox/ ($(ls "$DEMO/mailbox" | grep -c '\.eml$') messages)"
-echo "latest report:   $ESTAFETTE report $DEMO/game --player france"
+exit 0

@@ -14,7 +14,7 @@
 	"       [--deadline-hours N [--reminder-hours R]]\n" \
 	"       [--schedule FILE.json] [--sealed | --sealed-orders [--reveal-hours R]]\n" \
 	"       [--press full|public|none] [--press-by-mail]\n" \
-	"       [--test-dice-secret TEXT] [--json]"
+	"       [--rules DIR] [--test-dice-secret TEXT] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
 static int add_option(json_t *options, const char *kv)
@@ -96,7 +96,7 @@ int cmd_new(int argc, char **argv)
 		{"gm-signing-key", required_argument, NULL, 'k'}, {"sealed", no_argument, NULL, 'S'},
 		{"sealed-orders", no_argument, NULL, 'O'}, {"reveal-hours", required_argument, NULL, 'V'},
 		{"schedule", required_argument, NULL, 'c'}, {"press", required_argument, NULL, 'P'},
-		{"press-by-mail", no_argument, NULL, 'M'},
+		{"press-by-mail", no_argument, NULL, 'M'}, {"rules", required_argument, NULL, 'D'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
@@ -133,6 +133,7 @@ int cmd_new(int argc, char **argv)
 		case 'c': schedule_file = optarg; break;
 		case 'P': opts.press = optarg; break;
 		case 'M': opts.press_by_mail = 1; break;
+		case 'D': opts.rules_dir = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;

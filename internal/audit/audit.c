@@ -292,8 +292,17 @@ static int check_order(json_t *orders, audit *a, long long step, const json_t *e
 		return fail(a, step, "manifest.json", "orders", "the manifest lists a commitment/1 file "
 			    "among the orders of step %lld", step);
 	}
-	json_array_foreach(json_object_get(entry, "powers"), i, power)
-		json_object_set(orders, json_string_value(power), order->orders);
+	json_array_foreach(json_object_get(entry, "powers"), i, power) {
+		json_t *mine = NULL;
+		if (est_engine_orders_for(&mine, NULL, order->orders, json_string_value(power),
+					  json_object_get(entry, "powers")) < 0) {
+			est_orders_free(order);
+			est_error_clear();
+			return fail(a, step, "manifest.json", "orders", "an order file of step %lld addresses "
+				    "an item to a power its player did not hold", step);
+		}
+		json_object_set_new(orders, json_string_value(power), mine);
+	}
 	a->orders++;
 	est_orders_free(order);
 	return 0;

@@ -68,6 +68,8 @@ typedef struct {
 	const json_t *schedule;   /* `new --schedule FILE` (est_schedule_check'ed), or NULL;
 	                             the hour options above win over its fields */
 	int reveal_hours;         /* sealed orders: how long after the deadline reveals wait */
+	const char *rules_dir;    /* `new --rules DIR`: its NAME.json files replace the ruleset's
+	                             data files of the same name in this game's rules/ */
 } est_new_options;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
@@ -366,6 +368,19 @@ int est_engine_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *st
  * new. Errors: the ruleset's.
  */
 int est_engine_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped);
+
+/*
+ * A player's order items meant for `power` (engine/ruleset.h): an item
+ * without a "power" field goes to every power the player holds that the
+ * step awaits (`held`, an array of names); one with it only to the power
+ * it names, with the field removed. `orders` must be an array (a non-array
+ * gives an empty one, for the ruleset to refuse). *out is a new array;
+ * *index_out, if wanted, a new array of each item's index in `orders`, to
+ * point diagnostics at the file. Errors: EST_EINVAL naming orders[i].power
+ * when it is not a string or not in `held`; EST_ENOMEM.
+ */
+int est_engine_orders_for(json_t **out, json_t **index_out, const json_t *orders, const char *power,
+			  const json_t *held);
 
 /*
  * The first of the files fixed when a game is made (game.json,

@@ -119,6 +119,19 @@ void est_diagnostic_text(char *buf, size_t len, const json_t *d)
 			 json_string_value(json_object_get(d, "rule")));
 }
 
+/* Diagnostics name items of the power's share of the file: point them at the file's own index. */
+static void point_at_file(json_t *diagnostics, const json_t *index)
+{
+	json_t *d;
+	size_t i;
+
+	json_array_foreach(diagnostics, i, d) {
+		json_int_t k = json_integer_value(json_object_get(d, "index"));
+		if (k >= 0 && (size_t)k < json_array_size(index))
+			json_object_set(d, "index", json_array_get(index, (size_t)k));
+	}
+}
+
 static int validate(json_t **diagnostics_out, est_game *game, const est_order *order,
 		    const json_t *powers, const char *filename)
 {
@@ -133,9 +146,17 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 		return 0;
 	}
 	json_array_foreach(powers, i, power) {
-		json_t *diagnostics = NULL;
+		json_t *diagnostics = NULL, *mine = NULL, *index = NULL;
+		if ((error = est_engine_orders_for(&mine, &index, order->orders, json_string_value(power),
+						   powers)) < 0) {
+			est_error_prefix("%s", filename);
+			return error;
+		}
 		error = game->ruleset->validate(&diagnostics, json_object_get(game->state, "state"),
-						game->rules, json_string_value(power), order->orders);
+						game->rules, json_string_value(power), mine);
+		point_at_file(diagnostics, index);
+		json_decref(mine);
+		json_decref(index);
 		if (error < 0) {
 			size_t n = json_array_size(diagnostics);
 			char first[1024];

@@ -202,7 +202,7 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 {
 	const char *const *powers = rs->powers();
 	size_t i, n = json_array_size(players), npowers = 0, next = 0;
-	json_t *p;
+	json_t *p, *dealt = NULL;
 	int error;
 
 	while (powers[npowers])
@@ -212,14 +212,17 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 				     "list 1 to %zu players", file, n, rs->name, npowers, npowers);
 	if ((error = est_engine_check_players(players, NULL, file, rs)) < 0)
 		return error;
+	if (rs->deal && (error = rs->deal(&dealt, n)) < 0)
+		return error;
 	json_array_foreach(players, i, p) {
 		if (json_object_get(p, "powers"))
 			continue;
-		json_t *dealt = json_array();
-		for (size_t k = i; k < npowers; k += n)
-			json_array_append_new(dealt, json_string(powers[k]));
-		json_object_set_new(p, "powers", dealt);
+		json_t *hand = dealt ? json_incref(json_array_get(dealt, i)) : json_array();
+		for (size_t k = i; !dealt && k < npowers; k += n)
+			json_array_append_new(hand, json_string(powers[k]));
+		json_object_set_new(p, "powers", hand);
 	}
+	json_decref(dealt);
 	for (const char *const *pw = powers; *pw; pw++, next++) {
 		size_t holders = 0;
 		json_array_foreach(players, i, p) {
@@ -258,51 +261,98 @@ char *est_engine_allowed_signers(const json_t *players, const char *gm_key)
 	return text;
 }
 
-/* Copy the ruleset's data files (*.json) into rules/ and merge them for setup(). */
-static int read_ruleset_data(json_t **rules_out, est_changes *c, const est_ruleset *rs)
+/*
+ * One data file `dir`/`name` into rules (key: the name without ".json").
+ * Replacing (`replace` set) is only for a name rules already holds, so a
+ * misspelt file is refused instead of ignored.
+ */
+static int add_data_file(json_t *rules, json_t *raw, const char *dir, const char *name, int replace)
+{
+	size_t len = strlen(name), size;
+	char *path = est_strdup_printf("%s/%s", dir, name), *bytes = NULL, *key = strndup(name, len - 5);
+	json_t *value = NULL;
+	int error;
+
+	if (!path || !key) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (replace && !json_object_get(rules, key)) {
+		error = est_error_set(EST_EINVAL, "--rules %s: %s is not a data file of this ruleset; name "
+				      "the file after the one it replaces (the game's rules/ lists them)", dir, name);
+		goto out;
+	}
+	if ((error = est_file_read(&bytes, &size, path, 1 << 22)) < 0 ||
+	    (error = est_json_parse(&value, bytes, size, path)) < 0)
+		goto out;
+	if (!json_is_object(value)) {
+		error = est_error_set(EST_EINVAL, "%s: a rules data file is one JSON object; fix the file", path);
+		goto out;
+	}
+	json_object_set_new(rules, key, value);
+	value = NULL;
+	/* rules/ keeps each file's bytes as written, so a GM's file reads as the GM wrote it. */
+	if (json_object_set_new(raw, name, json_stringn(bytes, size)) < 0)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+out:
+	json_decref(value);
+	free(bytes);
+	free(key);
+	free(path);
+	return error;
+}
+
+/* Every NAME.json of `dir` into rules, in name order. */
+static int add_data_dir(json_t *rules, json_t *raw, const char *dir, int replace)
+{
+	struct dirent **entries = NULL;
+	int n = scandir(dir, &entries, NULL, alphasort), error = 0;
+
+	if (n < 0)
+		return est_error_set(EST_ENOTFOUND, "%s: cannot read the folder (%s); name a folder of rules "
+				     "data files", dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *name = entries[i]->d_name;
+		size_t len = strlen(name);
+		if (!error && len > 5 && len < 200 && strcmp(name + len - 5, ".json") == 0 && name[0] != '.')
+			error = add_data_file(rules, raw, dir, name, replace);
+		free(entries[i]);
+	}
+	free(entries);
+	return error;
+}
+
+/*
+ * The ruleset's data files (*.json), with those of `new --rules DIR` in
+ * their place, merged for setup() and written to rules/ as they are.
+ */
+static int read_ruleset_data(json_t **rules_out, est_changes *c, const est_ruleset *rs,
+			     const char *rules_dir)
 {
 	char *sub = est_strdup_printf("rulesets/%s/data", rs->name), *dir = NULL;
-	struct dirent **entries = NULL;
-	json_t *rules = json_object();
-	int n = -1, error = 0;
+	json_t *rules = json_object(), *raw = json_object(), *value;
+	const char *name;
+	int error = 0;
 
 	if (!sub || !(dir = est_engine_datadir(sub))) {
 		error = sub ? EST_ECONFIG : est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((n = scandir(dir, &entries, NULL, alphasort)) < 0) {
-		error = est_error_set(EST_ENOTFOUND, "%s: cannot read the ruleset's data", dir);
+	if ((error = add_data_dir(rules, raw, dir, 0)) < 0 ||
+	    (rules_dir && (error = add_data_dir(rules, raw, rules_dir, 1)) < 0))
 		goto out;
+	json_object_foreach(raw, name, value) {
+		size_t len = json_string_length(value);
+		char *bytes = malloc(len + 1);
+		if (bytes)
+			memcpy(bytes, json_string_value(value), len + 1);
+		if ((error = est_changes_add(c, est_strdup_printf("rules/%s", name), bytes, len)) < 0)
+			goto out;
 	}
-	for (int i = 0; i < n && !error; i++) {
-		const char *name = entries[i]->d_name;
-		size_t len = strlen(name), size;
-		char *path, *bytes = NULL, key[256];
-		json_t *value = NULL;
-
-		if (len <= 5 || len - 5 >= sizeof(key) || strcmp(name + len - 5, ".json") != 0)
-			continue;
-		if (!(path = est_strdup_printf("%s/%s", dir, name)))
-			error = est_error_set(EST_ENOMEM, "out of memory");
-		else if ((error = est_file_read(&bytes, &size, path, 0)) == 0 &&
-			 (error = est_json_parse(&value, bytes, size, path)) == 0) {
-			memcpy(key, name, len - 5);
-			key[len - 5] = '\0';
-			json_object_set_new(rules, key, value);
-			error = est_changes_add(c, est_strdup_printf("rules/%s", name), bytes, size);
-			bytes = NULL;
-		}
-		free(bytes);
-		free(path);
-	}
-	if (!error) {
-		*rules_out = rules;
-		rules = NULL;
-	}
+	*rules_out = rules;
+	rules = NULL;
 out:
-	for (int i = 0; i < n; i++)
-		free(entries[i]);
-	free(entries);
+	json_decref(raw);
 	json_decref(rules);
 	free(dir);
 	free(sub);
@@ -587,9 +637,13 @@ static int read_signing_key(est_signing_key *k, char **path_out, char **gm_key, 
 
 static int check_names(const est_ruleset *rs, const char *name, const char *id)
 {
-	if (!rs)
+	if (!rs) {
+		char list[256] = "";
+		for (const char *const *n = est_engine_ruleset_names(); *n; n++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", *list ? ", " : "", *n);
 		return est_error_set(EST_EUSAGE, "--ruleset \"%s\" is not a ruleset of this estafette; "
-				     "choose napoleonic-empire", name ? name : "");
+				     "choose one of %s", name ? name : "", list);
+	}
 	if (!est_orders_is_id(id))
 		return est_error_set(EST_EUSAGE, "game id \"%s\" must be 1-64 of a-z 0-9 _ . -, starting "
 				     "with a letter or digit; pass --id", id ? id : "");
@@ -645,7 +699,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
 	    (error = read_signing_key(&key, &key_path, &gm_key, opts->signing_key)) < 0 ||
 	    (error = check_gm_not_player(players, gm_key)) < 0 ||
-	    (error = read_ruleset_data(&rules, &c, rs)) < 0 ||
+	    (error = read_ruleset_data(&rules, &c, rs, opts->rules_dir)) < 0 ||
 	    (error = rs->setup(&state, rules, options)) < 0 ||
 	    (error = est_secrets_check_free(home, id)) < 0 ||
 	    (error = est_secrets_generate(&secrets, opts->test_secret)) < 0 ||

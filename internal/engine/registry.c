@@ -1,15 +1,18 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "rulesets/la-guerre/la_guerre.h"
 #include "rulesets/napoleonic-empire/napoleonic_empire.h"
 
 /* Every ruleset estafette ships; the engine reaches games only through here. */
 static const est_ruleset *const rulesets[] = {
 	&est_ruleset_napoleonic_empire,
+	&est_ruleset_la_guerre,
 };
 
 static const char *const names[] = {
 	"napoleonic-empire",
+	"la-guerre",
 	NULL,
 };
 

@@ -38,13 +38,55 @@ static json_t *visible_events(const json_t *events_doc, const json_t *reader)
 	return out;
 }
 
+/*
+ * DESIGN.md "Rules data and provenance": the game's rules/ files whose
+ * values were made up where the seed is silent, for the report's banner.
+ */
+static json_t *provisional(const json_t *rules)
+{
+	json_t *out = json_array(), *file;
+	const char *key;
+
+	json_object_foreach((json_t *)rules, key, file) {
+		const char *provenance = json_string_value(json_object_get(file, "provenance"));
+		char *name = est_strdup_printf("%s.json", key);
+		if (provenance && strcmp(provenance, "placeholder") == 0 && name)
+			json_array_append_new(out, json_pack("{s:s, s:O*}", "file", name, "note",
+							     json_object_get(file, "note")));
+		free(name);
+	}
+	return out;
+}
+
+/*
+ * The reader's own view under each power it holds: `view` is the first
+ * power's, and a player holding several sees each one's private parts.
+ */
+static int own_views(json_t **out, est_game *game, const json_t *state, const json_t *player)
+{
+	json_t *views = json_array(), *power;
+	size_t i;
+	int error;
+
+	json_array_foreach(json_object_get(player, "powers"), i, power) {
+		json_t *view = NULL;
+		if ((error = game->ruleset->view(&view, state, game->rules, json_string_value(power))) < 0) {
+			json_decref(views);
+			return error;
+		}
+		json_array_append_new(views, json_pack("{s:O, s:o}", "power", power, "view", view));
+	}
+	*out = views;
+	return 0;
+}
+
 int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
 		     const char *sha, const json_t *events_doc, const json_t *dice_doc,
 		     const json_t *player, time_t deadline)
 {
 	const json_t *state = json_object_get(wrapped_state, "state");
 	const char *power = json_string_value(json_array_get(json_object_get(player, "powers"), 0));
-	json_t *view = NULL, *pending = NULL, *awaiting = NULL, *data = NULL;
+	json_t *view = NULL, *pending = NULL, *awaiting = NULL, *data = NULL, *views = NULL;
 	int error;
 
 	if ((error = game->ruleset->view(&view, state, game->rules, power)) < 0 ||
@@ -64,6 +106,13 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
+	json_object_set_new(data, "provisional", provisional(game->rules));
+	if ((error = own_views(&views, game, state, player)) < 0) {
+		json_decref(data);
+		goto out;
+	}
+	json_object_set_new(data, "views", views);
+	views = NULL;
 	if (player)
 		json_object_set_new(data, "player", json_pack("{s:O, s:O, s:O}", "id",
 			json_object_get(player, "id"), "name", json_object_get(player, "name"),

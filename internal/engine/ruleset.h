@@ -9,7 +9,10 @@
  *
  * Rulesets speak of powers ("France", "Allies"); game.json maps each player
  * to its powers. A player's order file is handed to the ruleset under every
- * power that player holds and that the step awaits.
+ * power that player holds and that the step awaits; an order item with a
+ * "power" field goes to that power only, with the field removed (the
+ * engine refuses a power the player does not hold or the step does not
+ * await), so a player holding several powers addresses each item.
  *
  * Ownership: every json_t ** out-parameter is a new reference the caller
  * must json_decref; every const json_t * argument is borrowed.
@@ -99,6 +102,16 @@ typedef struct est_ruleset {
 	 * information and its games cannot be sealed.
 	 */
 	int (*sealed)(json_t **paths_out, const json_t *state, const json_t *rules);
+
+	/*
+	 * How `new` deals the powers when the players file leaves "powers"
+	 * out (DESIGN.md "Command line"): a new array of `players` arrays of
+	 * power names, the i-th for the i-th player, so that one player may
+	 * hold the several powers of one side. `players` is 1 or more and at
+	 * most the number of powers. NULL: one power each in powers() order,
+	 * dealt round the table.
+	 */
+	int (*deal)(json_t **out, size_t players);
 } est_ruleset;
 
 #endif

@@ -124,8 +124,18 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 		free(sig);
 		return 0;
 	}
-	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power)
-		json_object_set(w->orders, json_string_value(power), order->orders);
+	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {
+		json_t *mine = NULL;
+		/* Checked when the file was accepted; the same split now. */
+		if ((error = est_engine_orders_for(&mine, NULL, order->orders, json_string_value(power),
+						   json_object_get(entry, "awaited_powers"))) < 0) {
+			est_orders_free(order);
+			free(bytes);
+			free(sig);
+			return error;
+		}
+		json_object_set_new(w->orders, json_string_value(power), mine);
+	}
 	w->wait |= order->wait;
 	take_press(w, game, player, order->press);
 	est_sha256_hex(sha, bytes, len);

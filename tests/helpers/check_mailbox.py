@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """Check what players received from a real SMTP server against the game.
 
-    check_mailbox.py MAILBOX GAME_REPO CARDS_JSON
+    check_mailbox.py MAILBOX GAME_REPO [CARDS_JSON]
 
-MAILBOX holds NNNN.eml files as tests/helpers/smtpd.py stores them. For
-every resolved step and every player of game.json, exactly one message must
-have arrived, addressed to that player, and its text must name none of the
-cards then in another power's hand (state.json at tag step-NNNN). Prints a
+MAILBOX holds NNNN.eml files as tests/helpers/smtpd.py stores them (the
+messages of other games are skipped). For every resolved step and every
+player of game.json, exactly one message must have arrived, addressed to
+that player, and its text must show nothing private to another power as of
+that step (state.json at tag step-NNNN): none of the cards in its hand
+(CARDS_JSON names them, Napoleonic Empire), none of its standing orders
+("at PROVINCE, 5.612 step N", La Guerre de l'Empereur). Prints a
 summary; exits 1 naming the first message that breaks a rule. Each report must
 read back with Python's email parser as a text part, an HTML part and, where
 the game has a map, a map.svg attachment that is well-formed SVG.
@@ -50,8 +53,8 @@ def check_parts(path, msg):
 
 
 def main():
-    mailbox, repo, cards_file = sys.argv[1:4]
-    cards = json.loads(pathlib.Path(cards_file).read_text())["cards"]
+    mailbox, repo = sys.argv[1:3]
+    cards = json.loads(pathlib.Path(sys.argv[3]).read_text())["cards"] if len(sys.argv) > 3 else []
     names = {c["id"]: c["name"] for c in cards}
     game = git_json(repo, "main", "game.json")
     steps = [t for t in subprocess.run(["git", "-C", repo, "tag", "--list", "step-*"],
@@ -61,12 +64,16 @@ def main():
     for path in sorted(pathlib.Path(mailbox).glob("*.eml")):
         msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
         key = msg["Message-ID"]
+        if not key.startswith(f"<{game['id']}."):
+            continue
         if key in got:
             sys.exit(f"{path}: {key} arrived twice")
         got[key] = (path, msg)
     for tag in steps:
         n = tag.split("-")[1]
-        hands = git_json(repo, tag, "state.json")["state"].get("hands", {})
+        state = git_json(repo, tag, "state.json")["state"]
+        hands = state.get("hands", {})
+        standing = state.get("standing", {}) if isinstance(state.get("standing"), dict) else {}
         for player in game["players"]:
             key = f"<{game['id']}.{n}.{player['id']}@estafette>"
             if key not in got:
@@ -83,7 +90,14 @@ def main():
                     if names.get(card, card) in text:
                         sys.exit(f"{path}: {player['id']} sees {names.get(card, card)!r}, "
                                  f"a card in {power}'s hand at {tag}")
-    print(f"check_mailbox: {len(got)} messages, one per player per step, no other hand shown, "
+            for power, orders in standing.items():
+                if power in player["powers"] or not isinstance(orders, list):
+                    continue
+                for o in orders:
+                    if f"at {o['at']}, 5.612 step {o['step']}" in text:
+                        sys.exit(f"{path}: {player['id']} sees {power}'s standing order for "
+                                 f"{o['at']}, step {o['step']}, at {tag}")
+    print(f"check_mailbox: {len(got)} messages, one per player per step, nothing private to another power shown, "
           f"{maps} maps parsed")
 
 

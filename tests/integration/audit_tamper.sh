@@ -13,9 +13,9 @@ set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
 export DEMO_DIR=$WORK/demo
-B=${B:-build} bash "$TOP/tests/demo.sh" > "$WORK/demo.log" 2>&1 ||
+DEMO_GAMES=napoleonic-empire B=${B:-build} bash "$TOP/tests/demo.sh" > "$WORK/demo.log" 2>&1 ||
 	fail "the demo failed: $(tail -20 "$WORK/demo.log")"
-game=$DEMO_DIR/game
+game=$DEMO_DIR/napoleonic-empire/game
 # The hidden-chain secret of the deck shuffles lives here, as for `run`.
 export ESTAFETTE_HOME=$DEMO_DIR/home
 KEYS=$TOP/turnfiles/napoleonic-empire/keys

@@ -25,9 +25,9 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 	fail "$CHROMIUM is missing: install Debian's chromium package (tests/deps.sh) to run this test"
 
 export DEMO_DIR=$WORK/demo
-B=${B:-build} bash "$TOP/tests/demo.sh" > "$WORK/demo.log" 2>&1 ||
+DEMO_GAMES=napoleonic-empire B=${B:-build} bash "$TOP/tests/demo.sh" > "$WORK/demo.log" 2>&1 ||
 	fail "the demo failed: $(tail -20 "$WORK/demo.log")"
-game=$DEMO_DIR/game
+game=$DEMO_DIR/napoleonic-empire/game
 export ESTAFETTE_HOME=$DEMO_DIR/home
 MAPDATA=$TOP/internal/rulesets/napoleonic-empire/data/map.json
 

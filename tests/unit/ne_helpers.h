@@ -19,59 +19,16 @@
 #include <string.h>
 
 #include "dice/dice.h"
+#include "rules_helpers.h"
 #include "rulesets/napoleonic-empire/napoleonic_empire.h"
 #include "rulesets/napoleonic-empire/ne_internal.h"
 #include "util/error.h"
 
 #define NE (&est_ruleset_napoleonic_empire)
 
-/* rules = {"<basename>": <parsed data/<basename>.json>}, as the engine passes it. */
 static inline json_t *ne_rules(void)
 {
-	const char *top = getenv("TOP") ? getenv("TOP") : ".";
-	char dir[4096], path[4096 + 256 + 2];
-	json_t *rules = json_object();
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/internal/rulesets/napoleonic-empire/data", top);
-	d = opendir(dir);
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		json_error_t err;
-		json_t *v;
-		char base[256];
-
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		v = json_load_file(path, 0, &err);
-		if (!v)
-			fail_msg("%s: %s", path, err.text);
-		snprintf(base, sizeof(base), "%.*s", (int)(n - 5), e->d_name);
-		json_object_set_new(rules, base, v);
-	}
-	closedir(d);
-	return rules;
-}
-
-/* JSON text with ' for " (readable literals in tests). */
-static inline json_t *J(const char *text)
-{
-	char *s = strdup(text);
-	json_error_t err;
-	json_t *v;
-	char *p;
-
-	for (p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	v = json_loads(s, 0, &err);
-	if (!v)
-		fail_msg("bad test JSON %s: %s", s, err.text);
-	free(s);
-	return v;
+	return rules_load("napoleonic-empire");
 }
 
 /*

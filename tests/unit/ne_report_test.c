@@ -6,28 +6,8 @@
  * drawing (map.svg) shows what the state and the map rules say.
  */
 #include "ne_helpers.h"
-#include "render/render.h"
 
 static json_t *rules;
-
-static char *template_text(const char *name)
-{
-	const char *top = getenv("TOP") ? getenv("TOP") : ".";
-	char path[4096];
-	json_error_t err;
-	FILE *f;
-	char *buf = calloc(1, 65536);
-	size_t n;
-
-	(void)err;
-	snprintf(path, sizeof(path), "%s/templates/napoleonic-empire/%s", top, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, 65535, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
 
 /* The engine's report data for `power` (NULL: public) after an Allied victory in Italy, France to retreat. */
 static json_t *model(json_t **state_out, json_t **events_out, const char *power)
@@ -64,21 +44,11 @@ static json_t *model(json_t **state_out, json_t **events_out, const char *power)
 	return m;
 }
 
-static char *render(const char *name, const json_t *data, int flags)
-{
-	char *tpl = template_text(name), *out = NULL;
-
-	if (est_render(&out, tpl, data, flags, NULL, NULL) < 0)
-		fail_msg("%s: %s", name, est_error_message());
-	free(tpl);
-	return out;
-}
-
 /* The text report: map, battle with rolls and modifiers, own hand, how to send orders. */
 static void test_text_report_for_france(void **unused)
 {
 	json_t *s, *ev, *m = model(&s, &ev, "France");
-	char *t = render("report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	char *t = rules_render("napoleonic-empire", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
 
 	(void)unused;
 	assert_non_null(strstr(t, "Battle in Italy: France 2 armies + 1 defender + 1d6 (1) = 4; Allies 10 armies + 1d6 (6) = 16; Allies win"));
@@ -99,7 +69,7 @@ static void test_text_report_for_france(void **unused)
 static void test_public_html_report(void **unused)
 {
 	json_t *s, *ev, *m = model(&s, &ev, NULL);
-	char *h = render("report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+	char *h = rules_render("napoleonic-empire", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
 
 	(void)unused;
 	assert_non_null(strstr(h, "<td title=\"Kingdom of Italy\">Italy</td><td class=\"n\">2</td><td class=\"n\">9</td>"));
@@ -228,7 +198,7 @@ static void test_map_svg(void **unused)
 	assert_true(json_is_true(json_object_get(map_country(json_object_get(v, "map"), "Austria"), "battle")));
 	m = json_pack("{s:s, s:i, s:s, s:o, s:{s:s, s:s, s:s}}", "game", "ne-<1>", "step", 9, "kind", "turn",
 		      "view", v, "template", "name", "map.svg", "source", "estafette 0.1.0", "short", "ab12cd");
-	svg = render("map.svg.mustache", m, EST_RENDER_ESCAPE_HTML);
+	svg = rules_render("napoleonic-empire", "map.svg.mustache", m, EST_RENDER_ESCAPE_HTML);
 
 	assert_memory_equal(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 60);
 	assert_non_null(strstr(svg, "viewBox=\"0 0 1000 700\""));
@@ -260,8 +230,8 @@ static void test_map_svg(void **unused)
 static void test_reports_name_template(void **unused)
 {
 	json_t *s, *ev, *m = model(&s, &ev, "France");
-	char *t = render("report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
-	char *h = render("report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+	char *t = rules_render("napoleonic-empire", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	char *h = rules_render("napoleonic-empire", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
 
 	(void)unused;
 	assert_non_null(strstr(t, "Report made by estafette from template report (estafette 0.1.0, ab12cd)\n"));

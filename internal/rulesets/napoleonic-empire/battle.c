@@ -41,7 +41,7 @@ int ne_attack_start(json_t *state, json_t *events, const json_t *rules)
 	json_object_foreach_safe(own, tmp, country, card) {
 		if (ne_in_list(battles, country))
 			continue;
-		if ((error = ne_event(events, json_pack("{s:s, s:s, s:[s]}", "card", json_string_value(card),
+		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "card", json_string_value(card),
 							"country", country, "visible_to", ne_str(state, "active")),
 				      "card-kept", "%s keeps %s: there is no battle in %s",
 				      ne_str(state, "active"), ne_card_name(rules, json_string_value(card)),
@@ -119,7 +119,7 @@ static int play_battle_card(struct side_force *f, json_t *state, json_t *events,
 		return error;
 	f->bonus = ne_card_bonus(card);
 	snprintf(f->card, sizeof(f->card), "%s", ne_card_name(rules, id));
-	return ne_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", f->side, "card", id,
+	return est_rules_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", f->side, "card", id,
 					  "country", country, "bonus", f->bonus),
 			"card", "%s %s %s in the battle in %s: %s +%d", f->side,
 			ne_verb(f->side, "plays", "play"), f->card,
@@ -171,13 +171,13 @@ static int decide(struct side_force f[2], json_t *events, const char *country, e
 		describe(b, sizeof(b), &f[1]);
 		if (total(&f[0]) != total(&f[1]))
 			break;
-		if ((error = ne_event(events, json_pack("{s:s}", "country", country), "battle-tie",
+		if ((error = est_rules_event(events, json_pack("{s:s}", "country", country), "battle-tie",
 				      "Battle in %s: %s; %s; a tie, both roll again", country, a, b)) < 0)
 			return error;
 		again = 1;
 	}
 	winner = total(&f[0]) > total(&f[1]) ? NE_FRANCE : NE_ALLIES;
-	return ne_event(events,
+	return est_rules_event(events,
 			json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i}}",
 				  "country", country, "winner",
 				  total(&f[0]) > total(&f[1]) ? NE_FRANCE : NE_ALLIES,
@@ -217,7 +217,7 @@ static int casualties(int *winner_loss, int *loser_loss, const struct side_force
 	*loser_loss = (s1 + s2) * l->armies / 10;
 	if (*loser_loss > l->armies)
 		*loser_loss = l->armies;
-	return ne_event(events,
+	return est_rules_event(events,
 			json_pack("{s:s, s:{s:s, s:i, s:i, s:i}, s:{s:s, s:i, s:[i, i], s:i}}",
 				  "country", country, "winner", "side", w->side, "armies", w->armies,
 				  "roll", d, "loss", *winner_loss, "loser", "side", l->side, "armies",
@@ -316,7 +316,7 @@ int ne_apply_retreat(json_t *state, json_t *events, const json_t *rules, const c
 	if ((error = ne_set_armies(state, to, side, ne_armies(state, to, side) + n)) < 0 ||
 	    (error = ne_set_armies(state, from, side, 0)) < 0)
 		return error;
-	if ((error = ne_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", side, "from", from,
+	if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", side, "from", from,
 						"to", to, "armies", n),
 			      "retreat", "%s %s %d arm%s from %s to %s", side,
 			      ne_verb(side, "retreats", "retreat"), n, ne_ies(n), from, to)) < 0)
@@ -354,7 +354,7 @@ static int after_battle(int *paused, json_t *state, json_t *events, const json_t
 					  "retreats"), country);
 	if (json_array_size(opts) == 0) {
 		if ((error = ne_set_armies(state, country, loser, 0)) < 0 ||
-		    (error = ne_event(events, json_pack("{s:s, s:s, s:i}", "side", loser, "country", country,
+		    (error = est_rules_event(events, json_pack("{s:s, s:s, s:i}", "side", loser, "country", country,
 							"armies", n),
 				      "destroyed", "%s %s no adjacent friendly country to retreat to from %s: "
 				      "%s %d surviving arm%s %s destroyed", loser,

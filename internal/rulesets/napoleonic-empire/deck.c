@@ -16,7 +16,7 @@ int ne_shuffle_deck(json_t *state, json_t *events, est_dice *hidden, const char 
 
 	if ((error = est_dice_shuffle(deck, hidden, "deck shuffle")) < 0)
 		return error;
-	return ne_event(events, json_pack("{s:i}", "cards", (int)json_array_size(deck)),
+	return est_rules_event(events, json_pack("{s:i}", "cards", (int)json_array_size(deck)),
 			"shuffle", "%s (%zu cards)", why, json_array_size(deck));
 }
 
@@ -46,13 +46,13 @@ static int draw_events(json_t *events, const json_t *rules, const char *side, js
 			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
 						i ? ", " : "", nm);
 	}
-	if ((error = ne_event(events, json_pack("{s:s, s:i}", "side", side, "count",
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i}", "side", side, "count",
 						(int)json_array_size(drawn)),
 			      "draw", "%s %s %zu card%s", side, ne_verb(side, "draws", "draw"),
 			      json_array_size(drawn),
 			      json_array_size(drawn) == 1 ? "" : "s")) < 0)
 		return error;
-	return ne_event(events, json_pack("{s:s, s:O, s:[s]}", "side", side, "cards", drawn,
+	return est_rules_event(events, json_pack("{s:s, s:O, s:[s]}", "side", side, "cards", drawn,
 					  "visible_to", side),
 			"draw-cards", "%s %s %s", side, ne_verb(side, "draws", "draw"),
 			len ? names : "nothing");

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "dice/dice.h"
+#include "rulesets/common/events.h"
 
 #define NE_FRANCE "France"
 #define NE_ALLIES "Allies"
@@ -58,8 +59,6 @@ const char *ne_controller(const json_t *state, const char *country);
 int ne_set_controller(json_t *state, const char *country, const char *side);
 int ne_on_map(const json_t *state, const char *side);
 int ne_contested(const json_t *state, const char *country);
-int ne_event(json_t *events, json_t *fields, const char *type, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 int ne_update_control(json_t *state, json_t *events, const json_t *rules);
 json_t *ne_hand(const json_t *state, const char *side);
 int ne_hand_index(const json_t *state, const char *side, const char *card);

@@ -29,12 +29,12 @@ static int place(json_t *state, json_t *events, const json_t *rules, const char 
 	if ((error = ne_set_armies(state, country, side, ne_armies(state, country, side) + placed)) < 0)
 		return error;
 	if (placed < n)
-		return ne_event(events, json_pack("{s:s, s:s, s:i, s:i}", "side", side, "country", country,
+		return est_rules_event(events, json_pack("{s:s, s:s, s:i, s:i}", "side", side, "country", country,
 						  "armies", placed, "short", n - placed),
 				"reinforcements", "%s %s %d of %d armies in %s (%s): no more of %s 80 "
 				"counters are off the map", side, ne_verb(side, "places", "place"),
 				placed, n, country, why, ne_verb(side, "its", "their"));
-	return ne_event(events, json_pack("{s:s, s:s, s:i}", "side", side, "country", country,
+	return est_rules_event(events, json_pack("{s:s, s:s, s:i}", "side", side, "country", country,
 					  "armies", placed),
 			"reinforcements", "%s %s %d arm%s in %s (%s)", side,
 			ne_verb(side, "places", "place"), placed,
@@ -102,7 +102,7 @@ static int rebels_and_bonus(json_t *state, json_t *events, const json_t *rules, 
 	json_array_foreach(json_object_get(att, "bonus"), i, v) {
 		const char *card = ne_str(v, "card"), *c = bonus_country(state, rules, ne_str(v, "country"));
 		if (!c) {
-			if ((error = ne_event(events, NULL, "reinforcements",
+			if ((error = est_rules_event(events, NULL, "reinforcements",
 					      "%s: France controls no country to place its 2 armies in",
 					      ne_card_name(rules, card))) < 0)
 				return error;
@@ -144,7 +144,7 @@ static int win(json_t *state, json_t *events, const char *side, const char *why)
 	    json_object_set_new(state, "win_reason", json_string(why)) < 0 ||
 	    json_object_set_new(state, "phase", json_string("over")) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	return ne_event(events, json_pack("{s:s, s:s}", "winner", side, "reason", why), "victory",
+	return est_rules_event(events, json_pack("{s:s, s:s}", "winner", side, "reason", why), "victory",
 			"%s %s: %s", side, ne_verb(side, "wins", "win"), why);
 }
 
@@ -189,7 +189,7 @@ int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hi
 	int error;
 
 	if (json_is_true(json_object_get(state, "extra")))
-		error = ne_event(events, NULL, "reinforcements",
+		error = est_rules_event(events, NULL, "reinforcements",
 				 "%s %s no reinforcements: this was an extra turn", side,
 				 ne_verb(side, "takes", "take"));
 	else
@@ -209,7 +209,7 @@ int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hi
 	    json_object_set_new(state, "phase", json_string("turn")) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	next = ne_str(state, "active");
-	if ((error = ne_event(events, json_pack("{s:s, s:i, s:b}", "side", next, "turn",
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:b}", "side", next, "turn",
 						(int)json_integer_value(json_object_get(state, "turn")),
 						"extra", extra_next),
 			      "turn", "Turn %d: %s%s", (int)json_integer_value(json_object_get(state, "turn")),

@@ -210,7 +210,7 @@ static int resolve_start(json_t *state, json_t *events, const json_t *rules, est
 	if (json_object_set_new(state, "turn", json_integer(1)) < 0 ||
 	    json_object_set_new(state, "phase", json_string("turn")) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = ne_event(events, json_pack("{s:s, s:i, s:b}", "side", NE_FRANCE, "turn", 1,
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:b}", "side", NE_FRANCE, "turn", 1,
 						"extra", 0),
 			      "turn", "Turn 1: France")) < 0 ||
 	    (error = ne_draw(state, events, rules, NE_FRANCE, ne_setup_int(rules, "draw", 2), hidden)) < 0)

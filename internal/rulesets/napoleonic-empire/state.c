@@ -91,27 +91,6 @@ int ne_contested(const json_t *state, const char *country)
 	return ne_armies(state, country, NE_FRANCE) > 0 && ne_armies(state, country, NE_ALLIES) > 0;
 }
 
-/* Append {"type", "text", ...fields} to events; `fields` is stolen. */
-int ne_event(json_t *events, json_t *fields, const char *type, const char *fmt, ...)
-{
-	json_t *ev = fields ? fields : json_object();
-	va_list ap;
-	char *text = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (!ev || n < 0 || json_object_set_new(ev, "type", json_string(type)) < 0 ||
-	    json_object_set_new(ev, "text", json_string(text)) < 0 ||
-	    json_array_append_new(events, ev) < 0) {
-		free(n < 0 ? NULL : text);
-		return est_error_set(EST_ENOMEM, "out of memory");
-	}
-	free(text);
-	return 0;
-}
-
 /*
  * "If you have one or more armies in a country, and your opponent has
  * none, you control it." RULINGS.md R5: control persists until the other
@@ -136,7 +115,7 @@ int ne_update_control(json_t *state, json_t *events, const json_t *rules)
 			continue;
 		if ((error = ne_set_controller(state, c, now)) < 0)
 			return error;
-		if ((error = ne_event(events, json_pack("{s:s, s:s}", "country", c, "controller", now),
+		if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "country", c, "controller", now),
 				      "control", "%s now %s %s", now,
 				      ne_verb(now, "controls", "control"), c)) < 0)
 			return error;

@@ -56,11 +56,11 @@ static int discard(json_t *state, json_t *events, const json_t *rules, const cha
 		return 0;
 	if ((error = ne_play_from_hand(state, side, card)) < 0)
 		return error;
-	if ((error = ne_event(events, json_pack("{s:s}", "side", side), "discard",
+	if ((error = est_rules_event(events, json_pack("{s:s}", "side", side), "discard",
 			      "%s %s a card face down (hand limit)", side,
 			      ne_verb(side, "discards", "discard"))) < 0)
 		return error;
-	return ne_event(events, json_pack("{s:s, s:s, s:[s]}", "side", side, "card", card,
+	return est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "side", side, "card", card,
 					  "visible_to", side),
 			"discard-card", "%s %s %s", side, ne_verb(side, "discards", "discard"),
 			ne_card_name(rules, card));
@@ -84,7 +84,7 @@ static int event_card(json_t *state, json_t *events, const json_t *rules, const 
 
 	if ((error = ne_play_from_hand(state, side, id)) < 0)
 		return error;
-	if ((error = ne_event(events, json_pack("{s:s, s:s}", "side", side, "card", id), "card",
+	if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "side", side, "card", id), "card",
 			      "%s %s %s: %s", side, ne_verb(side, "plays", "play"), ne_card_name(rules, id),
 			      ne_str(card, "notes"))) < 0)
 		return error;
@@ -141,7 +141,7 @@ static int moves(json_t *state, json_t *events, const char *side, const json_t *
 	int error;
 
 	if (json_is_true(json_object_get(json_object_get(state, "no_move"), side)))
-		return ne_event(events, json_pack("{s:s}", "side", side), "no-move",
+		return est_rules_event(events, json_pack("{s:s}", "side", side), "no-move",
 				"%s may not move this turn", side);
 	json_array_foreach(orders, i, o) {
 		const char *from = ne_str(o, "from"), *to = ne_str(o, "to");
@@ -159,7 +159,7 @@ static int moves(json_t *state, json_t *events, const char *side, const json_t *
 			continue;
 		if ((error = ne_set_armies(state, from, side, ne_armies(state, from, side) - n)) < 0 ||
 		    (error = ne_set_armies(state, to, side, ne_armies(state, to, side) + n)) < 0 ||
-		    (error = ne_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", side, "from", from,
+		    (error = est_rules_event(events, json_pack("{s:s, s:s, s:s, s:i}", "side", side, "from", from,
 							"to", to, "armies", n),
 				      "move", "%s %s %d arm%s from %s to %s", side,
 				      ne_verb(side, "moves", "move"), n, ne_ies(n), from, to)) < 0)

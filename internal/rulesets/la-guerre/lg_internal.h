@@ -1,0 +1,154 @@
+/*
+ * La Guerre de l'Empereur: what the files of this module share. Not public.
+ *
+ * State (plain JSON; README.md "State" shows an example):
+ *   scenario, year, season, phase ("turn" | "winter" | "over"),
+ *   side ("France" | "Coalition": the side whose turn it is),
+ *   provinces {name: {"controller": nation, "garrison": n, "ghost": n}},
+ *   armies [{"id", "nation", "commander", "location", "movement",
+ *            "artillery", "corps": [{"name", "divisions"}]}],
+ *   moved [army ids that moved or besieged this turn],
+ *   queue [{"power", "order"}]: the rest of the moving side's turn,
+ *   battle (absent when none; see battle.c),
+ *   standing {power: [{"at", "step", "option", "to"?}]},
+ *   diplomacy {nation: {"status", "expires"?}}, embargo_exclude [nations],
+ *   britain_buy, vp {"France": n, "Coalition": n}, winner, win_reason.
+ *
+ * Unless said otherwise, functions return 0 or a negative EST_E* code with
+ * the message set; `events` is the step's event array (borrowed).
+ */
+#ifndef EST_RULESETS_LG_INTERNAL_H
+#define EST_RULESETS_LG_INTERNAL_H
+
+#include <jansson.h>
+
+#include "dice/dice.h"
+#include "rulesets/common/events.h"
+
+#define LG_FRANCE "France"
+#define LG_COALITION "Coalition"
+
+/* state.c: look-ups in the rules data and the state */
+const char *lg_str(const json_t *obj, const char *key);
+int lg_int(const json_t *obj, const char *key, int fallback);
+const json_t *lg_table(const json_t *rules, const char *name);
+const json_t *lg_scenario(const json_t *rules);
+const json_t *lg_province_data(const json_t *rules, const char *name);
+int lg_adjacent(const json_t *rules, const char *a, const char *b);
+/* Whether the array of strings `list` holds `name`. */
+int lg_in_list(const json_t *list, const char *name);
+/* The side a nation fights for ("France", "Coalition"), or NULL if neutral. */
+const char *lg_side_of(const json_t *rules, const char *nation);
+const char *lg_other_side(const char *side);
+
+json_t *lg_province(const json_t *state, const char *name);
+const char *lg_controller(const json_t *state, const char *province);
+/* Whether `province` is controlled by a nation of `side`. */
+int lg_friendly(const json_t *state, const json_t *rules, const char *province, const char *side);
+/* Whether `province` is controlled by a nation at war with `side` (the other side). */
+int lg_enemy(const json_t *state, const json_t *rules, const char *province, const char *side);
+json_t *lg_army(const json_t *state, const char *id);
+/* The first army in `province` whose nation is on `side`, or NULL. */
+json_t *lg_army_at(const json_t *state, const json_t *rules, const char *province, const char *side);
+const char *lg_army_side(const json_t *rules, const json_t *army);
+int lg_divisions(const json_t *army);
+int lg_corps_count(const json_t *army);
+const json_t *lg_leader(const json_t *rules, const char *id);
+/* The tactical rating of the army's commander (0 when it has none). */
+int lg_tactical(const json_t *rules, const json_t *army);
+/* "Grande Armée (Napoleon)" style label for reports: the id and commander's name. */
+const char *lg_commander_name(const json_t *rules, const json_t *army);
+/* Roll one die of `sides` faces, logging `purpose` (printf-style). */
+int lg_roll(int *out, est_dice *dice, int sides, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int lg_set_controller(json_t *state, const char *province, const char *nation, int garrison,
+		      int ghost);
+/* Add `vp` to `side`'s victory points. */
+int lg_add_vp(json_t *state, const char *side, int vp);
+/*
+ * Remove `n` divisions from `army`, one at a time from the corps with the
+ * most divisions; when `spread` is set (5.616 Bombardment) each division
+ * of one hit from a different corps where possible. Sets *lost_out to a new
+ * object {"corps name": divisions lost} for the report. Empty corps go.
+ */
+int lg_lose_divisions(json_t **lost_out, json_t *army, int n, int spread);
+/* "I Corps 1, IV Corps 1" from a lost-divisions object; caller frees. */
+char *lg_losses_text(const json_t *lost);
+/* Remove an army with no divisions left; says so in the events. */
+int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *army,
+		   const char *why);
+
+/*
+ * data.c: the rules data, checked once at set-up (a GM may bring their
+ * own files): EST_EINVAL naming the file, the field and the fix.
+ */
+int lg_check_rules(const json_t *rules);
+
+/* move.c: a turn's moves and sieges (5.513 starts battles) */
+int lg_apply_order(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		   const char *power, const json_t *order);
+/* Movement points a path costs, entering each province in turn (mountain costs more). */
+int lg_path_cost(const json_t *rules, const json_t *path);
+/*
+ * One siege roll by `army` against the enemy garrison of its province; a
+ * garrison of ghosts only gives up at once. `free_rule` names the rule
+ * that makes this a first attempt at no Movement Point cost (NULL: paid).
+ */
+int lg_siege(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
+	     const char *free_rule);
+
+/* battle.c: 5.513, 5.612 and 5.616 */
+int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		    json_t *mover, const char *from, json_t *defender);
+/* Run the battle on until it needs a decision no standing order answers, or ends. */
+int lg_battle_continue(json_t *state, json_t *events, const json_t *rules, est_dice *dice);
+/* "attacker" for "defender" and back. */
+const char *lg_other_role(const char *role);
+/* The role whose player decides at the battle's step: 4 and 6 the initiative player, 5 the other, 9 the loser; NULL at rest between. */
+const char *lg_battle_deciding_role(const json_t *battle);
+/* The power the battle awaits and the kind of step ("battle-step-4" ...), or NULLs. */
+void lg_battle_awaits(const char **power_out, const char **kind_out, const json_t *state);
+/* The options the awaited step allows: "attack", "retreat", ... NULL-terminated. */
+const char *const *lg_battle_options(const json_t *state);
+int lg_battle_decide(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		     const json_t *order);
+
+/* retreat.c: retreats, 5.629 pursuit and 5.6291 */
+/* New array of the provinces `army` may retreat to from its province (5.616). */
+json_t *lg_retreat_options(const json_t *state, const json_t *rules, const json_t *army);
+/*
+ * Retreat `army` to `to` (NULL: through enemy provinces, 5.6291). With
+ * `pursuer` set the retreat follows an attack and is pursued (5.629).
+ */
+int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
+	       const char *to, const json_t *pursuer);
+
+/* season.c: turns, seasons, the winter phase, 4.241 and the end */
+int lg_advance(json_t *state, json_t *events, const json_t *rules, est_dice *dice);
+int lg_winter(json_t *state, json_t *events, const json_t *rules);
+/* embargo.c: 4.241 and the winter's VPs (France's embargo, Britain's purchase) */
+int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules);
+/*
+ * 4.241: whether the embargo is raised this winter; *why_out gets a new
+ * string saying which condition held or failed.
+ */
+int lg_embargo_raised(char **why_out, const json_t *state, const json_t *rules);
+int lg_turn_start(json_t *state, const char *side);
+/* New array of the powers of `side` (scenario order). */
+json_t *lg_side_powers(const json_t *rules, const char *side);
+/* The powers, NULL-terminated: France, Austria, Russia, Britain. */
+const char *const *lg_powers(void);
+int lg_is_power(const char *name);
+
+/* standing.c: standing orders (RULINGS.md L19) */
+const json_t *lg_standing(const json_t *state, const char *power, const char *at, int step);
+int lg_set_standing(json_t *state, const char *power, const json_t *order);
+
+/* validate.c */
+int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
+		const char *power, const json_t *orders);
+
+/* view.c */
+int lg_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
+
+#endif

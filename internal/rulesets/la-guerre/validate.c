@@ -1,0 +1,446 @@
+/*
+ * La Guerre de l'Empereur: order checks (README.md "Orders"). Every refusal
+ * is a diagnostic {"index", "field", "rule", "message"} whose message ends
+ * with the fix; the engine prints it with the file name.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/util.h"
+#include "lg_internal.h"
+
+#define R_MOVE "La Guerre, movement (placeholder, RULINGS.md L4)"
+#define R_ENTER "La Guerre 5.513"
+#define R_SEQUENCE "La Guerre 5.612"
+#define R_OPTIONS "La Guerre 5.616"
+#define R_EMBARGO "La Guerre 4.241"
+#define R_ORDERS "La Guerre, orders (README.md)"
+
+#define MAX_PATH 12
+
+struct check {
+	const json_t *state, *rules;
+	const char *power;
+	json_t *diags;
+	json_t *armies;   /* army id -> 1: one order per army */
+	json_t *standing; /* "at/step" -> 1 */
+	int answers, buys;
+};
+
+static void diag(struct check *c, int i, const char *field, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void diag(struct check *c, int i, const char *field, const char *rule, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_array_append_new(c->diags, json_pack("{s:i, s:s, s:s, s:s}", "index", i, "field", field,
+						  "rule", rule, "message", msg));
+}
+
+/* Every field of `o` is one of `fields`; the named `required` ones are there. */
+static int known_fields(struct check *c, int i, const json_t *o, const char *const *fields,
+			const char *const *required)
+{
+	const char *key;
+	json_t *v;
+	int ok = 1;
+
+	json_object_foreach((json_t *)o, key, v) {
+		const char *const *f;
+		for (f = fields; *f && strcmp(*f, key) != 0; f++)
+			;
+		if (!*f) {
+			diag(c, i, key, R_ORDERS, "\"%s\" is not a field of a %s order; remove it", key,
+			     lg_str(o, "type"));
+			ok = 0;
+		}
+	}
+	for (; required && *required; required++)
+		if (!json_object_get(o, *required)) {
+			diag(c, i, *required, R_ORDERS, "a %s order needs \"%s\"; add it", lg_str(o, "type"),
+			     *required);
+			ok = 0;
+		}
+	return ok;
+}
+
+static const char *string_field(struct check *c, int i, const json_t *o, const char *field)
+{
+	const json_t *v = json_object_get(o, field);
+
+	if (v && !json_is_string(v)) {
+		diag(c, i, field, R_ORDERS, "must be a string; quote it");
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+static const char *province_field(struct check *c, int i, const json_t *o, const char *field)
+{
+	const char *name = string_field(c, i, o, field);
+
+	if (name && !lg_province_data(c->rules, name)) {
+		diag(c, i, field, R_ORDERS, "\"%s\" is not a province of the map; spell it as rules/map.json "
+		     "does (e.g. \"Bavaria\", \"Upper Austria\")", name);
+		return NULL;
+	}
+	return name;
+}
+
+/* The power's own army named in `o`, once per file. */
+static json_t *own_army(struct check *c, int i, const json_t *o)
+{
+	const char *id = string_field(c, i, o, "army");
+	json_t *army = id ? lg_army(c->state, id) : NULL;
+
+	if (!id)
+		return NULL;
+	if (!army) {
+		diag(c, i, "army", R_ORDERS, "there is no army \"%s\" on the map; use an id from the "
+		     "report's list of armies", id);
+		return NULL;
+	}
+	if (strcmp(lg_str(army, "nation"), c->power) != 0) {
+		diag(c, i, "army", R_ORDERS, "army \"%s\" is %s's, not %s's; order only %s's armies (a player "
+		     "holding both powers adds \"power\": \"%s\" to the order)", id, lg_str(army, "nation"),
+		     c->power, c->power, lg_str(army, "nation"));
+		return NULL;
+	}
+	if (json_object_get(c->armies, id)) {
+		diag(c, i, "army", R_MOVE, "army \"%s\" already has an order in this file; an army moves or "
+		     "besieges once a turn, so give it one order", id);
+		return NULL;
+	}
+	json_object_set_new(c->armies, id, json_true());
+	return army;
+}
+
+/*
+ * A step of the path from `at` into `to`, as the map stood at the start of
+ * the turn; `last` says whether the path ends there.
+ */
+static int path_step(struct check *c, int i, const char *side, const char *at, const char *to, int last)
+{
+	if (!lg_adjacent(c->rules, at, to)) {
+		diag(c, i, "path", R_MOVE, "%s is not adjacent to %s; list every province entered, in order", to, at);
+		return 0;
+	}
+	if (!lg_side_of(c->rules, lg_controller(c->state, to))) {
+		diag(c, i, "path", R_MOVE, "%s is neutral (%s) and may not be entered (RULINGS.md L5); go "
+		     "around it", to, lg_controller(c->state, to));
+		return 0;
+	}
+	if (!last && lg_army_at(c->state, c->rules, to, lg_other_side(side))) {
+		diag(c, i, "path", R_ENTER, "an enemy army holds %s: entering it ends the move with a battle; "
+		     "end the path there", to);
+		return 0;
+	}
+	if (!last && lg_enemy(c->state, c->rules, to, side) && lg_int(lg_province(c->state, to), "garrison", 0) > 0) {
+		diag(c, i, "path", R_ENTER, "an enemy garrison holds %s: entering it ends the move with a siege "
+		     "(RULINGS.md L6); end the path there", to);
+		return 0;
+	}
+	if (last && lg_army_at(c->state, c->rules, to, side)) {
+		diag(c, i, "path", R_MOVE, "%s already holds an army of your side, and armies do not stack "
+		     "(RULINGS.md L7); end the move elsewhere", to);
+		return 0;
+	}
+	return 1;
+}
+
+static void check_move(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "army", "path", NULL};
+	const json_t *path = json_object_get(o, "path"), *p;
+	json_t *army;
+	const char *at;
+	size_t k;
+
+	if (!known_fields(c, i, o, fields, fields) || !(army = own_army(c, i, o)))
+		return;
+	if (!json_is_array(path) || json_array_size(path) == 0 || json_array_size(path) > MAX_PATH) {
+		diag(c, i, "path", R_MOVE, "must be an array of 1 to %d provinces, those entered in order", MAX_PATH);
+		return;
+	}
+	at = lg_str(army, "location");
+	json_array_foreach(path, k, p) {
+		const char *to = json_is_string(p) ? json_string_value(p) : NULL;
+		if (!to || !lg_province_data(c->rules, to)) {
+			diag(c, i, "path", R_ORDERS, "path[%zu] is not a province of the map; spell it as "
+			     "rules/map.json does", k);
+			return;
+		}
+		if (!path_step(c, i, lg_army_side(c->rules, army), at, to, k + 1 == json_array_size(path)))
+			return;
+		at = to;
+	}
+	if (lg_path_cost(c->rules, path) > lg_int(army, "movement", 0))
+		diag(c, i, "path", R_MOVE, "the path costs %d Movement Points (mountains cost %d) and army \"%s\" "
+		     "has %d; shorten it", lg_path_cost(c->rules, path),
+		     lg_int(lg_table(c->rules, "movement"), "mountain", 2), lg_str(army, "id"),
+		     lg_int(army, "movement", 0));
+}
+
+static void check_besiege(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "army", NULL};
+	json_t *army;
+	const char *at;
+
+	if (!known_fields(c, i, o, fields, fields) || !(army = own_army(c, i, o)))
+		return;
+	at = lg_str(army, "location");
+	if (!lg_enemy(c->state, c->rules, at, lg_army_side(c->rules, army)) ||
+	    lg_int(lg_province(c->state, at), "garrison", 0) <= 0)
+		diag(c, i, "army", R_MOVE, "army \"%s\" is in %s, where no enemy garrison stands; besiege only "
+		     "from a province held by an enemy garrison", lg_str(army, "id"), at);
+}
+
+/* Which options a decision at `step` may take (5.612 steps 4-6, and 9 for the loser's retreat). */
+static int option_fits(int step, const char *option)
+{
+	if (strcmp(option, "none") == 0 || strcmp(option, "retreat") == 0)
+		return 1;
+	if (step == 9)
+		return 0;
+	if (strcmp(option, "attack") == 0)
+		return 1;
+	return step != 6 && (strcmp(option, "auxiliary") == 0 || strcmp(option, "bombard") == 0);
+}
+
+static void check_standing(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "at", "step", "option", "to", NULL};
+	static const char *const required[] = {"type", "at", "step", "option", NULL};
+	const json_t *step_v = json_object_get(o, "step");
+	const char *at, *option, *to;
+	char key[160];
+	long long step;
+
+	if (!known_fields(c, i, o, fields, required) || !(at = province_field(c, i, o, "at")) ||
+	    !(option = string_field(c, i, o, "option")))
+		return;
+	step = json_is_integer(step_v) ? json_integer_value(step_v) : 0;
+	if (step != 4 && step != 5 && step != 6 && step != 9) {
+		diag(c, i, "step", R_SEQUENCE, "a standing order answers 5.612 step 4, 5 or 6 (the options) or "
+		     "9 (where to retreat after a lost attack); give one of 4, 5, 6, 9");
+		return;
+	}
+	if (!option_fits((int)step, option)) {
+		diag(c, i, "option", R_SEQUENCE, "\"%s\" is not an option at step %lld; choose %s", option, step,
+		     step == 9 ? "retreat (or none)" : step == 6 ? "attack or retreat (or none)" :
+		     "attack, retreat, auxiliary or bombard (or none)");
+		return;
+	}
+	if ((to = province_field(c, i, o, "to")) && (strcmp(option, "retreat") != 0 || !lg_adjacent(c->rules, at, to)))
+		diag(c, i, "to", R_OPTIONS, "a retreat goes to a province adjacent to %s, and \"to\" only "
+		     "goes with the retreat option; fix or remove it", at);
+	snprintf(key, sizeof(key), "%s/%lld", at, step);
+	if (json_object_get(c->standing, key))
+		diag(c, i, "at", R_ORDERS, "a second standing order for %s, step %lld; give one", at, step);
+	json_object_set_new(c->standing, key, json_true());
+}
+
+static void check_embargo(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "exclude", NULL};
+	const json_t *members = json_object_get(json_object_get(lg_scenario(c->rules), "embargo"), "members");
+	const json_t *exclude = json_object_get(o, "exclude"), *v, *m;
+	size_t k, j;
+
+	if (!known_fields(c, i, o, fields, fields))
+		return;
+	if (strcmp(c->power, LG_FRANCE) != 0) {
+		diag(c, i, "type", R_EMBARGO, "only France decides which nations of an expired peace count in "
+		     "its embargo; remove the order");
+		return;
+	}
+	if (!json_is_array(exclude)) {
+		diag(c, i, "exclude", R_EMBARGO, "must be an array of nations (possibly empty)");
+		return;
+	}
+	json_array_foreach(exclude, k, v) {
+		int member = 0;
+		json_array_foreach(members, j, m)
+			member |= json_equal(v, m);
+		if (!member)
+			diag(c, i, "exclude", R_EMBARGO, "exclude[%zu] is not a nation of the embargo; name some of "
+			     "Russia, Prussia, Spain", k);
+	}
+}
+
+static void check_buy(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "vp", NULL};
+	const json_t *vp = json_object_get(o, "vp");
+	int max = lg_int(json_object_get(lg_scenario(c->rules), "embargo"), "britain_buy_max", 10);
+
+	if (!known_fields(c, i, o, fields, fields))
+		return;
+	if (strcmp(c->power, "Britain") != 0 || strcmp(lg_str(c->state, "season"), "Winter") != 0) {
+		diag(c, i, "type", R_EMBARGO, "only Britain buys VPs, in the Coalition's winter turn; remove it");
+		return;
+	}
+	if (!json_is_integer(vp) || json_integer_value(vp) < 0 || json_integer_value(vp) > max)
+		diag(c, i, "vp", R_EMBARGO, "must be an integer from 0 to %d (at most 5 in a winter when "
+		     "France's embargo is complete)", max);
+	if (++c->buys > 1)
+		diag(c, i, "type", R_ORDERS, "a second buy-vp order; give one");
+}
+
+/* The answer to the decision the battle awaits (5.612 steps 4-6, or 9). */
+static void check_answer(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "option", "to", NULL};
+	static const char *const retreat_fields[] = {"type", "to", NULL};
+	const json_t *battle = json_object_get(c->state, "battle");
+	const char *type = lg_str(o, "type"), *option = "retreat", *to;
+	int step = lg_int(battle, "step", 0);
+
+	if (++c->answers > 1) {
+		diag(c, i, "type", R_SEQUENCE, "a second answer to the decision; give one");
+		return;
+	}
+	if ((step == 9) != (strcmp(type, "retreat") == 0)) {
+		diag(c, i, "type", R_SEQUENCE, "step %d awaits %s", step, step == 9 ?
+		     "a \"retreat\" order naming where to go" : "an \"option\" order");
+		return;
+	}
+	if (!known_fields(c, i, o, step == 9 ? retreat_fields : fields, NULL))
+		return;
+	if (step != 9 && !(option = string_field(c, i, o, "option"))) {
+		if (!json_object_get(o, "option"))
+			diag(c, i, "option", R_SEQUENCE, "an option order needs \"option\"; add it");
+		return;
+	}
+	if (!option_fits(step, option) || strcmp(option, "none") == 0) {
+		diag(c, i, "option", R_SEQUENCE, "\"%s\" is not an option at step %d; choose %s", option,
+		     step, step == 6 ? "attack or retreat (step 6: the initiative player must)" :
+		     "attack, retreat, auxiliary or bombard");
+		return;
+	}
+	if (strcmp(option, "bombard") == 0) {
+		const char *awaited, *kind;
+		json_t *army;
+		lg_battle_awaits(&awaited, &kind, c->state);
+		army = lg_army_at(c->state, c->rules, lg_str(battle, "province"),
+				  lg_side_of(c->rules, awaited));
+		if (lg_int(army, "artillery", 0) == 0)
+			diag(c, i, "option", R_OPTIONS, "your army has no artillery unit to bombard with; choose "
+			     "attack, retreat or auxiliary");
+	}
+	if ((to = province_field(c, i, o, "to"))) {
+		const char *awaited, *kind;
+		json_t *opts, *v;
+		size_t k;
+		int open = 0;
+		lg_battle_awaits(&awaited, &kind, c->state);
+		opts = lg_retreat_options(c->state, c->rules, lg_army_at(c->state, c->rules, lg_str(battle, "province"),
+									 lg_side_of(c->rules, awaited)));
+		json_array_foreach(opts, k, v)
+			open |= strcmp(json_string_value(v), to) == 0;
+		if (strcmp(option, "retreat") != 0 || !open)
+			diag(c, i, "to", R_OPTIONS, "%s is not open to this army's retreat (an adjacent friendly "
+			     "province with no army); name one the report lists, or leave \"to\" out", to);
+		json_decref(opts);
+	}
+}
+
+static const char *turn_types(const struct check *c)
+{
+	return strcmp(c->power, LG_FRANCE) == 0 ? "move, besiege, standing, embargo" :
+	       strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, buy-vp" : "move, besiege, standing";
+}
+
+static void check_item(struct check *c, int i, const json_t *o)
+{
+	const char *type = lg_str(o, "type");
+	int battle = json_object_get(c->state, "battle") != NULL;
+
+	if (!json_is_object(o) || !type) {
+		diag(c, i, "type", R_ORDERS, "each order is an object with a \"type\"; see the report's "
+		     "order examples");
+		return;
+	}
+	if (strcmp(type, "standing") == 0)
+		check_standing(c, i, o);
+	else if (battle && (strcmp(type, "option") == 0 || strcmp(type, "retreat") == 0))
+		check_answer(c, i, o);
+	else if (!battle && strcmp(type, "move") == 0)
+		check_move(c, i, o);
+	else if (!battle && strcmp(type, "besiege") == 0)
+		check_besiege(c, i, o);
+	else if (!battle && strcmp(type, "embargo") == 0)
+		check_embargo(c, i, o);
+	else if (!battle && strcmp(type, "buy-vp") == 0)
+		check_buy(c, i, o);
+	else
+		diag(c, i, "type", R_ORDERS, "\"%s\" is not an order this step takes; it takes %s", type,
+		     battle ? (lg_int(json_object_get(c->state, "battle"), "step", 0) == 9 ? "retreat, standing" :
+			       "option, standing") : turn_types(c));
+}
+
+/* Whether the state awaits `power` now. */
+static int awaited(const json_t *state, const json_t *rules, const char *power)
+{
+	const char *who, *kind;
+	json_t *powers, *p;
+	size_t i;
+	int yes = 0;
+
+	if (strcmp(lg_str(state, "phase"), "turn") != 0)
+		return 0;
+	lg_battle_awaits(&who, &kind, state);
+	if (who)
+		return strcmp(who, power) == 0;
+	powers = lg_side_powers(rules, lg_str(state, "side"));
+	json_array_foreach(powers, i, p)
+		yes |= strcmp(json_string_value(p), power) == 0;
+	json_decref(powers);
+	return yes;
+}
+
+int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
+		const char *power, const json_t *orders)
+{
+	struct check c = {state, rules, power, json_array(), json_object(), json_object(), 0, 0};
+	const json_t *o;
+	size_t i;
+
+	if (!c.diags || !c.armies || !c.standing) {
+		json_decref(c.diags);
+		json_decref(c.armies);
+		json_decref(c.standing);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	if (!awaited(state, rules, power))
+		diag(&c, -1, "orders", R_SEQUENCE, "%s is not awaited at this step; wait for the report that "
+		     "asks for %s's orders", power, power);
+	else if (!json_is_array(orders))
+		diag(&c, -1, "orders", R_ORDERS, "must be an array of orders");
+	else
+		json_array_foreach(orders, i, o)
+			check_item(&c, (int)i, o);
+	if (json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
+	    json_is_array(orders))
+		diag(&c, -1, "orders", R_SEQUENCE, "the battle awaits your decision; add one %s order",
+		     lg_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
+	json_decref(c.armies);
+	json_decref(c.standing);
+	if (json_array_size(c.diags) == 0) {
+		json_decref(c.diags);
+		*diagnostics_out = NULL;
+		return 0;
+	}
+	*diagnostics_out = c.diags;
+	return est_error_set(EST_EINVAL, "%zu problem%s with the orders", json_array_size(c.diags),
+			     json_array_size(c.diags) == 1 ? "" : "s");
+}

@@ -1,0 +1,427 @@
+/*
+ * La Guerre de l'Empereur, the campaign around the battles: the order of
+ * turns (France sequential, the Coalition simultaneous), movement orders
+ * and their refusals, seasons and the winter step, France's Continental
+ * System embargo (4.241, seeds/la-guerre-de-l-empereur-2002-update.txt) and
+ * the end of the 1805 scenario (data/scenario.json: Autumn 1805 to Summer
+ * 1806; Russia at war, Prussia inactive, Spain allied; Hanover French,
+ * Holland under "Holland").
+ *
+ * Embargo ports on the map (Baltic, North Sea, Atlantic): England
+ * (Britain), Belgium (France), Holland, Hanover, Mecklenburg, Pomerania and
+ * East Prussia (Prussia), Denmark, Courland (Russia's only one).
+ */
+#include "lg_helpers.h"
+
+
+/* A step that draws no dice. */
+static json_t *step0(const json_t *s, const char *orders, json_t **events)
+{
+	return lgt_step(s, rules, orders, NULL, 0, events, NULL);
+}
+
+/* The winter step of 1805 with the scenario's map and diplomacy. */
+static json_t *winter(void)
+{
+	json_t *s = lgt_setup(rules);
+
+	json_object_set_new(s, "season", json_string("Winter"));
+	json_object_set_new(s, "phase", json_string("winter"));
+	json_object_set_new(s, "side", json_string("Coalition"));
+	return s;
+}
+
+static void diplomacy(json_t *s, const char *nation, const char *status)
+{
+	json_object_set_new(json_object_get(s, "diplomacy"), nation, json_pack("{s:s}", "status", status));
+}
+
+/* Resolve the winter step; returns the embargo event's fields (a new reference) and the next state. */
+static json_t *embargo(const json_t *s, json_t **next_out)
+{
+	json_t *ev, *n, *e;
+
+	lgt_assert_pending(s, rules, "automatic", "winter", NULL);
+	n = step0(s, "{}", &ev);
+	e = json_incref((json_t *)lgt_event(ev, "embargo"));
+	assert_non_null(e);
+	json_decref(ev);
+	if (next_out)
+		*next_out = n;
+	else
+		json_decref(n);
+	return e;
+}
+
+static int raised(const json_t *e)
+{
+	return json_is_true(json_object_get(e, "raised"));
+}
+
+/*
+ * 4.241 at the start: Russia is at war with France (and France holds none
+ * of Courland), and Holland is controlled by Holland, not France: the
+ * embargo is not raised. The limit stays 5 VPs; France's side holds five
+ * ports (Belgium, Holland, Hanover, and Prussia's Pomerania and East
+ * Prussia, Prussia being inactive and so part of the embargo): 5 VPs;
+ * Britain may buy up to 10: it asked 8 and buys 8.
+ */
+static void test_4241_not_raised_at_start(void **unused)
+{
+	json_t *s = winter(), *e, *n;
+
+	(void)unused;
+	json_object_set_new(s, "britain_buy", json_integer(8));
+	e = embargo(s, &n);
+	assert_false(raised(e));
+	assert_int_equal(lg_int(e, "limit", 0), 5);
+	assert_int_equal(lg_int(e, "income", 0), 5);
+	assert_int_equal(lg_int(e, "france_vp", 0), 5);
+	assert_int_equal(lg_int(e, "britain_cap", 0), 10);
+	assert_int_equal(lg_int(e, "britain_vp", 0), 8);
+	assert_non_null(strstr(lg_str(e, "conditions"), "Holland: not controlled by France"));
+	assert_non_null(strstr(lg_str(e, "conditions"), "Hanover: controlled by France"));
+	assert_int_equal(lgt_vp(n, "France"), 5);
+	assert_int_equal(lgt_vp(n, "Coalition"), 8);
+	assert_int_equal(lg_int(n, "britain_buy", -1), 0);
+	json_decref(e);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * 4.241: "If France has an alliance or an enforced peace with all of
+ * Russia, Prussia, and Spain ... and if France also controls Holland and
+ * Hanover, the Embargo limit goes up to 10 VPs per year ... In addition,
+ * Britain may buy no more than 5 VP's that winter." Russia at peace, Spain
+ * allied, Prussia inactive ("If an 'inactive' NPC ... that nation remains
+ * part of the Embargo"), Holland French: raised; Britain asks 8, buys 5.
+ */
+static void test_4241_raised_by_treaty_britain_capped(void **unused)
+{
+	json_t *s = winter(), *e, *n;
+
+	(void)unused;
+	diplomacy(s, "Russia", "peace");
+	lgt_control(s, "Holland", "France", 1, 0);
+	json_object_set_new(s, "britain_buy", json_integer(8));
+	e = embargo(s, &n);
+	assert_true(raised(e));
+	assert_int_equal(lg_int(e, "limit", 0), 10);
+	assert_int_equal(lg_int(e, "britain_cap", 0), 5);
+	assert_int_equal(lg_int(e, "britain_vp", 0), 5);
+	assert_int_equal(lgt_vp(n, "Coalition"), 5);
+	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: peace with France"));
+	assert_non_null(strstr(lg_str(e, "conditions"), "Prussia: an inactive non-player nation"));
+	json_decref(e);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * 4.241, France's income (the reading the ruleset documents: the ports
+ * controlled by France's side or by a nation counted in the embargo): with
+ * Russia at peace and so in the embargo, Russia's Courland counts beside
+ * Belgium, Holland, Hanover, Pomerania and East Prussia: 6, under the
+ * raised limit of 10.
+ */
+static void test_4241_income_counts_ports_of_embargo_nations(void **unused)
+{
+	json_t *s = winter(), *e, *n;
+
+	(void)unused;
+	diplomacy(s, "Russia", "peace");
+	lgt_control(s, "Holland", "France", 1, 0);
+	e = embargo(s, &n);
+	assert_true(raised(e));
+	assert_int_equal(lg_int(e, "income", 0), 6);
+	assert_int_equal(lg_int(e, "france_vp", 0), 6);
+	assert_int_equal(lgt_vp(n, "France"), 6);
+	json_decref(e);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * 4.241: "or failing this, has troops occupying all of a nation's ports
+ * bordering on the Baltic Sea, the North Sea, and the Atlantic Ocean":
+ * Russia stays at war, but France controls Courland, Russia's only such
+ * port; with Holland French the embargo is raised. Courland, French now,
+ * is a sixth port: France scores 6. Without Holland it is not raised.
+ */
+static void test_4241_raised_by_occupied_ports(void **unused)
+{
+	json_t *s = winter(), *e;
+
+	(void)unused;
+	lgt_control(s, "Courland", "France", 0, 1);
+	e = embargo(s, NULL);
+	assert_false(raised(e));
+	json_decref(e);
+	lgt_control(s, "Holland", "France", 1, 0);
+	e = embargo(s, NULL);
+	assert_true(raised(e));
+	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: French troops occupy all its ports"));
+	assert_int_equal(lg_int(e, "income", 0), 6);
+	assert_int_equal(lg_int(e, "france_vp", 0), 6);
+	json_decref(e);
+	json_decref(s);
+}
+
+/*
+ * 4.241: "If an 'inactive' NPC (see 3.31) that nation remains part of the
+ * Embargo": with Russia at peace and Holland French, Prussia inactive lets
+ * the embargo rise; Prussia at war (its Baltic ports Pomerania and East
+ * Prussia still Prussian) does not.
+ */
+static void test_4241_inactive_nation_counts(void **unused)
+{
+	json_t *s = winter(), *e;
+
+	(void)unused;
+	diplomacy(s, "Russia", "peace");
+	lgt_control(s, "Holland", "France", 1, 0);
+	e = embargo(s, NULL);
+	assert_true(raised(e));
+	json_decref(e);
+	diplomacy(s, "Prussia", "war");
+	e = embargo(s, NULL);
+	assert_false(raised(e));
+	assert_int_equal(lg_int(e, "limit", 0), 5);
+	json_decref(e);
+	json_decref(s);
+}
+
+/*
+ * 4.241: "If the enforced peace or alliance between Russia, Prussia or
+ * Spain and France expires, that nation may still be considered part of
+ * the Embargo at the player's discretion." Russia's peace expired in 1804:
+ * France's winter turn orders an embargo that leaves no one out, and the
+ * embargo is raised; a second time France excludes Russia, and it is not.
+ */
+static void test_4241_expired_peace_counted_or_excluded(void **unused)
+{
+	json_t *s = lgt_setup(rules), *f, *w, *e;
+
+	(void)unused;
+	json_object_set_new(s, "season", json_string("Winter"));
+	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1804}"));
+	lgt_control(s, "Holland", "France", 1, 0);
+	lgt_valid(s, rules, "France", "[{'type': 'embargo', 'exclude': []}]");
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'exclude': ['Austria']}]", "exclude",
+		    "not a nation of the embargo");
+	lgt_refused(s, rules, "Britain", "[{'type': 'embargo', 'exclude': []}]", "orders", "not awaited");
+
+	f = step0(s, "{'France': [{'type': 'embargo', 'exclude': []}]}", NULL);
+	w = step0(f, "{}", NULL);
+	e = embargo(w, NULL);
+	assert_true(raised(e));
+	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: its peace has expired, and France counts it"));
+	json_decref(e);
+	json_decref(w);
+	json_decref(f);
+
+	f = step0(s, "{'France': [{'type': 'embargo', 'exclude': ['Russia']}]}", NULL);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "embargo_exclude"), 0)), "Russia");
+	w = step0(f, "{}", NULL);
+	e = embargo(w, NULL);
+	assert_false(raised(e));
+	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: its peace has expired and France leaves it out"));
+	json_decref(e);
+	json_decref(w);
+	json_decref(f);
+	json_decref(s);
+}
+
+/* A board for movement orders: France's "fr" (3 MP) in Bavaria, Austria's "au" in Upper Austria. */
+static json_t *move_board(void)
+{
+	json_t *s = lgt_setup(rules);
+
+	lgt_clear_armies(s);
+	lgt_put_army(s, "{'id': 'fr', 'nation': 'France', 'commander': 'ney', 'location': 'Bavaria', "
+		     "'movement': 3, 'artillery': 1, 'corps': [{'name': 'I Corps', 'divisions': 3}]}");
+	lgt_put_army(s, "{'id': 'au', 'nation': 'Austria', 'commander': 'mack', 'location': 'Upper Austria', "
+		     "'movement': 3, 'artillery': 1, 'corps': [{'name': 'Werneck', 'divisions': 3}]}");
+	return s;
+}
+
+/*
+ * Movement (placeholder rules, README "Orders"; 5.513 for enemy armies):
+ * a path lists each province entered, adjacent to the one before; it costs
+ * 1 Movement Point per clear province and 2 per mountain; neutral provinces
+ * may not be entered; entering an enemy army's province ends the move; a
+ * power orders only its own armies, each once.
+ */
+static void test_validate_movement_refusals(void **unused)
+{
+	json_t *s = move_board();
+
+	(void)unused;
+	lgt_control(s, "Tyrol", "France", 0, 1);
+	lgt_control(s, "Carinthia", "France", 0, 1);
+	/* three clear provinces: 3 MP, allowed; and into the enemy army's province, ending there */
+	lgt_valid(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Baden', 'Alsace']}]");
+	lgt_valid(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]");
+	lgt_valid(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Tyrol']}]");
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Lower Austria']}]", "path",
+		    "Lower Austria is not adjacent to Bavaria");
+	/* two mountains: 2 + 2 = 4 MP, one more than the army has */
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Tyrol', 'Carinthia']}]", "path",
+		    "costs 4 Movement Points");
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Baden', 'Alsace', "
+		    "'Lorraine']}]", "path", "costs 4 Movement Points");
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Saxony']}]", "path",
+		    "Saxony is neutral");
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Upper Austria', 'Lower Austria']}]",
+		    "path", "an enemy army holds Upper Austria");
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'au', 'path': ['Styria']}]", "army",
+		    "is Austria's, not France's");
+	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg']}, "
+		    "{'type': 'move', 'army': 'fr', 'path': ['Saxony']}]", "army", "already has an order");
+	/* and the Coalition is not awaited in France's turn */
+	lgt_refused(s, rules, "Austria", "[{'type': 'move', 'army': 'au', 'path': ['Styria']}]", "orders",
+		    "not awaited");
+	json_decref(s);
+}
+
+/*
+ * Turn order (README "Steps"): France moves alone (sequential); then the
+ * Coalition's powers give their orders together (simultaneous) and they
+ * are carried out power by power in the scenario's order: Austria's army
+ * of Italy enters the mountains of Carinthia (2 MP), Russia's army of
+ * Podolia marches into Moravia. Autumn ends; Winter 1805 begins with
+ * France.
+ */
+static void test_coalition_simultaneous_turn(void **unused)
+{
+	json_t *s = lgt_setup(rules), *c, *n, *ev, *p = NULL, *want;
+
+	(void)unused;
+	lgt_assert_pending(s, rules, "sequential", "turn", "France");
+	c = step0(s, "{'France': []}", NULL);
+	assert_int_equal(LG->pending(&p, c, rules), 0);
+	assert_string_equal(lg_str(p, "mode"), "simultaneous");
+	want = J("['Austria', 'Russia', 'Britain']");
+	assert_true(json_equal(json_object_get(p, "powers"), want));
+	json_decref(want);
+	json_decref(p);
+	lgt_valid(c, rules, "Austria", "[{'type': 'move', 'army': 'army-of-italy', 'path': ['Carinthia']}]");
+	lgt_valid(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}]");
+	lgt_refused(c, rules, "France", "[]", "orders", "not awaited");
+	n = step0(c, "{'Austria': [{'type': 'move', 'army': 'army-of-italy', 'path': ['Carinthia']}], "
+		  "'Russia': [{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}], 'Britain': []}", &ev);
+	assert_string_equal(lgt_location(n, "army-of-italy"), "Carinthia");
+	assert_string_equal(lgt_location(n, "army-of-podolia"), "Moravia");
+	assert_string_equal(lg_str(lgt_event_nth(ev, "move", 0), "army"), "army-of-italy");
+	assert_string_equal(lg_str(lgt_event_nth(ev, "move", 1), "army"), "army-of-podolia");
+	assert_string_equal(lg_str(n, "season"), "Winter");
+	assert_int_equal(lg_int(n, "year", 0), 1805);
+	lgt_assert_pending(n, rules, "sequential", "turn", "France");
+	json_decref(ev);
+	json_decref(n);
+	json_decref(c);
+	json_decref(s);
+}
+
+/*
+ * Seasons (README "Steps"): Autumn 1805, France then the Coalition; Winter
+ * 1805 the same, Britain buying VPs in its winter turn (4.241), then the
+ * automatic winter step scores the embargo and Spring 1806 begins.
+ */
+static void test_seasons_and_the_winter_step(void **unused)
+{
+	json_t *s = lgt_setup(rules), *a, *b, *c, *d, *e, *ev;
+
+	(void)unused;
+	assert_string_equal(lg_str(s, "season"), "Autumn");
+	lgt_refused(s, rules, "France", "[{'type': 'buy-vp', 'vp': 3}]", "type", "only Britain buys VPs");
+	a = step0(s, "{'France': []}", NULL);
+	lgt_refused(a, rules, "Britain", "[{'type': 'buy-vp', 'vp': 3}]", "type", "winter turn");
+	b = step0(a, "{'Austria': [], 'Russia': [], 'Britain': []}", &ev);
+	assert_non_null(strstr(lgt_text(ev, "season"), "Winter 1805 begins"));
+	json_decref(ev);
+	c = step0(b, "{'France': []}", NULL);
+	lgt_valid(c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 3}]");
+	lgt_refused(c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 11}]", "vp", "from 0 to 10");
+	d = step0(c, "{'Austria': [], 'Russia': [], 'Britain': [{'type': 'buy-vp', 'vp': 3}]}", NULL);
+	assert_string_equal(lg_str(d, "phase"), "winter");
+	lgt_assert_pending(d, rules, "automatic", "winter", NULL);
+	e = step0(d, "{}", &ev);
+	assert_non_null(lgt_event(ev, "embargo"));
+	assert_non_null(strstr(lgt_text(ev, "season"), "Spring 1806 begins"));
+	assert_string_equal(lg_str(e, "season"), "Spring");
+	assert_int_equal(lg_int(e, "year", 0), 1806);
+	assert_string_equal(lg_str(e, "phase"), "turn");
+	/* France has given no orders for Spring 1806 yet: its turn must not have ended */
+	assert_int_equal(lgt_event_count(ev, "turn"), 0);
+	assert_string_equal(lg_str(e, "side"), "France");
+	assert_int_equal(lgt_vp(e, "France"), 5);
+	assert_int_equal(lgt_vp(e, "Coalition"), 3);
+	lgt_assert_pending(e, rules, "sequential", "turn", "France");
+	json_decref(ev);
+	json_decref(e);
+	json_decref(d);
+	json_decref(c);
+	json_decref(b);
+	json_decref(a);
+	json_decref(s);
+}
+
+/*
+ * The end (scenario.json "end": Summer 1806; "victory": the side with more
+ * VPs wins): Spring 1806 is played on into Summer; when the Coalition's
+ * Summer 1806 turn ends the game is over, won by the Coalition (5 VPs to
+ * 3); nothing more is resolved.
+ */
+static void test_game_over_with_the_winner(void **unused)
+{
+	json_t *s = lgt_setup(rules), *n, *m, *ev;
+
+	(void)unused;
+	json_object_set_new(s, "year", json_integer(1806));
+	json_object_set_new(s, "season", json_string("Spring"));
+	json_object_set_new(s, "side", json_string("Coalition"));
+	json_object_set_new(s, "vp", J("{'France': 3, 'Coalition': 5}"));
+	n = step0(s, "{}", NULL);
+	assert_string_equal(lg_str(n, "season"), "Summer");
+	assert_string_equal(lg_str(n, "phase"), "turn");
+	json_object_set_new(n, "side", json_string("Coalition"));
+	m = step0(n, "{}", &ev);
+	assert_string_equal(lg_str(m, "phase"), "over");
+	assert_string_equal(lg_str(m, "winner"), "Coalition");
+	assert_non_null(strstr(lgt_text(ev, "over"), "the Coalition wins"));
+	lgt_assert_pending(m, rules, "over", "over", NULL);
+	assert_int_equal(lgt_step_fails(m, rules, "{}"), EST_ERROR);
+	json_decref(ev);
+	json_decref(m);
+	/* France ahead: France wins; level: a draw */
+	json_object_set_new(n, "vp", J("{'France': 4, 'Coalition': 2}"));
+	m = step0(n, "{}", NULL);
+	assert_string_equal(lg_str(m, "winner"), "France");
+	json_decref(m);
+	json_object_set_new(n, "vp", J("{'France': 2, 'Coalition': 2}"));
+	m = step0(n, "{}", NULL);
+	assert_string_equal(lg_str(m, "winner"), "draw");
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_4241_not_raised_at_start),
+		cmocka_unit_test(test_4241_raised_by_treaty_britain_capped),
+		cmocka_unit_test(test_4241_income_counts_ports_of_embargo_nations),
+		cmocka_unit_test(test_4241_raised_by_occupied_ports),
+		cmocka_unit_test(test_4241_inactive_nation_counts),
+		cmocka_unit_test(test_4241_expired_peace_counted_or_excluded),
+		cmocka_unit_test(test_validate_movement_refusals),
+		cmocka_unit_test(test_coalition_simultaneous_turn),
+		cmocka_unit_test(test_seasons_and_the_winter_step),
+		cmocka_unit_test(test_game_over_with_the_winner),
+	};
+
+	return cmocka_run_group_tests(tests, lgt_group_setup, lgt_group_teardown);
+}

@@ -1,0 +1,96 @@
+/*
+ * Fixtures every ruleset's tests share (tests/unit/ne_*, lg_*): the real
+ * rules data of internal/rulesets/NAME/data/ as the engine passes it, and
+ * readable JSON literals. Included by each test file; everything is static.
+ */
+#ifndef RULES_TEST_HELPERS_H
+#define RULES_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "util/error.h"
+
+/* rules = {"<basename>": <parsed data/<basename>.json>} of ruleset `name`, under $TOP. */
+static inline json_t *rules_load(const char *name)
+{
+	const char *top = getenv("TOP") ? getenv("TOP") : ".";
+	char dir[4096], path[4096 + 256 + 2];
+	json_t *rules = json_object();
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/internal/rulesets/%s/data", top, name);
+	d = opendir(dir);
+	if (!d)
+		fail_msg("%s: cannot open (run from the repository root or set TOP)", dir);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		json_error_t err;
+		json_t *v;
+		char base[256];
+
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		v = json_load_file(path, 0, &err);
+		if (!v)
+			fail_msg("%s: %s", path, err.text);
+		snprintf(base, sizeof(base), "%.*s", (int)(n - 5), e->d_name);
+		json_object_set_new(rules, base, v);
+	}
+	closedir(d);
+	return rules;
+}
+
+/* JSON text with ' for " (readable literals in tests). */
+static inline json_t *J(const char *text)
+{
+	char *s = strdup(text);
+	json_error_t err;
+	json_t *v;
+	char *p;
+
+	assert_non_null(s);
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	v = json_loads(s, 0, &err);
+	if (!v)
+		fail_msg("bad test JSON %s: %s", s, err.text);
+	free(s);
+	return v;
+}
+
+/* templates/<ruleset>/<name> rendered over `data` with the real renderer; caller frees. */
+static inline char *rules_render(const char *ruleset, const char *name, const json_t *data, int flags)
+{
+	const char *top = getenv("TOP") ? getenv("TOP") : ".";
+	char path[4096], *tpl = calloc(1, 1 << 17), *out = NULL;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/templates/%s/%s", top, ruleset, name);
+	assert_non_null(tpl);
+	if (!(f = fopen(path, "r")))
+		fail_msg("%s: cannot open", path);
+	n = fread(tpl, 1, (1 << 17) - 1, f);
+	tpl[n] = 0;
+	fclose(f);
+	if (est_render(&out, tpl, data, flags, NULL, NULL) < 0)
+		fail_msg("%s: %s", name, est_error_message());
+	free(tpl);
+	return out;
+}
+
+#endif
