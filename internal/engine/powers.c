@@ -2,6 +2,7 @@
  * Order items by power (engine/ruleset.h): a player holding several of the
  * powers a step awaits addresses each item to one of them.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -30,11 +31,18 @@ int est_engine_orders_for(json_t **out, json_t **index_out, const json_t *orders
 		const json_t *to = json_object_get(item, "power");
 		json_t *copy;
 		if (to && (!json_is_string(to) || !held_by(held, json_string_value(to)))) {
+			char list[256] = "";
+			const json_t *h;
+			size_t k;
+			json_array_foreach(held, k, h)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", k ? ", " : "",
+					 json_string_value(h));
 			json_decref(mine);
 			json_decref(index);
-			return est_error_set(EST_EINVAL, "orders[%zu].power: %s is not a power you hold that this "
-					     "step awaits; address the order to one of those, or leave \"power\" out",
-					     i, json_is_string(to) ? json_string_value(to) : "a non-string");
+			return est_error_set(EST_EINVAL, "orders[%zu].power: %s is not among the powers this step "
+					     "awaits from you (%s); address the order to one of those, or send it "
+					     "when its power's step comes", i,
+					     json_is_string(to) ? json_string_value(to) : "a non-string", list);
 		}
 		if (to && strcmp(json_string_value(to), power) != 0)
 			continue;

@@ -81,8 +81,23 @@ broken leaders 'd["leaders"][0]["tactical"] = "high"' 'field "leaders[0]" needs 
 broken scenario 'd["end"]["season"] = "Monsoon"' '"end.season" must be seasons'
 broken scenario 'd["armies"][1]["id"] = d["armies"][0]["id"]' 'repeats the id of an earlier army'
 broken scenario 'd["armies"][0]["corps"][0]["divisions"] = 0' 'each with a "name" and 1 to 50 "divisions"'
-broken scenario 'd["armies"][0]["location"] = "Atlantis"' 'a "location" of rules/map.json'
+broken scenario 'd["armies"][0]["location"] = "Atlantis"' '"armies[0].location" is not a province of rules/map.json'
+broken scenario 'd["nmr"]["battle-step-4"] = "banzai"' 'field "nmr.battle-step-4" must be an option of that step'
+broken scenario 'd["nmr"]["battle-step-6"] = "auxiliary"' 'field "nmr.battle-step-6" must be an option of that step (attack or retreat)'
+broken scenario 'd["vp"]["France"] = 2147483647' 'field "vp.France" is 2147483647, outside -10000..10000'
+broken tables 'd["victory_points"]["attack_win"] = 2147483647' 'field "victory_points.attack_win" is 2147483647'
+broken scenario 'd["sides"]["France"].append("Austria")' '"Austria" stands on France'"'"'s side and also on the Coalition'"'"'s'
+broken map 'd["provinces"][3]["terrain"] = "swamp"' 'needs a "terrain" that tables.json "movement" prices'
+broken map 'd["provinces"][3]["x"] = "100"' 'needs "x" (0 to 1000)'
+broken scenario 'd["armies"][0]["location"] = "Saxony"' 'a "location" that is not neutral'
+broken scenario 'd["end"] = {"year": 1804, "season": "Summer"}' 'must put the end at or after the start'
+broken scenario 'd["diplomacy"]["Russia"]["status"] = "frenemies"' '"diplomacy.Russia.status" must be war, alliance, peace or inactive'
+broken scenario 'd["armies"][0]["id"] = "grande\narmee"' 'needs an "id" of a-z, 0-9 and -'
+broken leaders 'd["leaders"][1]["id"] = d["leaders"][0]["id"]' 'repeats the id'
 ls -d x-* 2>/dev/null && fail "a refused new left a game"
+# The scenario's name as an option, even when it reads as a number.
+expect_exit 0 "$ESTAFETTE" new opt --ruleset la-guerre --players two.json --option scenario=1805
+expect_exit 65 "$ESTAFETTE" new opt2 --ruleset la-guerre --players two.json --option scenario=1806
 [ ! -e x1 ] && [ ! -e x2 ] && [ ! -e x3 ] || fail "a refused new left a game"
 expect_exit 0 "$ESTAFETTE" new own --ruleset la-guerre --players two.json --rules gm-rules
 cmp -s gm-rules/scenario.json own/rules/scenario.json || fail "rules/scenario.json is not the GM's file as written"
@@ -119,7 +134,7 @@ expect_exit 0 "$ESTAFETTE" run g2
 f=$(signed g2 austria 1 '[{"type":"move","army":"army-of-podolia","path":["Moravia"],"power":"Russia"},
  {"type":"move","army":"expedition","path":["Hanover"],"power":"France"}]')
 expect_exit 65 "$ESTAFETTE" check g2 "$f"
-grep -q 'orders\[1\].power: France is not a power you hold' "$WORK/last.err" || fail "power not held: $(cat "$WORK/last.err")"
+grep -q 'orders\[1\].power: France is not among the powers this step awaits from you (Austria, Russia, Britain)' "$WORK/last.err" || fail "power not held: $(cat "$WORK/last.err")"
 f=$(signed g2 austria 2 '[{"type":"move","army":"army-of-podolia","path":["Moravia"]}]')
 expect_exit 65 "$ESTAFETTE" check g2 "$f"
 grep -q 'orders\[0\].army: army "army-of-podolia" is Russia.s, not Austria.s' "$WORK/last.err" ||

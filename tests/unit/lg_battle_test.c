@@ -106,7 +106,7 @@ static void test_5513_mover_higher_attacks_at_once(void **unused)
 	assert_string_equal(lgt_purpose(log, 6), "Upper Austria 5.629: France pursuit");
 	assert_int_equal(lgt_event_int(ev, "initiative", "mover_total"), 6);
 	assert_int_equal(lgt_event_int(ev, "initiative", "defender_total"), 3);
-	assert_int_equal(lgt_event_count(ev, "option"), 0);
+	assert_int_equal(rules_event_count(ev, "option"), 0);
 	att = json_object_get(lgt_event(ev, "attack"), "attack");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "attacker"), "total")), 8);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "defender"), "corps")), 1);
@@ -184,7 +184,7 @@ static void test_5513_equal_results_roll_again(void **unused)
 	assert_string_equal(lgt_purpose(log, 2), "Upper Austria 5.513: France initiative");
 	assert_string_equal(lgt_purpose(log, 3), "Upper Austria 5.513: Austria initiative");
 	assert_string_equal(lgt_purpose(log, 4), "Upper Austria 5.612 step 1: Austria approach to battlefield");
-	assert_int_equal(lgt_event_count(ev, "initiative"), 2);
+	assert_int_equal(rules_event_count(ev, "initiative"), 2);
 	assert_int_equal(lg_int(lgt_event_nth(ev, "initiative", 0), "mover_total", 0), 4);
 	assert_int_equal(lg_int(lgt_event_nth(ev, "initiative", 0), "defender_total", 0), 4);
 	assert_non_null(strstr(lgt_text(ev, "initiative"), "equal, both roll again"));
@@ -250,8 +250,8 @@ static void test_5513_note_step4_retreat_leaves_garrison_to_free_siege(void **un
 	assert_string_equal(lgt_purpose(log, 0), "Upper Austria siege: France");
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_int_equal(lg_divisions(lg_army(n, "au")), 7);
-	assert_int_equal(lgt_event_count(ev, "pursuit"), 0);
-	assert_int_equal(lgt_event_count(ev, "vp"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "vp"), 0);
 	assert_non_null(strstr(lgt_text(ev, "retreat"), "without pursuit"));
 	assert_true(json_is_true(json_object_get(lgt_event(ev, "siege"), "falls")));
 	assert_non_null(strstr(lgt_text(ev, "siege"), "no Movement Point cost (5.513 NOTE)"));
@@ -287,7 +287,7 @@ static void test_5513_note_garrison_holds_free_siege(void **unused)
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
 	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", -1), 2);
 	assert_string_equal(lgt_location(n, "fr"), "Upper Austria");
-	assert_int_equal(lgt_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
 	json_decref(ev);
 	json_decref(n);
 	json_decref(s);
@@ -403,7 +403,7 @@ static void test_5612_step5_retreat_by_mover(void **unused)
 	assert_int_equal(lg_divisions(lg_army(n, "fr")), 5);
 	assert_int_equal(lgt_vp(n, "Coalition"), 1);
 	assert_int_equal(lgt_vp(n, "France"), 0);
-	assert_int_equal(lgt_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
 	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
@@ -509,8 +509,8 @@ static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
 	assert_int_equal(lgt_vp(n, "France"), 1);
 	assert_int_equal(lgt_vp(n, "Coalition"), 0);
-	assert_int_equal(lgt_event_count(ev, "pursuit"), 0);
-	assert_int_equal(lgt_event_count(ev, "siege"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "siege"), 0);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(ev);
 	json_decref(n);
@@ -558,7 +558,7 @@ static void test_5616_bombard_refused_without_artillery(void **unused)
 	json_object_set_new(b, "standing", J("{'Austria': [{'at': 'Upper Austria', 'step': 4, 'option': 'bombard'}]}"));
 	n = lgt_step(b, rules, MOVE, faces, 4, &ev, NULL);
 	assert_non_null(strstr(lgt_text(ev, "standing"), "cannot be carried out now"));
-	assert_int_equal(lgt_event_count(ev, "bombard"), 0);
+	assert_int_equal(rules_event_count(ev, "bombard"), 0);
 	lgt_assert_pending(n, rules, "sequential", "battle-step-4", "Austria");
 	json_decref(ev);
 	json_decref(n);
@@ -656,7 +656,7 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 	assert_string_equal(lgt_purpose(log, 4), "Upper Austria 5.616: Austria auxiliary option");
 	assert_string_equal(lgt_purpose(log, 5), "Upper Austria 5.616: France bombardment, artillery unit 1");
 	assert_string_equal(lgt_purpose(log, 6), "Upper Austria 5.616: France bombardment, artillery unit 2");
-	assert_int_equal(lgt_event_count(ev, "standing"), 3);
+	assert_int_equal(rules_event_count(ev, "standing"), 3);
 	assert_string_equal(lg_str(lgt_event(ev, "auxiliary"), "result"), "Rally");
 	assert_int_equal(lgt_corps(n, "au", "Werneck"), 2);
 	assert_int_equal(lgt_corps(n, "au", "Riesch"), 1);
@@ -664,7 +664,7 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
 	assert_int_equal(lgt_vp(n, "France"), 1);
-	assert_int_equal(lgt_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
 	assert_null(json_object_get(n, "battle"));
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(log);
@@ -800,6 +800,13 @@ static void test_standing_retreat_must_be_open(void **unused)
 					     "'to': 'Bavaria'}]}"));
 	n = lgt_step(s, rules, MOVE, faces, 4, &ev, NULL);
 	assert_non_null(strstr(lgt_text(ev, "standing"), "cannot be carried out now"));
+	/* L19: said once, and to Austria only (a sealed game keeps it off the public refs) */
+	assert_int_equal(rules_event_count(ev, "standing"), 1);
+	{
+		json_t *austria = J("['Austria']");
+		assert_true(json_equal(json_object_get(lgt_event(ev, "standing"), "visible_to"), austria));
+		json_decref(austria);
+	}
 	assert_string_equal(lgt_location(n, "au"), "Upper Austria");
 	lgt_assert_pending(n, rules, "sequential", "battle-step-4", "Austria");
 	assert_non_null(lg_standing(n, "Austria", "Upper Austria", 4));

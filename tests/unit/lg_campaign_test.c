@@ -325,6 +325,42 @@ static void test_coalition_simultaneous_turn(void **unused)
 }
 
 /*
+ * RULINGS.md L7, armies do not stack: two moves of one file may not end in
+ * one province, nor may a path enter a province twice. Orders are checked
+ * against the start of the turn, so two powers may both aim at Lower
+ * Austria: Austria's orders are carried out first (the scenario's order),
+ * its army of Tyrol marches through Upper Austria to Lower Austria; Russia's
+ * army of Podolia then stops short in Moravia, with a line saying why.
+ */
+static void test_no_stacking(void **unused)
+{
+	json_t *s = lgt_setup(rules), *c, *n, *ev;
+
+	(void)unused;
+	c = step0(s, "{'France': []}", NULL);
+	lgt_refused(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}, "
+		    "{'type': 'move', 'army': 'army-of-volhynia', 'path': ['Galicia', 'Moravia']}]", "path",
+		    "already ends in Moravia");
+	lgt_refused(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
+		    "'Galicia']}]", "path", "a second time");
+	lgt_valid(c, rules, "Austria", "[{'type': 'move', 'army': 'army-of-tyrol', 'path': ['Upper Austria', "
+		  "'Lower Austria']}]");
+	lgt_valid(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
+		  "'Lower Austria']}]");
+	n = step0(c, "{'Austria': [{'type': 'move', 'army': 'army-of-tyrol', 'path': ['Upper Austria', "
+		  "'Lower Austria']}], 'Russia': [{'type': 'move', 'army': 'army-of-podolia', 'path': "
+		  "['Moravia', 'Lower Austria']}], 'Britain': []}", &ev);
+	assert_string_equal(lgt_location(n, "army-of-tyrol"), "Lower Austria");
+	assert_string_equal(lgt_location(n, "army-of-podolia"), "Moravia");
+	assert_non_null(strstr(lgt_text(ev, "move"), "marches from Tyrol through Upper Austria to Lower Austria"));
+	assert_non_null(strstr(lg_str(lgt_event_nth(ev, "move", 1), "text"), "stops short"));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(c);
+	json_decref(s);
+}
+
+/*
  * Seasons (README "Steps"): Autumn 1805, France then the Coalition; Winter
  * 1805 the same, Britain buying VPs in its winter turn (4.241), then the
  * automatic winter step scores the embargo and Spring 1806 begins.
@@ -354,7 +390,7 @@ static void test_seasons_and_the_winter_step(void **unused)
 	assert_int_equal(lg_int(e, "year", 0), 1806);
 	assert_string_equal(lg_str(e, "phase"), "turn");
 	/* France has given no orders for Spring 1806 yet: its turn must not have ended */
-	assert_int_equal(lgt_event_count(ev, "turn"), 0);
+	assert_int_equal(rules_event_count(ev, "turn"), 0);
 	assert_string_equal(lg_str(e, "side"), "France");
 	assert_int_equal(lgt_vp(e, "France"), 5);
 	assert_int_equal(lgt_vp(e, "Coalition"), 3);
@@ -419,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_4241_expired_peace_counted_or_excluded),
 		cmocka_unit_test(test_validate_movement_refusals),
 		cmocka_unit_test(test_coalition_simultaneous_turn),
+		cmocka_unit_test(test_no_stacking),
 		cmocka_unit_test(test_seasons_and_the_winter_step),
 		cmocka_unit_test(test_game_over_with_the_winner),
 	};

@@ -137,17 +137,6 @@ static inline const json_t *lgt_event(const json_t *events, const char *type)
 	return lgt_event_nth(events, type, 0);
 }
 
-static inline int lgt_event_count(const json_t *events, const char *type)
-{
-	size_t i;
-	json_t *e;
-	int n = 0;
-
-	json_array_foreach(events, i, e)
-		n += strcmp(json_string_value(json_object_get(e, "type")), type) == 0;
-	return n;
-}
-
 /* The text of the first event of `type` (fails if there is none). */
 static inline const char *lgt_text(const json_t *events, const char *type)
 {

@@ -293,7 +293,7 @@ static void test_battle_order_follows_map_table(void **unused)
 	ne_put(s, "Austria", 2, 1, "Allies");
 	n = ne_step(s, rules, turn_orders("France", "[]"), faces, 10, NULL, 0, &ev);
 	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(ev, 0), "text")), "Battle in Austria"));
-	assert_int_equal(ne_event_count(ev, "battle"), 2);
+	assert_int_equal(rules_event_count(ev, "battle"), 2);
 	json_decref(ev);
 	json_decref(n);
 	json_decref(s);

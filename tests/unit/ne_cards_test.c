@@ -149,7 +149,7 @@ static void test_defender_plays_in_battle_cards_step(void **unused)
 		    faces, 5, NULL, 0, &ev);
 	assert_string_equal(ne_text(ev, "battle"), "Battle in Russia: France 8 armies + 4 Friedland + 1d6 (3) = 15; "
 			    "Allies 6 armies + 4 General Winter + 1 defender + 1d6 (3) = 14; France wins");
-	assert_int_equal(ne_event_count(ev, "card"), 2);
+	assert_int_equal(rules_event_count(ev, "card"), 2);
 	json_decref(ev);
 	json_decref(m);
 	json_decref(n);
@@ -429,7 +429,7 @@ static void test_card_committed_to_one_battle_only(void **unused)
 	m = ne_step(n, rules, json_pack("{s:O, s:[]}", "France", again, "Allies"), faces, 10, NULL, 0, &ev);
 	assert_string_equal(ne_text(ev, "battle"), "Battle in Austria: France 5 armies + 1 The Little Corporal + "
 			    "1d6 (4) = 10; Allies 5 armies + 1 defender + 1d6 (1) = 7; France wins");
-	assert_int_equal(ne_event_count(ev, "card"), 1);
+	assert_int_equal(rules_event_count(ev, "card"), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(ev, last_of(ev, "battle")), "text")),
 			    "Battle in Prussia: France 5 armies + 1d6 (4) = 9; "
 			    "Allies 5 armies + 1 defender + 1d6 (1) = 7; France wins");

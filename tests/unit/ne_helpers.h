@@ -137,17 +137,6 @@ static inline const json_t *ne_find(const json_t *events, const char *type)
 	return NULL;
 }
 
-static inline int ne_event_count(const json_t *events, const char *type)
-{
-	size_t i;
-	json_t *e;
-	int n = 0;
-
-	json_array_foreach(events, i, e)
-		n += strcmp(json_string_value(json_object_get(e, "type")), type) == 0;
-	return n;
-}
-
 static inline const char *ne_text(const json_t *events, const char *type)
 {
 	return json_string_value(json_object_get(ne_find(events, type), "text"));

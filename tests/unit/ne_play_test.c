@@ -116,7 +116,7 @@ static void play(uint8_t seed, int *steps_out, int *battles_out, const char **wi
 		o = orders_for(s, p, step, &refused);
 		if (NE->resolve(&next, &ev, s, rules, o, d, h) != 0)
 			fail_msg("step %d: %s", step, est_error_message());
-		battles += ne_event_count(ev, "battle");
+		battles += rules_event_count(ev, "battle");
 		check_invariants(next);
 		json_decref(o);
 		json_decref(ev);

@@ -72,6 +72,18 @@ static inline json_t *J(const char *text)
 	return v;
 }
 
+/* How many events of `type` a step's events hold. */
+static inline int rules_event_count(const json_t *events, const char *type)
+{
+	size_t i;
+	json_t *e;
+	int n = 0;
+
+	json_array_foreach(events, i, e)
+		n += strcmp(json_string_value(json_object_get(e, "type")), type) == 0;
+	return n;
+}
+
 /* templates/<ruleset>/<name> rendered over `data` with the real renderer; caller frees. */
 static inline char *rules_render(const char *ruleset, const char *name, const json_t *data, int flags)
 {

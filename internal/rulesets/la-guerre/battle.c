@@ -118,7 +118,7 @@ static int defender_gives_up(json_t *state, json_t *events, const json_t *rules,
 			     json_t *attacker, const char *province)
 {
 	json_t *p = lg_province(state, province);
-	int garrison = lg_int(p, "garrison", 0), error;
+	int garrison = lg_int(p, "garrison", 0), ghosts = lg_int(p, "ghost", 0), error;
 
 	if (!lg_friendly(state, rules, province, lg_army_side(rules, defender)))
 		return 0;
@@ -135,10 +135,10 @@ static int defender_gives_up(json_t *state, json_t *events, const json_t *rules,
 		return error;
 	return est_rules_event(events, json_pack("{s:s, s:s}", "province", province, "controller",
 					  lg_str(attacker, "nation")), "control",
-			"%s takes %d garrison division%s along, its ghost divisions are lost, and %s "
-			"gains control of %s at once and places a new garrison (5.616)",
+			"%s takes %d garrison division%s along%s, and %s gains control of %s at once and "
+			"places a new garrison (5.616, for a defender leaving a battle begun: RULINGS.md L11)",
 			lg_str(defender, "nation"), garrison, garrison == 1 ? "" : "s",
-			lg_str(attacker, "nation"), province);
+			ghosts ? " (its ghost divisions are lost)" : "", lg_str(attacker, "nation"), province);
 }
 
 /* 5.616 The Retreat Option, chosen at step 4, 5 or 6: never pursued (5.612 NOTE). */
@@ -152,17 +152,13 @@ static int retreat_option(json_t *state, json_t *events, const json_t *rules, es
 	int begun = json_is_true(json_object_get(battle, "begun")), defender = strcmp(role, "defender") == 0;
 	int error;
 
-	if (defender && begun) {
-		if ((error = add_vp(state, events, lg_army_side(rules, enemy),
-				    lg_int(lg_table(rules, "victory_points"), "retreat_victory", 1),
-				    "the enemy's retreat")) < 0 ||
-		    (error = defender_gives_up(state, events, rules, army, enemy, province)) < 0)
-			return error;
-	} else if (begun && (error = add_vp(state, events, lg_army_side(rules, enemy),
-					    lg_int(lg_table(rules, "victory_points"), "retreat_victory", 1),
-					    "the enemy's retreat")) < 0) {
+	/* RULINGS.md L11, L12: once the battle has begun, a retreat leaves the enemy the victory. */
+	if (begun && (error = add_vp(state, events, lg_army_side(rules, enemy),
+				     lg_int(lg_table(rules, "victory_points"), "retreat_victory", 1),
+				     "the enemy's retreat")) < 0)
 		return error;
-	}
+	if (defender && begun && (error = defender_gives_up(state, events, rules, army, enemy, province)) < 0)
+		return error;
 	if ((error = lg_retreat(state, events, rules, dice, army, to, NULL)) < 0 ||
 	    (error = end_battle(state)) < 0)
 		return error;
@@ -172,30 +168,7 @@ static int retreat_option(json_t *state, json_t *events, const json_t *rules, es
 	return 0;
 }
 
-/* One army's divisions lost, told by corps; an army left with none is eliminated. */
-static int lose(json_t *state, json_t *events, const json_t *rules, json_t *army, int n, int spread,
-		const char *why)
-{
-	json_t *lost = NULL;
-	char *text;
-	int error;
-
-	if (n <= 0)
-		return 0;
-	if ((error = lg_lose_divisions(&lost, army, n, spread)) < 0)
-		return error;
-	text = lg_losses_text(lost);
-	error = est_rules_event(events, json_pack("{s:s, s:s, s:o}", "army", lg_str(army, "id"), "nation",
-					   lg_str(army, "nation"), "lost", lost),
-			 "losses", "%s loses %d division%s to %s: %s", lg_str(army, "nation"), n,
-			 n == 1 ? "" : "s", why, text ? text : "");
-	free(text);
-	if (error == 0 && lg_divisions(army) == 0)
-		error = lg_remove_army(state, events, rules, army, "no divisions left");
-	return error;
-}
-
-/* After losses outside an attack: a battle whose army is gone ends. */
+/* After losses: a battle whose army is gone ends. */
 static int battle_survives(json_t *state, json_t *events, const json_t *rules, est_dice *dice)
 {
 	json_t *battle = json_object_get(state, "battle");
@@ -203,7 +176,7 @@ static int battle_survives(json_t *state, json_t *events, const json_t *rules, e
 	int error;
 
 	if (attacker && defender)
-		return 1;
+		return 0;
 	if ((error = end_battle(state)) < 0)
 		return error;
 	/* RULINGS.md L17: a defending army destroyed leaves its garrison, as a retreat would. */
@@ -232,8 +205,8 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 			      ", which has no effect in a strategic battle (5.616)" : "")) < 0)
 		return error;
 	if (effect && strcmp(effect, "eliminate") == 0)
-		return lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
-			    lg_int(row, "divisions", 1), 0, lg_str(row, "name"));
+		return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
+			       lg_int(row, "divisions", 1), 0, lg_str(row, "name"));
 	if (effect && (strcmp(effect, "drm") == 0 || strcmp(effect, "enemy-drm") == 0)) {
 		const char *to = strcmp(effect, "drm") == 0 ? role : lg_other_role(role);
 		json_object_set_new(drm, to, json_integer(lg_int(drm, to, 0) + lg_int(row, "drm", 0)));
@@ -267,8 +240,8 @@ static int bombard(json_t *state, json_t *events, const json_t *rules, est_dice 
 			      role_power(battle, role), guns, guns == 1 ? "" : "s", hits,
 			      hits == 1 ? "" : "s")) < 0)
 		return error;
-	return lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
-		    hits * lg_int(table, "divisions_per_hit", 2), 1, "bombardment");
+	return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
+		       hits * lg_int(table, "divisions_per_hit", 2), 1, "bombardment (5.616)");
 }
 
 /* 5.612 step 7: one six-sided die each, with the commander's rating and the modifiers. */
@@ -337,10 +310,10 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 			    lg_int(vp, "attack_win", 1) + (loss >= lg_int(vp, "heavy_losses", 3) ?
 							    lg_int(vp, "heavy_losses_bonus", 1) : 0),
 			    "the victory")) < 0 ||
-	    (error = lose(state, events, rules, role_army(state, battle, loser), loss, 0, "the attack")) < 0)
+	    (error = lg_lose(state, events, rules, role_army(state, battle, loser), loss, 0, "the attack")) < 0)
 		return error;
 	if (margin <= lg_int(table, "winner_loses_one_if_margin_at_most", 1) &&
-	    (error = lose(state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
+	    (error = lg_lose(state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
 		return error;
 	return battle_survives(state, events, rules, dice);
 }
@@ -388,7 +361,9 @@ static int apply_option(json_t *state, json_t *events, const json_t *rules, est_
 	json_object_set_new(battle, "begun", json_true());
 	error = strcmp(option, "bombard") == 0 ? bombard(state, events, rules, dice, role) :
 		auxiliary(state, events, rules, dice, role);
-	return error < 0 ? error : battle_survives(state, events, rules, dice) < 0 ? est_error_code() : 0;
+	if (error < 0 || (error = battle_survives(state, events, rules, dice)) < 0)
+		return error;
+	return 0;
 }
 
 /* Whether `option` may be taken now by the deciding army. */
@@ -458,9 +433,10 @@ static int standing_answer(json_t *state, json_t *events, const json_t *rules, e
 		return 0;
 	option = lg_str(st, "option");
 	to = lg_str(st, "to");
+	/* RULINGS.md L19: the order stays the power's own, so only it reads why it was not used. */
 	if (!option_allowed(state, option) || !destination_open(state, rules, to))
-		return est_rules_event(events, json_pack("{s:s, s:s}", "power", power, "province",
-						  lg_str(battle, "province")), "standing",
+		return est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "power", power, "province",
+						  lg_str(battle, "province"), "visible_to", power), "standing",
 				"%s's standing order for %s, step %s (%s%s%s) cannot be carried out now; "
 				"the decision is asked", power, lg_str(battle, "province"), step, option,
 				to ? " to " : "", to ? to : "");

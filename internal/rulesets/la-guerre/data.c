@@ -11,6 +11,18 @@
 #include "util/error.h"
 #include "lg_internal.h"
 
+/* The place of `name` in the array of strings `list`, or -1. */
+static long season_at(const json_t *list, const char *name)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (name && strcmp(json_string_value(v), name) == 0)
+			return (long)i;
+	return -1;
+}
+
 static int bad(const char *file, const char *field, const char *fix)
 {
 	return est_error_set(EST_EINVAL, "rules/%s: %s %s; fix the data", file, field, fix);
@@ -29,6 +41,57 @@ static int is_string_array(const json_t *a)
 	return 1;
 }
 
+/*
+ * Every integer of a data file within -10000..10000: the rules add and
+ * compare them in int, and no sensible value comes near the edge.
+ */
+static int check_numbers(const json_t *v, const char *file, const char *path)
+{
+	char sub[256];
+	const char *key;
+	const json_t *x;
+	size_t i;
+	int error;
+
+	if (json_is_integer(v) && (json_integer_value(v) < -10000 || json_integer_value(v) > 10000))
+		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is %lld, outside -10000..10000; fix "
+				     "the data", file, path, (long long)json_integer_value(v));
+	if (json_is_real(v))
+		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is not a whole number; numbers in "
+				     "rules data are integers", file, path);
+	json_object_foreach((json_t *)v, key, x) {
+		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key);
+		if ((error = check_numbers(x, file, sub)) < 0)
+			return error;
+	}
+	json_array_foreach(v, i, x) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if ((error = check_numbers(x, file, sub)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+static int check_files(const json_t *rules)
+{
+	static const char *const files[] = {"map", "leaders", "tables", "scenario", NULL};
+	char name[32];
+	int error;
+
+	for (const char *const *f = files; *f; f++) {
+		const json_t *data = json_object_get(rules, *f);
+		snprintf(name, sizeof(name), "%s.json", *f);
+		if (!json_is_object(data))
+			return est_error_set(EST_EINVAL, "rules: La Guerre de l'Empereur needs %s; restore it", name);
+		if (!lg_str(data, "provenance"))
+			return bad(name, "field \"provenance\"", "must say where the values come from: \"seed\", "
+				   "\"placeholder\", or the source a GM used");
+		if ((error = check_numbers(data, name, "")) < 0)
+			return error;
+	}
+	return 0;
+}
+
 static int check_province(const json_t *rules, const json_t *p, size_t i)
 {
 	char field[64];
@@ -43,6 +106,16 @@ static int check_province(const json_t *rules, const json_t *p, size_t i)
 			   "of province names) and, if any, \"ports\" (an array of seas)");
 	if (lg_province_data(rules, lg_str(p, "name")) != p)
 		return bad("map.json", field, "repeats the name of an earlier province");
+	if (!lg_str(p, "terrain") || strcmp(lg_str(p, "terrain"), "provenance") == 0 ||
+	    lg_int(lg_table(rules, "movement"), lg_str(p, "terrain"), 0) < 1)
+		return bad("map.json", field, "needs a \"terrain\" that tables.json \"movement\" prices at 1 "
+			   "Movement Point or more (\"clear\", \"mountain\")");
+	if (!json_is_integer(json_object_get(p, "x")) || !json_is_integer(json_object_get(p, "y")) ||
+	    lg_int(p, "x", -1) < 0 || lg_int(p, "x", -1) > 1000 || lg_int(p, "y", -1) < 0 || lg_int(p, "y", -1) > 800)
+		return bad("map.json", field, "needs \"x\" (0 to 1000) and \"y\" (0 to 800), where the map "
+			   "draws it");
+	if (lg_adjacent(rules, lg_str(p, "name"), lg_str(p, "name")))
+		return bad("map.json", field, "lists itself as adjacent");
 	json_array_foreach(json_object_get(p, "adjacent"), j, n) {
 		const json_t *other = lg_province_data(rules, json_string_value(n));
 		if (!other || !lg_adjacent(rules, json_string_value(n), lg_str(p, "name")))
@@ -81,6 +154,9 @@ static int check_leaders(const json_t *rules)
 			return est_error_set(EST_EINVAL, "rules/leaders.json: field \"leaders[%zu]\" needs \"id\" "
 					     "and \"name\" (strings) and \"tactical\" (an integer from -9 to 9); "
 					     "fix the data", i);
+		else if (lg_leader(rules, lg_str(l, "id")) != l)
+			return est_error_set(EST_EINVAL, "rules/leaders.json: field \"leaders[%zu]\" repeats the id "
+					     "\"%s\"; give each leader its own id", i, lg_str(l, "id"));
 	return 0;
 }
 
@@ -122,6 +198,20 @@ static int check_auxiliary(const json_t *rules)
 	return 0;
 }
 
+/* The pursuit rows: {"min", "max", "divisions"}, min <= max, divisions 0 or more. */
+static int check_pursuit(const json_t *rules)
+{
+	const json_t *row;
+	size_t i;
+
+	json_array_foreach(json_object_get(lg_table(rules, "pursuit"), "results"), i, row)
+		if (!json_is_integer(json_object_get(row, "min")) || !json_is_integer(json_object_get(row, "max")) ||
+		    lg_int(row, "min", 0) > lg_int(row, "max", 0) || lg_int(row, "divisions", -1) < 0)
+			return est_error_set(EST_EINVAL, "rules/tables.json: field \"pursuit.results[%zu]\" needs "
+					     "\"min\" <= \"max\" and \"divisions\" (0 or more); fix the data", i);
+	return 0;
+}
+
 static int check_tables(const json_t *rules)
 {
 	static const char *const needed[] = {"approach", "auxiliary", "attack", "victory_points", "pursuit",
@@ -138,7 +228,16 @@ static int check_tables(const json_t *rules)
 	if (lg_int(lg_table(rules, "bombard"), "die", 0) < 2 || lg_int(lg_table(rules, "siege"), "die", 0) < 2 ||
 	    lg_int(lg_table(rules, "pursuit"), "die", 0) < 2 || lg_int(lg_table(rules, "attack"), "die", 0) < 2)
 		return bad("tables.json", "field \"die\" of bombard, siege, pursuit or attack", "must be 2 or more");
-	return 0;
+	if (lg_int(lg_table(rules, "attack"), "loser_losses_min", 1) < 0 ||
+	    lg_int(lg_table(rules, "attack"), "loser_losses_min", 1) > lg_int(lg_table(rules, "attack"), "loser_losses_max", 4))
+		return bad("tables.json", "fields \"attack.loser_losses_min\" and \"loser_losses_max\"",
+			   "must be 0 <= min <= max");
+	if (lg_int(lg_table(rules, "bombard"), "hit_on", 10) < 1 ||
+	    lg_int(lg_table(rules, "bombard"), "hit_on", 10) > lg_int(lg_table(rules, "bombard"), "die", 10))
+		return bad("tables.json", "field \"bombard.hit_on\"", "must be a face of the bombardment die");
+	if (lg_int(lg_table(rules, "siege"), "falls_on", 4) < 1)
+		return bad("tables.json", "field \"siege.falls_on\"", "must be 1 or more");
+	return check_pursuit(rules);
 }
 
 /* What setup() reads of the scenario: seasons, sides and the armies' places. */
@@ -177,12 +276,124 @@ static int check_scenario(const json_t *rules)
 	return 0;
 }
 
+/* A nation stands on one side, or is neutral: never two of these. */
+static int check_sides(const json_t *rules)
+{
+	const json_t *s = lg_scenario(rules), *sides = json_object_get(s, "sides"), *n;
+	size_t i;
+
+	if (!is_string_array(json_object_get(s, "neutral")))
+		return bad("scenario.json", "field \"neutral\"", "must be an array of nations");
+	json_array_foreach(json_object_get(sides, LG_FRANCE), i, n)
+		if (lg_in_list(json_object_get(sides, LG_COALITION), json_string_value(n)) ||
+		    lg_in_list(json_object_get(s, "neutral"), json_string_value(n)))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: \"%s\" stands on France's side and "
+					     "also on the Coalition's or among the neutrals; give each nation one "
+					     "place; fix the data", json_string_value(n));
+	json_array_foreach(json_object_get(sides, LG_COALITION), i, n)
+		if (lg_in_list(json_object_get(s, "neutral"), json_string_value(n)))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: \"%s\" is in the Coalition and "
+					     "among the neutrals; fix the data", json_string_value(n));
+	return 0;
+}
+
+/* Army ids are spelt in orders and reports: a-z, 0-9 and - only. */
+static int id_ok(const char *id)
+{
+	if (!id || !*id || strlen(id) > 40)
+		return 0;
+	for (; *id; id++)
+		if (!((*id >= 'a' && *id <= 'z') || (*id >= '0' && *id <= '9') || *id == '-'))
+			return 0;
+	return 1;
+}
+
+/* Armies start on the map at war, with ids orders can spell and sane Movement Points. */
+static int check_army_places(const json_t *rules)
+{
+	const json_t *s = lg_scenario(rules), *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(s, "armies"), i, a) {
+		const char *where = lg_str(a, "location");
+		const char *c = lg_str(json_object_get(s, "control"), where ? where : "");
+		const char *side = lg_side_of(rules, c ? c : lg_str(lg_province_data(rules, where), "nation"));
+		if (!lg_province_data(rules, where))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].location\" is not "
+					     "a province of rules/map.json; fix the data", i);
+		/* An army may start in a province of the enemy (Mack in Bavaria), never a neutral one. */
+		if (!id_ok(lg_str(a, "id")) || lg_int(a, "movement", -1) < 0 || lg_int(a, "movement", -1) > 20 ||
+		    !side || !lg_side_of(rules, lg_str(a, "nation")))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu]\" needs an "
+					     "\"id\" of a-z, 0-9 and - (40 at most), \"movement\" from 0 to 20, a "
+					     "\"nation\" of a side, and a \"location\" that is not neutral at the "
+					     "start; fix the data", i);
+	}
+	return 0;
+}
+
+static int check_garrisons(const json_t *rules)
+{
+	const char *name;
+	const json_t *g;
+
+	json_object_foreach(json_object_get(lg_scenario(rules), "garrisons"), name, g)
+		if (!lg_province_data(rules, name) || lg_int(g, "divisions", 0) < 0 || lg_int(g, "divisions", 0) > 50 ||
+		    lg_int(g, "ghost", 0) < 0 || lg_int(g, "ghost", 0) > 50)
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"garrisons.%s\" must name a "
+					     "province of the map, with 0 to 50 \"divisions\" and \"ghost\"; fix "
+					     "the data", name);
+	json_object_foreach(json_object_get(lg_scenario(rules), "control"), name, g)
+		if (!lg_province_data(rules, name) || !json_is_string(g))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"control.%s\" must name a "
+					     "province of the map and give its controller's name; fix the data", name);
+	return 0;
+}
+
+/* The end comes after the start; the NMR answers are options their steps take. */
+static int check_calendar_and_policy(const json_t *rules)
+{
+	static const char *const statuses[] = {"war", "alliance", "peace", "inactive", NULL};
+	const json_t *s = lg_scenario(rules), *seasons = json_object_get(s, "seasons"), *d;
+	const json_t *start = json_object_get(s, "start"), *end = json_object_get(s, "end"), *nmr;
+	const char *nation;
+	int from = lg_int(start, "year", 0) * 10 + (int)season_at(seasons, lg_str(start, "season"));
+	int to = lg_int(end, "year", 0) * 10 + (int)season_at(seasons, lg_str(end, "season"));
+
+	if (json_array_size(seasons) > 10 || to < from)
+		return bad("scenario.json", "fields \"start\" and \"end\"", "must put the end at or after the "
+			   "start (and \"seasons\" holds at most 10)");
+	json_object_foreach(json_object_get(s, "diplomacy"), nation, d) {
+		const char *const *st;
+		for (st = statuses; *st && (!lg_str(d, "status") || strcmp(*st, lg_str(d, "status")) != 0); st++)
+			;
+		if (!*st)
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"diplomacy.%s.status\" must "
+					     "be war, alliance, peace or inactive; fix the data", nation);
+	}
+	nmr = json_object_get(s, "nmr");
+	for (int step = 4; step <= 6; step++) {
+		char kind[32];
+		const char *o;
+		snprintf(kind, sizeof(kind), "battle-step-%d", step);
+		o = lg_str(nmr, kind);
+		if (!o || (strcmp(o, "attack") != 0 && strcmp(o, "retreat") != 0 &&
+			   (step == 6 || (strcmp(o, "auxiliary") != 0 && strcmp(o, "bombard") != 0))))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"nmr.%s\" must be an option "
+					     "of that step (%s), the answer a missed decision takes; fix the data",
+					     kind, step == 6 ? "attack or retreat" : "attack, retreat, auxiliary or bombard");
+	}
+	return 0;
+}
+
 int lg_check_rules(const json_t *rules)
 {
 	int error;
 
-	if ((error = check_map(rules)) < 0 || (error = check_leaders(rules)) < 0 ||
-	    (error = check_tables(rules)) < 0 || (error = check_scenario(rules)) < 0)
+	if ((error = check_files(rules)) < 0 || (error = check_map(rules)) < 0 || (error = check_leaders(rules)) < 0 ||
+	    (error = check_tables(rules)) < 0 || (error = check_scenario(rules)) < 0 ||
+	    (error = check_sides(rules)) < 0 || (error = check_army_places(rules)) < 0 ||
+	    (error = check_garrisons(rules)) < 0 || (error = check_calendar_and_policy(rules)) < 0)
 		return error;
 	return 0;
 }

@@ -74,6 +74,12 @@ int lg_add_vp(json_t *state, const char *side, int vp);
 int lg_lose_divisions(json_t **lost_out, json_t *army, int n, int spread);
 /* "I Corps 1, IV Corps 1" from a lost-divisions object; caller frees. */
 char *lg_losses_text(const json_t *lost);
+/*
+ * `army` loses `n` divisions (lg_lose_divisions) "to `why`", told by corps
+ * in the events; an army left with none is eliminated (lg_remove_army).
+ */
+int lg_lose(json_t *state, json_t *events, const json_t *rules, json_t *army, int n, int spread,
+	    const char *why);
 /* Remove an army with no divisions left; says so in the events. */
 int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *army,
 		   const char *why);

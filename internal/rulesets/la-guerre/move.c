@@ -3,6 +3,7 @@
  * given. Entering a province held by an enemy army starts a battle (5.513)
  * and ends the move; the rest of the turn waits for the battle to end.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -96,22 +97,63 @@ static int enter(int *stop, json_t *state, json_t *events, const json_t *rules, 
 	return lg_enemy(state, rules, to, side) ? take_control(state, events, army, to) : 0;
 }
 
+/*
+ * RULINGS.md L7: a move never ends on an army of its own side. Checked at
+ * submission against the start of the turn; an army that has moved in since
+ * makes this move stop at the last province of its path free of one.
+ */
+static size_t open_length(const json_t *state, const json_t *rules, const json_t *army, const json_t *path)
+{
+	const char *side = lg_army_side(rules, army);
+	size_t n = json_array_size(path);
+
+	while (n > 0 && lg_army_at(state, rules, json_string_value(json_array_get(path, n - 1)), side))
+		n--;
+	return n;
+}
+
+/* "through Baden, Wurttemberg to Bavaria", or "to Bavaria"; caller frees. */
+static char *route_text(const json_t *path, size_t n)
+{
+	char *text = strdup(""), *next;
+
+	for (size_t i = 0; text && i + 1 < n; i++) {
+		next = est_strdup_printf("%s%s%s", text, i ? ", " : " through ",
+					 json_string_value(json_array_get(path, i)));
+		free(text);
+		text = next;
+	}
+	next = text ? est_strdup_printf("%s to %s", text, json_string_value(json_array_get(path, n - 1))) : NULL;
+	free(text);
+	return next;
+}
+
 static int move(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
 		const json_t *path)
 {
-	char from[128];
-	const json_t *p;
-	size_t i;
+	size_t n = open_length(state, rules, army, path), i;
+	char from[128], *route;
 	int stop = 0, error;
 
 	snprintf(from, sizeof(from), "%s", lg_str(army, "location"));
-	if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:O}", "army", lg_str(army, "id"), "from", from,
-						"path", path), "move", "%s's army (%s) marches from %s: %s",
-			      lg_str(army, "nation"), lg_commander_name(rules, army), from,
-			      json_string_value(json_array_get(path, json_array_size(path) - 1)))) < 0)
+	if (n < json_array_size(path) &&
+	    (error = est_rules_event(events, json_pack("{s:s}", "army", lg_str(army, "id")), "move",
+				     "%s's army (%s) stops short: an army of its side now stands in %s, and "
+				     "armies do not stack (RULINGS.md L7)", lg_str(army, "nation"),
+				     lg_commander_name(rules, army),
+				     json_string_value(json_array_get(path, json_array_size(path) - 1)))) < 0)
 		return error;
-	json_array_foreach(path, i, p) {
-		const char *to = json_string_value(p);
+	if (n == 0)
+		return 0;
+	route = route_text(path, n);
+	error = est_rules_event(events, json_pack("{s:s, s:s, s:O}", "army", lg_str(army, "id"), "from", from,
+						  "path", path), "move", "%s's army (%s) marches from %s%s",
+				lg_str(army, "nation"), lg_commander_name(rules, army), from, route ? route : "");
+	free(route);
+	if (error < 0)
+		return error;
+	for (i = 0; i < n; i++) {
+		const char *to = json_string_value(json_array_get(path, i));
 		char at[128];
 
 		snprintf(at, sizeof(at), "%s", lg_str(army, "location"));

@@ -70,28 +70,6 @@ static json_t *way_through_enemy(const json_t *state, const json_t *rules, const
 	return way;
 }
 
-static int lose_on_retreat(json_t *state, json_t *events, const json_t *rules, json_t *army, int n,
-			   const char *why, const char *rule)
-{
-	json_t *lost = NULL;
-	char *text;
-	int error;
-
-	if (n <= 0)
-		return 0;
-	if ((error = lg_lose_divisions(&lost, army, n, 0)) < 0)
-		return error;
-	text = lg_losses_text(lost);
-	error = est_rules_event(events, json_pack("{s:s, s:s, s:o}", "army", lg_str(army, "id"), "nation",
-					   lg_str(army, "nation"), "lost", lost), "losses",
-			 "%s loses %d division%s %s (%s): %s", lg_str(army, "nation"), n, n == 1 ? "" : "s",
-			 why, rule, text ? text : "");
-	free(text);
-	if (error == 0 && lg_divisions(army) == 0)
-		error = lg_remove_army(state, events, rules, army, "no divisions left");
-	return error;
-}
-
 /* 5.6291: no adjacent friendly province; one division lost per enemy province crossed. */
 static int retreat_through_enemy(json_t *state, json_t *events, const json_t *rules, json_t *army)
 {
@@ -113,9 +91,9 @@ static int retreat_through_enemy(json_t *state, json_t *events, const json_t *ru
 			 lg_commander_name(rules, army), from_copy, crossed, crossed == 1 ? "" : "s",
 			 lg_str(army, "location"));
 	if (error == 0)
-		error = lose_on_retreat(state, events, rules, army, crossed *
-					lg_int(lg_table(rules, "retreat_through_enemy"), "divisions_per_province", 1),
-					"retreating through enemy provinces", "5.6291");
+		error = lg_lose(state, events, rules, army, crossed *
+				lg_int(lg_table(rules, "retreat_through_enemy"), "divisions_per_province", 1), 0,
+				"the retreat through enemy provinces (5.6291)");
 	json_decref(way);
 	return error;
 }
@@ -142,7 +120,7 @@ static int pursue(json_t *state, json_t *events, const json_t *rules, est_dice *
 			      lg_str(pursuer, "nation"), roll, rating, total, lg_str(army, "nation"), lost,
 			      lost == 1 ? "" : "s")) < 0)
 		return error;
-	return lose_on_retreat(state, events, rules, army, lost, "to pursuit", "5.629");
+	return lg_lose(state, events, rules, army, lost, 0, "pursuit (5.629)");
 }
 
 int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,

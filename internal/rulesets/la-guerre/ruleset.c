@@ -70,7 +70,13 @@ static int check_options(const json_t *options, const json_t *rules)
 		if (strcmp(key, "scenario") != 0)
 			return est_error_set(EST_EINVAL, "option \"%s\" is not an option of La Guerre de "
 					     "l'Empereur, which accepts \"scenario\" only; remove it", key);
-		if (!json_is_string(v) || strcmp(json_string_value(v), name) != 0)
+		char given[32];
+		/* --option scenario=1805 arrives as a number. */
+		if (json_is_integer(v))
+			snprintf(given, sizeof(given), "%lld", (long long)json_integer_value(v));
+		else
+			snprintf(given, sizeof(given), "%s", json_is_string(v) ? json_string_value(v) : "");
+		if (strcmp(given, name) != 0)
 			return est_error_set(EST_EINVAL, "option \"scenario\": this game's rules/scenario.json "
 					     "holds the scenario \"%s\"; use it, or supply another "
 					     "scenario.json with `new --rules DIR`", name);

@@ -120,13 +120,9 @@ int lg_advance(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 	while (strcmp(lg_str(state, "phase"), "turn") == 0) {
 		json_t *queue = json_object_get(state, "queue"), *next;
 
-		if (json_object_get(state, "battle")) {
-			if ((error = lg_battle_continue(state, events, rules, dice)) < 0)
-				return error;
-			if (json_object_get(state, "battle"))
-				return 0;
-			continue;
-		}
+		/* A battle still here awaits a decision: whoever started it has run it as far as it goes. */
+		if (json_object_get(state, "battle"))
+			return 0;
 		if (json_array_size(queue) == 0)
 			return end_turn(state, events, rules);
 		next = json_incref(json_array_get(queue, 0));

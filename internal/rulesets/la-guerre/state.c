@@ -33,15 +33,21 @@ const json_t *lg_scenario(const json_t *rules)
 	return json_object_get(rules, "scenario");
 }
 
-const json_t *lg_province_data(const json_t *rules, const char *name)
+/* The first object of `array` whose `key` is the string `value`, or NULL. */
+static json_t *find_by(const json_t *array, const char *key, const char *value)
 {
-	const json_t *p;
+	json_t *o;
 	size_t i;
 
-	json_array_foreach(json_object_get(json_object_get(rules, "map"), "provinces"), i, p)
-		if (name && lg_str(p, "name") && strcmp(lg_str(p, "name"), name) == 0)
-			return p;
+	json_array_foreach(array, i, o)
+		if (value && lg_str(o, key) && strcmp(lg_str(o, key), value) == 0)
+			return o;
 	return NULL;
+}
+
+const json_t *lg_province_data(const json_t *rules, const char *name)
+{
+	return find_by(json_object_get(json_object_get(rules, "map"), "provinces"), "name", name);
 }
 
 int lg_in_list(const json_t *list, const char *name)
@@ -102,13 +108,7 @@ int lg_enemy(const json_t *state, const json_t *rules, const char *province, con
 
 json_t *lg_army(const json_t *state, const char *id)
 {
-	json_t *a;
-	size_t i;
-
-	json_array_foreach(json_object_get(state, "armies"), i, a)
-		if (id && lg_str(a, "id") && strcmp(lg_str(a, "id"), id) == 0)
-			return a;
-	return NULL;
+	return find_by(json_object_get(state, "armies"), "id", id);
 }
 
 const char *lg_army_side(const json_t *rules, const json_t *army)
@@ -147,13 +147,7 @@ int lg_corps_count(const json_t *army)
 
 const json_t *lg_leader(const json_t *rules, const char *id)
 {
-	const json_t *l;
-	size_t i;
-
-	json_array_foreach(json_object_get(json_object_get(rules, "leaders"), "leaders"), i, l)
-		if (id && lg_str(l, "id") && strcmp(lg_str(l, "id"), id) == 0)
-			return l;
-	return NULL;
+	return find_by(json_object_get(json_object_get(rules, "leaders"), "leaders"), "id", id);
 }
 
 int lg_tactical(const json_t *rules, const json_t *army)
@@ -274,6 +268,28 @@ char *lg_losses_text(const json_t *lost)
 		text = strdup("none");
 	}
 	return text;
+}
+
+int lg_lose(json_t *state, json_t *events, const json_t *rules, json_t *army, int n, int spread,
+	    const char *why)
+{
+	json_t *lost = NULL;
+	char *text;
+	int error;
+
+	if (n <= 0)
+		return 0;
+	if ((error = lg_lose_divisions(&lost, army, n, spread)) < 0)
+		return error;
+	text = lg_losses_text(lost);
+	error = est_rules_event(events, json_pack("{s:s, s:s, s:o}", "army", lg_str(army, "id"), "nation",
+						  lg_str(army, "nation"), "lost", lost), "losses",
+				"%s loses %d division%s to %s: %s", lg_str(army, "nation"), n, n == 1 ? "" : "s",
+				why, text ? text : "");
+	free(text);
+	if (error == 0 && lg_divisions(army) == 0)
+		error = lg_remove_army(state, events, rules, army, "no divisions left");
+	return error;
 }
 
 int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *army,

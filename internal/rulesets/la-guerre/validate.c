@@ -27,7 +27,8 @@ struct check {
 	json_t *diags;
 	json_t *armies;   /* army id -> 1: one order per army */
 	json_t *standing; /* "at/step" -> 1 */
-	int answers, buys;
+	json_t *ends;     /* province -> 1: where this file's moves end */
+	int answers, buys, embargoes;
 };
 
 static void diag(struct check *c, int i, const char *field, const char *rule, const char *fmt, ...)
@@ -123,6 +124,15 @@ static json_t *own_army(struct check *c, int i, const json_t *o)
 	return army;
 }
 
+/* Whether `name` is among the first `k` strings of `list`. */
+static int in_path_before(const json_t *list, size_t k, const char *name)
+{
+	for (size_t j = 0; j < k; j++)
+		if (strcmp(json_string_value(json_array_get(list, j)), name) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * A step of the path from `at` into `to`, as the map stood at the start of
  * the turn; `last` says whether the path ends there.
@@ -178,10 +188,20 @@ static void check_move(struct check *c, int i, const json_t *o)
 			     "rules/map.json does", k);
 			return;
 		}
+		if (strcmp(to, lg_str(army, "location")) == 0 || in_path_before(path, k, to)) {
+			diag(c, i, "path", R_MOVE, "path[%zu] enters %s a second time; a path enters each province "
+			     "once", k, to);
+			return;
+		}
 		if (!path_step(c, i, lg_army_side(c->rules, army), at, to, k + 1 == json_array_size(path)))
 			return;
 		at = to;
 	}
+	/* RULINGS.md L7, for the moves of one file: two armies of a side do not end in one province. */
+	if (json_object_get(c->ends, at))
+		diag(c, i, "path", R_MOVE, "another move of this file already ends in %s, and armies do not "
+		     "stack (RULINGS.md L7); end this one elsewhere", at);
+	json_object_set_new(c->ends, at, json_true());
 	if (lg_path_cost(c->rules, path) > lg_int(army, "movement", 0))
 		diag(c, i, "path", R_MOVE, "the path costs %d Movement Points (mountains cost %d) and army \"%s\" "
 		     "has %d; shorten it", lg_path_cost(c->rules, path),
@@ -228,7 +248,16 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields, required) || !(at = province_field(c, i, o, "at")) ||
 	    !(option = string_field(c, i, o, "option")))
 		return;
-	step = json_is_integer(step_v) ? json_integer_value(step_v) : 0;
+	if (!lg_side_of(c->rules, lg_controller(c->state, at))) {
+		diag(c, i, "at", R_SEQUENCE, "%s is neutral, and no battle is fought there (RULINGS.md L5); "
+		     "name a province of either side", at);
+		return;
+	}
+	if (!json_is_integer(step_v)) {
+		diag(c, i, "step", R_SEQUENCE, "must be a number, 4, 5, 6 or 9, without quotes");
+		return;
+	}
+	step = json_integer_value(step_v);
 	if (step != 4 && step != 5 && step != 6 && step != 9) {
 		diag(c, i, "step", R_SEQUENCE, "a standing order answers 5.612 step 4, 5 or 6 (the options) or "
 		     "9 (where to retreat after a lost attack); give one of 4, 5, 6, 9");
@@ -267,6 +296,8 @@ static void check_embargo(struct check *c, int i, const json_t *o)
 		diag(c, i, "exclude", R_EMBARGO, "must be an array of nations (possibly empty)");
 		return;
 	}
+	if (++c->embargoes > 1)
+		diag(c, i, "type", R_ORDERS, "a second embargo order; give one");
 	json_array_foreach(exclude, k, v) {
 		int member = 0;
 		json_array_foreach(members, j, m)
@@ -286,7 +317,8 @@ static void check_buy(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields, fields))
 		return;
 	if (strcmp(c->power, "Britain") != 0 || strcmp(lg_str(c->state, "season"), "Winter") != 0) {
-		diag(c, i, "type", R_EMBARGO, "only Britain buys VPs, in the Coalition's winter turn; remove it");
+		diag(c, i, "type", R_EMBARGO, "only Britain buys VPs, in the Coalition's winter turn; remove it "
+		     "(a player holding Britain and other powers adds \"power\": \"Britain\")");
 		return;
 	}
 	if (!json_is_integer(vp) || json_integer_value(vp) < 0 || json_integer_value(vp) > max)
@@ -337,6 +369,10 @@ static void check_answer(struct check *c, int i, const json_t *o)
 			diag(c, i, "option", R_OPTIONS, "your army has no artillery unit to bombard with; choose "
 			     "attack, retreat or auxiliary");
 	}
+	if (json_object_get(o, "to") && strcmp(option, "retreat") != 0) {
+		diag(c, i, "to", R_OPTIONS, "\"to\" goes with the retreat option only; remove it");
+		return;
+	}
 	if ((to = province_field(c, i, o, "to"))) {
 		const char *awaited, *kind;
 		json_t *opts, *v;
@@ -347,7 +383,7 @@ static void check_answer(struct check *c, int i, const json_t *o)
 									 lg_side_of(c->rules, awaited)));
 		json_array_foreach(opts, k, v)
 			open |= strcmp(json_string_value(v), to) == 0;
-		if (strcmp(option, "retreat") != 0 || !open)
+		if (!open)
 			diag(c, i, "to", R_OPTIONS, "%s is not open to this army's retreat (an adjacent friendly "
 			     "province with no army); name one the report lists, or leave \"to\" out", to);
 		json_decref(opts);
@@ -411,14 +447,15 @@ static int awaited(const json_t *state, const json_t *rules, const char *power)
 int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 		const char *power, const json_t *orders)
 {
-	struct check c = {state, rules, power, json_array(), json_object(), json_object(), 0, 0};
+	struct check c = {state, rules, power, json_array(), json_object(), json_object(), json_object(), 0, 0, 0};
 	const json_t *o;
 	size_t i;
 
-	if (!c.diags || !c.armies || !c.standing) {
+	if (!c.diags || !c.armies || !c.standing || !c.ends) {
 		json_decref(c.diags);
 		json_decref(c.armies);
 		json_decref(c.standing);
+		json_decref(c.ends);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	if (!awaited(state, rules, power))
@@ -435,6 +472,7 @@ int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		     lg_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
 	json_decref(c.armies);
 	json_decref(c.standing);
+	json_decref(c.ends);
 	if (json_array_size(c.diags) == 0) {
 		json_decref(c.diags);
 		*diagnostics_out = NULL;
