@@ -1,6 +1,6 @@
 #!/bin/bash
 # make demo: real games end to end, one per sample of turnfiles/ (Napoleonic
-# Empire, La Guerre de l'Empereur). Each is created in a fresh folder
+# Empire, La Guerre de l'Empereur, Levée en Masse). Each is created in a fresh folder
 # (demo-game/<ruleset>/), its signed sample orders are replayed step by step
 # through `submit` and `run`, and every report is mailed through an SMTP
 # server: the one in $ESTAFETTE_SMTP_URL if set, else a real local one
@@ -10,7 +10,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 source "$TOP/tests/lib.sh"
 ESTAFETTE=$TOP/${B:-build}/estafette
 DEMO=${DEMO_DIR:-$TOP/demo-game}
-GAMES=${DEMO_GAMES:-napoleonic-empire la-guerre}
+GAMES=${DEMO_GAMES:-napoleonic-empire la-guerre levee-en-masse}
 
 stop_smtpd 2>/dev/null || true
 rm -rf "$DEMO"
@@ -32,11 +32,13 @@ play() {
 	id=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("game", "ne-demo"))' "$sample/plan.json")
 	secret=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("secret", "estafette sample game"))' "$sample/plan.json")
 	clock=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("clock", 1764000000))' "$sample/plan.json")
+	mapfile -t options < <("$PY" -c 'import json,sys
+for k, v in json.load(open(sys.argv[1])).get("options", {}).items(): print(f"--option={k}={v}")' "$sample/plan.json")
 	export ESTAFETTE_COMMIT_TIME=$clock
 	echo
 	echo "=== $1: game $id"
 	"$ESTAFETTE" new "$game" --ruleset "$1" --id "$id" --players "$sample/players.json" \
-		--test-dice-secret "$secret"
+		--test-dice-secret "$secret" "${options[@]}"
 	git -C "$game" config estafette.smtpurl "$SMTP_URL"
 	git -C "$game" config estafette.sender "$1 GM <gm@example.org>"
 	"$ESTAFETTE" run "$game"

@@ -3,8 +3,8 @@
 
     /usr/bin/python3 turnfiles/make_orders.py turnfiles/la-guerre build/estafette
 
-plan.json holds the game ("game", "ruleset", "secret", "clock": how `make
-demo` creates it) and "plan": in play order, what each player ordered:
+plan.json holds the game ("game", "ruleset", "secret", "clock" and
+"options": how `make demo` creates it) and "plan": in play order, what each player ordered:
 {"player", "seq", "orders"}, optionally with "expect": strings that must
 appear in the events of the steps this entry resolves (a pursuit, a
 bombardment) and "then": {"player", "kind"} that the game must await next.
@@ -43,6 +43,7 @@ class Sample:
         self.game_id = doc.get("game", "ne-demo")
         self.ruleset = doc.get("ruleset", "napoleonic-empire")
         self.secret = doc.get("secret", "estafette sample game")
+        self.options = doc.get("options", {})
         self.plan = doc["plan"]
         self.work = pathlib.Path(tempfile.mkdtemp(prefix="estafette-sample."))
         self.game = self.work / "game"
@@ -56,8 +57,9 @@ class Sample:
         return json.loads(self.e("status", str(self.game), "--json"))
 
     def start(self):
+        options = [f"--option={k}={v}" for k, v in self.options.items()]
         self.e("new", str(self.game), "--ruleset", self.ruleset, "--id", self.game_id,
-               "--players", str(self.dir / "players.json"), "--test-dice-secret", self.secret)
+               "--players", str(self.dir / "players.json"), "--test-dice-secret", self.secret, *options)
         self.e("run", str(self.game))
 
     def snapshot(self, name):

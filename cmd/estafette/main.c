@@ -25,6 +25,7 @@ static const struct {
 	{"mail", cmd_mail, "send what waits in a game's outbox"},
 	{"audit", cmd_audit, "replay the game from its creation and check every step"},
 	{"gm", cmd_gm, "the GM's signed acts: extend a deadline, pause, resume"},
+	{"standings", cmd_standings, "rank the games of each deal (challenge) in a folder, audited"},
 	{"reveal", cmd_reveal, "publish the hidden chain and a sealed game's hidden parts"},
 };
 
@@ -32,7 +33,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: estafette <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nevery command takes --json; `estafette <command> --help` for its options\n");
 }
 

@@ -14,7 +14,7 @@
 	"       [--deadline-hours N [--reminder-hours R]]\n" \
 	"       [--schedule FILE.json] [--sealed | --sealed-orders [--reveal-hours R]]\n" \
 	"       [--press full|public|none] [--press-by-mail]\n" \
-	"       [--rules DIR] [--test-dice-secret TEXT] [--json]"
+	"       [--rules DIR] [--test-dice-secret TEXT] [--deal NAME | --deal-from GAME] [--json]"
 
 /* K=V into options; V is an integer when it reads as one. */
 static int add_option(json_t *options, const char *kv)
@@ -59,6 +59,10 @@ static void print_summary(const json_t *summary)
 			printf("%s %s", j ? "," : "", json_string_value(power));
 		printf("\n");
 	}
+	if (json_is_string(json_object_get(summary, "deal")))
+		printf("  deal %s: its games share the dice secrets and rules/; join it with "
+		       "--deal-from %s\n", json_string_value(json_object_get(summary, "deal")),
+		       json_string_value(json_object_get(summary, "path")));
 	printf("next: estafette run %s\n", json_string_value(json_object_get(summary, "path")));
 }
 
@@ -98,6 +102,7 @@ int cmd_new(int argc, char **argv)
 		{"schedule", required_argument, NULL, 'c'}, {"press", required_argument, NULL, 'P'},
 		{"press-by-mail", no_argument, NULL, 'M'}, {"rules", required_argument, NULL, 'D'},
 		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
+		{"deal", required_argument, NULL, 'e'}, {"deal-from", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	est_new_options opts = {0};
 	json_t *options = json_object(), *summary = NULL, *schedule = NULL;
@@ -134,6 +139,8 @@ int cmd_new(int argc, char **argv)
 		case 'P': opts.press = optarg; break;
 		case 'M': opts.press_by_mail = 1; break;
 		case 'D': opts.rules_dir = optarg; break;
+		case 'e': opts.deal = optarg; break;
+		case 'f': opts.deal_from = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': status = cmd_help(USAGE); goto out;
 		default: status = cmd_usage(USAGE); goto out;

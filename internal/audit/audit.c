@@ -394,6 +394,29 @@ static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], audi
 }
 
 /*
+ * A dealt game seeds its hidden stream with the deal's name (deal.c): its
+ * dice.json must say so, and no other game's may claim it.
+ */
+static int check_hidden_domain(audit *a, long long step, const json_t *dice)
+{
+	const json_t *deal = json_object_get(a->game, "deal");
+	const json_t *domain = json_object_get(dice, "hidden_domain");
+	char path[64];
+
+	snprintf(path, sizeof(path), "turns/%04lld/dice.json", step);
+	if (deal && (!json_is_string(domain) ||
+		     strcmp(json_string_value(domain), EST_DICE_DOMAIN_DEAL) != 0 ||
+		     !json_equal(json_object_get(dice, "deal"), deal)))
+		return fail(a, step, path, "hidden domain", "%s: game.json names deal \"%s\", so the hidden "
+			    "stream is seeded with domain %s and that deal, but dice.json does not say so",
+			    path, json_string_value(deal) ? json_string_value(deal) : "?", EST_DICE_DOMAIN_DEAL);
+	if (!deal && (domain || json_object_get(dice, "deal")))
+		return fail(a, step, path, "hidden domain", "%s: names a deal's hidden domain, but game.json "
+			    "is in no deal", path);
+	return 0;
+}
+
+/*
  * The hidden stream of a step and its seed (the sealing key): from the GM's
  * secret, or from reveal.json's h_T (hashed T - t times for step t).
  */
@@ -402,7 +425,11 @@ static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long 
 {
 	long long n = json_integer_value(json_object_get(json_object_get(a->game, "dice"), "chain_length"));
 	unsigned char h[32];
+	const char *domain;
+	int failed;
 
+	if ((failed = check_hidden_domain(a, step, dice)) != 0)
+		return failed;
 	if (a->have_hidden)
 		est_dice_chain_value(h, a->hidden_secret, (uint32_t)(n - step));
 	else if (step <= a->revealed)
@@ -415,7 +442,7 @@ static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long 
 				     "hidden chain checks; the GM publishes it with estafette reveal");
 	else
 		return est_dice_new_fixed(out, NULL, 0);
-	if (est_dice_step_seed(seed, h, EST_DICE_DOMAIN_HIDDEN, a->id, (uint32_t)step, manifest_sha) < 0)
+	if (est_engine_hidden_seed(seed, &domain, a->game, h, step, manifest_sha) < 0)
 		return -1;
 	return est_dice_new(out, seed);
 }

@@ -120,9 +120,9 @@ int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char pr
 			     reveal_hex, prev_hex);
 }
 
-int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
-		       const char *domain, const char *game_id, uint32_t step,
-		       const unsigned char manifest_sha256[32])
+/* HMAC(reveal, enc(domain) || enc(name) || u32be(step) [|| enc(manifest SHA-256)]). */
+static int seed_of(unsigned char out[32], const unsigned char reveal[32], const char *domain,
+		   const char *name, uint32_t step, const unsigned char *manifest_sha256)
 {
 	EVP_MAC_CTX *ctx = mac_start(reveal);
 	unsigned char step_be[4];
@@ -131,10 +131,24 @@ int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
 		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
 	put_u32be(step_be, step);
 	mac_enc(ctx, domain, strlen(domain));
-	mac_enc(ctx, game_id, strlen(game_id));
+	mac_enc(ctx, name, strlen(name));
 	EVP_MAC_update(ctx, step_be, sizeof(step_be));
-	mac_enc(ctx, manifest_sha256, 32);
+	if (manifest_sha256)
+		mac_enc(ctx, manifest_sha256, 32);
 	return mac_finish(out, ctx);
+}
+
+int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
+		       const char *domain, const char *game_id, uint32_t step,
+		       const unsigned char manifest_sha256[32])
+{
+	return seed_of(out, reveal, domain, game_id, step, manifest_sha256);
+}
+
+int est_dice_deal_seed(unsigned char out[32], const unsigned char reveal[32], const char *deal,
+		       uint32_t step)
+{
+	return seed_of(out, reveal, EST_DICE_DOMAIN_DEAL, deal, step, NULL);
 }
 
 int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)

@@ -22,6 +22,7 @@
 #define EST_DICE_ALGORITHM "estafette/dice/v1"
 #define EST_DICE_DOMAIN_STEP "estafette/dice/v1/step"
 #define EST_DICE_DOMAIN_HIDDEN "estafette/dice/v1/hidden-step"
+#define EST_DICE_DOMAIN_DEAL "estafette/dice/v1/deal-step"
 #define EST_DICE_CHAIN_LENGTH 10000
 
 typedef struct est_dice est_dice;
@@ -52,6 +53,19 @@ int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char pr
 int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
 		       const char *domain, const char *game_id, uint32_t step,
 		       const unsigned char manifest_sha256[32]);
+
+/*
+ * The hidden stream's seed in a dealt game (game.json "deal"; README
+ * "Challenges: one deal, many players"):
+ * seed'_t = HMAC-SHA256(key = reveal, enc(EST_DICE_DOMAIN_DEAL) || enc(deal)
+ *                       || u32be(step))
+ * into out[32]. Neither the game id nor the manifest enters, so every game
+ * of one deal (sharing the hidden chain) draws the same hidden values at
+ * the same step. `deal` is NUL-terminated and enters without its NUL.
+ * Errors: EST_ENOMEM (OpenSSL could not make an HMAC context).
+ */
+int est_dice_deal_seed(unsigned char out[32], const unsigned char reveal[32], const char *deal,
+		       uint32_t step);
 
 /*
  * block_i = HMAC-SHA256(key = seed, enc("estafette/dice/v1/stream") ||

@@ -70,6 +70,8 @@ typedef struct {
 	int reveal_hours;         /* sealed orders: how long after the deadline reveals wait */
 	const char *rules_dir;    /* `new --rules DIR`: its NAME.json files replace the ruleset's
 	                             data files of the same name in this game's rules/ */
+	const char *deal;         /* `new --deal NAME`: start the deal NAME (game.json "deal") */
+	const char *deal_from;    /* `new --deal-from GAME`: join GAME's deal (deal.c) */
 } est_new_options;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
@@ -416,5 +418,31 @@ int est_engine_secrets(unsigned char chain[32], unsigned char hidden[32], const 
  * or NULL on ENOMEM.
  */
 char *est_json_text(const json_t *value);
+
+/*
+ * Challenges (deal.c; README "Challenges: one deal, many players"): the
+ * games of one deal share both dice chain secrets and their rules/ files,
+ * and game.json "deal" names the deal.
+ */
+
+/*
+ * The seed of the hidden stream of step `step` of the game whose game.json
+ * is `game`, from its hidden chain value `h` (r'_t): in a dealt game
+ * est_dice_deal_seed (no game id, no manifest), else est_dice_step_seed
+ * with EST_DICE_DOMAIN_HIDDEN, `manifest_sha` (raw SHA-256 of the step's
+ * manifest.json) and the game id. *domain_out (static string) gets the
+ * domain used. Errors: EST_EINVAL (game.json "deal" or "id" is not a
+ * string), EST_ENOMEM.
+ */
+int est_engine_hidden_seed(unsigned char out[32], const char **domain_out, const json_t *game,
+			   const unsigned char h[32], long long step,
+			   const unsigned char manifest_sha[32]);
+
+/*
+ * The SHA-256 (hex, into out[65]) of `store`'s rules/ at `rev`: every file
+ * name and its bytes, each as enc(name) || enc(bytes), in name order. Two
+ * games of one deal give the same value. Errors: EST_ENOTFOUND, EST_ENOMEM.
+ */
+int est_engine_rules_sha256(char out[65], est_store *store, const char *rev);
 
 #endif

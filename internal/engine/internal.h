@@ -384,4 +384,24 @@ int est_changes_add_json(est_changes *c, const char *path, const json_t *value);
 int est_changes_delete(est_changes *c, const char *path);
 void est_changes_free(est_changes *c);
 
+/* What a game joining a deal (`new --deal-from GAME`) takes from GAME (deal.c). */
+typedef struct {
+	char *deal;          /* GAME's game.json "deal" */
+	json_t *options;     /* GAME's options (the scenario among them) */
+	json_t *rules;       /* GAME's rules/ merged, for setup() */
+	char *test_secret;   /* GAME's dice.test_secret mark, or NULL */
+	est_secrets secrets; /* GAME's dice chain secrets */
+} est_deal_source;
+
+/*
+ * Read the game at `path` for a new game of ruleset `rs` to join its deal:
+ * its secrets (under `home`), options and rules/ at step-0000, whose files
+ * are added to `c` byte for byte. Free *out with est_deal_source_free.
+ * Errors: EST_ENOTFOUND (no game at `path`), EST_EINVAL (another ruleset,
+ * no deal), EST_ECONFIG (its secrets are not on this host), EST_ENOMEM.
+ */
+int est_deal_join(est_deal_source *out, est_changes *c, const char *path, const est_ruleset *rs,
+		  const char *home);
+void est_deal_source_free(est_deal_source *src);
+
 #endif

@@ -3,6 +3,7 @@
  * repository"). Step 0 draws no dice: any key it could use is public.
  */
 #include <dirent.h>
+#include <openssl/crypto.h>
 #include <signal.h>
 #include <unistd.h>
 #include <errno.h>
@@ -400,6 +401,9 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 		json_object_set_new(game, "press", json_pack("{s:s, s:s}", "mode",
 				    opts->press ? opts->press : "full", "delivery",
 				    opts->press_by_mail ? "mail" : "report"));
+	/* The deal's name seeds the hidden stream of every game of the deal (deal.c). */
+	if (game && opts->deal)
+		json_object_set_new(game, "deal", json_string(opts->deal));
 	/* Every commit is the GM's: a runner without the key must not add unsigned ones. */
 	if (game && opts->signing_key)
 		json_object_set_new(game, "signed_history", json_true());
@@ -676,8 +680,59 @@ static int check_sealable(const est_ruleset *rs, const est_new_options *opts)
 	return 0;
 }
 
-int est_engine_new(json_t **summary_out, const est_new_options *opts)
+/* --deal and --deal-from: what they may be given with. */
+static int check_deal_options(const est_new_options *opts)
 {
+	if (opts->deal && opts->deal_from)
+		return est_error_set(EST_EINVAL, "--deal and --deal-from: a game starts a deal or joins "
+				     "one; give --deal NAME for the first game, --deal-from GAME for the others");
+	if (opts->deal && !est_orders_is_id(opts->deal))
+		return est_error_set(EST_EINVAL, "--deal \"%s\": a deal's name must be 1-64 of a-z 0-9 _ . -, "
+				     "starting with a letter or digit", opts->deal);
+	if (!opts->deal_from)
+		return 0;
+	if (opts->rules_dir)
+		return est_error_set(EST_EINVAL, "--deal-from with --rules: a deal has one rule set, that "
+				     "of %s; leave --rules out", opts->deal_from);
+	if (opts->options && json_object_size(opts->options))
+		return est_error_set(EST_EINVAL, "--deal-from with --scenario or --option: a deal has the "
+				     "options of %s; leave them out", opts->deal_from);
+	if (opts->test_secret)
+		return est_error_set(EST_EINVAL, "--deal-from with --test-dice-secret: a deal has the dice "
+				     "secrets of %s; leave --test-dice-secret out", opts->deal_from);
+	return 0;
+}
+
+/*
+ * The dice secrets, rules and options of the new game: its own, or those of
+ * the game it joins the deal of (`o`, a copy of the options, then names them).
+ */
+static int game_sources(est_secrets *secrets, json_t **rules, json_t **options, est_new_options *o,
+			est_deal_source *src, est_changes *c, const est_ruleset *rs, const char *home)
+{
+	int error;
+
+	if (!o->deal_from) {
+		if ((error = read_ruleset_data(rules, c, rs, o->rules_dir)) < 0)
+			return error;
+		return est_secrets_generate(secrets, o->test_secret);
+	}
+	if ((error = est_deal_join(src, c, o->deal_from, rs, home)) < 0)
+		return error;
+	*secrets = src->secrets;
+	*rules = json_incref(src->rules);
+	json_decref(*options);
+	*options = json_incref(src->options);
+	o->options = src->options;
+	o->deal = src->deal;
+	o->test_secret = src->test_secret;
+	return 0;
+}
+
+int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
+{
+	est_new_options copy = *opts_in, *opts = &copy;
+	est_deal_source src = {0};
 	const est_ruleset *rs = est_engine_ruleset(opts->ruleset);
 	char *id = opts->id ? strdup(opts->id) : default_id(opts->dir), *home = NULL, *gm_key = NULL;
 	char oid[EST_STORE_OID_HEX + 1], *msg = NULL, sha[65], *path = NULL;
@@ -689,7 +744,8 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	est_secrets secrets;
 	int error;
 
-	if ((error = check_names(rs, opts->ruleset, id)) < 0 || (error = check_sealable(rs, opts)) < 0)
+	if ((error = check_names(rs, opts->ruleset, id)) < 0 || (error = check_sealable(rs, opts)) < 0 ||
+	    (error = check_deal_options(opts)) < 0)
 		goto out;
 	if (!(home = est_home_dir())) {
 		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set");
@@ -699,10 +755,9 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
 	    (error = read_signing_key(&key, &key_path, &gm_key, opts->signing_key)) < 0 ||
 	    (error = check_gm_not_player(players, gm_key)) < 0 ||
-	    (error = read_ruleset_data(&rules, &c, rs, opts->rules_dir)) < 0 ||
-	    (error = rs->setup(&state, rules, options)) < 0 ||
 	    (error = est_secrets_check_free(home, id)) < 0 ||
-	    (error = est_secrets_generate(&secrets, opts->test_secret)) < 0 ||
+	    (error = game_sources(&secrets, &rules, &options, opts, &src, &c, rs, home)) < 0 ||
+	    (error = rs->setup(&state, rules, options)) < 0 ||
 	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, state, &secrets)) < 0)
 		goto out;
 	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
@@ -711,10 +766,12 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts)
 				     opts->sealed)) < 0)
 		goto out;
 	path = realpath(opts->dir, NULL);
-	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s}", "game", id, "ruleset", rs->name,
+	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s, s:s?}", "game", id, "ruleset", rs->name,
 				 "path", path ? path : opts->dir, "players", players, "commit", oid,
-				 "state_sha256", sha);
+				 "state_sha256", sha, "deal", opts->deal);
 out:
+	OPENSSL_cleanse(&secrets, sizeof(secrets));
+	est_deal_source_free(&src);
 	free(path);
 	free(msg);
 	if (key.key)

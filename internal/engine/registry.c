@@ -2,17 +2,20 @@
 
 #include "engine/engine.h"
 #include "rulesets/la-guerre/la_guerre.h"
+#include "rulesets/levee-en-masse/levee_en_masse.h"
 #include "rulesets/napoleonic-empire/napoleonic_empire.h"
 
 /* Every ruleset estafette ships; the engine reaches games only through here. */
 static const est_ruleset *const rulesets[] = {
 	&est_ruleset_napoleonic_empire,
 	&est_ruleset_la_guerre,
+	&est_ruleset_levee_en_masse,
 };
 
 static const char *const names[] = {
 	"napoleonic-empire",
 	"la-guerre",
+	"levee-en-masse",
 	NULL,
 };
 

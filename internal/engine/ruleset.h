@@ -112,6 +112,13 @@ typedef struct est_ruleset {
 	 * dealt round the table.
 	 */
 	int (*deal)(json_t **out, size_t players);
+
+	/*
+	 * A game's standing for `estafette standings`: a new object
+	 * {"over": bool, "score": integer (higher ranks first), "result": "one
+	 * line for the table"}; NULL: the ruleset does not rank its games.
+	 */
+	int (*score)(json_t **out, const json_t *state, const json_t *rules);
 } est_ruleset;
 
 #endif

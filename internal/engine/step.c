@@ -519,13 +519,20 @@ static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
 		"algorithm", EST_DICE_ALGORITHM, "reveal", hex_json(r), "manifest_sha256",
 		hex_json(manifest_sha), "seed", hex_json(seed), "rolls", est_dice_log(dice),
 		"hidden_rolls", (json_int_t)est_dice_count(hidden));
+	const char *deal = json_string_value(json_object_get(game->game, "deal"));
+	const char *domain = deal ? EST_DICE_DOMAIN_DEAL : EST_DICE_DOMAIN_HIDDEN;
 	json_t *secret = json_pack("{s:I, s:s, s:o, s:o, s:O}", "step", (json_int_t)w->step,
-		"domain", EST_DICE_DOMAIN_HIDDEN, "reveal", hex_json(h), "seed", hex_json(hidden_seed),
+		"domain", domain, "reveal", hex_json(h), "seed", hex_json(hidden_seed),
 		"rolls", est_dice_log(hidden));
 	char file[64], *path = NULL, *text = est_json_text(secret), *dir = est_game_home_path(game, "hidden");
 	int error;
 
 	snprintf(file, sizeof(file), "hidden/%s.json", w->name);
+	/* A dealt game's hidden seed departs from DESIGN.md's: dice.json says which was used. */
+	if (pub && deal) {
+		json_object_set_new(pub, "hidden_domain", json_string(domain));
+		json_object_set_new(pub, "deal", json_string(deal));
+	}
 	if (!pub || !text || !dir || !(path = est_game_home_path(game, file))) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
@@ -654,15 +661,14 @@ static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], uns
 		      unsigned char h[32], est_game *game, long long step,
 		      const unsigned char manifest_sha[32])
 {
-	const char *id = json_string_value(json_object_get(game->game, "id"));
+	const char *id = json_string_value(json_object_get(game->game, "id")), *domain;
 	int error;
 
 	if ((error = reveal(r, h, game, step)) < 0 ||
 	    (error = est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)step,
 					manifest_sha)) < 0)
 		return error;
-	return est_dice_step_seed(hidden_seed, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)step,
-				  manifest_sha);
+	return est_engine_hidden_seed(hidden_seed, &domain, game->game, h, step, manifest_sha);
 }
 
 /* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */

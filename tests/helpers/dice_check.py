@@ -16,6 +16,20 @@ disagree with internal/dice/dice.c.
         manifest's SHA-256 against the bytes of turns/NNNN/manifest.json, the
         seed, and every roll of "rolls" in order.
 
+    dice_check.py repo PATH [--hidden DIR]
+        Also the hidden stream: for each step, a record of it, from
+        revealed/NNNN/hidden-dice.json at main (estafette reveal, checked
+        against reveal.json's hidden_reveal) or from DIR/NNNN.json (the GM's
+        records under $ESTAFETTE_HOME/games/<id>/hidden, checked against
+        game.json's hidden_chain_tip): its chain value, its seed and every
+        hidden roll. The seed is DESIGN.md's with domain
+        "estafette/dice/v1/hidden-step", except in a dealt game (game.json
+        "deal"), where it is
+            HMAC-SHA256(key = r'_t, enc("estafette/dice/v1/deal-step")
+                        || enc(deal) || u32be(t))
+        with neither the game id nor the manifest, so that every game of the
+        deal draws the same hidden values (README "Verifying the dice").
+
 Exit status: 0 when everything agrees, 1 on the first disagreement (named on
 stderr with its step and roll index), 2 on usage errors or an unreadable
 repository.
@@ -30,6 +44,8 @@ import subprocess
 import sys
 
 DOMAIN_STEP = b"estafette/dice/v1/step"
+DOMAIN_HIDDEN = b"estafette/dice/v1/hidden-step"
+DOMAIN_DEAL = b"estafette/dice/v1/deal-step"
 DOMAIN_STREAM = b"estafette/dice/v1/stream"
 REF = "refs/heads/main"
 
@@ -73,6 +89,20 @@ def step_seed(reveal, domain, game_id, step, manifest_sha256):
     message = enc(domain) + enc(game_id.encode("utf-8")) + struct.pack(">I", step) \
         + enc(manifest_sha256)
     return hmac.new(reveal, message, hashlib.sha256).digest()
+
+
+def deal_seed(reveal, deal, step):
+    # A dealt game's hidden seed (README "Verifying the dice"): the deal's
+    # name in place of the game id, and no manifest, so the games of a deal,
+    # sharing the hidden chain, draw the same hidden values at each step.
+    message = enc(DOMAIN_DEAL) + enc(deal.encode("utf-8")) + struct.pack(">I", step)
+    return hmac.new(reveal, message, hashlib.sha256).digest()
+
+
+def hidden_seed(reveal, game, step, manifest_sha256):
+    if "deal" in game:
+        return DOMAIN_DEAL, deal_seed(reveal, game["deal"], step)
+    return DOMAIN_HIDDEN, step_seed(reveal, DOMAIN_HIDDEN, game["id"], step, manifest_sha256)
 
 
 def block(seed, i):
@@ -234,7 +264,7 @@ def check_rolls(where, rolls, seed):
     return len(rolls)
 
 
-def check_step(repo, name, game_id, chain):
+def check_step(repo, name, game, chain):
     """Check turns/NAME/dice.json; returns the number of rolls checked, or None."""
     where = "turns/%s/dice.json" % name
     dice = load_json(repo, where, required=False)
@@ -266,17 +296,96 @@ def check_step(repo, name, game_id, chain):
         raise Disagreement("%s: \"manifest_sha256\" is %s, but turns/%s/manifest.json "
                            "hashes to %s" % (where, recorded.hex(), name, manifest_sha.hex()))
 
-    seed = step_seed(reveal, DOMAIN_STEP, game_id, step, manifest_sha)
+    seed = step_seed(reveal, DOMAIN_STEP, game["id"], step, manifest_sha)
     recorded = hex32(dice.get("seed"), where + " \"seed\"")
     if recorded != seed:
         raise Disagreement("%s: \"seed\" is %s, but the recomputed seed is %s"
                            % (where, recorded.hex(), seed.hex()))
     count = check_rolls(where, rolls, seed)
     print("step %s: reveal chains, manifest and seed agree, %d rolls agree" % (name, count))
+    check_hidden_domain(where, dice, game)
     return count
 
 
-def check_repo(repo):
+def check_hidden_domain(where, dice, game):
+    """A dealt game's dice.json names the hidden domain and the deal; no other game's does."""
+    if "deal" in game:
+        if dice.get("hidden_domain") != DOMAIN_DEAL.decode() or dice.get("deal") != game["deal"]:
+            raise Disagreement("%s: game.json names deal %r, but \"hidden_domain\" is %r and "
+                               "\"deal\" %r" % (where, game["deal"], dice.get("hidden_domain"),
+                                                dice.get("deal")))
+    elif "hidden_domain" in dice or "deal" in dice:
+        raise Disagreement("%s: names a hidden domain or deal, but game.json has no deal" % where)
+
+
+def check_hidden_record(where, record, game, step, h_t, manifest_sha):
+    """One step's hidden record: its chain value h_t, domain, seed and rolls."""
+    if not isinstance(record, dict):
+        raise Disagreement("%s: not a JSON object" % where)
+    if record.get("step") != step:
+        raise Disagreement("%s: \"step\" is %r, not %d" % (where, record.get("step"), step))
+    if hex32(record.get("reveal"), where + " \"reveal\"") != h_t:
+        raise Disagreement("%s: \"reveal\" is not the hidden chain's value for step %d" % (where, step))
+    domain, seed = hidden_seed(h_t, game, step, manifest_sha)
+    if record.get("domain") != domain.decode():
+        raise Disagreement("%s: \"domain\" is %r, but this game's hidden domain is %s"
+                           % (where, record.get("domain"), domain.decode()))
+    if hex32(record.get("seed"), where + " \"seed\"") != seed:
+        raise Disagreement("%s: \"seed\" is %s, but the recomputed hidden seed is %s"
+                           % (where, record.get("seed"), seed.hex()))
+    count = check_rolls(where, record.get("rolls", []), seed)
+    print("step %d: hidden seed (%s) agrees, %d hidden rolls agree" % (step, domain.decode(), count))
+    return count
+
+
+def load_file_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise Disagreement("%s: %s" % (path, e))
+
+
+def check_hidden(repo, game, hidden_dir):
+    """The hidden records of every step that has one; returns how many rolls agree."""
+    reveal = load_json(repo, "reveal.json", required=False)
+    if reveal is None and not hidden_dir:
+        return None
+    tip = hex32(game["dice"].get("hidden_chain_tip"), "game.json dice.hidden_chain_tip")
+    if reveal is not None:
+        top = reveal.get("step")
+        h_top = hex32(reveal.get("hidden_reveal"), "reveal.json \"hidden_reveal\"")
+        if not is_int(top) or chain_value(h_top, top) != tip:
+            raise Disagreement("reveal.json: hidden_reveal hashed %r times is not the hidden "
+                               "chain tip" % top)
+    rolls = 0
+    for name in git_turns(repo):
+        step = int(name)
+        manifest = git_blob(repo, "turns/%s/manifest.json" % name)
+        manifest_sha = sha256(manifest) if manifest is not None else b""
+        sources = []
+        if reveal is not None and step <= reveal["step"]:
+            sources.append(("revealed/%s/hidden-dice.json" % name,
+                            load_json(repo, "revealed/%s/hidden-dice.json" % name, required=False),
+                            chain_value(h_top, reveal["step"] - step)))
+        if hidden_dir:
+            path = "%s/%s.json" % (hidden_dir, name)
+            record = load_file_json(path)
+            if record is not None:
+                h_t = hex32(record.get("reveal"), path + " \"reveal\"")
+                if chain_value(h_t, step) != tip:
+                    raise Disagreement("%s: \"reveal\" hashed %d times is not game.json's "
+                                       "hidden_chain_tip" % (path, step))
+                sources.append((path, record, h_t))
+        for where, record, h_t in sources:
+            if record is not None:
+                rolls += check_hidden_record(where, record, game, step, h_t, manifest_sha)
+    return rolls
+
+
+def check_repo(repo, hidden_dir=None):
     game = load_json(repo, "game.json")
     if not isinstance(game, dict) or not isinstance(game.get("id"), str) or \
             not isinstance(game.get("dice"), dict):
@@ -290,13 +399,18 @@ def check_repo(repo):
         raise Disagreement("game.json: dice.chain_length %r is not a positive integer" % length)
     chain = ChainState(hex32(dice.get("chain_tip"), "game.json dice.chain_tip"), length)
 
+    if "deal" in game and not isinstance(game["deal"], str):
+        raise Disagreement("game.json: \"deal\" is %r, not a string" % game["deal"])
     steps = rolls = 0
     for name in git_turns(repo):
-        count = check_step(repo, name, game["id"], chain)
+        count = check_step(repo, name, game, chain)
         if count is not None:
             steps += 1
             rolls += count
     print("dice_check: %d steps, %d rolls agree" % (steps, rolls))
+    hidden = check_hidden(repo, game, hidden_dir)
+    if hidden is not None:
+        print("dice_check: %d hidden rolls agree" % hidden)
 
 
 def main(argv):
@@ -305,8 +419,10 @@ def main(argv):
             check_vector(argv[2] if len(argv) == 3 else None)
         elif len(argv) == 3 and argv[1] == "repo":
             check_repo(argv[2])
+        elif len(argv) == 5 and argv[1] == "repo" and argv[3] == "--hidden":
+            check_repo(argv[2], argv[4])
         else:
-            sys.stderr.write("usage: dice_check.py vector [DESIGN.md] | repo PATH\n")
+            sys.stderr.write("usage: dice_check.py vector [DESIGN.md] | repo PATH [--hidden DIR]\n")
             return 2
     except Disagreement as e:
         sys.stderr.write("dice_check: %s\n" % e)

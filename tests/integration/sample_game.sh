@@ -1,6 +1,6 @@
 #!/bin/bash
 # The sample games of turnfiles/ (Napoleonic Empire, La Guerre de
-# l'Empereur), replayed exactly as `make demo` does (it runs tests/demo.sh),
+# l'Empereur, Levée en Masse), replayed exactly as `make demo` does (it runs tests/demo.sh),
 # then checked: the real SMTP server received every player's report of
 # every step once and no report shows what is private to another power; the
 # repository passes git fsck --strict and holds one commit per step and per
@@ -35,6 +35,18 @@ check_sample() {
 
 check_sample napoleonic-empire 8 "$TOP/internal/rulesets/napoleonic-empire/data/cards.json"
 check_sample la-guerre 10
+check_sample levee-en-masse 60
+
+# Issue 7's sample: a whole game with the Expansion Kit, two optional rules
+# (10.4, 10.6) and Napoleon.
+lem=$DEMO_DIR/levee-en-masse/game
+cat "$lem"/turns/*/events.json > "$WORK/lem-events.json"
+for text in "Napoleon enters play in the Holding Box" "Napoleon leaves the Holding Box" \
+	"the last reserves are committed (10.4)" "a decisive victory (10.6.1)" "a decisive defeat (10.6.2)" \
+	"a Stationary Army with a bracketed Battle Value" "Spanish Army enters play"; do
+	grep -qF "$text" "$WORK/lem-events.json" || fail "levee-en-masse: the sample never says \"$text\""
+done
+json_get 'd["state"]["phase"]' < "$lem/state.json" | grep -qx over || fail "levee-en-masse: the sample game is not over"
 
 # Issue 6's sample: a battle with the full decision cycle (5.612 steps 4, 5
 # and 6, each answered by mail in a later run), a bombardment, a retreat with
@@ -53,7 +65,7 @@ done
 
 # Nothing is due any more: a second run commits and sends nothing.
 start_smtpd "$WORK/again"
-for ruleset in napoleonic-empire la-guerre; do
+for ruleset in napoleonic-empire la-guerre levee-en-masse; do
 	game=$DEMO_DIR/$ruleset/game
 	head=$(git -C "$game" rev-parse main)
 	git -C "$game" config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"

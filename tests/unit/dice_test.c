@@ -168,6 +168,29 @@ static void test_hidden_domain(void **state)
 	assert_memory_not_equal(hidden, check, 32);
 }
 
+/*
+ * A dealt game's hidden stream (README.md "Verifying the dice"): keyed by
+ * r'_t over the deal name and the step only. The known answer was computed
+ * with Python's hmac module from the normative r_1:
+ * HMAC(r_1, enc("estafette/dice/v1/deal-step") || enc("spring-1793") || u32be(1)).
+ */
+static void test_deal_seed_known_answer(void **state)
+{
+	unsigned char r1[32], seed[32], other[32];
+	char hex[65];
+
+	(void)state;
+	assert_int_equal(est_hex_decode(r1, 32, VEC_R1), 0);
+	assert_int_equal(est_dice_deal_seed(seed, r1, "spring-1793", 1), 0);
+	est_hex_encode(hex, seed, 32);
+	assert_string_equal(hex, "f0d42d3203a5ac49243784dd437673b1b26570c92e141084eb696f0d5086c084");
+	/* another deal or another step draws otherwise */
+	assert_int_equal(est_dice_deal_seed(other, r1, "spring-1794", 1), 0);
+	assert_memory_not_equal(seed, other, 32);
+	assert_int_equal(est_dice_deal_seed(other, r1, "spring-1793", 2), 0);
+	assert_memory_not_equal(seed, other, 32);
+}
+
 /* DESIGN.md: twelve d6: 4 4 3 5 5 1 1 5 1 5 3 6, then six d10: 3 9 4 8 1 6. */
 static void test_vector_rolls_and_log(void **state)
 {
@@ -444,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_vector_chain),
 		cmocka_unit_test(test_vector_seed_and_block),
 		cmocka_unit_test(test_hidden_domain),
+		cmocka_unit_test(test_deal_seed_known_answer),
 		cmocka_unit_test(test_vector_rolls_and_log),
 		cmocka_unit_test(test_rejection_sampling),
 		cmocka_unit_test(test_shuffle_deterministic_permutation),

@@ -1,9 +1,10 @@
-/* The step's event log, shared by the rulesets. */
+/* The step's event log and order diagnostics, shared by the rulesets. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "rulesets/common/events.h"
+#include "rulesets/common/common.h"
 #include "util/error.h"
 
 int est_rules_event(json_t *events, json_t *fields, const char *type, const char *fmt, ...)
@@ -24,4 +25,33 @@ int est_rules_event(json_t *events, json_t *fields, const char *type, const char
 	}
 	free(text);
 	return 0;
+}
+
+void est_rules_diag(json_t *diags, int index, const char *field, const char *rule, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	json_array_append_new(diags, json_pack("{s:i, s:s, s:s, s:s}", "index", index, "field", field, "rule",
+					       rule, "message", msg));
+	free(msg);
+}
+
+json_t *est_rules_find(const json_t *list, const char *key, const char *value)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(list, i, o) {
+		const char *v = json_string_value(json_object_get(o, key));
+		if (value && v && strcmp(v, value) == 0)
+			return o;
+	}
+	return NULL;
 }

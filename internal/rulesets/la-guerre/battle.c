@@ -193,7 +193,7 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 	const json_t *row;
 	int roll, error;
 
-	if ((error = lg_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.616: %s auxiliary option",
+	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.616: %s auxiliary option",
 			     lg_str(battle, "province"), power)) < 0)
 		return error;
 	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
@@ -225,7 +225,7 @@ static int bombard(json_t *state, json_t *events, const json_t *rules, est_dice 
 
 	for (int i = 0; i < guns; i++) {
 		int roll;
-		if ((error = lg_roll(&roll, dice, lg_int(table, "die", 10), "%s 5.616: %s bombardment, "
+		if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 10), "%s 5.616: %s bombardment, "
 				     "artillery unit %d", lg_str(battle, "province"), role_power(battle, role),
 				     i + 1)) < 0) {
 			json_decref(rolls);
@@ -255,7 +255,7 @@ static int attack_total(int *out, json_t *events_detail, const json_t *state, co
 	int corps = lg_corps_count(army) > lg_corps_count(enemy) ?
 		lg_int(table, "corps_superiority_drm", 1) : 0, error;
 
-	if ((error = lg_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.612 step 7: %s attack roll",
+	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.612 step 7: %s attack roll",
 			     lg_str(battle, "province"), role_power(battle, role))) < 0)
 		return error;
 	*out = roll + rating + drm + corps;
@@ -497,7 +497,7 @@ static int approach(json_t *state, json_t *events, const json_t *rules, est_dice
 	const json_t *table = lg_table(rules, "approach"), *row;
 	int roll, error;
 
-	if ((error = lg_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
+	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
 			     lg_str(battle, "province"), strcmp(role, "defender") == 0 ? 1 : 2,
 			     role_power(battle, role))) < 0)
 		return error;
@@ -517,8 +517,8 @@ static int initiative(int *mover_wins, json_t *events, const json_t *rules, est_
 	int m, d, error;
 
 	do {
-		if ((error = lg_roll(&m, dice, 6, "%s 5.513: %s initiative", province, lg_str(mover, "nation"))) < 0 ||
-		    (error = lg_roll(&d, dice, 6, "%s 5.513: %s initiative", province, lg_str(defender, "nation"))) < 0)
+		if ((error = est_rules_roll(&m, dice, 6, "%s 5.513: %s initiative", province, lg_str(mover, "nation"))) < 0 ||
+		    (error = est_rules_roll(&d, dice, 6, "%s 5.513: %s initiative", province, lg_str(defender, "nation"))) < 0)
 			return error;
 		int mt = m + lg_tactical(rules, mover), dt = d + lg_tactical(rules, defender);
 		if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i, s:i}", "province", province,

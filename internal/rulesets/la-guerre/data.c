@@ -41,37 +41,6 @@ static int is_string_array(const json_t *a)
 	return 1;
 }
 
-/*
- * Every integer of a data file within -10000..10000: the rules add and
- * compare them in int, and no sensible value comes near the edge.
- */
-static int check_numbers(const json_t *v, const char *file, const char *path)
-{
-	char sub[256];
-	const char *key;
-	const json_t *x;
-	size_t i;
-	int error;
-
-	if (json_is_integer(v) && (json_integer_value(v) < -10000 || json_integer_value(v) > 10000))
-		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is %lld, outside -10000..10000; fix "
-				     "the data", file, path, (long long)json_integer_value(v));
-	if (json_is_real(v))
-		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is not a whole number; numbers in "
-				     "rules data are integers", file, path);
-	json_object_foreach((json_t *)v, key, x) {
-		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key);
-		if ((error = check_numbers(x, file, sub)) < 0)
-			return error;
-	}
-	json_array_foreach(v, i, x) {
-		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-		if ((error = check_numbers(x, file, sub)) < 0)
-			return error;
-	}
-	return 0;
-}
-
 static int check_files(const json_t *rules)
 {
 	static const char *const files[] = {"map", "leaders", "tables", "scenario", NULL};
@@ -86,7 +55,7 @@ static int check_files(const json_t *rules)
 		if (!lg_str(data, "provenance"))
 			return bad(name, "field \"provenance\"", "must say where the values come from: \"seed\", "
 				   "\"placeholder\", or the source a GM used");
-		if ((error = check_numbers(data, name, "")) < 0)
+		if ((error = est_rules_check_numbers(data, name)) < 0)
 			return error;
 	}
 	return 0;

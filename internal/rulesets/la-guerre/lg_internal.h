@@ -23,7 +23,7 @@
 #include <jansson.h>
 
 #include "dice/dice.h"
-#include "rulesets/common/events.h"
+#include "rulesets/common/common.h"
 
 #define LG_FRANCE "France"
 #define LG_COALITION "Coalition"
@@ -58,9 +58,6 @@ const json_t *lg_leader(const json_t *rules, const char *id);
 int lg_tactical(const json_t *rules, const json_t *army);
 /* "Grande Armée (Napoleon)" style label for reports: the id and commander's name. */
 const char *lg_commander_name(const json_t *rules, const json_t *army);
-/* Roll one die of `sides` faces, logging `purpose` (printf-style). */
-int lg_roll(int *out, est_dice *dice, int sides, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 int lg_set_controller(json_t *state, const char *province, const char *nation, int garrison,
 		      int ghost);
 /* Add `vp` to `side`'s victory points. */

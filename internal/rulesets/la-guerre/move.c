@@ -48,7 +48,7 @@ int lg_siege(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 	if (garrison <= 0)
 		return take_control(state, events, army, province);
 	snprintf(holder, sizeof(holder), "%s", lg_controller(state, province));
-	if ((error = lg_roll(&roll, dice, lg_int(table, "die", 6), "%s siege: %s", province,
+	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s siege: %s", province,
 			     lg_str(army, "nation"))) < 0)
 		return error;
 	drm = (garrison - 1) * lg_int(table, "drm_per_garrison_division_over_one", -1);

@@ -107,7 +107,7 @@ static int pursue(json_t *state, json_t *events, const json_t *rules, est_dice *
 	int total, lost = 0, error;
 	size_t i;
 
-	if ((error = lg_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.629: %s pursuit",
+	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.629: %s pursuit",
 			     lg_str(pursuer, "location"), lg_str(pursuer, "nation"))) < 0)
 		return error;
 	total = roll + rating;

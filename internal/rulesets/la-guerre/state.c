@@ -33,21 +33,9 @@ const json_t *lg_scenario(const json_t *rules)
 	return json_object_get(rules, "scenario");
 }
 
-/* The first object of `array` whose `key` is the string `value`, or NULL. */
-static json_t *find_by(const json_t *array, const char *key, const char *value)
-{
-	json_t *o;
-	size_t i;
-
-	json_array_foreach(array, i, o)
-		if (value && lg_str(o, key) && strcmp(lg_str(o, key), value) == 0)
-			return o;
-	return NULL;
-}
-
 const json_t *lg_province_data(const json_t *rules, const char *name)
 {
-	return find_by(json_object_get(json_object_get(rules, "map"), "provinces"), "name", name);
+	return est_rules_find(json_object_get(json_object_get(rules, "map"), "provinces"), "name", name);
 }
 
 int lg_in_list(const json_t *list, const char *name)
@@ -108,7 +96,7 @@ int lg_enemy(const json_t *state, const json_t *rules, const char *province, con
 
 json_t *lg_army(const json_t *state, const char *id)
 {
-	return find_by(json_object_get(state, "armies"), "id", id);
+	return est_rules_find(json_object_get(state, "armies"), "id", id);
 }
 
 const char *lg_army_side(const json_t *rules, const json_t *army)
@@ -147,7 +135,7 @@ int lg_corps_count(const json_t *army)
 
 const json_t *lg_leader(const json_t *rules, const char *id)
 {
-	return find_by(json_object_get(json_object_get(rules, "leaders"), "leaders"), "id", id);
+	return est_rules_find(json_object_get(json_object_get(rules, "leaders"), "leaders"), "id", id);
 }
 
 int lg_tactical(const json_t *rules, const json_t *army)
@@ -160,17 +148,6 @@ const char *lg_commander_name(const json_t *rules, const json_t *army)
 	const char *name = lg_str(lg_leader(rules, lg_str(army, "commander")), "name");
 
 	return name ? name : "no commander";
-}
-
-int lg_roll(int *out, est_dice *dice, int sides, const char *fmt, ...)
-{
-	char purpose[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(purpose, sizeof(purpose), fmt, ap);
-	va_end(ap);
-	return est_dice_roll(out, dice, sides, purpose);
 }
 
 int lg_set_controller(json_t *state, const char *province, const char *nation, int garrison,

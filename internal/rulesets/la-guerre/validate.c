@@ -31,21 +31,6 @@ struct check {
 	int answers, buys, embargoes;
 };
 
-static void diag(struct check *c, int i, const char *field, const char *rule, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void diag(struct check *c, int i, const char *field, const char *rule, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	json_array_append_new(c->diags, json_pack("{s:i, s:s, s:s, s:s}", "index", i, "field", field,
-						  "rule", rule, "message", msg));
-}
-
 /* Every field of `o` is one of `fields`; the named `required` ones are there. */
 static int known_fields(struct check *c, int i, const json_t *o, const char *const *fields,
 			const char *const *required)
@@ -59,14 +44,14 @@ static int known_fields(struct check *c, int i, const json_t *o, const char *con
 		for (f = fields; *f && strcmp(*f, key) != 0; f++)
 			;
 		if (!*f) {
-			diag(c, i, key, R_ORDERS, "\"%s\" is not a field of a %s order; remove it", key,
+			est_rules_diag(c->diags, i, key, R_ORDERS, "\"%s\" is not a field of a %s order; remove it", key,
 			     lg_str(o, "type"));
 			ok = 0;
 		}
 	}
 	for (; required && *required; required++)
 		if (!json_object_get(o, *required)) {
-			diag(c, i, *required, R_ORDERS, "a %s order needs \"%s\"; add it", lg_str(o, "type"),
+			est_rules_diag(c->diags, i, *required, R_ORDERS, "a %s order needs \"%s\"; add it", lg_str(o, "type"),
 			     *required);
 			ok = 0;
 		}
@@ -78,7 +63,7 @@ static const char *string_field(struct check *c, int i, const json_t *o, const c
 	const json_t *v = json_object_get(o, field);
 
 	if (v && !json_is_string(v)) {
-		diag(c, i, field, R_ORDERS, "must be a string; quote it");
+		est_rules_diag(c->diags, i, field, R_ORDERS, "must be a string; quote it");
 		return NULL;
 	}
 	return json_string_value(v);
@@ -89,7 +74,7 @@ static const char *province_field(struct check *c, int i, const json_t *o, const
 	const char *name = string_field(c, i, o, field);
 
 	if (name && !lg_province_data(c->rules, name)) {
-		diag(c, i, field, R_ORDERS, "\"%s\" is not a province of the map; spell it as rules/map.json "
+		est_rules_diag(c->diags, i, field, R_ORDERS, "\"%s\" is not a province of the map; spell it as rules/map.json "
 		     "does (e.g. \"Bavaria\", \"Upper Austria\")", name);
 		return NULL;
 	}
@@ -105,18 +90,18 @@ static json_t *own_army(struct check *c, int i, const json_t *o)
 	if (!id)
 		return NULL;
 	if (!army) {
-		diag(c, i, "army", R_ORDERS, "there is no army \"%s\" on the map; use an id from the "
+		est_rules_diag(c->diags, i, "army", R_ORDERS, "there is no army \"%s\" on the map; use an id from the "
 		     "report's list of armies", id);
 		return NULL;
 	}
 	if (strcmp(lg_str(army, "nation"), c->power) != 0) {
-		diag(c, i, "army", R_ORDERS, "army \"%s\" is %s's, not %s's; order only %s's armies (a player "
+		est_rules_diag(c->diags, i, "army", R_ORDERS, "army \"%s\" is %s's, not %s's; order only %s's armies (a player "
 		     "holding both powers adds \"power\": \"%s\" to the order)", id, lg_str(army, "nation"),
 		     c->power, c->power, lg_str(army, "nation"));
 		return NULL;
 	}
 	if (json_object_get(c->armies, id)) {
-		diag(c, i, "army", R_MOVE, "army \"%s\" already has an order in this file; an army moves or "
+		est_rules_diag(c->diags, i, "army", R_MOVE, "army \"%s\" already has an order in this file; an army moves or "
 		     "besieges once a turn, so give it one order", id);
 		return NULL;
 	}
@@ -140,26 +125,26 @@ static int in_path_before(const json_t *list, size_t k, const char *name)
 static int path_step(struct check *c, int i, const char *side, const char *at, const char *to, int last)
 {
 	if (!lg_adjacent(c->rules, at, to)) {
-		diag(c, i, "path", R_MOVE, "%s is not adjacent to %s; list every province entered, in order", to, at);
+		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is not adjacent to %s; list every province entered, in order", to, at);
 		return 0;
 	}
 	if (!lg_side_of(c->rules, lg_controller(c->state, to))) {
-		diag(c, i, "path", R_MOVE, "%s is neutral (%s) and may not be entered (RULINGS.md L5); go "
+		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is neutral (%s) and may not be entered (RULINGS.md L5); go "
 		     "around it", to, lg_controller(c->state, to));
 		return 0;
 	}
 	if (!last && lg_army_at(c->state, c->rules, to, lg_other_side(side))) {
-		diag(c, i, "path", R_ENTER, "an enemy army holds %s: entering it ends the move with a battle; "
+		est_rules_diag(c->diags, i, "path", R_ENTER, "an enemy army holds %s: entering it ends the move with a battle; "
 		     "end the path there", to);
 		return 0;
 	}
 	if (!last && lg_enemy(c->state, c->rules, to, side) && lg_int(lg_province(c->state, to), "garrison", 0) > 0) {
-		diag(c, i, "path", R_ENTER, "an enemy garrison holds %s: entering it ends the move with a siege "
+		est_rules_diag(c->diags, i, "path", R_ENTER, "an enemy garrison holds %s: entering it ends the move with a siege "
 		     "(RULINGS.md L6); end the path there", to);
 		return 0;
 	}
 	if (last && lg_army_at(c->state, c->rules, to, side)) {
-		diag(c, i, "path", R_MOVE, "%s already holds an army of your side, and armies do not stack "
+		est_rules_diag(c->diags, i, "path", R_MOVE, "%s already holds an army of your side, and armies do not stack "
 		     "(RULINGS.md L7); end the move elsewhere", to);
 		return 0;
 	}
@@ -177,19 +162,19 @@ static void check_move(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields, fields) || !(army = own_army(c, i, o)))
 		return;
 	if (!json_is_array(path) || json_array_size(path) == 0 || json_array_size(path) > MAX_PATH) {
-		diag(c, i, "path", R_MOVE, "must be an array of 1 to %d provinces, those entered in order", MAX_PATH);
+		est_rules_diag(c->diags, i, "path", R_MOVE, "must be an array of 1 to %d provinces, those entered in order", MAX_PATH);
 		return;
 	}
 	at = lg_str(army, "location");
 	json_array_foreach(path, k, p) {
 		const char *to = json_is_string(p) ? json_string_value(p) : NULL;
 		if (!to || !lg_province_data(c->rules, to)) {
-			diag(c, i, "path", R_ORDERS, "path[%zu] is not a province of the map; spell it as "
+			est_rules_diag(c->diags, i, "path", R_ORDERS, "path[%zu] is not a province of the map; spell it as "
 			     "rules/map.json does", k);
 			return;
 		}
 		if (strcmp(to, lg_str(army, "location")) == 0 || in_path_before(path, k, to)) {
-			diag(c, i, "path", R_MOVE, "path[%zu] enters %s a second time; a path enters each province "
+			est_rules_diag(c->diags, i, "path", R_MOVE, "path[%zu] enters %s a second time; a path enters each province "
 			     "once", k, to);
 			return;
 		}
@@ -199,11 +184,11 @@ static void check_move(struct check *c, int i, const json_t *o)
 	}
 	/* RULINGS.md L7, for the moves of one file: two armies of a side do not end in one province. */
 	if (json_object_get(c->ends, at))
-		diag(c, i, "path", R_MOVE, "another move of this file already ends in %s, and armies do not "
+		est_rules_diag(c->diags, i, "path", R_MOVE, "another move of this file already ends in %s, and armies do not "
 		     "stack (RULINGS.md L7); end this one elsewhere", at);
 	json_object_set_new(c->ends, at, json_true());
 	if (lg_path_cost(c->rules, path) > lg_int(army, "movement", 0))
-		diag(c, i, "path", R_MOVE, "the path costs %d Movement Points (mountains cost %d) and army \"%s\" "
+		est_rules_diag(c->diags, i, "path", R_MOVE, "the path costs %d Movement Points (mountains cost %d) and army \"%s\" "
 		     "has %d; shorten it", lg_path_cost(c->rules, path),
 		     lg_int(lg_table(c->rules, "movement"), "mountain", 2), lg_str(army, "id"),
 		     lg_int(army, "movement", 0));
@@ -220,7 +205,7 @@ static void check_besiege(struct check *c, int i, const json_t *o)
 	at = lg_str(army, "location");
 	if (!lg_enemy(c->state, c->rules, at, lg_army_side(c->rules, army)) ||
 	    lg_int(lg_province(c->state, at), "garrison", 0) <= 0)
-		diag(c, i, "army", R_MOVE, "army \"%s\" is in %s, where no enemy garrison stands; besiege only "
+		est_rules_diag(c->diags, i, "army", R_MOVE, "army \"%s\" is in %s, where no enemy garrison stands; besiege only "
 		     "from a province held by an enemy garrison", lg_str(army, "id"), at);
 }
 
@@ -249,32 +234,32 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	    !(option = string_field(c, i, o, "option")))
 		return;
 	if (!lg_side_of(c->rules, lg_controller(c->state, at))) {
-		diag(c, i, "at", R_SEQUENCE, "%s is neutral, and no battle is fought there (RULINGS.md L5); "
+		est_rules_diag(c->diags, i, "at", R_SEQUENCE, "%s is neutral, and no battle is fought there (RULINGS.md L5); "
 		     "name a province of either side", at);
 		return;
 	}
 	if (!json_is_integer(step_v)) {
-		diag(c, i, "step", R_SEQUENCE, "must be a number, 4, 5, 6 or 9, without quotes");
+		est_rules_diag(c->diags, i, "step", R_SEQUENCE, "must be a number, 4, 5, 6 or 9, without quotes");
 		return;
 	}
 	step = json_integer_value(step_v);
 	if (step != 4 && step != 5 && step != 6 && step != 9) {
-		diag(c, i, "step", R_SEQUENCE, "a standing order answers 5.612 step 4, 5 or 6 (the options) or "
+		est_rules_diag(c->diags, i, "step", R_SEQUENCE, "a standing order answers 5.612 step 4, 5 or 6 (the options) or "
 		     "9 (where to retreat after a lost attack); give one of 4, 5, 6, 9");
 		return;
 	}
 	if (!option_fits((int)step, option)) {
-		diag(c, i, "option", R_SEQUENCE, "\"%s\" is not an option at step %lld; choose %s", option, step,
+		est_rules_diag(c->diags, i, "option", R_SEQUENCE, "\"%s\" is not an option at step %lld; choose %s", option, step,
 		     step == 9 ? "retreat (or none)" : step == 6 ? "attack or retreat (or none)" :
 		     "attack, retreat, auxiliary or bombard (or none)");
 		return;
 	}
 	if ((to = province_field(c, i, o, "to")) && (strcmp(option, "retreat") != 0 || !lg_adjacent(c->rules, at, to)))
-		diag(c, i, "to", R_OPTIONS, "a retreat goes to a province adjacent to %s, and \"to\" only "
+		est_rules_diag(c->diags, i, "to", R_OPTIONS, "a retreat goes to a province adjacent to %s, and \"to\" only "
 		     "goes with the retreat option; fix or remove it", at);
 	snprintf(key, sizeof(key), "%s/%lld", at, step);
 	if (json_object_get(c->standing, key))
-		diag(c, i, "at", R_ORDERS, "a second standing order for %s, step %lld; give one", at, step);
+		est_rules_diag(c->diags, i, "at", R_ORDERS, "a second standing order for %s, step %lld; give one", at, step);
 	json_object_set_new(c->standing, key, json_true());
 }
 
@@ -288,22 +273,22 @@ static void check_embargo(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields, fields))
 		return;
 	if (strcmp(c->power, LG_FRANCE) != 0) {
-		diag(c, i, "type", R_EMBARGO, "only France decides which nations of an expired peace count in "
+		est_rules_diag(c->diags, i, "type", R_EMBARGO, "only France decides which nations of an expired peace count in "
 		     "its embargo; remove the order");
 		return;
 	}
 	if (!json_is_array(exclude)) {
-		diag(c, i, "exclude", R_EMBARGO, "must be an array of nations (possibly empty)");
+		est_rules_diag(c->diags, i, "exclude", R_EMBARGO, "must be an array of nations (possibly empty)");
 		return;
 	}
 	if (++c->embargoes > 1)
-		diag(c, i, "type", R_ORDERS, "a second embargo order; give one");
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "a second embargo order; give one");
 	json_array_foreach(exclude, k, v) {
 		int member = 0;
 		json_array_foreach(members, j, m)
 			member |= json_equal(v, m);
 		if (!member)
-			diag(c, i, "exclude", R_EMBARGO, "exclude[%zu] is not a nation of the embargo; name some of "
+			est_rules_diag(c->diags, i, "exclude", R_EMBARGO, "exclude[%zu] is not a nation of the embargo; name some of "
 			     "Russia, Prussia, Spain", k);
 	}
 }
@@ -317,15 +302,15 @@ static void check_buy(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields, fields))
 		return;
 	if (strcmp(c->power, "Britain") != 0 || strcmp(lg_str(c->state, "season"), "Winter") != 0) {
-		diag(c, i, "type", R_EMBARGO, "only Britain buys VPs, in the Coalition's winter turn; remove it "
+		est_rules_diag(c->diags, i, "type", R_EMBARGO, "only Britain buys VPs, in the Coalition's winter turn; remove it "
 		     "(a player holding Britain and other powers adds \"power\": \"Britain\")");
 		return;
 	}
 	if (!json_is_integer(vp) || json_integer_value(vp) < 0 || json_integer_value(vp) > max)
-		diag(c, i, "vp", R_EMBARGO, "must be an integer from 0 to %d (at most 5 in a winter when "
+		est_rules_diag(c->diags, i, "vp", R_EMBARGO, "must be an integer from 0 to %d (at most 5 in a winter when "
 		     "France's embargo is complete)", max);
 	if (++c->buys > 1)
-		diag(c, i, "type", R_ORDERS, "a second buy-vp order; give one");
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "a second buy-vp order; give one");
 }
 
 /* The answer to the decision the battle awaits (5.612 steps 4-6, or 9). */
@@ -338,11 +323,11 @@ static void check_answer(struct check *c, int i, const json_t *o)
 	int step = lg_int(battle, "step", 0);
 
 	if (++c->answers > 1) {
-		diag(c, i, "type", R_SEQUENCE, "a second answer to the decision; give one");
+		est_rules_diag(c->diags, i, "type", R_SEQUENCE, "a second answer to the decision; give one");
 		return;
 	}
 	if ((step == 9) != (strcmp(type, "retreat") == 0)) {
-		diag(c, i, "type", R_SEQUENCE, "step %d awaits %s", step, step == 9 ?
+		est_rules_diag(c->diags, i, "type", R_SEQUENCE, "step %d awaits %s", step, step == 9 ?
 		     "a \"retreat\" order naming where to go" : "an \"option\" order");
 		return;
 	}
@@ -350,11 +335,11 @@ static void check_answer(struct check *c, int i, const json_t *o)
 		return;
 	if (step != 9 && !(option = string_field(c, i, o, "option"))) {
 		if (!json_object_get(o, "option"))
-			diag(c, i, "option", R_SEQUENCE, "an option order needs \"option\"; add it");
+			est_rules_diag(c->diags, i, "option", R_SEQUENCE, "an option order needs \"option\"; add it");
 		return;
 	}
 	if (!option_fits(step, option) || strcmp(option, "none") == 0) {
-		diag(c, i, "option", R_SEQUENCE, "\"%s\" is not an option at step %d; choose %s", option,
+		est_rules_diag(c->diags, i, "option", R_SEQUENCE, "\"%s\" is not an option at step %d; choose %s", option,
 		     step, step == 6 ? "attack or retreat (step 6: the initiative player must)" :
 		     "attack, retreat, auxiliary or bombard");
 		return;
@@ -366,11 +351,11 @@ static void check_answer(struct check *c, int i, const json_t *o)
 		army = lg_army_at(c->state, c->rules, lg_str(battle, "province"),
 				  lg_side_of(c->rules, awaited));
 		if (lg_int(army, "artillery", 0) == 0)
-			diag(c, i, "option", R_OPTIONS, "your army has no artillery unit to bombard with; choose "
+			est_rules_diag(c->diags, i, "option", R_OPTIONS, "your army has no artillery unit to bombard with; choose "
 			     "attack, retreat or auxiliary");
 	}
 	if (json_object_get(o, "to") && strcmp(option, "retreat") != 0) {
-		diag(c, i, "to", R_OPTIONS, "\"to\" goes with the retreat option only; remove it");
+		est_rules_diag(c->diags, i, "to", R_OPTIONS, "\"to\" goes with the retreat option only; remove it");
 		return;
 	}
 	if ((to = province_field(c, i, o, "to"))) {
@@ -384,7 +369,7 @@ static void check_answer(struct check *c, int i, const json_t *o)
 		json_array_foreach(opts, k, v)
 			open |= strcmp(json_string_value(v), to) == 0;
 		if (!open)
-			diag(c, i, "to", R_OPTIONS, "%s is not open to this army's retreat (an adjacent friendly "
+			est_rules_diag(c->diags, i, "to", R_OPTIONS, "%s is not open to this army's retreat (an adjacent friendly "
 			     "province with no army); name one the report lists, or leave \"to\" out", to);
 		json_decref(opts);
 	}
@@ -402,7 +387,7 @@ static void check_item(struct check *c, int i, const json_t *o)
 	int battle = json_object_get(c->state, "battle") != NULL;
 
 	if (!json_is_object(o) || !type) {
-		diag(c, i, "type", R_ORDERS, "each order is an object with a \"type\"; see the report's "
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "each order is an object with a \"type\"; see the report's "
 		     "order examples");
 		return;
 	}
@@ -419,7 +404,7 @@ static void check_item(struct check *c, int i, const json_t *o)
 	else if (!battle && strcmp(type, "buy-vp") == 0)
 		check_buy(c, i, o);
 	else
-		diag(c, i, "type", R_ORDERS, "\"%s\" is not an order this step takes; it takes %s", type,
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is not an order this step takes; it takes %s", type,
 		     battle ? (lg_int(json_object_get(c->state, "battle"), "step", 0) == 9 ? "retreat, standing" :
 			       "option, standing") : turn_types(c));
 }
@@ -459,16 +444,16 @@ int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	if (!awaited(state, rules, power))
-		diag(&c, -1, "orders", R_SEQUENCE, "%s is not awaited at this step; wait for the report that "
+		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "%s is not awaited at this step; wait for the report that "
 		     "asks for %s's orders", power, power);
 	else if (!json_is_array(orders))
-		diag(&c, -1, "orders", R_ORDERS, "must be an array of orders");
+		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "must be an array of orders");
 	else
 		json_array_foreach(orders, i, o)
 			check_item(&c, (int)i, o);
 	if (json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
 	    json_is_array(orders))
-		diag(&c, -1, "orders", R_SEQUENCE, "the battle awaits your decision; add one %s order",
+		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "the battle awaits your decision; add one %s order",
 		     lg_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
 	json_decref(c.armies);
 	json_decref(c.standing);

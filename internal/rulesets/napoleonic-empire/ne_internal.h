@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #include "dice/dice.h"
-#include "rulesets/common/events.h"
+#include "rulesets/common/common.h"
 
 #define NE_FRANCE "France"
 #define NE_ALLIES "Allies"

@@ -25,32 +25,6 @@ struct check {
 	json_t *retreats;    /* country -> 1 (retreat) */
 };
 
-/*
- * One diagnostic. The engine prints it as `FILE: orders[INDEX].FIELD:
- * MESSAGE (RULE)`, so the message names neither the index nor its own
- * field, and ends with the fix; index -1 (field "orders") is the file as a
- * whole.
- */
-static void diag(struct check *c, int index, const char *field, const char *rule,
-		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void diag(struct check *c, int index, const char *field, const char *rule,
-		 const char *fmt, ...)
-{
-	char *msg = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	json_array_append_new(c->diags, json_pack("{s:i, s:s, s:s, s:s}", "index", index, "field",
-						  field, "rule", rule, "message", msg));
-	free(msg);
-}
-
 #define R_MOVE "Napoleonic Empire, Move Phase"
 #define R_DRAW "Napoleonic Empire, Draw Phase"
 #define R_CARDS "Napoleonic Empire, Card List"
@@ -89,11 +63,11 @@ static int known_fields(struct check *c, int i, const json_t *o, const char *con
 		for (k = 0; allowed[k] && strcmp(allowed[k], key) != 0; k++)
 			;
 		if (!allowed[k]) {
-			diag(c, i, key, R_ORDERS, "not part of a \"%s\" order; remove it",
+			est_rules_diag(c->diags, i, key, R_ORDERS, "not part of a \"%s\" order; remove it",
 			     ne_str(o, "type"));
 			ok = 0;
 		} else if (strcmp(key, "armies") == 0 ? !json_is_integer(v) : !json_is_string(v)) {
-			diag(c, i, key, R_ORDERS, "must be %s; fix its type",
+			est_rules_diag(c->diags, i, key, R_ORDERS, "must be %s; fix its type",
 			     strcmp(key, "armies") == 0 ? "an integer (a number of armies)" : "a string");
 			ok = 0;
 		}
@@ -105,7 +79,7 @@ static int need(struct check *c, int i, const json_t *o, const char *field)
 {
 	if (json_object_get(o, field))
 		return 1;
-	diag(c, i, field, R_ORDERS, "missing, and a \"%s\" order needs it; add it",
+	est_rules_diag(c->diags, i, field, R_ORDERS, "missing, and a \"%s\" order needs it; add it",
 	     ne_str(o, "type"));
 	return 0;
 }
@@ -118,7 +92,7 @@ static int country_ok(struct check *c, int i, const json_t *o, const char *field
 		return 0;
 	if (ne_is_country(c->rules, name))
 		return 1;
-	diag(c, i, field, "Napoleonic Empire, The Map", "\"%s\" is not a country of the map; use a "
+	est_rules_diag(c->diags, i, field, "Napoleonic Empire, The Map", "\"%s\" is not a country of the map; use a "
 	     "name as the report spells it (e.g. \"Rhineland\")", name);
 	return 0;
 }
@@ -132,17 +106,17 @@ static const json_t *card_ok(struct check *c, int i, const json_t *o)
 	if (!need(c, i, o, "card"))
 		return NULL;
 	if (!(card = ne_card(c->rules, id))) {
-		diag(c, i, "card", R_CARDS, "\"%s\" is no card of the game; use the card's id as your "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is no card of the game; use the card's id as your "
 		     "report lists it (e.g. \"austerlitz\")", id);
 		return NULL;
 	}
 	if (ne_hand_index(c->state, c->side, id) < 0) {
-		diag(c, i, "card", R_CARDS, "%s does not hold \"%s\"; name only cards in your hand",
+		est_rules_diag(c->diags, i, "card", R_CARDS, "%s does not hold \"%s\"; name only cards in your hand",
 		     c->side, id);
 		return NULL;
 	}
 	if (json_object_get(c->used, id)) {
-		diag(c, i, "card", R_CARDS, "\"%s\" is already named by an earlier order of this file, "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is already named by an earlier order of this file, "
 		     "and a card is discarded or played once; name it once", id);
 		return NULL;
 	}
@@ -154,7 +128,7 @@ static int own_side(struct check *c, int i, const json_t *card)
 {
 	if (ne_card_playable_by(card, c->side))
 		return 1;
-	diag(c, i, "card", R_CARDS, "\"%s\" is a card of %s (RULINGS.md R12); %s may only discard it",
+	est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is a card of %s (RULINGS.md R12); %s may only discard it",
 	     ne_str(card, "id"), ne_str(card, "side"), c->side);
 	return 0;
 }
@@ -167,12 +141,12 @@ static void battle_play(struct check *c, int i, const json_t *o, const json_t *c
 	if (!country_ok(c, i, o, "country"))
 		return;
 	if (!ne_card_fits(card, country)) {
-		diag(c, i, "country", R_CARDS, "\"%s\" influences battles in %s only, not in %s; name one "
+		est_rules_diag(c->diags, i, "country", R_CARDS, "\"%s\" influences battles in %s only, not in %s; name one "
 		     "of its countries", ne_str(card, "id"), ne_str(card, "notes"), country);
 		return;
 	}
 	if (json_object_get(seen, country)) {
-		diag(c, i, "country", R_ATTACK, "a second %s for the battle in %s, but each side plays at "
+		est_rules_diag(c->diags, i, "country", R_ATTACK, "a second %s for the battle in %s, but each side plays at "
 		     "most one battle card per battle (RULINGS.md R10); keep one", what, country);
 		return;
 	}
@@ -185,22 +159,22 @@ static void event_play(struct check *c, int i, const json_t *o, const json_t *ca
 	const char *country = ne_str(o, "country");
 
 	if (strcmp(type, "bonus-armies") != 0 && json_object_get(o, "country"))
-		diag(c, i, "country", R_CARDS, "\"%s\" is an event card that names no country; remove "
+		est_rules_diag(c->diags, i, "country", R_CARDS, "\"%s\" is an event card that names no country; remove "
 		     "this field", ne_str(card, "id"));
 	if ((strcmp(type, "bonus-armies") == 0 || strcmp(type, "rebels") == 0) && c->extra)
-		diag(c, i, "card", R_CARDS, "\"%s\" places armies in the Reinforcement phase, and an "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" places armies in the Reinforcement phase, and an "
 		     "extra turn has none (RULINGS.md R15); play it in a normal turn", ne_str(card, "id"));
 	if (strcmp(type, "bonus-armies") == 0 && country && country_ok(c, i, o, "country") &&
 	    (ne_in_list(json_object_get(json_object_get(c->rules, "reinforcements"), "france_never_from"),
 			country) || strcmp(country, "England") == 0 || strcmp(country, "Ottoman Empire") == 0))
-		diag(c, i, "country", "Napoleonic Empire, Reinforcements Phase", "France can never "
+		est_rules_diag(c->diags, i, "country", "Napoleonic Empire, Reinforcements Phase", "France can never "
 		     "receive armies in %s; name a country France controls", country);
 	if (strcmp(type, "continental-system") == 0 &&
 	    json_is_true(json_object_get(c->state, "continental_system")))
-		diag(c, i, "card", R_CARDS, "the Continental System is already in force; keep or "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "the Continental System is already in force; keep or "
 		     "discard the card");
 	if (strcmp(type, "extra-turn") == 0 && c->extra_turns++ > 0)
-		diag(c, i, "card", R_CARDS, "a second extra-turn card in one turn (RULINGS.md R20); play "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "a second extra-turn card in one turn (RULINGS.md R20); play "
 		     "one per turn");
 	if (strcmp(type, "rebels") == 0)
 		c->bop++;
@@ -226,7 +200,7 @@ static void check_play(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields_play) || !(card = card_ok(c, i, o)) || !own_side(c, i, card))
 		return;
 	if (!ne_card_is_battle(card) && strcmp(c->phase, "battle-cards") == 0) {
-		diag(c, i, "card", R_CARDS, "\"%s\" is an event card, played in your own turn, and the "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is an event card, played in your own turn, and the "
 		     "battle-cards step takes battle cards only; play it in your turn", ne_str(card, "id"));
 		return;
 	}
@@ -240,19 +214,19 @@ static void check_play(struct check *c, int i, const json_t *o)
 		const char *where = committed_to(att, c->side, ne_str(card, "id"));
 
 		if (country && !ne_in_list(json_object_get(att, "battles"), country)) {
-			diag(c, i, "country", R_ATTACK, "there is no pending battle in %s; play cards only "
+			est_rules_diag(c->diags, i, "country", R_ATTACK, "there is no pending battle in %s; play cards only "
 			     "for the battles your report lists", country);
 			return;
 		}
 		/* "When a card is played, it is discarded": one battle per card (RULINGS.md R34). */
 		if (where) {
-			diag(c, i, "card", R_ATTACK, "\"%s\" is already played by %s in the battle in %s "
+			est_rules_diag(c->diags, i, "card", R_ATTACK, "\"%s\" is already played by %s in the battle in %s "
 			     "(named in the turn orders), and a played card is discarded; name another "
 			     "card or none", ne_str(card, "id"), c->side, where);
 			return;
 		}
 		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
-			diag(c, i, "country", R_ATTACK, "%s already plays a card in the battle in %s, and "
+			est_rules_diag(c->diags, i, "country", R_ATTACK, "%s already plays a card in the battle in %s, and "
 			     "a side plays one battle card per battle (RULINGS.md R10); remove this order",
 			     c->side, country);
 			return;
@@ -274,18 +248,18 @@ static void check_move(struct check *c, int i, const json_t *o)
 	to = ne_str(o, "to");
 	n = json_integer_value(json_object_get(o, "armies"));
 	if (json_is_true(json_object_get(json_object_get(c->state, "no_move"), c->side))) {
-		diag(c, i, "type", R_CARDS, "%s may not move this turn (%s); remove the moves", c->side,
+		est_rules_diag(c->diags, i, "type", R_CARDS, "%s may not move this turn (%s); remove the moves", c->side,
 		     strcmp(c->side, NE_FRANCE) == 0 ? "Josephine" : "Treaty of Tilsit");
 		return;
 	}
 	if ((why = ne_move_refusal(c->rules, c->side, from, to))) {
-		diag(c, i, "to", why, "%s cannot move from %s to %s; move only along a border the map "
+		est_rules_diag(c->diags, i, "to", why, "%s cannot move from %s to %s; move only along a border the map "
 		     "shows", c->side, from, to);
 		return;
 	}
 	/* Compared as written (a json_int_t), so 4294967301 is never taken for 5. */
 	if (n < 1) {
-		diag(c, i, "armies", R_MOVE, "%" JSON_INTEGER_FORMAT " is no number of armies to move; "
+		est_rules_diag(c->diags, i, "armies", R_MOVE, "%" JSON_INTEGER_FORMAT " is no number of armies to move; "
 		     "move 1 or more", n);
 		return;
 	}
@@ -294,12 +268,12 @@ static void check_move(struct check *c, int i, const json_t *o)
 	left = start - before;
 	if (n > left) {
 		if (before > 0)
-			diag(c, i, "armies", R_ONCE, "%" JSON_INTEGER_FORMAT " arm%s on top of the %d "
+			est_rules_diag(c->diags, i, "armies", R_ONCE, "%" JSON_INTEGER_FORMAT " arm%s on top of the %d "
 			     "already moved out of %s, but %s has %d arm%s there at the start of the turn; "
 			     "move at most %d more", n, ies(n), before, from, c->side, start, ne_ies(start),
 			     start - before);
 		else
-			diag(c, i, "armies", R_ONCE, "the moves out of %s total %" JSON_INTEGER_FORMAT
+			est_rules_diag(c->diags, i, "armies", R_ONCE, "the moves out of %s total %" JSON_INTEGER_FORMAT
 			     " arm%s, but %s has %d arm%s there at the start of the turn; move at most %d",
 			     from, n, ies(n), c->side, start, ne_ies(start), start);
 		return;
@@ -314,16 +288,16 @@ static void check_rebels(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields_rebels) || !country_ok(c, i, o, "country"))
 		return;
 	if (strcmp(c->side, NE_ALLIES) != 0) {
-		diag(c, i, "type", R_REINF, "only the Allies place rebel armies; remove this order");
+		est_rules_diag(c->diags, i, "type", R_REINF, "only the Allies place rebel armies; remove this order");
 		return;
 	}
 	if (c->extra) {
-		diag(c, i, "type", R_REINF, "an extra turn has no Reinforcements phase, so no rebels; "
+		est_rules_diag(c->diags, i, "type", R_REINF, "an extra turn has no Reinforcements phase, so no rebels; "
 		     "remove this order");
 		return;
 	}
 	if (!ne_in_list(json_object_get(list, "countries"), ne_str(o, "country")))
-		diag(c, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
+		est_rules_diag(c->diags, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
 		     "Austria, not in %s; name one of them", ne_str(o, "country"));
 	json_array_append_new(c->rebels, json_integer(i));
 }
@@ -341,20 +315,20 @@ static void check_retreat(struct check *c, int i, const json_t *o)
 		const json_t *r = json_object_get(c->state, "retreat");
 
 		if (c->retreat_answers++ > 0)
-			diag(c, i, "type", R_ATTACK, "a second retreat, but the retreat step takes "
+			est_rules_diag(c->diags, i, "type", R_ATTACK, "a second retreat, but the retreat step takes "
 			     "exactly one; remove this order");
 		else if (strcmp(from, ne_str(r, "from")) != 0)
-			diag(c, i, "from", R_ATTACK, "the retreat awaited is from %s, not from %s; set "
+			est_rules_diag(c->diags, i, "from", R_ATTACK, "the retreat awaited is from %s, not from %s; set "
 			     "\"from\": \"%s\"", ne_str(r, "from"), from, ne_str(r, "from"));
 		else if (!ne_in_list(json_object_get(r, "options"), to))
-			diag(c, i, "to", R_ATTACK, "%s is not an adjacent friendly country free of enemy "
+			est_rules_diag(c->diags, i, "to", R_ATTACK, "%s is not an adjacent friendly country free of enemy "
 			     "armies; choose one your report lists", to);
 		return;
 	}
 	if (json_object_get(c->retreats, from))
-		diag(c, i, "from", R_ORDERS, "a second standing retreat from %s; give one", from);
+		est_rules_diag(c->diags, i, "from", R_ORDERS, "a second standing retreat from %s; give one", from);
 	else if (!ne_land_adjacent(c->rules, from, to) || ne_move_refusal(c->rules, c->side, from, to))
-		diag(c, i, "to", R_ATTACK, "a retreat from %s cannot go to %s (not adjacent, England or "
+		est_rules_diag(c->diags, i, "to", R_ATTACK, "a retreat from %s cannot go to %s (not adjacent, England or "
 		     "the Ottoman Empire); name an adjacent country", from, to);
 	json_object_set_new(c->retreats, from, json_true());
 }
@@ -367,7 +341,7 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	    !own_side(c, i, card))
 		return;
 	if (!ne_card_is_battle(card)) {
-		diag(c, i, "card", R_CARDS, "\"%s\" is an event card, and only battle cards have standing "
+		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is an event card, and only battle cards have standing "
 		     "plays; play it in your turn or keep it", ne_str(card, "id"));
 		return;
 	}
@@ -412,23 +386,23 @@ static void check_item(struct check *c, int i, const json_t *o)
 	const char *type = ne_str(o, "type");
 
 	if (!json_is_object(o)) {
-		diag(c, i, "type", R_ORDERS, "this order is not a JSON object; write it as {\"type\": "
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "this order is not a JSON object; write it as {\"type\": "
 		     "..., ...} with one of the types the \"%s\" step takes: %s", c->phase,
 		     accepted(c->phase));
 		return;
 	}
 	if (!type) {
-		diag(c, i, "type", R_ORDERS, "missing or not a string; give the order one of the types "
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "missing or not a string; give the order one of the types "
 		     "the \"%s\" step takes: %s", c->phase, accepted(c->phase));
 		return;
 	}
 	if (!known_type(type)) {
-		diag(c, i, "type", R_ORDERS, "\"%s\" is no order type; the \"%s\" step takes: %s", type,
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is no order type; the \"%s\" step takes: %s", type,
 		     c->phase, accepted(c->phase));
 		return;
 	}
 	if (!accepts(c->phase, type)) {
-		diag(c, i, "type", R_ORDERS, "a \"%s\" order is not accepted in the \"%s\" step; this "
+		est_rules_diag(c->diags, i, "type", R_ORDERS, "a \"%s\" order is not accepted in the \"%s\" step; this "
 		     "step takes: %s", type, c->phase, accepted(c->phase));
 		return;
 	}
@@ -468,7 +442,7 @@ static void check_discards(struct check *c)
 
 	if (off == 0)
 		return;
-	diag(c, -1, "orders", R_DRAW, "%s holds %d card%s and may keep %d: the orders discard %d "
+	est_rules_diag(c->diags, -1, "orders", R_DRAW, "%s holds %d card%s and may keep %d: the orders discard %d "
 	     "card%s but must discard exactly %d card%s; %s %d {\"type\": \"discard\", \"card\": "
 	     "...} item%s", c->side, hand, s_(hand), limit, c->discards, s_(c->discards), excess,
 	     s_(excess), off > 0 ? "add" : "remove", off > 0 ? off : -off, s_(off > 0 ? off : -off));
@@ -481,7 +455,7 @@ static void check_rebel_count(struct check *c)
 	char a[32], p[32];
 
 	for (k = allowed; k < placed; k++)
-		diag(c, (int)json_integer_value(json_array_get(c->rebels, (size_t)k)), "type", R_REINF,
+		est_rules_diag(c->diags, (int)json_integer_value(json_array_get(c->rebels, (size_t)k)), "type", R_REINF,
 		     "the orders place rebels %s, but the Allies may place 2 rebel armies once per "
 		     "turn, once more per Balance of Power played (%s here); remove this order",
 		     times(p, sizeof(p), placed), times(a, sizeof(a), allowed));
@@ -493,7 +467,7 @@ static void check_totals(struct check *c)
 		check_discards(c);
 	check_rebel_count(c);
 	if (strcmp(c->phase, "retreat") == 0 && c->retreat_answers == 0)
-		diag(c, -1, "orders", R_ATTACK, "the retreat step takes exactly one retreat, and these "
+		est_rules_diag(c->diags, -1, "orders", R_ATTACK, "the retreat step takes exactly one retreat, and these "
 		     "orders hold none; send {\"type\": \"retreat\", \"from\": ..., \"to\": ...}");
 }
 
@@ -537,10 +511,10 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	c.phase = ne_str(state, "phase") ? ne_str(state, "phase") : "";
 	c.extra = json_is_true(json_object_get(state, "extra"));
 	if (!power || !awaited(state, power)) {
-		diag(&c, -1, "orders", R_ORDERS, "the \"%s\" step does not await orders from %s; send "
+		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "the \"%s\" step does not await orders from %s; send "
 		     "orders only when your report asks for them", c.phase, power ? power : "(none)");
 	} else if (!json_is_array(orders)) {
-		diag(&c, -1, "orders", R_ORDERS, "not an array; write the orders as [{\"type\": ...}, ...] "
+		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "not an array; write the orders as [{\"type\": ...}, ...] "
 		     "(see README.md)");
 	} else {
 		json_array_foreach(orders, i, o)

@@ -1,0 +1,37 @@
+/* The range check every ruleset's rules data gets at set-up. */
+#include <stdio.h>
+
+#include "rulesets/common/common.h"
+#include "util/error.h"
+
+static int check(const json_t *v, const char *file, const char *path)
+{
+	char sub[256];
+	const char *key;
+	const json_t *x;
+	size_t i;
+	int error;
+
+	if (json_is_integer(v) && (json_integer_value(v) < -10000 || json_integer_value(v) > 10000))
+		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is %lld, outside -10000..10000; fix "
+				     "the data", file, path, (long long)json_integer_value(v));
+	if (json_is_real(v))
+		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is not a whole number; numbers in "
+				     "rules data are integers", file, path);
+	json_object_foreach((json_t *)v, key, x) {
+		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key);
+		if ((error = check(x, file, sub)) < 0)
+			return error;
+	}
+	json_array_foreach(v, i, x) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if ((error = check(x, file, sub)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+int est_rules_check_numbers(const json_t *value, const char *file)
+{
+	return check(value, file, "");
+}

@@ -1,0 +1,182 @@
+/*
+ * Levée en Masse: the rules data checked once, at set-up. A GM may bring
+ * their own files (`new --rules DIR`); whatever the rules code later reads
+ * without a second look is checked here, with the file, the field and the
+ * fix.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "lem_internal.h"
+
+static const char *const colors[] = {"Blue", "White", "Red", NULL};
+static const char *const markers[] = {"Republic", "Monarchy", "Despotism", NULL};
+
+static int listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (name && strcmp(*list, name) == 0)
+			return 1;
+	return 0;
+}
+
+static int check_tracks(const json_t *rules)
+{
+	const json_t *t, *b;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(json_object_get(rules, "tracks"), "tracks"), i, t) {
+		if (!lem_str(t, "name") || lem_track(rules, lem_str(t, "name")) != t ||
+		    json_array_size(json_object_get(t, "boxes")) == 0)
+			return est_error_set(EST_EINVAL, "rules/tracks.json: field \"tracks[%zu]\" needs a \"name\" "
+					     "of its own and \"boxes\"; fix the data", i);
+		json_array_foreach(json_object_get(t, "boxes"), j, b)
+			if (lem_int(b, "box", 0) != (int)j + 1 || !lem_str(b, "name"))
+				return est_error_set(EST_EINVAL, "rules/tracks.json: field \"tracks[%zu].boxes[%zu]\" "
+						     "must be box %zu (boxes count from 1, nearest Paris) with a "
+						     "\"name\"; fix the data", i, j, j + 1);
+	}
+	return 0;
+}
+
+static int check_armies(const json_t *rules)
+{
+	const json_t *armies = json_object_get(json_object_get(rules, "armies"), "armies"), *a, *other;
+	size_t i, j;
+
+	json_array_foreach(armies, i, a) {
+		const char *track = lem_str(a, "track");
+		const json_t *box = json_object_get(a, "box");
+		int bad_box = box && !json_is_null(box) && (!json_is_integer(box) || json_integer_value(box) < 1 ||
+							     json_integer_value(box) > lem_track_length(rules, track));
+		if (!lem_str(a, "id") || !lem_track(rules, track) || bad_box ||
+		    lem_int(a, "value", 0) < 1 || lem_int(a, "value", 0) > 12)
+			return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" needs an \"id\", a "
+					     "\"track\" of tracks.json, a \"box\" on it (or null: off the map) and a "
+					     "\"value\" from 1 to 12; fix the data", i);
+		json_array_foreach(armies, j, other)
+			if (j < i && strcmp(lem_str(other, "id") ? lem_str(other, "id") : "", lem_str(a, "id")) == 0)
+				return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" repeats the "
+						     "id \"%s\"; fix the data", i, lem_str(a, "id"));
+	}
+	return 0;
+}
+
+static int army_known(const json_t *rules, const char *id)
+{
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(rules, "armies"), "armies"), i, a)
+		if (id && strcmp(lem_str(a, "id"), id) == 0)
+			return 1;
+	return 0;
+}
+
+/* A card's events: known types, with the armies and boxes they name. */
+static int check_events(const json_t *rules, const json_t *card, size_t i)
+{
+	static const char *const types[] = {"enter", "british-support", "napoleon", "rotate", "disorder",
+					    "liberation", "drm", NULL};
+	const json_t *e;
+	size_t j;
+
+	json_array_foreach(json_object_get(card, "events"), j, e) {
+		const char *type = lem_str(e, "type"), *army = lem_str(e, "army");
+		int ok = listed(types, type);
+		if (ok && (strcmp(type, "enter") == 0 || strcmp(type, "rotate") == 0))
+			ok = army_known(rules, army);
+		if (ok && strcmp(type, "enter") == 0) {
+			const json_t *a = NULL, *x;
+			size_t k;
+			json_array_foreach(json_object_get(json_object_get(rules, "armies"), "armies"), k, x)
+				if (strcmp(lem_str(x, "id"), army) == 0)
+					a = x;
+			ok = lem_int(e, "box", 0) >= 1 && lem_int(e, "box", 0) <= lem_track_length(rules, lem_str(a, "track"));
+		}
+		if (ok && strcmp(type, "british-support") == 0)
+			ok = lem_int(e, "box", 0) >= 1 && lem_int(e, "box", 0) <= lem_track_length(rules, "Vendée");
+		if (!ok)
+			return est_error_set(EST_EINVAL, "rules/cards.json: field \"cards[%zu].events[%zu]\" must be "
+					     "one of enter {army, box}, british-support {box}, napoleon, rotate "
+					     "{army}, disorder, liberation, drm {military}, naming armies of "
+					     "armies.json and boxes on their tracks; fix the data", i, j);
+	}
+	return 0;
+}
+
+static int check_cards(const json_t *rules)
+{
+	const json_t *cards = json_object_get(json_object_get(rules, "cards"), "cards"), *c, *v;
+	const char *key;
+	size_t i, j;
+	int error;
+
+	if (json_array_size(cards) == 0)
+		return est_error_set(EST_EINVAL, "rules/cards.json: no \"cards\"; fix the data");
+	json_array_foreach(cards, i, c) {
+		int ok = lem_str(c, "id") && lem_card(rules, lem_str(c, "id")) == c && listed(colors, lem_str(c, "deck")) &&
+			 lem_str(c, "title") && json_is_integer(json_object_get(c, "number")) &&
+			 lem_int(c, "actions", -1) >= 0 && lem_int(c, "actions", -1) <= 9;
+		json_array_foreach(json_object_get(c, "advance"), j, v)
+			ok &= army_known(rules, json_string_value(v));
+		json_object_foreach((json_t *)json_object_get(c, "political"), key, v)
+			ok &= listed(markers, key) && json_is_integer(v);
+		if (!ok)
+			return est_error_set(EST_EINVAL, "rules/cards.json: field \"cards[%zu]\" needs an \"id\" of its "
+					     "own, a \"number\", a \"deck\" (Blue, White, Red), a \"title\", "
+					     "\"actions\" from 0 to 9, \"advance\" naming armies of armies.json and "
+					     "\"political\" shifts of Republic, Monarchy, Despotism; fix the data", i);
+		if ((error = check_events(rules, c, i)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+static int check_tables(const json_t *rules)
+{
+	static const char *const needed[] = {"political_drm", "political_action", "restore_order", "barricades",
+					     "military", "british_support", "napoleon", "decisive", "reserves",
+					     "difficulty", "victory", "political_range", NULL};
+	static const char *const dice[] = {"political_action", "restore_order", "barricades", "military", NULL};
+
+	for (const char *const *n = needed; *n; n++)
+		if (!json_is_object(lem_table(rules, *n)))
+			return est_error_set(EST_EINVAL, "rules/tables.json: no table \"%s\"; the rules need %s; "
+					     "fix the data", *n, "political_drm, political_action, restore_order, "
+					     "barricades, military, british_support, napoleon, decisive, reserves, "
+					     "difficulty, victory and political_range");
+	for (const char *const *d = dice; *d; d++)
+		if (lem_int(lem_table(rules, *d), "die", 0) < 2)
+			return est_error_set(EST_EINVAL, "rules/tables.json: field \"%s.die\" must be 2 or more; fix "
+					     "the data", *d);
+	if (lem_int(lem_table(rules, "political_range"), "min", 0) > -1 ||
+	    lem_int(lem_table(rules, "political_range"), "max", 0) < 1)
+		return est_error_set(EST_EINVAL, "rules/tables.json: field \"political_range\" must run from -1 or "
+				     "lower to 1 or higher (the Republic at -1 is defeat); fix the data");
+	return 0;
+}
+
+int lem_check_rules(const json_t *rules)
+{
+	static const char *const files[] = {"tracks", "armies", "cards", "tables", "setup", NULL};
+	char name[32];
+	int error;
+
+	for (const char *const *f = files; *f; f++) {
+		snprintf(name, sizeof(name), "%s.json", *f);
+		if (!json_is_object(json_object_get(rules, *f)))
+			return est_error_set(EST_EINVAL, "rules: Levée en Masse needs %s; restore it", name);
+		if ((error = est_rules_check_numbers(json_object_get(rules, *f), name)) < 0)
+			return error;
+	}
+	if ((error = check_tracks(rules)) < 0 || (error = check_armies(rules)) < 0 ||
+	    (error = check_cards(rules)) < 0 || (error = check_tables(rules)) < 0)
+		return error;
+	for (const char *const *m = markers; *m; m++)
+		if (!json_is_integer(json_object_get(json_object_get(json_object_get(rules, "setup"), "political"), *m)))
+			return est_error_set(EST_EINVAL, "rules/setup.json: field \"political.%s\" must be an integer; "
+					     "fix the data", *m);
+	return 0;
+}

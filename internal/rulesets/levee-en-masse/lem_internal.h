@@ -1,0 +1,90 @@
+/*
+ * Levée en Masse: what the files of this module share. Not public.
+ *
+ * State (plain JSON; README.md "State"):
+ *   scenario ("base" | "extended" | "puree" | "historical"), options
+ *   {"9.1", "9.2", "10.3", "10.4", "10.5", "10.6", "napoleon-historical":
+ *   bool, "difficulty": -1 | 0 | 1}, phase ("start" | "actions" | "over"),
+ *   deck {"Blue": [ids], "White": [...], "Red": [...]} or {"All": [...]} or
+ *   {"Ordered": [...]}: the cards still to come (their order is drawn from
+ *   the hidden stream at each draw, so the state never holds it), current,
+ *   played [ids], armies [{"id", "track", "box" (null off the map), "value",
+ *   "stationary", "status": "normal" | "disorganized" | "routed", "flipped",
+ *   "rotated"}], political {"Republic", "Monarchy", "Despotism"}, disorder,
+ *   liberation, british_support (box or null), napoleon (null, or {"with":
+ *   army id or null, "recalled": turn or -1}), actions, card_drm, drm_now
+ *   (10.4's -1 this turn), reserves_used, barricades_used, result.
+ *
+ * Unless said otherwise, functions return 0 or a negative EST_E* code with
+ * the message set; `events` is the step's event array (borrowed).
+ */
+#ifndef EST_RULESETS_LEM_INTERNAL_H
+#define EST_RULESETS_LEM_INTERNAL_H
+
+#include <jansson.h>
+
+#include "dice/dice.h"
+#include "rulesets/common/common.h"
+
+#define LEM_POWER "Republic"
+
+/* state.c: look-ups */
+const char *lem_str(const json_t *obj, const char *key);
+int lem_int(const json_t *obj, const char *key, int fallback);
+int lem_option(const json_t *state, const char *name);
+const json_t *lem_table(const json_t *rules, const char *name);
+const json_t *lem_card(const json_t *rules, const char *id);
+const json_t *lem_track(const json_t *rules, const char *name);
+/* The number of boxes of a track (its highest box). */
+int lem_track_length(const json_t *rules, const char *track);
+/* Whether box `box` of `track` is a square space (inside France). */
+int lem_square(const json_t *rules, const char *track, int box);
+const char *lem_box_name(const json_t *rules, const char *track, int box);
+json_t *lem_army(const json_t *state, const char *id);
+const char *lem_army_name(const json_t *rules, const char *id);
+int lem_on_map(const json_t *army);
+/* The marker highest on the Political track, or NULL when two or more tie for it. */
+const char *lem_highest(const json_t *state);
+/* Move a Political marker by `delta`, within the track's range; says so in the events. */
+int lem_shift(json_t *state, json_t *events, const json_t *rules, const char *marker, int delta,
+	      const char *why);
+/* The deck colour of the card in play ("Blue", "White", "Red"). */
+const char *lem_deck_color(const json_t *state, const json_t *rules);
+
+/* data.c: the rules data, checked at set-up: EST_EINVAL naming file, field and fix */
+int lem_check_rules(const json_t *rules);
+
+/* deck.c: dealing and drawing (12.1, 12.2, 12.3) */
+int lem_deal(json_t *state, const json_t *rules);
+/* Draw the next Headline card with the hidden stream; *drawn_out is NULL when the decks are out. */
+int lem_draw(const char **drawn_out, json_t *state, const json_t *rules, est_dice *hidden);
+
+/* headline.c: a Headline card's effects, in the order the card lists them */
+int lem_headline(json_t *state, json_t *events, const json_t *rules, const char *card);
+/* An Army advances one box toward Paris, or recovers when disorganized (10.6.1). */
+int lem_advance(json_t *state, json_t *events, const json_t *rules, json_t *army, const char *why);
+
+/* military.c: 7.2 targets and Military Actions, with 10.4, 10.5, 10.6 and Napoleon */
+/* Whether `army` may be attacked now (7.2, and the highest box without 10.6); *why_out when not. */
+int lem_attackable(const char **why_out, const json_t *state, const json_t *rules, const json_t *army);
+/* One Military Action; *won_out says whether it pushed the Army back. */
+int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		 const json_t *order);
+int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *army, const char *why);
+
+/* actions.c: the Action Phase, item by item */
+int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders);
+/* Whether an order item costs an Action. */
+int lem_costs_action(const json_t *order);
+
+/* housekeeping.c: defeat checks, 10.4's flip back, the end of the decks, the next card */
+int lem_housekeeping(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);
+
+/* validate.c */
+int lem_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
+		 const json_t *orders);
+
+/* view.c */
+int lem_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
+
+#endif

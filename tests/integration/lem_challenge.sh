@@ -1,0 +1,135 @@
+#!/bin/bash
+# Levée en Masse as a challenge: three players play one deal in three games.
+# The GM brings a short Headline deck of their own (`new --rules DIR`), so
+# the games end within the test, and the provisional-data banner drops the
+# file the GM replaced. Every game draws the same card at the same step
+# whatever its player does; each player plays differently; `estafette
+# standings` ranks the three by the ruleset's score, each confirmed by its
+# audit, and a game whose history was rewritten is shown as failing its
+# audit and not ranked (exit 65).
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+export ESTAFETTE_HOME=$WORK/home
+mkdir games gm-rules
+
+for p in anne bert carl; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"
+	echo "{\"players\": [{\"id\": \"$p\", \"name\": \"$p\", \"email\": \"$p@example.org\", \"key\": \"$(cat "$p.pub")\"}]}" > "$p.json"
+done
+
+# Six cards, two of each deck, as the GM's own file: a game of six turns.
+"$PY" - "$TOP/internal/rulesets/levee-en-masse/data/cards.json" gm-rules/cards.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keep = [c for c in d["cards"] if c["id"] in ("2", "5", "23", "30", "45", "50")]
+assert len(keep) == 6, keep
+json.dump({"provenance": "the GM's own short deck for this test", "note": "six cards",
+           "cards": keep}, open(sys.argv[2], "w"), indent=1)
+PY
+
+expect_exit 0 "$ESTAFETTE" new games/anne --ruleset levee-en-masse --players anne.json --deal spring-1793 \
+	--rules gm-rules --option 10.4=1 --option 10.6=1
+for p in bert carl; do
+	expect_exit 0 "$ESTAFETTE" new "games/$p" --ruleset levee-en-masse --players "$p.json" --deal-from games/anne
+done
+cmp -s gm-rules/cards.json games/carl/rules/cards.json || fail "the GM's deck did not reach a joining game"
+
+signed() {  # game player orders -> order file
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "games/$1" "$2" 1 "$3" > "$1.json"
+	rm -f "$1.json.sig"
+	ssh-keygen -q -Y sign -f "$2" -n estafette-orders "$1.json" < /dev/null
+	echo "$1.json"
+}
+card() { json_get 'd["state"]["current"]' < "games/$1/state.json"; }
+phase() { json_get 'd["state"]["phase"]' < "games/$1/state.json"; }
+
+# Anne attacks with everything, Bert works the Political track, Carl lets the turns pass.
+orders_of() {  # player -> orders for the state now
+	"$PY" - "games/$1/state.json" "$1" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["state"]
+near = sorted((a for a in s["armies"] if a["box"] is not None and not a["stationary"]),
+              key=lambda a: a["box"])
+tracks, targets = set(), []
+for a in near:
+    if a["track"] not in tracks and a["box"] < 5:
+        tracks.add(a["track"])
+        targets.append(a["id"])
+if sys.argv[2] == "anne":
+    o = [{"type": "military", "army": t} for t in targets[:s["actions"]]]
+    if o:
+        o[0]["reserves"] = "if-fails"
+elif sys.argv[2] == "bert":
+    o = [{"type": "political", "marker": "Republic"}] * s["actions"]
+else:
+    o = []
+print(json.dumps(o))
+PY
+}
+
+for p in anne bert carl; do expect_exit 0 "$ESTAFETTE" run "games/$p"; done
+turn=0
+while [ "$(phase anne)" != over ] || [ "$(phase bert)" != over ] || [ "$(phase carl)" != over ]; do
+	turn=$((turn + 1))
+	[ "$turn" -le 7 ] || fail "the six-card games did not end"
+	first=$(card anne)
+	for p in anne bert carl; do
+		[ "$(phase "$p")" = over ] && continue
+		[ "$(card "$p")" = "$first" ] || fail "turn $turn: $p draws card $(card "$p"), anne $first: not one deal"
+		expect_exit 0 "$ESTAFETTE" submit "games/$p" "$(signed "$p" "$p" "$(orders_of "$p")")"
+		expect_exit 0 "$ESTAFETTE" run "games/$p"
+	done
+done
+
+# The banner names the placeholder files, not the GM's deck.
+"$ESTAFETTE" report games/bert > bert.txt
+grep -q "Provisional data: tracks.json" bert.txt || fail "no banner for the placeholder tracks"
+! grep -q "Provisional data: cards.json" bert.txt || fail "the GM's deck is still called provisional"
+
+expect_exit 0 "$ESTAFETTE" standings games --json
+cp "$WORK/last.out" standings.json
+"$PY" - standings.json games <<'PY' || fail "standings: $(cat standings.json)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+[deal] = doc["deals"]
+assert deal["deal"] == "spring-1793", deal
+rows = {g["game"]: g for g in deal["games"]}
+assert sorted(rows) == ["anne", "bert", "carl"], rows
+for g in rows.values():
+    assert g["over"] and g["audit"].startswith("verified"), g
+    assert g["rank"] is not None and g["score"] is not None, g
+# The ranks follow the scores, and the scores the ruleset's results.
+for a in rows.values():
+    for b in rows.values():
+        if a["score"] > b["score"]:
+            assert a["rank"] < b["rank"], (a, b)
+for name, g in rows.items():
+    state = json.load(open(f"{sys.argv[2]}/{name}/state.json"))["state"]
+    outcome = state["result"]["outcome"]
+    assert (g["score"] >= 100000) == (outcome == "victory"), (g, outcome)
+print("standings:", [(g["rank"], g["game"], g["score"], g["result"]) for g in deal["games"]])
+PY
+"$ESTAFETTE" standings games > table.txt
+grep -q "spring-1793" table.txt && grep -q "verified" table.txt || fail "standings table: $(cat table.txt)"
+
+# A game whose history is rewritten fails its audit and is not ranked.
+git clone -q games/carl games/forged
+git -C games/forged config user.email forger@example.org
+git -C games/forged config user.name forger
+"$PY" - games/forged/state.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["state"]["political"]["Republic"] = 4
+open(sys.argv[1], "w").write(json.dumps(d, indent=1) + "\n")
+PY
+git -C games/forged commit -qam "a better ending"
+expect_exit 65 "$ESTAFETTE" standings games --json
+"$PY" - "$WORK/last.out" <<'PY' || fail "forged game: $(cat "$WORK/last.out")"
+import json, sys
+[deal] = json.load(open(sys.argv[1]))["deals"]
+forged = next(g for g in deal["games"] if g["game"] == "carl" and g["path"].endswith("forged"))
+assert forged["rank"] is None and forged["audit"].startswith("AUDIT FAILED"), forged
+PY
+echo "lem_challenge: three games of one deal drew alike, ranked and audited; a forged one is not ranked"

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""Play the Levée en Masse sample game to its end and write its plan.json.
+
+    /usr/bin/python3 turnfiles/levee-en-masse/strategy.py build/estafette
+
+A simple player, so that the sample is a whole game: each turn it detaches
+Napoleon in triumph when it may, restores order in Paris, sends Napoleon to
+the most dangerous Army, attacks the Armies nearest Paris (the first attack
+with the last reserves behind it, 10.4), rolls the free To the Barricades!
+against an Army inside France, and spends what is left on Political Actions.
+It plays through turnfiles/make_orders.py (the same game, ids, clock and
+entropy), so `make_orders.py turnfiles/levee-en-masse ESTAFETTE` rebuilds
+the very same signed files from the plan this writes.
+"""
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from make_orders import Sample  # noqa: E402
+
+
+def attackable(state, army):
+    """7.2, as validate.c reads it: nearest Paris on its track, bracketed first."""
+    if army["box"] is None:
+        return False
+    for other in state["armies"]:
+        if other is army or other["box"] is None or other["track"] != army["track"]:
+            continue
+        if other["box"] < army["box"]:
+            return False
+        if other["box"] == army["box"] and other["stationary"] and not army["stationary"]:
+            return False
+    pressed = state["options"].get("10.6") and not army.get("rotated")
+    return army["box"] < 5 or army["stationary"] or pressed
+
+
+def choose(state, rules):
+    orders, actions = [], state["actions"]
+    squares = {(t["name"], b["box"]) for t in rules["tracks"]["tracks"] for b in t["boxes"] if b.get("square")}
+    nap = state.get("napoleon")
+    turn = len(state["played"])
+    targets = sorted((a for a in state["armies"] if attackable(state, a)), key=lambda a: (a["box"], -a["value"]))
+    if nap and nap.get("with"):
+        with_army = next(a for a in state["armies"] if a["id"] == nap["with"])
+        if with_army["box"] in (4, 5):
+            orders.append({"type": "napoleon", "detach": True})
+            nap = None
+    if state["disorder"] and actions:
+        orders.append({"type": "restore-order"})
+        actions -= 1
+    if nap and not nap.get("with") and nap.get("recalled", -1) != turn and targets:
+        orders.append({"type": "napoleon", "assign": targets[0]["id"]})
+    for i, army in enumerate(targets[:actions]):
+        order = {"type": "military", "army": army["id"]}
+        if i == 0 and state["options"].get("10.4"):
+            order["reserves"] = "if-fails"
+        orders.append(order)
+    actions -= min(actions, len(targets))
+    inside = [a for a in targets if (a["track"], a["box"]) in squares]
+    if inside:
+        orders.append({"type": "barricades", "army": inside[0]["id"]})
+    political = state["political"]
+    for _ in range(actions):
+        rival = max(("Monarchy", "Despotism"), key=lambda m: political[m])
+        orders.append({"type": "political",
+                       "marker": rival if political[rival] >= political["Republic"] - 1 else "Republic"})
+    return orders
+
+
+def main():
+    sample = Sample(HERE, sys.argv[1])
+    sample.start()
+    out = HERE / "orders"
+    for old in out.glob("*"):
+        old.unlink()
+    out.mkdir(exist_ok=True)
+    rules = {p.stem: json.loads(p.read_text()) for p in (sample.game / "rules").glob("*.json")}
+    plan = []
+    while True:
+        status = sample.status()
+        if not status["awaiting"]:
+            break
+        state = json.loads((sample.game / "state.json").read_text())["state"]
+        entry = {"player": "citoyen", "seq": 1, "orders": choose(state, rules)}
+        sample.play(entry, out)
+        plan.append(entry)
+    doc = json.loads((HERE / "plan.json").read_text())
+    doc["plan"] = plan
+    (HERE / "plan.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    state = json.loads((sample.game / "state.json").read_text())["state"]
+    print(f"{len(plan)} turns; result: {state['result']}")
+
+
+main()
