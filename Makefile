@@ -24,7 +24,7 @@ TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 MODULES := util orders sshsig dice seal store render mail engine audit rulesets/common \
 	rulesets/napoleonic-empire \
-	rulesets/la-guerre rulesets/levee-en-masse
+	rulesets/la-guerre rulesets/levee-en-masse rulesets/campaign
 -include $(wildcard internal/*/module.mk internal/rulesets/*/module.mk)
 
 module_srcs = $(wildcard $(foreach m,$(1),internal/$(m)/*.c))

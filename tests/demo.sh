@@ -1,6 +1,6 @@
 #!/bin/bash
 # make demo: real games end to end, one per sample of turnfiles/ (Napoleonic
-# Empire, La Guerre de l'Empereur, Levée en Masse). Each is created in a fresh folder
+# Empire, La Guerre de l'Empereur, Levée en Masse, Campaign). Each is created in a fresh folder
 # (demo-game/<ruleset>/), its signed sample orders are replayed step by step
 # through `submit` and `run`, and every report is mailed through an SMTP
 # server: the one in $ESTAFETTE_SMTP_URL if set, else a real local one
@@ -10,7 +10,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 source "$TOP/tests/lib.sh"
 ESTAFETTE=$TOP/${B:-build}/estafette
 DEMO=${DEMO_DIR:-$TOP/demo-game}
-GAMES=${DEMO_GAMES:-napoleonic-empire la-guerre levee-en-masse}
+GAMES=${DEMO_GAMES:-napoleonic-empire la-guerre levee-en-masse campaign}
 
 stop_smtpd 2>/dev/null || true
 rm -rf "$DEMO"

@@ -21,14 +21,14 @@
 	"  \"deal\"; games in no deal are not listed), grouped by deal and ranked:\n" \
 	"  finished games first by score, then unfinished ones by score. Each game is\n" \
 	"  audited as `estafette audit` does; a game that fails its audit, or does not\n" \
-	"  share its deal's dice chain tips, rules/ files and options, is shown but\n" \
+	"  share its deal's hidden dice chain, rules/ files and options, is shown but\n" \
 	"  not ranked, nor is a game whose ruleset does not score games\n" \
 	"  exit status: 0; 66 when DIR is missing; 65 when a game failed its audit or\n" \
 	"  the deal check or could not be read (after printing everything)"
 
 /*
  * What must be equal across the games of one deal, as a new object:
- * {"dice chain tips": both tips and the chain length, "rules/ files": the
+ * {"hidden dice chain tip": the tip and the chain length, "rules/ files": the
  * SHA-256 of rules/, "options": game.json's options}.
  */
 static json_t *deal_key(const est_game *game)
@@ -40,9 +40,9 @@ static json_t *deal_key(const est_game *game)
 		est_error_clear();
 		snprintf(rules, sizeof(rules), "unreadable");
 	}
-	return json_pack("{s:[O?, O?, O?], s:s, s:O?}", "dice chain tips",
-			 json_object_get(dice, "chain_tip"), json_object_get(dice, "hidden_chain_tip"),
-			 json_object_get(dice, "chain_length"), "rules/ files", rules, "options",
+	return json_pack("{s:[O?, O?], s:s, s:O?}", "hidden dice chain tip",
+			 json_object_get(dice, "hidden_chain_tip"), json_object_get(dice, "chain_length"),
+			 "rules/ files", rules, "options",
 			 json_object_get(game->game, "options"));
 }
 
@@ -134,13 +134,17 @@ static int game_row(json_t **row_out, const char **deal_out, est_game *game, con
 	return 0;
 }
 
-/* The key most of the deal's audited games share (ties: the first in name order). */
-static const json_t *majority_key(const json_t *games)
+/*
+ * The key most of the deal's audited games share, or NULL with *disputed
+ * set when two keys tie for it: then no game can be judged by the others.
+ */
+static const json_t *majority_key(int *disputed, const json_t *games)
 {
 	const json_t *best = NULL;
 	size_t best_n = 0, i, j;
 	json_t *a, *b;
 
+	*disputed = 0;
 	json_array_foreach(games, i, a) {
 		size_t n = 0;
 		if (!json_is_true(json_object_get(a, "audit_ok")))
@@ -151,9 +155,36 @@ static const json_t *majority_key(const json_t *games)
 		if (n > best_n) {
 			best_n = n;
 			best = json_object_get(a, "key");
+			*disputed = 0;
+		} else if (n == best_n && !json_equal(best, json_object_get(a, "key"))) {
+			*disputed = 1;
 		}
 	}
-	return best;
+	return *disputed ? NULL : best;
+}
+
+/*
+ * A game id that two folders hold and both pass their audits (a copy) counts
+ * for neither: both are flagged and neither votes. (A copy rewritten since
+ * fails its audit and is shown so.)
+ */
+static void flag_copies(json_t *games)
+{
+	json_t *a, *b, *copies = json_array();
+	size_t i, j;
+
+	json_array_foreach(games, i, a)
+		json_array_foreach(games, j, b)
+			if (i != j && json_is_true(json_object_get(a, "audit_ok")) &&
+			    json_is_true(json_object_get(b, "audit_ok")) &&
+			    json_equal(json_object_get(a, "game"), json_object_get(b, "game")))
+				json_array_append(copies, a);
+	json_array_foreach(copies, i, a) {
+		json_object_set_new(a, "audit_ok", json_false());
+		json_object_set_new(a, "audit", json_string("COPY: another folder holds the same game id; neither "
+							    "is ranked"));
+	}
+	json_decref(copies);
 }
 
 /* Finished before unfinished, then the higher score, then the game id. */
@@ -200,17 +231,23 @@ static void not_this_deal(json_t *row, const json_t *key)
 static int rank_deal(json_t *deal)
 {
 	json_t *games = json_object_get(deal, "games"), *row, *sorted = json_array();
-	const json_t *key = majority_key(games);
+	const json_t *key;
 	size_t i, n = json_array_size(games);
 	json_t **rows = calloc(n ? n : 1, sizeof(*rows));
-	int bad = 0;
+	int bad = 0, disputed;
 
+	flag_copies(games);
+	key = majority_key(&disputed, games);
 	json_array_foreach(games, i, row) {
 		int audited = json_is_true(json_object_get(row, "audit_ok"));
 		int in_deal = audited && key && json_equal(json_object_get(row, "key"), key);
 		/* A game that fails its audit cannot be judged by what it claims. */
-		json_object_set_new(row, "in_deal", audited ? json_boolean(in_deal) : json_null());
-		if (audited && !in_deal)
+		json_object_set_new(row, "in_deal", audited && !disputed ? json_boolean(in_deal) : json_null());
+		if (audited && disputed)
+			json_object_set_new(row, "audit", json_string("verified, but the deal is DISPUTED: its games "
+								      "split evenly on their hidden dice chain, rules/ "
+								      "files or options, so none is ranked"));
+		else if (audited && !in_deal)
 			not_this_deal(row, key);
 		bad += !audited || !in_deal;
 		json_object_set_new(row, "ranked", json_boolean(in_deal && !json_is_null(json_object_get(row, "score"))));

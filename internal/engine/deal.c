@@ -1,6 +1,6 @@
 /*
  * Challenges: one deal, many players (README). The games of a deal share
- * both dice chain secrets and the rules/ files, so that their hidden
+ * the hidden dice chain secret and the rules/ files, so that their hidden
  * streams, seeded without the game id and the manifest, deal the same
  * cards at the same step whatever each player does.
  */

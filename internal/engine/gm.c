@@ -155,6 +155,12 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 		return est_error_set(EST_EUSAGE, "gm resume: the game is not paused");
 	if (strcmp(act, "end") == 0)
 		return check_end(game, params);
+	/* A dealt game's hidden draws are keyed by the step: a step more would put it off the deal's cards. */
+	if ((strcmp(act, "adjust") == 0 || strcmp(act, "rollback") == 0) && json_object_get(game->game, "deal"))
+		return est_error_set(EST_EUSAGE, "gm %s: this game is one of the deal \"%s\", whose games draw the "
+				     "same hidden values at the same step; a step more would deal it other cards "
+				     "than the rest of the deal. End the game (gm end) instead, or leave it as it is",
+				     act, json_string_value(json_object_get(game->game, "deal")));
 	if (strcmp(act, "adjust") == 0 && json_array_size(json_object_get(params, "set")) == 0)
 		return est_error_set(EST_EUSAGE, "gm adjust: give at least one --set PATH=VALUE");
 	if (strcmp(act, "rollback") == 0 && est_game_is_sealed(game))

@@ -3,6 +3,7 @@
  * repository"). Step 0 draws no dice: any key it could use is public.
  */
 #include <dirent.h>
+#include <openssl/rand.h>
 #include <openssl/crypto.h>
 #include <signal.h>
 #include <unistd.h>
@@ -232,9 +233,10 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 			json_array_foreach(json_object_get(p, "powers"), j, h)
 				holders += strcmp(json_string_value(h), *pw) == 0;
 		}
-		if (holders != 1)
+		if (holders > 1 || (holders == 0 && !rs->powers_optional))
 			return est_error_set(EST_EINVAL, "%s: power \"%s\" is held by %zu players; "
-					     "each power needs exactly one", file, *pw, holders);
+					     "each power needs %s one", file, *pw, holders,
+					     rs->powers_optional ? "at most" : "exactly");
 	}
 	return 0;
 }
@@ -720,12 +722,48 @@ static int game_sources(est_secrets *secrets, json_t **rules, json_t **options, 
 	if ((error = est_deal_join(src, c, o->deal_from, rs, home)) < 0)
 		return error;
 	*secrets = src->secrets;
+	/*
+	 * Only the hidden chain is the deal's: its public chain is the game's own,
+	 * or a player could read another game's reveal of step t and work out his
+	 * own step-t rolls before sending his orders. (Test-secret deals are
+	 * public anyway: both chains come from the text.)
+	 */
+	if (!src->test_secret && RAND_bytes(secrets->chain, sizeof(secrets->chain)) != 1)
+		return est_error_set(EST_ERROR, "the system random source failed");
 	*rules = json_incref(src->rules);
 	json_decref(*options);
 	*options = json_incref(src->options);
 	o->options = src->options;
 	o->deal = src->deal;
 	o->test_secret = src->test_secret;
+	return 0;
+}
+
+/* ruleset.h powers_optional: options["players"], the powers each player holds, for setup() and game.json. */
+static int tell_holders(json_t **options, est_new_options *opts, const est_ruleset *rs, const json_t *players)
+{
+	json_t *copy, *held = json_array(), *p;
+	size_t i;
+
+	if (!rs->powers_optional) {
+		json_decref(held);
+		return 0;
+	}
+	if (json_object_get(*options, "players")) {
+		json_decref(held);
+		return est_error_set(EST_EINVAL, "option \"players\" is set by `new` from the players file; "
+				     "remove it");
+	}
+	json_array_foreach(players, i, p)
+		json_array_append(held, json_object_get(p, "powers"));
+	copy = json_deep_copy(*options);
+	if (!copy || json_object_set_new(copy, "players", held) < 0) {
+		json_decref(copy);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	json_decref(*options);
+	*options = copy;
+	opts->options = copy;
 	return 0;
 }
 
@@ -757,6 +795,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 	    (error = check_gm_not_player(players, gm_key)) < 0 ||
 	    (error = est_secrets_check_free(home, id)) < 0 ||
 	    (error = game_sources(&secrets, &rules, &options, opts, &src, &c, rs, home)) < 0 ||
+	    (error = tell_holders(&options, opts, rs, players)) < 0 ||
 	    (error = rs->setup(&state, rules, options)) < 0 ||
 	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, state, &secrets)) < 0)
 		goto out;

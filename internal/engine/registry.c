@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "rulesets/campaign/campaign.h"
 #include "rulesets/la-guerre/la_guerre.h"
 #include "rulesets/levee-en-masse/levee_en_masse.h"
 #include "rulesets/napoleonic-empire/napoleonic_empire.h"
@@ -10,12 +11,14 @@ static const est_ruleset *const rulesets[] = {
 	&est_ruleset_napoleonic_empire,
 	&est_ruleset_la_guerre,
 	&est_ruleset_levee_en_masse,
+	&est_ruleset_campaign,
 };
 
 static const char *const names[] = {
 	"napoleonic-empire",
 	"la-guerre",
 	"levee-en-masse",
+	"campaign",
 	NULL,
 };
 

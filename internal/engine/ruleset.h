@@ -119,6 +119,16 @@ typedef struct est_ruleset {
 	 * line for the table"}; NULL: the ruleset does not rank its games.
 	 */
 	int (*score)(json_t **out, const json_t *state, const json_t *rules);
+
+	/*
+	 * Nonzero: the players need not hold every power (Campaign: the
+	 * countries not chosen as bases stay out of the game). `new` then
+	 * gives setup() who holds what in options["players"]: an array, one
+	 * entry per player in the players file's order, of the powers it
+	 * holds (game.json keeps it with the other options, so audits replay
+	 * the same set-up), and refuses a "players" option given by hand.
+	 */
+	int powers_optional;
 } est_ruleset;
 
 #endif

@@ -92,7 +92,8 @@ broken map 'd["provinces"][3]["x"] = "100"' 'needs "x" (0 to 1000)'
 broken scenario 'd["armies"][0]["location"] = "Saxony"' 'a "location" that is not neutral'
 broken scenario 'd["end"] = {"year": 1804, "season": "Summer"}' 'must put the end at or after the start'
 broken scenario 'd["diplomacy"]["Russia"]["status"] = "frenemies"' '"diplomacy.Russia.status" must be war, alliance, peace or inactive'
-broken scenario 'd["armies"][0]["id"] = "grande\narmee"' 'needs an "id" of a-z, 0-9 and -'
+broken scenario 'd["armies"][0]["id"] = "grande\narmee"' '"armies[0].id" holds a control character, a line break'
+broken scenario 'd["armies"][0]["id"] = "Grande Armee"' 'needs an "id" of a-z, 0-9 and -'
 broken leaders 'd["leaders"][1]["id"] = d["leaders"][0]["id"]' 'repeats the id'
 ls -d x-* 2>/dev/null && fail "a refused new left a game"
 # The scenario's name as an option, even when it reads as a number.
@@ -162,4 +163,24 @@ assert s["standing"]["Austria"] == [{"at": "Bavaria", "step": 4, "option": "bomb
 assert "Russia" not in s["standing"] or s["standing"]["Russia"] == [], s["standing"]
 PY
 expect_exit 0 "$ESTAFETTE" audit g2
+# A ruleset whose powers are optional (Campaign's bases): the players'
+# powers reach set-up through options["players"], kept in game.json.
+expect_exit 0 "$ESTAFETTE" new cp3 --ruleset campaign --players three.json
+[ "$(powers_of cp3 france)" = Spain ] && [ "$(powers_of cp3 austria)" = Prussia ] ||
+	fail "campaign, 3 players: $(powers_of cp3 france) / $(powers_of cp3 austria)"
+json_get 'd["options"]["players"]' < cp3/game.json | grep -q Prussia || fail "game.json lacks the players' bases"
+expect_exit 0 "$ESTAFETTE" run cp3
+expect_exit 0 "$ESTAFETTE" audit cp3
+"$PY" - two.json fp.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["players"][0]["powers"] = ["France"]
+d["players"][1]["powers"] = ["Prussia"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 65 "$ESTAFETTE" new cpfp --ruleset campaign --players fp.json
+grep -q "France and Prussia cannot be used as base countries at the same time" "$WORK/last.err" ||
+	fail "France with Prussia: $(cat "$WORK/last.err")"
+expect_exit 65 "$ESTAFETTE" new cpopt --ruleset campaign --players four.json --option players=x
+grep -q 'option "players" is set by `new`' "$WORK/last.err" || fail "players option: $(cat "$WORK/last.err")"
 echo "rules_and_powers: deal, --rules DIR, provisional banner and orders by power hold"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The sample games of turnfiles/ (Napoleonic Empire, La Guerre de
-# l'Empereur, Levée en Masse), replayed exactly as `make demo` does (it runs tests/demo.sh),
+# l'Empereur, Levée en Masse, Campaign), replayed exactly as `make demo` does (it runs tests/demo.sh),
 # then checked: the real SMTP server received every player's report of
 # every step once and no report shows what is private to another power; the
 # repository passes git fsck --strict and holds one commit per step and per
@@ -48,6 +48,17 @@ for text in "Napoleon enters play in the Holding Box" "Napoleon leaves the Holdi
 done
 json_get 'd["state"]["phase"]' < "$lem/state.json" | grep -qx over || fail "levee-en-masse: the sample game is not over"
 
+check_sample campaign 12
+# Issue 8's sample: a four-player Standard game with an alliance made and
+# broken, a supported attack, a captured red town, a captured General and
+# the mobilisation that follows.
+cat "$DEMO_DIR/campaign/game"/turns/*/events.json > "$WORK/cp-events.json"
+for text in "proposes an alliance to" "are allies: the Alliance cards are exchanged" "breaks its alliance with" \
+	"after engaging every supporting piece: taken" "piece from the red town of" "its piece closest to" \
+	"General is captured" "has mobilised in its Capital"; do
+	grep -qF "$text" "$WORK/cp-events.json" || fail "campaign: the sample never says \"$text\""
+done
+
 # Issue 6's sample: a battle with the full decision cycle (5.612 steps 4, 5
 # and 6, each answered by mail in a later run), a bombardment, a retreat with
 # pursuit, a retreat before combat (no pursuit), a siege of the garrison
@@ -65,7 +76,7 @@ done
 
 # Nothing is due any more: a second run commits and sends nothing.
 start_smtpd "$WORK/again"
-for ruleset in napoleonic-empire la-guerre levee-en-masse; do
+for ruleset in napoleonic-empire la-guerre levee-en-masse campaign; do
 	game=$DEMO_DIR/$ruleset/game
 	head=$(git -C "$game" rev-parse main)
 	git -C "$game" config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"

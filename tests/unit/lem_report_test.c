@@ -198,7 +198,7 @@ static void test_setup_view(void **unused)
 	assert_string_equal(json_string_value(json_object_get(v, "scenario_text")),
 			    "The Historical Game (12.3): the cards in numerical sequence");
 	assert_string_equal(json_string_value(json_object_get(v, "difficulty_text")),
-			    "13.0 easier: one more Action every fifth card played");
+			    "13.0 harder: one Action fewer every fifth card played");
 	assert_int_equal(json_array_size(json_object_get(v, "options_on")), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "options_on"), 0),
 							      "rule")), "9.1");
@@ -252,7 +252,7 @@ static void test_first_turn_text(void **unused)
 	assert_non_null(strstr(t, "\"if\": \"previous-failed\""));
 	assert_null(strstr(t, "{\"type\": \"restore-order\"}"));
 	assert_null(strstr(t, "\"detach\": true"));
-	assert_non_null(strstr(t, "Napoleon: not in play (card #44 brings him)\n"));
+	assert_non_null(strstr(t, "Napoleon: not in play (card E44 brings him)\n"));
 	assert_non_null(strstr(t, "Report made by estafette from template report (estafette 0.1.0, ab12cd)\n"));
 	free(t);
 	json_decref(m);

@@ -29,6 +29,16 @@ int est_rules_event(json_t *events, json_t *fields, const char *type, const char
 void est_rules_diag(json_t *diags, int index, const char *field, const char *rule, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/*
+ * Append `sep` and a printf-style part to the heap string *text (NULL
+ * starts it without `sep`); for the one-line texts views build. Returns 0,
+ * or -1 out of memory (then *text is unchanged or NULL).
+ */
+int est_rules_join(char **text, const char *sep, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A new JSON string from the heap string `text`, which it frees; NULL stays NULL. */
+json_t *est_rules_string(char *text);
+
 /* The first object of the array `list` whose `key` is the string `value`, or NULL. Borrowed. */
 json_t *est_rules_find(const json_t *list, const char *key, const char *value);
 
@@ -40,11 +50,13 @@ int est_rules_roll(int *out, est_dice *dice, int sides, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /*
- * Every integer of the rules data file `value` (named `file`, e.g.
- * "tables.json") within -10000..10000, and no real numbers: rulesets add
- * and compare these in int. Returns 0, or EST_EINVAL naming the file and
- * the field's path ("victory_points.attack_win", "cards[3].actions").
+ * What every rules data file `value` (named `file`, e.g. "tables.json")
+ * must be, whatever the ruleset: every integer within -10000..10000 and no
+ * real numbers (rulesets add and compare them in int), and no string with
+ * a control character, a line break or a bidirectional mark (they are
+ * printed into reports, where they could forge lines). Returns 0, or
+ * EST_EINVAL naming the file and the field's path ("cards[3].title").
  */
-int est_rules_check_numbers(const json_t *value, const char *file);
+int est_rules_check_data(const json_t *value, const char *file);
 
 #endif

@@ -55,3 +55,38 @@ json_t *est_rules_find(const json_t *list, const char *key, const char *value)
 	}
 	return NULL;
 }
+
+int est_rules_join(char **text, const char *sep, const char *fmt, ...)
+{
+	char *part = NULL, *next;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&part, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if (!*text) {
+		*text = part;
+		return 0;
+	}
+	next = malloc(strlen(*text) + strlen(sep) + strlen(part) + 1);
+	if (next) {
+		strcpy(next, *text);
+		strcat(next, sep);
+		strcat(next, part);
+	}
+	free(part);
+	free(*text);
+	*text = next;
+	return next ? 0 : -1;
+}
+
+json_t *est_rules_string(char *text)
+{
+	json_t *v = text ? json_string(text) : NULL;
+
+	free(text);
+	return v;
+}

@@ -55,7 +55,7 @@ static int check_files(const json_t *rules)
 		if (!lg_str(data, "provenance"))
 			return bad(name, "field \"provenance\"", "must say where the values come from: \"seed\", "
 				   "\"placeholder\", or the source a GM used");
-		if ((error = est_rules_check_numbers(data, name)) < 0)
+		if ((error = est_rules_check_data(data, name)) < 0)
 			return error;
 	}
 	return 0;

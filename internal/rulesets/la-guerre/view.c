@@ -39,42 +39,10 @@
 #define LG_MARKER_W 30
 #define LG_MARKER_H 16
 
-/* Append `sep` and a formatted part to *text (NULL starts it); -1 when out of memory. */
-static int join(char **text, const char *sep, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int join(char **text, const char *sep, const char *fmt, ...)
-{
-	char *part = NULL, *next;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&part, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	next = *text ? est_strdup_printf("%s%s%s", *text, sep, part) : part;
-	if (*text) {
-		free(part);
-		free(*text);
-	}
-	*text = next;
-	return next ? 0 : -1;
-}
-
-/* A new JSON string from a heap string, which is freed; NULL stays NULL. */
-static json_t *take_string(char *text)
-{
-	json_t *v = text ? json_string(text) : NULL;
-
-	free(text);
-	return v;
-}
-
 /* "1 division", "3 divisions". */
 static json_t *count_text(int n, const char *one, const char *many)
 {
-	return take_string(est_strdup_printf("%d %s", n, n == 1 ? one : many));
+	return est_rules_string(est_strdup_printf("%d %s", n, n == 1 ? one : many));
 }
 
 /* "France", "Coalition" or "neutral": the colour of a province or army. */
@@ -97,7 +65,7 @@ static json_t *phase_text(const char *phase, const char *side)
 		return json_string("the winter phase (4.241)");
 	if (phase && strcmp(phase, "over") == 0)
 		return json_string("the scenario is over");
-	return take_string(est_strdup_printf("%s's turn", side_text(side)));
+	return est_rules_string(est_strdup_printf("%s's turn", side_text(side)));
 }
 
 /* "4 corps, 10 divisions: IV Corps (Soult) 3, III Corps (Davout) 3, ..." */
@@ -110,12 +78,12 @@ static json_t *corps_text(const json_t *army)
 	size_t i;
 
 	json_array_foreach(json_object_get(army, "corps"), i, c) {
-		if (!text || join(&text, sep, "%s %d", lg_str(c, "name") ? lg_str(c, "name") : "corps",
+		if (!text || est_rules_join(&text, sep, "%s %d", lg_str(c, "name") ? lg_str(c, "name") : "corps",
 				  lg_int(c, "divisions", 0)) < 0)
-			return take_string(text);
+			return est_rules_string(text);
 		sep = ", ";
 	}
-	return take_string(text);
+	return est_rules_string(text);
 }
 
 static json_t *army_view(const json_t *state, const json_t *rules, const json_t *army)
@@ -173,12 +141,12 @@ static json_t *side_view(const json_t *state, const json_t *rules, const json_t 
 static json_t *garrison_text(int garrison, int ghost)
 {
 	if (garrison > 0 && ghost > 0)
-		return take_string(est_strdup_printf("%d division%s and %d ghost", garrison,
+		return est_rules_string(est_strdup_printf("%d division%s and %d ghost", garrison,
 						     garrison == 1 ? "" : "s", ghost));
 	if (garrison > 0)
 		return count_text(garrison, "division", "divisions");
 	if (ghost > 0)
-		return take_string(est_strdup_printf("%d ghost", ghost));
+		return est_rules_string(est_strdup_printf("%d ghost", ghost));
 	return json_string("none");
 }
 
@@ -186,9 +154,9 @@ static json_t *garrison_text(int garrison, int ghost)
 static json_t *garrison_short(int garrison, int ghost)
 {
 	if (ghost > 0)
-		return take_string(garrison > 0 ? est_strdup_printf("%d+%d", garrison, ghost) :
+		return est_rules_string(garrison > 0 ? est_strdup_printf("%d+%d", garrison, ghost) :
 				   est_strdup_printf("+%d", ghost));
-	return take_string(garrison > 0 ? est_strdup_printf("%d", garrison) : strdup(""));
+	return est_rules_string(garrison > 0 ? est_strdup_printf("%d", garrison) : strdup(""));
 }
 
 /* One army's marker beside its province's circle, the k-th from the top. */
@@ -224,7 +192,7 @@ static int province_armies(json_t **list_out, json_t **markers_out, json_t **tex
 							  lg_commander_name(rules, a), "divisions",
 							  lg_divisions(a))) < 0 ||
 		    json_array_append_new(markers, marker(rules, a, x, y, k++)) < 0 ||
-		    join(&text, "; ", "%s %s (%s, %d division%s)", lg_str(a, "nation"), lg_str(a, "id"),
+		    est_rules_join(&text, "; ", "%s %s (%s, %d division%s)", lg_str(a, "nation"), lg_str(a, "id"),
 			 lg_commander_name(rules, a), lg_divisions(a), lg_divisions(a) == 1 ? "" : "s") < 0)
 			goto fail;
 	}
@@ -232,7 +200,7 @@ static int province_armies(json_t **list_out, json_t **markers_out, json_t **tex
 		goto fail;
 	*list_out = list;
 	*markers_out = markers;
-	*text_out = take_string(text ? text : strdup(""));
+	*text_out = est_rules_string(text ? text : strdup(""));
 	return 0;
 fail:
 	json_decref(list);
@@ -336,7 +304,7 @@ static json_t *combatant(const json_t *state, const json_t *rules, const json_t 
 			 "divisions", lg_divisions(army), "artillery", lg_int(army, "artillery", 0),
 			 "drm", lg_int(json_object_get(battle, "drm"), role, 0),
 			 "initiative", strcmp(role, lg_str(battle, "initiative") ? lg_str(battle, "initiative") : "") == 0,
-			 "drm_text", take_string(est_strdup_printf("%+d", lg_int(json_object_get(battle, "drm"), role, 0))));
+			 "drm_text", est_rules_string(est_strdup_printf("%+d", lg_int(json_object_get(battle, "drm"), role, 0))));
 }
 
 /* 5.612's words for an option, as the report lists it. */
@@ -373,21 +341,21 @@ static json_t *awaits_text(const json_t *battle, const char *power)
 
 	switch (lg_int(battle, "step", 0)) {
 	case 4:
-		return take_string(est_strdup_printf("5.612 step 4: %s, the initiative player, may choose one "
+		return est_rules_string(est_strdup_printf("5.612 step 4: %s, the initiative player, may choose one "
 						     "option at %s", power, province));
 	case 5:
-		return take_string(est_strdup_printf("5.612 step 5: there was no Attack in step 4, so %s, the "
+		return est_rules_string(est_strdup_printf("5.612 step 5: there was no Attack in step 4, so %s, the "
 						     "non-initiative player, may choose one option at %s", power,
 						     province));
 	case 6:
-		return take_string(est_strdup_printf("5.612 step 6: there was no Attack in step 5, so %s, the "
+		return est_rules_string(est_strdup_printf("5.612 step 6: there was no Attack in step 5, so %s, the "
 						     "initiative player, MUST choose Attack or Retreat at %s", power,
 						     province));
 	case 9:
-		return take_string(est_strdup_printf("5.612 step 9: %s lost the attack at %s and must retreat; "
+		return est_rules_string(est_strdup_printf("5.612 step 9: %s lost the attack at %s and must retreat; "
 						     "pursuit follows (5.629)", power, province));
 	default:
-		return take_string(est_strdup_printf("5.612 step %d at %s", lg_int(battle, "step", 0), province));
+		return est_rules_string(est_strdup_printf("5.612 step %d at %s", lg_int(battle, "step", 0), province));
 	}
 }
 
@@ -407,9 +375,9 @@ static json_t *list_text(const json_t *list)
 	size_t i;
 
 	json_array_foreach(list, i, v)
-		if (join(&text, ", ", "%s", json_string_value(v) ? json_string_value(v) : "?") < 0)
-			return take_string(text);
-	return take_string(text ? text : strdup(""));
+		if (est_rules_join(&text, ", ", "%s", json_string_value(v) ? json_string_value(v) : "?") < 0)
+			return est_rules_string(text);
+	return est_rules_string(text ? text : strdup(""));
 }
 
 /* What a retreat costs at this point of the battle (5.513 NOTE, 5.612 NOTE, 5.616). */
@@ -469,7 +437,7 @@ static json_t *diplomacy_view(const json_t *state)
 					  (int)json_integer_value(expires)) :
 			est_strdup_printf("%s: %s", nation, lg_str(d, "status") ? lg_str(d, "status") : "unknown");
 		if (!list || json_array_append_new(list, json_pack("{s:s, s:s?, s:O?, s:o}", "nation", nation,
-			"status", lg_str(d, "status"), "expires", expires, "text", take_string(text))) < 0) {
+			"status", lg_str(d, "status"), "expires", expires, "text", est_rules_string(text))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -513,7 +481,7 @@ static int embargo_view(json_t **out, const json_t *state, const json_t *rules)
 			 "why", why, "conditions", conditions(why), "members", json_object_get(embargo, "members"),
 			 "requires_control", json_object_get(embargo, "requires_control"),
 			 "exclude", json_object_get(state, "embargo_exclude"),
-			 "text", take_string(est_strdup_printf(
+			 "text", est_rules_string(est_strdup_printf(
 				 "if the winter came now the Embargo limit would be %d VPs (%s) and Britain could "
 				 "buy at most %d VPs", limit, raised ? "raised: every condition of 4.241 holds" :
 				 "not raised: a condition of 4.241 fails", buy)));
@@ -530,7 +498,7 @@ static json_t *standing_item(const json_t *s)
 				       to ? " to " : "", to ? to : "");
 
 	return json_pack("{s:s?, s:i, s:s?, s:s?, s:o}", "at", lg_str(s, "at"), "step", lg_int(s, "step", 0),
-			 "option", lg_str(s, "option"), "to", to, "text", take_string(text));
+			 "option", lg_str(s, "option"), "to", to, "text", est_rules_string(text));
 }
 
 /* The reader's own standing orders; a sealed copy holds only a commitment to them. */
@@ -595,7 +563,7 @@ int lg_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	    put(v, "title", json_pack("s?", lg_str(lg_scenario(rules), "title"))) < 0 ||
 	    put(v, "season", json_pack("s?", lg_str(state, "season"))) < 0 ||
 	    put(v, "year", json_integer(lg_int(state, "year", 0))) < 0 ||
-	    put(v, "season_text", take_string(est_strdup_printf("%s %d", lg_str(state, "season") ?
+	    put(v, "season_text", est_rules_string(est_strdup_printf("%s %d", lg_str(state, "season") ?
 				lg_str(state, "season") : "?", lg_int(state, "year", 0)))) < 0 ||
 	    put(v, "phase", json_pack("s?", phase)) < 0 ||
 	    put(v, "side", json_pack("s?", side)) < 0 ||

@@ -32,10 +32,12 @@ static int check_tracks(const json_t *rules)
 			return est_error_set(EST_EINVAL, "rules/tracks.json: field \"tracks[%zu]\" needs a \"name\" "
 					     "of its own and \"boxes\"; fix the data", i);
 		json_array_foreach(json_object_get(t, "boxes"), j, b)
-			if (lem_int(b, "box", 0) != (int)j + 1 || !lem_str(b, "name"))
+			if (lem_int(b, "box", 0) != (int)j + 1 || !lem_str(b, "name") ||
+			    (json_object_get(b, "square") && !json_is_boolean(json_object_get(b, "square"))))
 				return est_error_set(EST_EINVAL, "rules/tracks.json: field \"tracks[%zu].boxes[%zu]\" "
 						     "must be box %zu (boxes count from 1, nearest Paris) with a "
-						     "\"name\"; fix the data", i, j, j + 1);
+						     "\"name\" and, if any, \"square\" true or false; fix the data",
+						     i, j, j + 1);
 	}
 	return 0;
 }
@@ -51,10 +53,12 @@ static int check_armies(const json_t *rules)
 		int bad_box = box && !json_is_null(box) && (!json_is_integer(box) || json_integer_value(box) < 1 ||
 							     json_integer_value(box) > lem_track_length(rules, track));
 		if (!lem_str(a, "id") || !lem_track(rules, track) || bad_box ||
-		    lem_int(a, "value", 0) < 1 || lem_int(a, "value", 0) > 12)
+		    lem_int(a, "value", 0) < 1 || lem_int(a, "value", 0) > 12 ||
+		    (json_object_get(a, "stationary") && !json_is_boolean(json_object_get(a, "stationary"))))
 			return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" needs an \"id\", a "
-					     "\"track\" of tracks.json, a \"box\" on it (or null: off the map) and a "
-					     "\"value\" from 1 to 12; fix the data", i);
+					     "\"track\" of tracks.json, a \"box\" on it (or null: off the map), a "
+					     "\"value\" from 1 to 12 and, if any, \"stationary\" true or false; fix "
+					     "the data", i);
 		json_array_foreach(armies, j, other)
 			if (j < i && strcmp(lem_str(other, "id") ? lem_str(other, "id") : "", lem_str(a, "id")) == 0)
 				return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" repeats the "
@@ -95,6 +99,8 @@ static int check_events(const json_t *rules, const json_t *card, size_t i)
 					a = x;
 			ok = lem_int(e, "box", 0) >= 1 && lem_int(e, "box", 0) <= lem_track_length(rules, lem_str(a, "track"));
 		}
+		if (ok && strcmp(type, "drm") == 0)
+			ok = json_is_integer(json_object_get(e, "military"));
 		if (ok && strcmp(type, "british-support") == 0)
 			ok = lem_int(e, "box", 0) >= 1 && lem_int(e, "box", 0) <= lem_track_length(rules, "Vendée");
 		if (!ok)
@@ -104,6 +110,20 @@ static int check_events(const json_t *rules, const json_t *card, size_t i)
 					     "armies.json and boxes on their tracks; fix the data", i, j);
 	}
 	return 0;
+}
+
+/* Only the fields cards.json documents: a misspelt "advnace" must not pass for a card that advances nothing. */
+static int card_fields_ok(const json_t *card)
+{
+	static const char *const known[] = {"id", "number", "deck", "title", "expansion", "provenance", "actions",
+					    "advance", "political", "events", "source", "note", NULL};
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)card, key, v)
+		if (!listed(known, key))
+			return 0;
+	return json_object_get(card, "expansion") == NULL || json_is_boolean(json_object_get(card, "expansion"));
 }
 
 static int check_cards(const json_t *rules)
@@ -118,7 +138,7 @@ static int check_cards(const json_t *rules)
 	json_array_foreach(cards, i, c) {
 		int ok = lem_str(c, "id") && lem_card(rules, lem_str(c, "id")) == c && listed(colors, lem_str(c, "deck")) &&
 			 lem_str(c, "title") && json_is_integer(json_object_get(c, "number")) &&
-			 lem_int(c, "actions", -1) >= 0 && lem_int(c, "actions", -1) <= 9;
+			 lem_int(c, "actions", -1) >= 0 && lem_int(c, "actions", -1) <= 9 && card_fields_ok(c);
 		json_array_foreach(json_object_get(c, "advance"), j, v)
 			ok &= army_known(rules, json_string_value(v));
 		json_object_foreach((json_t *)json_object_get(c, "political"), key, v)
@@ -127,7 +147,9 @@ static int check_cards(const json_t *rules)
 			return est_error_set(EST_EINVAL, "rules/cards.json: field \"cards[%zu]\" needs an \"id\" of its "
 					     "own, a \"number\", a \"deck\" (Blue, White, Red), a \"title\", "
 					     "\"actions\" from 0 to 9, \"advance\" naming armies of armies.json and "
-					     "\"political\" shifts of Republic, Monarchy, Despotism; fix the data", i);
+					     "\"political\" shifts of Republic, Monarchy, Despotism, and no other "
+					     "fields than those (and expansion, provenance, events, source, note); fix "
+					     "the data", i);
 		if ((error = check_events(rules, c, i)) < 0)
 			return error;
 	}
@@ -151,6 +173,19 @@ static int check_tables(const json_t *rules)
 		if (lem_int(lem_table(rules, *d), "die", 0) < 2)
 			return est_error_set(EST_EINVAL, "rules/tables.json: field \"%s.die\" must be 2 or more; fix "
 					     "the data", *d);
+	for (const char *const *m = markers; *m; m++)
+		if (!json_is_integer(json_object_get(json_object_get(lem_table(rules, "political_drm"), *m), "military")) ||
+		    !json_is_integer(json_object_get(json_object_get(lem_table(rules, "political_drm"), *m), "political")))
+			return est_error_set(EST_EINVAL, "rules/tables.json: field \"political_drm.%s\" needs "
+					     "\"military\" and \"political\" DRMs as integers; fix the data", *m);
+	for (const char *const *d = dice; *d; d++)
+		if (*d != dice[3] && !json_is_integer(json_object_get(lem_table(rules, *d), "target")))
+			return est_error_set(EST_EINVAL, "rules/tables.json: field \"%s.target\" must be an integer; "
+					     "fix the data", *d);
+	if (lem_int(lem_table(rules, "barricades"), "free_per_turn", -1) < 0 ||
+	    json_array_size(json_object_get(lem_table(rules, "victory"), "grades")) == 0)
+		return est_error_set(EST_EINVAL, "rules/tables.json: \"barricades.free_per_turn\" must be 0 or more "
+				     "and \"victory.grades\" must list at least one grade; fix the data");
 	if (lem_int(lem_table(rules, "political_range"), "min", 0) > -1 ||
 	    lem_int(lem_table(rules, "political_range"), "max", 0) < 1)
 		return est_error_set(EST_EINVAL, "rules/tables.json: field \"political_range\" must run from -1 or "
@@ -168,15 +203,24 @@ int lem_check_rules(const json_t *rules)
 		snprintf(name, sizeof(name), "%s.json", *f);
 		if (!json_is_object(json_object_get(rules, *f)))
 			return est_error_set(EST_EINVAL, "rules: Levée en Masse needs %s; restore it", name);
-		if ((error = est_rules_check_numbers(json_object_get(rules, *f), name)) < 0)
+		if ((error = est_rules_check_data(json_object_get(rules, *f), name)) < 0)
 			return error;
 	}
 	if ((error = check_tracks(rules)) < 0 || (error = check_armies(rules)) < 0 ||
 	    (error = check_cards(rules)) < 0 || (error = check_tables(rules)) < 0)
 		return error;
-	for (const char *const *m = markers; *m; m++)
-		if (!json_is_integer(json_object_get(json_object_get(json_object_get(rules, "setup"), "political"), *m)))
-			return est_error_set(EST_EINVAL, "rules/setup.json: field \"political.%s\" must be an integer; "
-					     "fix the data", *m);
+	for (const char *const *m = markers; *m; m++) {
+		const json_t *v = json_object_get(json_object_get(json_object_get(rules, "setup"), "political"), *m);
+		if (!json_is_integer(v) || json_integer_value(v) < lem_int(lem_table(rules, "political_range"), "min", -1) ||
+		    json_integer_value(v) > lem_int(lem_table(rules, "political_range"), "max", 4))
+			return est_error_set(EST_EINVAL, "rules/setup.json: field \"political.%s\" must be an integer "
+					     "on the Political track (tables.json political_range); fix the data", *m);
+	}
+	if (lem_int(json_object_get(rules, "setup"), "liberation", -1) < 0 ||
+	    lem_int(json_object_get(rules, "setup"), "liberation", -1) > 20 ||
+	    (json_object_get(json_object_get(rules, "setup"), "disorder") &&
+	     !json_is_boolean(json_object_get(json_object_get(rules, "setup"), "disorder"))))
+		return est_error_set(EST_EINVAL, "rules/setup.json: \"liberation\" must be 0 to 20 and \"disorder\" "
+				     "true or false; fix the data");
 	return 0;
 }

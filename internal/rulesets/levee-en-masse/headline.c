@@ -64,7 +64,7 @@ static int card_event(json_t *state, json_t *events, const json_t *rules, const 
 	}
 	if (strcmp(type, "napoleon") == 0) {
 		json_object_set_new(state, "napoleon", json_pack("{s:n, s:i}", "with", "recalled", -1));
-		return est_rules_event(events, NULL, "napoleon", "Napoleon enters play in the Holding Box (card #44)");
+		return est_rules_event(events, NULL, "napoleon", "Napoleon enters play in the Holding Box (card E44)");
 	}
 	if (strcmp(type, "rotate") == 0) {
 		json_t *army = lem_army(state, lem_str(event, "army"));

@@ -61,10 +61,18 @@ int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *ar
 		return est_rules_event(events, json_pack("{s:s}", "army", id), "removed", "%s is removed from the "
 				       "map (5.0: a Stationary Army defeated)", lem_army_name(rules, id));
 	}
-	if (box >= lem_track_length(rules, lem_str(army, "track")))
-		return est_rules_event(events, json_pack("{s:s}", "army", id), "pressed", "%s holds the last box of "
-				       "its track and cannot be pushed further%s", lem_army_name(rules, id),
-				       lem_option(state, "10.6") ? " (10.6.1)" : "");
+	if (box >= lem_track_length(rules, lem_str(army, "track"))) {
+		const char *status = lem_str(army, "status"), *now;
+		/* 10.6.1: "Each victory won against such an Army ... does cause it to be rotated by 90 degrees". */
+		if (!lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))
+			return est_rules_event(events, json_pack("{s:s}", "army", id), "pressed", "%s holds the last box "
+					       "of its track and cannot be pushed further", lem_army_name(rules, id));
+		now = strcmp(status ? status : "normal", "normal") == 0 ? "disorganized" : "routed";
+		json_object_set_new(army, "status", json_string(now));
+		return est_rules_event(events, json_pack("{s:s, s:s}", "army", id, "status", now), "pressed",
+				       "%s holds the last box of its track: the victory rotates it instead, now %s "
+				       "(10.6.1)", lem_army_name(rules, id), now);
+	}
 	json_object_set_new(army, "box", json_integer(box + 1));
 	return est_rules_event(events, json_pack("{s:s, s:i}", "army", id, "box", box + 1), "pushed",
 			       "%s is pushed back to %s (%d) (%s)", lem_army_name(rules, id),
@@ -213,7 +221,9 @@ int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rule
 		decisive |= natural == lem_int(lem_table(rules, "decisive"), "victory_natural", 6);
 	}
 	*won_out = won;
-	if (won && (error = lem_push_back(state, events, rules, army, "a Military Action")) < 0)
+	/* In its last box a decisive victory's rotation is the one the victory brings, not a second. */
+	if (won && !(decisive && lem_int(army, "box", 0) >= lem_track_length(rules, lem_str(army, "track"))) &&
+	    (error = lem_push_back(state, events, rules, army, "a Military Action")) < 0)
 		return error;
 	/* "regardless of any DRMs": a natural 6 is decisive whether or not the Army could be moved. */
 	if (decisive)

@@ -66,6 +66,10 @@ static void check_military_options(struct check *c, int i, const json_t *o, cons
 {
 	const char *reserves = lem_str(o, "reserves"), *disorder = lem_str(o, "disorder");
 
+	if (json_object_get(o, "reserves") && !reserves)
+		reserves = "";
+	if (json_object_get(o, "disorder") && !disorder)
+		disorder = "";
 	if (reserves && (strcmp(reserves, "if-fails") != 0 || !lem_option(c->state, "10.4") || c->reserves++))
 		est_rules_diag(c->diags, i, "reserves", "Levée en Masse 10.4", "\"reserves\": \"if-fails\" commits the last reserves "
 		     "once a turn, when the game plays with 10.4; remove it or keep one");
@@ -107,7 +111,12 @@ static void check_napoleon(struct check *c, int i, const json_t *o)
 	if (!fields_ok(c, i, o, fields, NULL))
 		return;
 	if (!json_is_object(nap)) {
-		est_rules_diag(c->diags, i, "type", "Levée en Masse 5.0", "Napoleon is not in play (card #44 brings him); remove it");
+		est_rules_diag(c->diags, i, "type", "Levée en Masse 5.0", "Napoleon is not in play (card E44 brings him); remove it");
+		return;
+	}
+	if (!json_object_get(o, "assign") && !json_is_true(json_object_get(o, "detach"))) {
+		est_rules_diag(c->diags, i, "assign", "Levée en Masse 5.0", "a napoleon order either assigns him "
+			       "(\"assign\": an Army id) or detaches him (\"detach\": true); add one");
 		return;
 	}
 	if (json_is_true(json_object_get(o, "detach"))) {
@@ -136,13 +145,35 @@ static void check_napoleon(struct check *c, int i, const json_t *o)
 		     "Napoleon to the Piedmont and Austrian tracks; choose an Army there");
 }
 
-static void check_item(struct check *c, int i, const json_t *o)
+/* To the Barricades! and Liberation: free, against an Army on the map, never a Stationary one. */
+static void check_free_roll(struct check *c, int i, const json_t *o)
 {
 	static const char *const one[] = {"type", "army", NULL};
+	int barricades = strcmp(lem_str(o, "type"), "barricades") == 0, free_rolls =
+		lem_int(lem_table(c->rules, "barricades"), "free_per_turn", 1);
+	json_t *army;
+
+	if (!fields_ok(c, i, o, one, "army") || !(army = army_of(c, i, o)))
+		return;
+	if (json_is_true(json_object_get(army, "stationary")))
+		est_rules_diag(c->diags, i, "army", "Levée en Masse 5.0", "a Stationary Army is removed only when "
+			       "\"defeated in battle by a French Military Action\"; attack it instead");
+	else if (barricades && !in_france(c, army))
+		est_rules_diag(c->diags, i, "army", R_ACTIONS, "To the Barricades! is rolled against an Army in a "
+			       "square space (inside France); choose one");
+	if (barricades && ++c->barricades > free_rolls)
+		est_rules_diag(c->diags, i, "type", R_ACTIONS, "To the Barricades! is free %d time%s a turn; remove "
+			       "the extra", free_rolls, free_rolls == 1 ? "" : "s");
+	if (!barricades && ++c->liberations > lem_int(c->state, "liberation", 0))
+		est_rules_diag(c->diags, i, "type", R_ACTIONS, "no Liberation marker left to use (%d); remove it",
+			       lem_int(c->state, "liberation", 0));
+}
+
+static void check_item(struct check *c, int i, const json_t *o)
+{
 	static const char *const political[] = {"type", "marker", NULL};
 	static const char *const none[] = {"type", NULL};
 	const char *type = lem_str(o, "type"), *cond = lem_str(o, "if");
-	json_t *army;
 
 	if (!json_is_object(o) || !type) {
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "each order is an object with a \"type\"; see the report's examples");
@@ -164,18 +195,8 @@ static void check_item(struct check *c, int i, const json_t *o)
 	} else if (strcmp(type, "restore-order") == 0) {
 		if (fields_ok(c, i, o, none, NULL) && !json_is_true(json_object_get(c->state, "disorder")) && !c->disorder)
 			est_rules_diag(c->diags, i, "type", R_ACTIONS, "Paris is in order; remove it");
-	} else if (strcmp(type, "barricades") == 0) {
-		if (fields_ok(c, i, o, one, "army") && (army = army_of(c, i, o)) && !in_france(c, army))
-			est_rules_diag(c->diags, i, "army", R_ACTIONS, "To the Barricades! is rolled against an Army in a square space "
-			     "(inside France); choose one");
-		if (++c->barricades > lem_int(lem_table(c->rules, "barricades"), "free_per_turn", 1))
-			est_rules_diag(c->diags, i, "type", R_ACTIONS, "To the Barricades! is free %d time%s a turn; remove the extra",
-			     lem_int(lem_table(c->rules, "barricades"), "free_per_turn", 1),
-			     lem_int(lem_table(c->rules, "barricades"), "free_per_turn", 1) == 1 ? "" : "s");
-	} else if (strcmp(type, "liberation") == 0) {
-		if (fields_ok(c, i, o, one, "army") && army_of(c, i, o) && ++c->liberations > lem_int(c->state, "liberation", 0))
-			est_rules_diag(c->diags, i, "type", R_ACTIONS, "no Liberation marker left to use (%d); remove it",
-			     lem_int(c->state, "liberation", 0));
+	} else if (strcmp(type, "barricades") == 0 || strcmp(type, "liberation") == 0) {
+		check_free_roll(c, i, o);
 	} else if (strcmp(type, "napoleon") == 0) {
 		check_napoleon(c, i, o);
 	} else {

@@ -133,8 +133,8 @@ static int options_view(json_t *v, const json_t *state)
 		return -1;
 	return json_object_set_new(v, "difficulty", json_integer(d)) < 0 ||
 	       json_object_set_new(v, "difficulty_text", json_string(
-		       d > 0 ? "13.0 easier: one more Action every fifth card played" :
-		       d < 0 ? "13.0 harder: one Action fewer every fifth card played" :
+		       d < 0 ? "13.0 easier: one more Action every fifth card played" :
+		       d > 0 ? "13.0 harder: one Action fewer every fifth card played" :
 		       "13.0 standard: the Actions the cards give")) < 0 ? -1 : 0;
 }
 
@@ -426,7 +426,7 @@ static json_t *napoleon_view(const json_t *state, const json_t *rules)
 	char *text;
 
 	if (!in_play)
-		text = strdup("not in play (card #44 brings him)");
+		text = strdup("not in play (card E44 brings him)");
 	else if (!with)
 		text = est_strdup_printf("in the Holding Box%s", recalled ? "; detached this turn, he cannot be "
 					 "redeployed until a later turn (5.0)" : "; he may be assigned to any Army at "

@@ -1,0 +1,210 @@
+/*
+ * Campaign: the board of data/board.json — terrain, countries, the
+ * frontier crossings (the only ways between countries), towns and capitals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "cp_internal.h"
+
+static const struct {
+	char letter;
+	const char *name;
+} countries[] = {{'F', "France"}, {'P', "Prussia"}, {'R', "Russia"}, {'A', "Austria"}, {'I', "Italy"},
+		 {'S', "Spain"}};
+
+const json_t *cp_board(const json_t *rules)
+{
+	return json_object_get(rules, "board");
+}
+
+int cp_width(const json_t *rules)
+{
+	return cp_int(cp_board(rules), "width", 0);
+}
+
+int cp_height(const json_t *rules)
+{
+	return cp_int(cp_board(rules), "height", 0);
+}
+
+/* The character of row y, column x of one of the board's grids; 0 off the board. */
+static char grid_at(const json_t *rules, const char *grid, int x, int y)
+{
+	const char *row;
+
+	if (x < 0 || y < 0 || x >= cp_width(rules) || y >= cp_height(rules))
+		return 0;
+	row = json_string_value(json_array_get(json_object_get(cp_board(rules), grid), (size_t)y));
+	return row && (int)strlen(row) > x ? row[x] : 0;
+}
+
+char cp_terrain(const json_t *rules, int x, int y)
+{
+	char c = grid_at(rules, "terrain", x, y);
+
+	return c ? c : '~';
+}
+
+const char *cp_country_at(const json_t *rules, int x, int y)
+{
+	char c = grid_at(rules, "countries", x, y);
+
+	for (size_t i = 0; i < sizeof(countries) / sizeof(countries[0]); i++)
+		if (countries[i].letter == c)
+			return countries[i].name;
+	return NULL;
+}
+
+static int same_square(const json_t *sq, int x, int y)
+{
+	int sx, sy;
+
+	return cp_sq(sq, &sx, &sy) && sx == x && sy == y;
+}
+
+int cp_may_cross(const json_t *rules, int ax, int ay, int bx, int by)
+{
+	const char *a = cp_country_at(rules, ax, ay), *b = cp_country_at(rules, bx, by);
+	const json_t *pair;
+	size_t i;
+
+	if (!a || !b || strcmp(a, b) == 0)
+		return 1;
+	json_array_foreach(json_object_get(cp_board(rules), "crossings"), i, pair) {
+		const json_t *p = json_array_get(pair, 0), *q = json_array_get(pair, 1);
+		if ((same_square(p, ax, ay) && same_square(q, bx, by)) ||
+		    (same_square(p, bx, by) && same_square(q, ax, ay)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The first object of a board list whose "square" is (x, y). */
+static const json_t *at(const json_t *rules, const char *list, int x, int y)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(cp_board(rules), list), i, o)
+		if (same_square(json_object_get(o, "square"), x, y))
+			return o;
+	return NULL;
+}
+
+const json_t *cp_town_at(const json_t *rules, int x, int y)
+{
+	return at(rules, "towns", x, y);
+}
+
+const json_t *cp_town(const json_t *rules, const char *name)
+{
+	return est_rules_find(json_object_get(cp_board(rules), "towns"), "name", name);
+}
+
+int cp_capital(int *x, int *y, const json_t *rules, const char *country)
+{
+	const json_t *c = est_rules_find(json_object_get(cp_board(rules), "capitals"), "country", country);
+
+	return c && cp_sq(json_object_get(c, "square"), x, y);
+}
+
+const char *cp_capital_at(const json_t *rules, int x, int y)
+{
+	return cp_str(at(rules, "capitals", x, y), "country");
+}
+
+/*
+ * Whether a piece of `kind` on (x, y) can ever reach a start square of its
+ * kind of `country`: infantry steps diagonally, so it keeps the colour of
+ * its square (x + y even or odd); cavalry steps two squares straight, so it
+ * keeps both x and y even or odd. A General goes anywhere.
+ */
+int cp_start_reachable(const json_t *rules, const char *country, const char *kind, int x, int y)
+{
+	const json_t *sq;
+	size_t i;
+	int sx, sy;
+
+	if (strcmp(kind, "general") == 0)
+		return 1;
+	json_array_foreach(json_object_get(json_object_get(json_object_get(cp_board(rules), "start"), country), kind),
+			   i, sq) {
+		if (!cp_sq(sq, &sx, &sy))
+			continue;
+		if (kind[0] == 'i' ? ((sx + sy) & 1) == ((x + y) & 1) : ((sx ^ x) & 1) == 0 && ((sy ^ y) & 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A [x, y] on a land square of the board (of `country` when given). */
+static int land(const json_t *rules, const json_t *sq, const char *country)
+{
+	int x, y;
+	const char *c;
+
+	if (!cp_sq(sq, &x, &y) || cp_terrain(rules, x, y) != '.')
+		return 0;
+	c = cp_country_at(rules, x, y);
+	return !country || (c && strcmp(c, country) == 0);
+}
+
+static int check_grids(const json_t *rules)
+{
+	int w = cp_width(rules), h = cp_height(rules);
+
+	if (w < 4 || w > 80 || h < 4 || h > 80)
+		return est_error_set(EST_EINVAL, "rules/board.json: \"width\" and \"height\" must be 4 to 80; fix the data");
+	for (int y = 0; y < h; y++) {
+		const char *t = json_string_value(json_array_get(json_object_get(cp_board(rules), "terrain"), (size_t)y));
+		const char *c = json_string_value(json_array_get(json_object_get(cp_board(rules), "countries"), (size_t)y));
+		if (!t || !c || (int)strlen(t) != w || (int)strlen(c) != w || strspn(t, ".~#^") != (size_t)w)
+			return est_error_set(EST_EINVAL, "rules/board.json: row %d of \"terrain\" or \"countries\" is not "
+					     "%d characters of the legend (terrain . ~ # ^); fix the data", y, w);
+	}
+	return 0;
+}
+
+int cp_check_board(const json_t *rules)
+{
+	const json_t *board = cp_board(rules), *t, *pair;
+	const char *key;
+	json_t *v;
+	size_t i;
+	int error;
+
+	if (!json_is_object(board))
+		return est_error_set(EST_EINVAL, "rules: Campaign needs board.json; restore it");
+	if ((error = est_rules_check_data(board, "board.json")) < 0 || (error = check_grids(rules)) < 0)
+		return error;
+	json_array_foreach(json_object_get(board, "towns"), i, t)
+		if (!cp_str(t, "name") || cp_town(rules, cp_str(t, "name")) != t ||
+		    !land(rules, json_object_get(t, "square"), cp_str(t, "country")) || !cp_str(t, "colour") ||
+		    (strcmp(cp_str(t, "colour"), "red") == 0 && !cp_str(t, "piece")))
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"towns[%zu]\" needs a name of its own, "
+					     "a land square of its country, a colour, and a piece if red; fix the data", i);
+	json_array_foreach(json_object_get(board, "capitals"), i, t)
+		if (!land(rules, json_object_get(t, "square"), cp_str(t, "country")))
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals[%zu]\" must stand on a land "
+					     "square of its country; fix the data", i);
+	json_array_foreach(json_object_get(board, "crossings"), i, pair)
+		if (!land(rules, json_array_get(pair, 0), NULL) || !land(rules, json_array_get(pair, 1), NULL))
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"crossings[%zu]\" must join two land "
+					     "squares; fix the data", i);
+	json_object_foreach((json_t *)json_object_get(board, "enlistment"), key, v)
+		json_array_foreach(v, i, t)
+			if (!land(rules, t, key))
+				return est_error_set(EST_EINVAL, "rules/board.json: field \"enlistment.%s[%zu]\" must be a "
+						     "land square of %s; fix the data", key, i, key);
+	json_object_foreach((json_t *)json_object_get(board, "start"), key, v) {
+		const char *kinds[] = {"infantry", "cavalry"};
+		for (int k = 0; k < 2; k++)
+			json_array_foreach(json_object_get(v, kinds[k]), i, t)
+				if (!land(rules, t, key))
+					return est_error_set(EST_EINVAL, "rules/board.json: field \"start.%s.%s[%zu]\" must be "
+							     "a land square of %s; fix the data", key, kinds[k], i, key);
+	}
+	return 0;
+}

@@ -1,0 +1,99 @@
+/*
+ * Campaign: what the files of this module share. Not public.
+ *
+ * State (plain JSON; README.md "State"):
+ *   game ("introductory" | "standard"), bases [countries in play],
+ *   partners [[countries of one player]] (the two-player game),
+ *   order [bases, in playing order], phase ("start" | "turn" | "over"),
+ *   turn (turns begun), active (the country whose turn it is), throw [d1, d2],
+ *   pieces [{"id": "France-C3", "country", "kind": "general" | "infantry" |
+ *            "cavalry", "square": [x, y]}],
+ *   towns {town name: holder country or null}, out [countries],
+ *   alliances [[a, b]], proposals [[from, to]], broken [{"by", "with", "turn"}],
+ *   consent {country: [countries it lets cross into it]},
+ *   missed {country: turns to miss}, immune {country: turns of its own
+ *   before its captured General may be attacked again},
+ *   mobilising {country: true}, recruits {country: n}, last {"moves", "attack"},
+ *   limit (turns, 0: none), winner, win_reason.
+ *
+ * Squares are [column, row]. Unless said otherwise, functions return 0 or
+ * a negative EST_E* code with the message set; `events` is the step's
+ * event array (borrowed).
+ */
+#ifndef EST_RULESETS_CP_INTERNAL_H
+#define EST_RULESETS_CP_INTERNAL_H
+
+#include <jansson.h>
+
+#include "dice/dice.h"
+#include "rulesets/common/common.h"
+
+/* board.c: the grid of data/board.json */
+/* The board checked at set-up: EST_EINVAL naming the field and the fix. */
+int cp_check_board(const json_t *rules);
+const json_t *cp_board(const json_t *rules);
+int cp_width(const json_t *rules);
+int cp_height(const json_t *rules);
+/* The terrain character at (x, y): '.' land, '~' sea, '#' forest, '^' mountain; '~' off the board. */
+char cp_terrain(const json_t *rules, int x, int y);
+/* The country of a square ("France" ...), or NULL for sea or no country. */
+const char *cp_country_at(const json_t *rules, int x, int y);
+/* Whether a step between neighbouring squares a and b may cross the frontier there (§0). */
+int cp_may_cross(const json_t *rules, int ax, int ay, int bx, int by);
+const json_t *cp_town_at(const json_t *rules, int x, int y);
+const json_t *cp_town(const json_t *rules, const char *name);
+/* The capital square of `country`; 0 if it has none (Italy). */
+int cp_capital(int *x, int *y, const json_t *rules, const char *country);
+const char *cp_capital_at(const json_t *rules, int x, int y);
+/* Whether a piece of `kind` on (x, y) can ever reach one of `country`'s start squares of its kind (§16). */
+int cp_start_reachable(const json_t *rules, const char *country, const char *kind, int x, int y);
+
+/* state.c: pieces, sides, alliances */
+const char *cp_str(const json_t *obj, const char *key);
+int cp_int(const json_t *obj, const char *key, int fallback);
+int cp_sq(const json_t *square, int *x, int *y);
+json_t *cp_piece(const json_t *state, const char *id);
+json_t *cp_piece_at(const json_t *state, int x, int y);
+int cp_value(const json_t *piece, int defending);
+/* Whether a and b are allied (an alliance, or one player's two countries). */
+int cp_allied(const json_t *state, const char *a, const char *b);
+/* Whether a and b are one player's two countries (the two-player game, RULINGS.md C2). */
+int cp_partners(const json_t *state, const char *a, const char *b);
+/* Own or allied: the same side for breakthroughs (§4) and combined attacks (§10). */
+int cp_friendly(const json_t *state, const char *a, const char *b);
+int cp_count(const json_t *state, const char *country, const char *kind);
+int cp_is_out(const json_t *state, const char *country);
+int cp_in_list(const json_t *list, const char *name);
+/* Red Town cards `country` holds. */
+int cp_red_cards(const json_t *state, const json_t *rules, const char *country);
+/* Towns `country` holds outside its own country (§ Winning the Game, 2). */
+int cp_towns_abroad(const json_t *state, const json_t *rules, const char *country);
+int cp_new_piece(json_t *state, const char *country, const char *kind, int x, int y);
+
+/* move.c: §3 movement and §4 breakthroughs */
+/* NULL if `piece` may step to (x, y) now, else why not (a rule and the reason). */
+const char *cp_step_refusal(const json_t *state, const json_t *rules, const json_t *piece, int x, int y);
+
+/* attack.c: §10 attack and defence, §14 supporting pieces */
+/* Whether the attack on `target` succeeds as the pieces stand; *why_out says how. */
+int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const json_t *rules,
+		      const char *attacker, const json_t *target);
+/* NULL if `country` may attack `target` this turn, else why not. */
+const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
+			      const json_t *target);
+
+/* turn.c: a turn from orders to the next throw */
+int cp_start(json_t *state, json_t *events, const json_t *rules, est_dice *dice);
+int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders);
+
+/* towns.c: §6 towns, §7 capitals, §13 red towns, §12/§15 Generals, winning and losing */
+int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const json_t *orders);
+int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general);
+int cp_check_end(json_t *state, json_t *events, const json_t *rules);
+
+/* validate.c, view.c */
+int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
+		const json_t *orders);
+int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
+
+#endif

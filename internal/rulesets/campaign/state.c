@@ -1,0 +1,150 @@
+/*
+ * Campaign: pieces, sides and cards over the state.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "cp_internal.h"
+
+const char *cp_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+int cp_int(const json_t *obj, const char *key, int fallback)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	return json_is_integer(v) ? (int)json_integer_value(v) : fallback;
+}
+
+int cp_sq(const json_t *square, int *x, int *y)
+{
+	if (!json_is_array(square) || json_array_size(square) != 2 || !json_is_integer(json_array_get(square, 0)) ||
+	    !json_is_integer(json_array_get(square, 1)))
+		return 0;
+	*x = (int)json_integer_value(json_array_get(square, 0));
+	*y = (int)json_integer_value(json_array_get(square, 1));
+	return 1;
+}
+
+json_t *cp_piece(const json_t *state, const char *id)
+{
+	return est_rules_find(json_object_get(state, "pieces"), "id", id);
+}
+
+json_t *cp_piece_at(const json_t *state, int x, int y)
+{
+	json_t *p;
+	size_t i;
+	int px, py;
+
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (cp_sq(json_object_get(p, "square"), &px, &py) && px == x && py == y)
+			return p;
+	return NULL;
+}
+
+/* §10: "When attacking, all pieces ... have a value of 1 ... The General, when defending has a value of 2". */
+int cp_value(const json_t *piece, int defending)
+{
+	return defending && strcmp(cp_str(piece, "kind"), "general") == 0 ? 2 : 1;
+}
+
+int cp_in_list(const json_t *list, const char *name)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (name && json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
+int cp_allied(const json_t *state, const char *a, const char *b)
+{
+	const json_t *pair;
+	size_t i;
+
+	if (strcmp(a, b) == 0)
+		return 0;
+	json_array_foreach(json_object_get(state, "alliances"), i, pair)
+		if (cp_in_list(pair, a) && cp_in_list(pair, b))
+			return 1;
+	/* RULINGS.md C2: one player's two countries fight as one side. */
+	return cp_partners(state, a, b);
+}
+
+int cp_partners(const json_t *state, const char *a, const char *b)
+{
+	const json_t *same;
+	size_t i;
+
+	json_array_foreach(json_object_get(state, "partners"), i, same)
+		if (cp_in_list(same, a) && cp_in_list(same, b))
+			return 1;
+	return 0;
+}
+
+int cp_friendly(const json_t *state, const char *a, const char *b)
+{
+	return strcmp(a, b) == 0 || cp_allied(state, a, b);
+}
+
+int cp_count(const json_t *state, const char *country, const char *kind)
+{
+	const json_t *p;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		n += strcmp(cp_str(p, "country"), country) == 0 && (!kind || strcmp(cp_str(p, "kind"), kind) == 0);
+	return n;
+}
+
+int cp_is_out(const json_t *state, const char *country)
+{
+	return cp_in_list(json_object_get(state, "out"), country);
+}
+
+int cp_red_cards(const json_t *state, const json_t *rules, const char *country)
+{
+	const char *name;
+	const json_t *holder;
+	int n = 0;
+
+	json_object_foreach((json_t *)json_object_get(state, "towns"), name, holder)
+		n += json_is_string(holder) && strcmp(json_string_value(holder), country) == 0 &&
+		     strcmp(cp_str(cp_town(rules, name), "colour"), "red") == 0;
+	return n;
+}
+
+int cp_towns_abroad(const json_t *state, const json_t *rules, const char *country)
+{
+	const char *name;
+	const json_t *holder;
+	int n = 0;
+
+	json_object_foreach((json_t *)json_object_get(state, "towns"), name, holder)
+		n += json_is_string(holder) && strcmp(json_string_value(holder), country) == 0 &&
+		     strcmp(cp_str(cp_town(rules, name), "country"), country) != 0;
+	return n;
+}
+
+/* A new piece from the box: the next free number of its kind ("France-C5"). */
+int cp_new_piece(json_t *state, const char *country, const char *kind, int x, int y)
+{
+	char id[64];
+
+	for (int n = 1; n < 100; n++) {
+		snprintf(id, sizeof(id), "%s-%c%d", country, kind[0] == 'i' ? 'I' : 'C', n);
+		if (!cp_piece(state, id))
+			break;
+	}
+	if (json_array_append_new(json_object_get(state, "pieces"), json_pack("{s:s, s:s, s:s, s:[i, i]}", "id", id,
+				  "country", country, "kind", kind, "square", x, y)) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}

@@ -1,0 +1,463 @@
+/*
+ * Campaign report templates (templates/campaign/) and view
+ * (internal/rulesets/campaign/view.c): the real renderer over the engine's
+ * report data with this ruleset's view, for the four-player set-up made by
+ * setup() from the real board and for a turn set up by hand with last
+ * turn's moves, an attack and alliances. The text board is checked line by
+ * line against the board data, the legal steps against counts worked out
+ * by hand from the board (and each against the order checker), and map.svg
+ * is parsed as XML by Python.
+ */
+#include <unistd.h>
+
+#include "rules_helpers.h"
+
+#include "rulesets/campaign/campaign.h"
+#include "rulesets/campaign/cp_internal.h"
+
+static json_t *rules;
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* §1's four players, set up by the ruleset; France to play turn 1 with a throw of 3 and 4. */
+static json_t *four_players(void)
+{
+	json_t *s = NULL, *options = J("{'players': [['France'], ['Russia'], ['Austria'], ['Spain']]}");
+
+	if (est_ruleset_campaign.setup(&s, rules, options) < 0)
+		fail_msg("setup: %s", est_error_message());
+	json_decref(options);
+	json_object_set_new(s, "phase", json_string("turn"));
+	json_object_set_new(s, "turn", json_integer(1));
+	json_object_set_new(s, "active", json_string("France"));
+	json_object_set_new(s, "throw", J("[3, 4]"));
+	json_object_set_new(s, "order", J("['France', 'Russia', 'Austria', 'Spain']"));
+	return s;
+}
+
+/*
+ * Turn 6, Russia to play: France's cavalry France-C4 went [5, 6] -> [5, 8]
+ * -> [5, 10] last turn and France attacked Austria-I1, which held; France
+ * and Spain are allies, Austria proposes to Russia, Russia broke with
+ * Austria in turn 4; Austria misses a turn, Spain mobilises.
+ */
+static json_t *mid_game(void)
+{
+	json_t *s = four_players();
+
+	json_object_set_new(s, "turn", json_integer(6));
+	json_object_set_new(s, "active", json_string("Russia"));
+	json_object_set_new(s, "throw", J("[2, 5]"));
+	json_object_set_new(cp_piece(s, "France-C4"), "square", J("[5, 10]"));
+	json_object_set_new(s, "last", J("{'moves': [{'piece': 'France-C4', 'from': [5, 6], 'to': [5, 8]},"
+					 " {'piece': 'France-C4', 'from': [5, 8], 'to': [5, 10]}],"
+					 " 'attack': {'target': 'Austria-I1', 'taken': false,"
+					 " 'why': '1 attacking piece free to strike against a defence of 1'}}"));
+	json_object_set_new(s, "alliances", J("[['France', 'Spain']]"));
+	json_object_set_new(s, "proposals", J("[['Austria', 'Russia']]"));
+	json_object_set_new(s, "broken", J("[{'by': 'Russia', 'with': 'Austria', 'turn': 4}]"));
+	json_object_set_new(s, "consent", J("{'Spain': ['France']}"));
+	json_object_set_new(s, "missed", J("{'Austria': 1}"));
+	json_object_set_new(s, "immune", J("{'Austria': 2}"));
+	json_object_set_new(s, "mobilising", J("{'Spain': true}"));
+	json_object_set_new(json_object_get(s, "towns"), "Prague", json_string("France"));
+	return s;
+}
+
+static json_t *view(const json_t *state, const char *power)
+{
+	json_t *v = NULL;
+
+	if (cp_view(&v, state, rules, power) < 0)
+		fail_msg("view: %s", est_error_message());
+	return v;
+}
+
+/* The engine's report data (internal/engine/report.c) for a player of `power`, or the public. */
+static json_t *model(const json_t *state, const char *power, json_t *events)
+{
+	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s}], s:s, s:i, s:s,"
+			      " s:{s:s, s:s, s:[{s:i, s:i, s:s}]}, s:b, s:o, s:[], s:[], s:{s:s, s:s, s:s, s:s}}",
+			      "game", "cp-<1>", "ruleset", "campaign", "step", 6, "kind", "turn",
+			      "public", power == NULL, "events", events ? events : json_array(),
+			      "awaiting", "player", "russia", "name", "Tsar <Alexander>", "powers", "Russia",
+			      "mode", "sequential", "prompt", "Russia's turn 6: the dice throw 7 moves",
+			      "next_step", 7, "state_sha256", "ab12cd",
+			      "dice", "reveal", "00ff", "seed", "11ee", "rolls", "sides", 6, "value", 2, "purpose",
+			      "Russia's throw", "over", 0, "view", view(state, power), "views", "provisional",
+			      "template", "name", "report", "source", "estafette 0.1.0", "sha256", "ab12cd34",
+			      "short", "ab12cd");
+
+	assert_non_null(m);
+	if (power)
+		json_object_set_new(m, "player", json_pack("{s:s, s:s, s:[s]}", "id", "p1", "name", "Player <One>",
+							   "powers", power));
+	return m;
+}
+
+static const json_t *find(const json_t *list, const char *key, const char *value)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (json_string_value(json_object_get(v, key)) &&
+		    strcmp(json_string_value(json_object_get(v, key)), value) == 0)
+			return v;
+	fail_msg("no %s %s", key, value);
+	return NULL;
+}
+
+/* The line of the text board for row y (two header lines come first). */
+static const char *board_line(const json_t *v, int y)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(v, "text_board"), (size_t)y + 2),
+						 "line"));
+}
+
+/* The text board of the set-up, row by row, as worked out by hand from data/board.json. */
+static void test_text_board(void **unused)
+{
+	json_t *s = four_players(), *v = view(s, "France");
+
+	(void)unused;
+	assert_int_equal(json_array_size(json_object_get(v, "text_board")), 2 + 20);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "text_board"), 0), "line")),
+			    "                       1 1 1 1 1 1 1 1 1 1 2 2 2 2 2 2 ");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "text_board"), 1), "line")),
+			    "   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 ");
+	assert_string_equal(board_line(v, 0), " 0 " "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~" "  0");
+	/* Hamburg (yellow) and St Petersburg (red); Prussia is not in this game but its land is. */
+	assert_string_equal(board_line(v, 2), " 2 " "~~~~~~~~~~~~~~~~~~~~pop.p.p.p.~~~~~~~~~~~~r.r@r.r.~~" "  2");
+	/* Paris under France's General between two cavalry; Russia's infantry and cavalry; a Prussian forest. */
+	assert_string_equal(board_line(v, 5), " 5 " "~~~~~~f.FcFGFcf.p.p.p.p.p.p.p.##p.r.r.r.r.RiRcRir.r." "  5");
+	/* Vienna under Austria's General; Kiev (red) of Russia at the east edge. */
+	assert_string_equal(board_line(v, 10), "10 " "~~~~f.f.f.f.f.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r." " 10");
+	/* Madrid under Spain's General between two cavalry; an Italian forest. */
+	assert_string_equal(board_line(v, 16), "16 " "s.s.ScSGScs.s.s.~~~~~~i.i.i.i.##i.i.~~~~~~~~~~~~~~~~" " 16");
+	json_decref(v);
+	json_decref(s);
+}
+
+/*
+ * The legal steps of France's pieces at the set-up, worked out from the
+ * board: the General on Paris is hemmed in by his own eight pieces;
+ * France-I1 on [4, 4] has sea at [3, 3] and the General at [5, 5], leaving
+ * [5, 3] and [3, 5]; France-C1 on [5, 4] meets sea, sea, France-I2 in the
+ * way and France-C4; France-C4 on [5, 6] may go down to [5, 8] only.
+ */
+static void test_legal_moves(void **unused)
+{
+	json_t *s = four_players(), *v = view(s, "France");
+	const json_t *legal = json_object_get(v, "legal"), *l;
+	int total = 0;
+	size_t i;
+
+	(void)unused;
+	assert_int_equal(json_array_size(legal), 9);
+	l = find(legal, "id", "France-G");
+	assert_int_equal(json_integer_value(json_object_get(l, "count")), 0);
+	assert_true(json_is_true(json_object_get(l, "none")));
+	l = find(legal, "id", "France-I1");
+	assert_int_equal(json_integer_value(json_object_get(l, "count")), 2);
+	assert_string_equal(json_string_value(json_object_get(l, "squares_text")), "[5, 3] [3, 5]");
+	l = find(legal, "id", "France-C1");
+	assert_int_equal(json_integer_value(json_object_get(l, "count")), 0);
+	assert_string_equal(json_string_value(json_object_get(l, "squares_text")), "none");
+	l = find(legal, "id", "France-C4");
+	assert_int_equal(json_integer_value(json_object_get(l, "count")), 1);
+	assert_string_equal(json_string_value(json_object_get(l, "squares_text")), "[5, 8]");
+
+	/* Every step listed is one the order checker accepts as the first move of the turn. */
+	json_array_foreach(legal, i, l) {
+		const json_t *sq;
+		size_t k;
+		total += (int)json_integer_value(json_object_get(l, "count"));
+		json_array_foreach(json_object_get(l, "squares"), k, sq) {
+			json_t *orders = json_pack("[{s:s, s:s, s:[O, O]}]", "type", "move", "piece",
+						   json_string_value(json_object_get(l, "id")), "to",
+						   json_object_get(sq, "x"), json_object_get(sq, "y")), *diags = NULL;
+			if (cp_validate(&diags, s, rules, "France", orders) < 0)
+				fail_msg("%s to %s refused: %s", json_string_value(json_object_get(l, "id")),
+					 json_string_value(json_object_get(sq, "text")), json_dumps(diags, 0));
+			json_decref(orders);
+		}
+	}
+	assert_int_equal(json_integer_value(json_object_get(v, "legal_total")), total);
+	/* A square left out is refused: France-C1 to [7, 4] (France-I2 stands in the way). */
+	{
+		json_t *orders = J("[{'type': 'move', 'piece': 'France-C1', 'to': [7, 4]}]"), *diags = NULL;
+		assert_int_equal(cp_validate(&diags, s, rules, "France", orders), EST_EINVAL);
+		json_decref(diags);
+		json_decref(orders);
+	}
+	/* Russia-I1 on [21, 5] in the hand-made turn: a forest at [20, 4], the General at [22, 6]. */
+	json_decref(v);
+	json_decref(s);
+	s = mid_game();
+	v = view(s, NULL);
+	l = find(json_object_get(v, "legal"), "id", "Russia-I1");
+	assert_int_equal(json_integer_value(json_object_get(l, "count")), 2);
+	assert_string_equal(json_string_value(json_object_get(l, "squares_text")), "[22, 4] [20, 6]");
+	/* Only the active country's pieces are listed. */
+	{
+		char *text = json_dumps(json_object_get(v, "legal"), 0);
+		assert_non_null(text);
+		assert_null(strstr(text, "France-"));
+		free(text);
+	}
+	json_decref(v);
+	json_decref(s);
+}
+
+/* The view's countries, towns and diplomacy for the hand-made turn; the reader's pieces are marked. */
+static void test_mid_game_view(void **unused)
+{
+	json_t *s = mid_game(), *v = view(s, "France"), *pub = view(s, NULL);
+	const json_t *c, *p, *a;
+
+	(void)unused;
+	assert_string_equal(json_string_value(json_object_get(v, "active")), "Russia");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "throw"), "total")), 7);
+	assert_string_equal(json_string_value(json_object_get(v, "order_text")), "France, Russia, Austria, Spain");
+	assert_false(json_is_true(json_object_get(v, "own_turn")));
+	c = find(json_object_get(v, "countries"), "country", "France");
+	assert_true(json_is_true(json_object_get(c, "own")));
+	assert_int_equal(json_integer_value(json_object_get(c, "towns_count")), 5);
+	assert_int_equal(json_integer_value(json_object_get(c, "red_cards")), 3);
+	assert_int_equal(json_integer_value(json_object_get(c, "towns_abroad")), 1);
+	p = find(json_object_get(c, "pieces"), "id", "France-G");
+	assert_true(json_is_true(json_object_get(p, "own")));
+	assert_string_equal(json_string_value(json_object_get(p, "where")), "Paris");
+	p = find(json_object_get(find(json_object_get(pub, "countries"), "country", "France"), "pieces"), "id", "France-G");
+	assert_false(json_is_true(json_object_get(p, "own")));
+	c = find(json_object_get(v, "countries"), "country", "Austria");
+	assert_false(json_is_true(json_object_get(c, "own")));
+	assert_int_equal(json_integer_value(json_object_get(c, "towns_count")), 3);
+	assert_int_equal(json_array_size(json_object_get(c, "notes")), 2);
+	a = find(json_object_get(v, "broken"), "by", "Russia");
+	assert_int_equal(json_integer_value(json_object_get(a, "attack_from")), 5);
+	assert_true(json_is_true(json_object_get(v, "diplomacy")));
+	assert_false(json_is_true(json_object_get(json_object_get(json_object_get(v, "last"), "attack"), "taken")));
+	assert_string_equal(json_string_value(find(json_object_get(v, "towns"), "name", "Prague") ?
+					      json_object_get(find(json_object_get(v, "towns"), "name", "Prague"), "holder") :
+					      NULL), "France");
+	/* Nothing is hidden: the public view and France's differ only in what is France's own. */
+	json_object_del(v, "power");
+	json_object_del(v, "own_turn");
+	assert_false(json_equal(v, pub));
+	json_decref(pub);
+	json_decref(v);
+	json_decref(s);
+}
+
+/* report.txt for the set-up: the board, the legal moves, France's turn, the order examples. */
+static void test_setup_report(void **unused)
+{
+	json_t *s = four_players(), *m = model(s, "France", NULL);
+	char *t = rules_render("campaign", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+
+	(void)unused;
+	assert_non_null(strstr(t, "CAMPAIGN (Waddington, 1971) - game cp-<1>, step 6 (turn)\n"));
+	assert_non_null(strstr(t, "The standard game, turn 1: France to play, the dice throw 3 and 4: 7 moves (§2)\n"));
+	assert_non_null(strstr(t, "Order of play: France, Russia, Austria, Spain\n"));
+	assert_non_null(strstr(t, "IT IS YOUR TURN: France has 7 moves.\n"));
+	assert_non_null(strstr(t, "\n 5 ~~~~~~f.FcFGFcf.p.p.p.p.p.p.p.##p.r.r.r.r.RiRcRir.r.  5\n"));
+	assert_non_null(strstr(t, "\nFrance (yours) - TO PLAY: 4 infantry, 4 cavalry; 4 Town cards (2 red, 2 yellow), 0 abroad\n"));
+	assert_non_null(strstr(t, "\n  France-G (general) at [5, 5] on Paris\n"));
+	assert_non_null(strstr(t, "\n  Towns: Lille (red), Lyon (red), Bordeaux (yellow), Marseille (yellow)\n"));
+	assert_non_null(strstr(t, "\n  Lyon (red, France) at [7, 9]: held by France\n"));
+	assert_non_null(strstr(t, "\n  Venice (red, Italy) at [11, 12]: held by nobody\n"));
+	assert_non_null(strstr(t, "\nLEGAL MOVES NOW FOR France (7 moves to spend)\n"));
+	assert_non_null(strstr(t, "\n  France-I1 (infantry) at [4, 4]: 2 - [5, 3] [3, 5]\n"));
+	assert_non_null(strstr(t, "\n  France-G (general) at [5, 5]: 0 - none\n"));
+	assert_non_null(strstr(t, "  none: every country fights alone\n"));
+	/* The examples name real pieces: the first legal step, an enemy piece, another country. */
+	assert_non_null(strstr(t, "{\"type\": \"attack\", \"target\": \"Russia-G\"}"));
+	assert_non_null(strstr(t, "{\"type\": \"move\", \"piece\": \"France-I1\", \"to\": [5, 3]}"));
+	assert_non_null(strstr(t, "{\"type\": \"alliance\", \"with\": \"Russia\", \"action\": \"propose\"}"));
+	assert_non_null(strstr(t, "{\"type\": \"consent\", \"to\": \"Russia\"}"));
+	assert_non_null(strstr(t, "{\"type\": \"place\", \"town\": \"Lyon\", \"square\": [6, 8]}"));
+	assert_non_null(strstr(t, "\"step\": 7, \"player\": \"p1\""));
+	assert_non_null(strstr(t, "\"prev\": \"ab12cd\""));
+	assert_non_null(strstr(t, "\n  d6 = 2: Russia's throw\n"));
+	assert_non_null(strstr(t, "\nNote: board.json is reconstructed, from "));
+	assert_null(strstr(t, "Last turn on the map"));
+	assert_null(strstr(t, "{{"));
+	free(t);
+	json_decref(m);
+	json_decref(s);
+}
+
+/* report.txt for the hand-made turn: last turn's moves and attack, the alliances, Austria's missed turn. */
+static void test_mid_game_report(void **unused)
+{
+	json_t *s = mid_game(), *m = model(s, NULL, J("[{'type': 'throw', 'text': 'Russia\\u2019s turn: the dice throw 2 and 5'}]"));
+	char *t = rules_render("campaign", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	char *h = rules_render("campaign", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+
+	(void)unused;
+	assert_non_null(strstr(t, "Public report\n"));
+	assert_null(strstr(t, "IT IS YOUR TURN"));
+	assert_null(strstr(t, "(yours)"));
+	assert_non_null(strstr(t, "Last turn on the map:\n  France-C4 [5, 6] -> [5, 8]\n  France-C4 [5, 8] -> [5, 10]\n"
+				  "  attack: Austria-I1 was attacked: it held (1 attacking piece free to strike against a "
+				  "defence of 1)\n"));
+	assert_non_null(strstr(t, "\n  France and Spain are allies (§8)\n  Austria proposes an alliance to Russia (§8)\n"
+				  "  Spain lets its ally France cross into its territory\n"
+				  "  Russia broke its alliance with Austria in turn 4: it may attack Austria from turn 5 on\n"));
+	assert_non_null(strstr(t, "\nAustria: 4 infantry, 4 cavalry; 3 Town cards (1 red, 2 yellow), 0 abroad\n"
+				  "  ! misses its next turn (§12)\n"
+				  "  ! its General may not be attacked until 2 more turns of its own have passed (§12)\n"));
+	assert_non_null(strstr(t, "  ! mobilising: its General and army must gather"));
+	assert_non_null(strstr(t, "\nRussia - TO PLAY: "));
+	assert_non_null(strstr(t, "\n  Russia-I1 (infantry) at [21, 5]: 2 - [22, 4] [20, 6]\n"));
+	assert_non_null(strstr(t, "\n  Prague (red, Austria) at [12, 9]: held by France\n"));
+	/* France-C4 now on [5, 10]: row 10 shows it in France's Enlistment Area. */
+	assert_non_null(strstr(t, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
+	assert_non_null(strstr(t, "{\"type\": \"attack\", \"target\": \"France-G\"}"));
+
+	assert_non_null(strstr(h, "<li>France-C4 [5, 8] &rarr; [5, 10]</li>"));
+	assert_non_null(strstr(h, "<title>Campaign cp-&lt;1&gt;, step 6</title>"));
+	assert_non_null(strstr(h, "<tr><td><code>Russia-I1</code> (infantry)</td><td>[21, 5]</td><td class=\"n\">2</td>"
+				  "<td>[22, 4] [20, 6]</td></tr>"));
+	assert_non_null(strstr(h, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
+	assert_null(strstr(h, "cp-<1>"));
+	free(h);
+	free(t);
+	json_decref(m);
+	json_decref(s);
+}
+
+/* Python's XML parser reads `svg` from a file; returns its exit status and the counts it prints. */
+static int xml_check(char *counts, size_t len, const char *svg)
+{
+	char path[] = "/tmp/cp_report_svgXXXXXX", cmd[700];
+	int fd = mkstemp(path), rc;
+	FILE *p;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, svg, strlen(svg)), (ssize_t)strlen(svg));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 -c \"import sys, xml.etree.ElementTree as E\n"
+		 "r = E.parse(sys.argv[1]).getroot(); c = lambda k: sum(1 for e in r.iter() "
+		 "if (e.get('class') or '').split()[:1] == [k])\n"
+		 "print(c('sq'), c('frontier'), c('crossing'), c('town'), c('capital'), c('token'), c('move'), "
+		 "c('attack'))\" %s 2>/dev/null", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fgets(counts, (int)len, p))
+		counts[0] = 0;
+	rc = pclose(p);
+	unlink(path);
+	return rc;
+}
+
+/* Frontier edges counted from the board's two grids: neighbours (right, below) on land of different countries. */
+static int frontier_edges(void)
+{
+	const json_t *board = json_object_get(rules, "board");
+	const json_t *grid = json_object_get(board, "countries");
+	int n = 0, w = (int)json_integer_value(json_object_get(board, "width"));
+	int h = (int)json_integer_value(json_object_get(board, "height"));
+
+	for (int y = 0; y < h; y++) {
+		const char *row = json_string_value(json_array_get(grid, (size_t)y));
+		const char *below = y + 1 < h ? json_string_value(json_array_get(grid, (size_t)y + 1)) : NULL;
+		for (int x = 0; x < w; x++) {
+			if (row[x] == '~')
+				continue;
+			n += x + 1 < w && row[x + 1] != '~' && row[x + 1] != row[x];
+			n += below && below[x] != '~' && below[x] != row[x];
+		}
+	}
+	return n;
+}
+
+/* map.svg: well-formed; every square, frontier, crossing, town, capital and piece; the moves and the attack. */
+static void test_map_svg(void **unused)
+{
+	json_t *s = mid_game(), *m = model(s, "France", NULL);
+	char *svg = rules_render("campaign", "map.svg.mustache", m, EST_RENDER_ESCAPE_HTML), counts[160], want[160];
+	const json_t *board = json_object_get(rules, "board");
+
+	(void)unused;
+	assert_int_equal(xml_check(counts, sizeof(counts), svg), 0);
+	/* Squares and the legend's ten; the legend's frontier, crossing, two towns, star, token, arrow, ring. */
+	snprintf(want, sizeof(want), "%d %d %zu %zu %zu %zu %d %d\n", 26 * 20 + 9, frontier_edges() + 1,
+		 json_array_size(json_object_get(board, "crossings")) + 1,
+		 json_array_size(json_object_get(board, "towns")) + 2,
+		 json_array_size(json_object_get(board, "capitals")) + 1,
+		 json_array_size(json_object_get(s, "pieces")) + 1, 2 + 1, 1 + 1);
+	assert_string_equal(counts, want);
+	/* A broken document is refused: the check can fail. */
+	assert_int_not_equal(xml_check(counts, sizeof(counts), "<svg><g></svg>"), 0);
+
+	assert_non_null(strstr(svg, "<title>Campaign, game cp-&lt;1&gt;, step 6: the board</title>"));
+	assert_null(strstr(svg, "cp-<1>"));
+	/* Each capital also framed, so a General standing on it does not hide it; and the legend's. */
+	assert_int_equal(count(svg, "<rect class=\"capital-square\""),
+			 (int)json_array_size(json_object_get(board, "capitals")) + 1);
+	/* France's nine pieces ringed as the reader's own, and no other country's. */
+	assert_int_equal(count(svg, "<circle class=\"token France own\""), 9);
+	assert_int_equal(count(svg, " own\" cx="), 9);
+	/* The attack ringed on Austria-I1's square [14, 9]: x 30 + 14 * 32 + 16, y 70 + 9 * 32 + 16. */
+	assert_non_null(strstr(svg, "<circle class=\"attack\" cx=\"494\" cy=\"374\" r=\"15\">"));
+	/* France-C4 [5, 8] -> [5, 10]: down column 5 (x 206), from 12 px below the centre of [5, 8] (y 342)
+	 * to 14 px above that of [5, 10] (y 406), clear of both tokens. */
+	assert_non_null(strstr(svg, "<line class=\"move\" x1=\"206\" y1=\"354\" x2=\"206\" y2=\"392\">"));
+	assert_non_null(strstr(svg, "<rect class=\"sq land France\" x=\"190\" y=\"230\" width=\"32\" height=\"32\">"
+				    "<title>[5, 5] land, France</title></rect>"));
+	assert_non_null(strstr(svg, ">Vienna</text>"));
+	/* Lyon on [7, 9]: x 30 + 7 * 32 + 16, y 70 + 9 * 32 + 16. */
+	assert_non_null(strstr(svg, "<circle class=\"town red\" cx=\"270\" cy=\"374\" r=\"14\"><title>Lyon (red town of "
+				    "France) at [7, 9]: held by France</title></circle>"));
+	assert_non_null(strstr(svg, "The board is reconstructed (board.json)"));
+	assert_non_null(strstr(svg, "</svg>\n"));
+	free(svg);
+	json_decref(m);
+
+	/* The public map marks nobody's pieces as its own. */
+	m = model(s, NULL, NULL);
+	svg = rules_render("campaign", "map.svg.mustache", m, EST_RENDER_ESCAPE_HTML);
+	assert_int_equal(count(svg, " own\" cx="), 0);
+	assert_int_equal(xml_check(counts, sizeof(counts), svg), 0);
+	free(svg);
+	json_decref(m);
+	json_decref(s);
+}
+
+static int load(void **unused)
+{
+	(void)unused;
+	rules = rules_load("campaign");
+	return 0;
+}
+
+static int unload(void **unused)
+{
+	(void)unused;
+	json_decref(rules);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_board),
+		cmocka_unit_test(test_legal_moves),
+		cmocka_unit_test(test_mid_game_view),
+		cmocka_unit_test(test_setup_report),
+		cmocka_unit_test(test_mid_game_report),
+		cmocka_unit_test(test_map_svg),
+	};
+
+	return cmocka_run_group_tests(tests, load, unload);
+}
