@@ -1,14 +1,137 @@
 #!/bin/bash
-# make bench: each benchmark prints a table and a JSON line, measured against
-# a baseline in the same run; the JSON lines are collected in
-# tests/bench/results.json (not committed).
+# make bench (issue 9): every figure against its baseline in the same run,
+# several repetitions, median and spread, the issue's targets beside them.
+# Each bench prints a table and one JSON line; the JSON lines are collected
+# in tests/bench/results.json (not committed). BENCH_QUICK=1 runs small
+# sizes (50 games, a 300-step history, a 50-step signed audit).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build}
+ESTAFETTE=$top/$B/estafette
+PY=/usr/bin/python3
 out=$top/tests/bench/results.json
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	N=50 HIST=300 AUDIT=50 REPS=3 mode=quick
+else
+	N=1000 HIST=2000 AUDIT=200 REPS=3 mode=full
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/estafette-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export ESTAFETTE_HOME=$WORK/home ESTAFETTE_COMMIT_TIME=1800000000
+T0=1800000000
+raw=$WORK/raw.txt
+: > "$raw"
 : > "$out"
-for b in "$top/$B"/bench/*_bench; do
-	echo "== $(basename "$b")"
-	"$b" | tee /dev/stderr | grep '^{' >> "$out"
-done 2>&1
+note() { echo "$*" >> "$raw"; }
+# timed LABEL command...: wall seconds (from date, finer than time's %e) and
+# peak RSS (KiB, /usr/bin/time -v's maximum resident set) of the command.
+timed() {
+	local label=$1 t0 t1; shift
+	t0=$(date +%s%N)
+	/usr/bin/time -f "%M" -o "$WORK/time" "$@" > "$WORK/timed.out" 2>&1 ||
+		{ cat "$WORK/timed.out" >&2; echo "bench: $label failed" >&2; exit 1; }
+	t1=$(date +%s%N)
+	note "$label $(( (t1 - t0) / 1000 ))e-6 $(cat "$WORK/time")"
+}
+
+cd "$WORK"
+for p in france allies; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
+cat > players.json <<JSON
+{"players": [
+ {"id": "france", "name": "France player", "email": "france@example.org", "key": "$(cat france.pub)"},
+ {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
+JSON
+
+# sign_awaited GAME WHEN: signed orders for every awaited player, submitted.
+# An order is the discards the Draw Phase's hand limit asks for.
+sign_awaited() {
+	local g=$1 when=$2 p o
+	for p in $("$ESTAFETTE" status "$g" --json |
+		"$PY" -c 'import json,sys; print(" ".join(a["player"] for a in json.load(sys.stdin)["awaiting"]))'); do
+		o=$("$ESTAFETTE" report "$g" --player "$p" --format json | "$PY" -c '
+import json, sys
+hand = json.load(sys.stdin)["view"].get("hand", [])
+print(json.dumps([{"type": "discard", "card": c["id"]} for c in hand[:max(0, len(hand) - 7)]]))')
+		"$PY" "$top/tests/helpers/make_order.py" "$ESTAFETTE" "$g" "$p" 1 "$o" > "$p.json"
+		rm -f "$p.json.sig"
+		ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$p.json"
+		"$ESTAFETTE" submit "$g" "$p.json" --sig "$p.json.sig" --now "@$when" >/dev/null
+	done
+}
+
+# --- (1) batch: N copies of one game whose awaited orders are signed and in.
+# (Copies share a game id, keys and dice secret; each is its own repository.)
+"$ESTAFETTE" new template --ruleset napoleonic-empire --players players.json \
+	--test-dice-secret bench >/dev/null
+"$ESTAFETTE" run template --now "@$T0" >/dev/null
+sign_awaited template "$T0"
+mkdir batch-src
+for i in $(seq -w 1 "$N"); do cp -a template "batch-src/g$i"; done
+for r in $(seq "$REPS"); do
+	rm -rf batch base && cp -a batch-src batch && cp -a batch-src base
+	sync
+	timed "batch_estafette" "$ESTAFETTE" run --all batch --now "@$T0"
+	timed "batch_baseline" "$top/tests/bench/baseline_step.sh" base
+done
+git -C batch/g$(printf %0${#N}d 1) rev-parse -q --verify step-0002 >/dev/null ||
+	{ echo "bench: run --all did not resolve step 2" >&2; exit 1; }
+note "batch_games $N"
+# One game's step alone, for memory.
+rm -rf one && cp -a template one
+timed "one_step" "$ESTAFETTE" run one --now "@$T0"
+
+# --- (2) the floor: count what a real step wrote and verified.
+g=batch/g$(printf %0${#N}d 1)
+# diff-tree lines: ":OLDMODE NEWMODE OLDSHA NEWSHA STATUS\tPATH"; trees have mode 040000.
+objs=$(git -C "$g" diff-tree -r -t step-0001 step-0002 | awk '$4 !~ /^0+$/')
+blobs=$(awk '$2 ~ /^100/' <<<"$objs" | wc -l)
+trees=$(( $(awk '$2 == "040000"' <<<"$objs" | wc -l) + 1 ))
+bytes=$(awk '$2 ~ /^100/ {print $4}' <<<"$objs" | git -C "$g" cat-file --batch-check='%(objectsize)' |
+	awk '{s += $1} END {print int(s / NR)}')
+sigs=$(git -C "$g" ls-tree --name-only step-0002:turns/0002/orders | grep -c '\.sig$' || true)
+"$top/$B/bench/floor_bench" "$sigs" "$blobs" "$trees" "$bytes" 200 | tee /dev/stderr | grep '^{' >> "$out"
+
+# --- (3) history: one game resolved step by step by deadline (no orders).
+"$ESTAFETTE" new hist --ruleset napoleonic-empire --players players.json --deadline-hours 1 \
+	--test-dice-secret bench >/dev/null
+t=$T0
+for s in $(seq 1 "$HIST"); do
+	t=$((t + 7200))
+	if [ "$s" -ge 18 ] && [ "$s" -le 22 ] || [ "$s" -ge $((HIST - 4)) ]; then
+		timed "hist_step_$s" "$ESTAFETTE" run hist --now "@$t"
+	else
+		"$ESTAFETTE" run hist --now "@$t" >/dev/null
+	fi
+done
+git -C hist rev-parse -q --verify "step-$(printf %04d "$HIST")" >/dev/null ||
+	{ echo "bench: the history game did not reach step $HIST" >&2; exit 1; }
+note "hist_steps $HIST"
+note "hist_repo_bytes $(du -sb hist/.git | cut -f1)"
+git -C hist gc -q
+note "hist_repo_packed_bytes $(du -sb hist/.git | cut -f1)"
+
+# --- (4) audit: a game with signed orders for every step, against ssh-keygen.
+"$ESTAFETTE" new aud --ruleset napoleonic-empire --players players.json \
+	--test-dice-secret bench >/dev/null
+t=$T0
+"$ESTAFETTE" run aud --now "@$t" >/dev/null
+for s in $(seq 2 "$AUDIT"); do
+	t=$((t + 60))
+	sign_awaited aud "$t"
+	"$ESTAFETTE" run aud --now "@$t" >/dev/null
+done
+for r in $(seq "$REPS"); do
+	timed "audit_estafette" "$ESTAFETTE" audit aud
+	timed "audit_baseline" "$top/tests/bench/baseline_audit.sh" aud
+	timed "audit_hist" "$ESTAFETTE" audit hist
+done
+note "audit_steps $(git -C aud tag -l 'step-*' | wc -l)"
+note "audit_orders $(git -C aud ls-tree -r --name-only main turns | grep -c '/orders/.*\.json$')"
+note "audit_hist_steps $(git -C hist tag -l 'step-*' | wc -l)"
+
+# --- (5) dice.
+"$top/$B/bench/dice_bench" | tee /dev/stderr | grep '^{' >> "$out"
+
+# --- the table and the JSON.
+"$PY" "$top/tests/bench/summarize.py" "$mode" "$raw" "$out"
 echo "results: $out"

@@ -171,11 +171,11 @@ expect_exit 0 "$ESTAFETTE" new cp3 --ruleset campaign --players three.json
 json_get 'd["options"]["players"]' < cp3/game.json | grep -q Prussia || fail "game.json lacks the players' bases"
 expect_exit 0 "$ESTAFETTE" run cp3
 expect_exit 0 "$ESTAFETTE" audit cp3
-"$PY" - two.json fp.json <<'PY'
+"$PY" - three.json fp.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["players"][0]["powers"] = ["France"]
-d["players"][1]["powers"] = ["Prussia"]
+for p, power in zip(d["players"], ["France", "Prussia", "Russia"]):
+    p["powers"] = [power]
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_exit 65 "$ESTAFETTE" new cpfp --ruleset campaign --players fp.json
@@ -183,4 +183,23 @@ grep -q "France and Prussia cannot be used as base countries at the same time" "
 	fail "France with Prussia: $(cat "$WORK/last.err")"
 expect_exit 65 "$ESTAFETTE" new cpopt --ruleset campaign --players four.json --option players=x
 grep -q 'option "players" is set by `new`' "$WORK/last.err" || fail "players option: $(cat "$WORK/last.err")"
+# A GM's Campaign board the rules could not play is refused at `new`.
+cp_broken() {  # python-edit expected-message
+	rm -rf cp-board; mkdir cp-board
+	"$PY" - "$TOP/internal/rulesets/campaign/data/board.json" cp-board/board.json "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d))
+PY
+	expect_exit 65 "$ESTAFETTE" new cpx --ruleset campaign --players four.json --rules cp-board
+	grep -qF "$2" "$WORK/last.err" || fail "campaign board: $(cat "$WORK/last.err")"
+}
+cp_broken 'd["seating"] = ["France", "France", "Russia"]' 'field "seating[1]" must be a country'
+cp_broken 'd["seating"] = ["France", "Russia", "Austria"]' '"seating" lacks Spain'
+cp_broken 'd["enlistment"]["France"] = []' 'an Enlistment Area of 4 squares or more'
+cp_broken 'd["start"]["France"]["infantry"][0] = next(c["square"] for c in d["capitals"] if c["country"] == "France")' 'all distinct and off the capital'
+cp_broken 'd["towns"][0]["colour"] = "green"' 'must be red (with "piece": infantry or cavalry) or yellow'
+cp_broken 'd["crossings"][0] = [d["crossings"][0][0], d["crossings"][0][0]]' 'must join two neighbouring land squares of two countries'
+cp_broken 'd["countries"][3] = "X" + d["countries"][3][1:]' 'countries F P R A I S'
 echo "rules_and_powers: deal, --rules DIR, provisional banner and orders by power hold"

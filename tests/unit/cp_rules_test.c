@@ -810,6 +810,29 @@ static void test_alliance_propose_then_accept(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §8 in one file: accepting an alliance and consenting to the new ally's
+ * crossing are read in order; an order item's unknown field is refused,
+ * not ignored; §13's "place" names a land square next to the red town.
+ */
+static void test_orders_read_in_order_and_strictly(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6);
+
+	(void)unused;
+	cpt_put(s, "France-G", "France", "general", 1, 4);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	json_array_append_new(json_object_get(s, "proposals"), json_pack("[s, s]", "Russia", "France"));
+	cpt_valid(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Russia'}, "
+		  "{'type': 'consent', 'to': 'Russia'}]");
+	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Austria-G', 'with': 'France-G'}]", 0,
+		    "not a field of attack orders", NULL);
+	cpt_refused(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [1, 3], 'bogus': 1}]", 0,
+		    "not a field of move orders", NULL);
+	json_decref(s);
+}
+
 /* §8: "A player must not cross any border into his ally's territory without his consent." */
 static void test_crossing_into_an_ally_needs_consent(void **unused)
 {
@@ -1051,6 +1074,7 @@ int main(void)
 		cmocka_unit_test(test_mobilising),
 		cmocka_unit_test(test_mobilised_with_more_than_four_of_a_kind),
 		cmocka_unit_test(test_alliance_propose_then_accept),
+		cmocka_unit_test(test_orders_read_in_order_and_strictly),
 		cmocka_unit_test(test_crossing_into_an_ally_needs_consent),
 		cmocka_unit_test(test_break_then_attack_former_ally),
 		cmocka_unit_test(test_two_player_game_has_no_alliances),

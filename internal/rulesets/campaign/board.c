@@ -160,9 +160,91 @@ static int check_grids(const json_t *rules)
 	for (int y = 0; y < h; y++) {
 		const char *t = json_string_value(json_array_get(json_object_get(cp_board(rules), "terrain"), (size_t)y));
 		const char *c = json_string_value(json_array_get(json_object_get(cp_board(rules), "countries"), (size_t)y));
-		if (!t || !c || (int)strlen(t) != w || (int)strlen(c) != w || strspn(t, ".~#^") != (size_t)w)
-			return est_error_set(EST_EINVAL, "rules/board.json: row %d of \"terrain\" or \"countries\" is not "
-					     "%d characters of the legend (terrain . ~ # ^); fix the data", y, w);
+		if (!t || !c || (int)strlen(t) != w || (int)strlen(c) != w || strspn(t, ".~#^") != (size_t)w ||
+		    strspn(c, "FPRAIS~-") != (size_t)w)
+			return est_error_set(EST_EINVAL, "rules/board.json: row %d of \"terrain\" or \"countries\" is "
+					     "missing or not %d characters of the legend (terrain . ~ # ^; countries F P R "
+					     "A I S, ~ sea, - none); fix the data", y, w);
+	}
+	return 0;
+}
+
+/* "seating": countries of the board, each at most once (§9: the order round the table); set-up checks the bases are in it. */
+static int check_seating(const json_t *rules)
+{
+	const json_t *seating = json_object_get(cp_board(rules), "seating"), *v, *w;
+	size_t i, j;
+
+	json_array_foreach(seating, i, v) {
+		int known = 0;
+		for (size_t k = 0; k < sizeof(countries) / sizeof(countries[0]); k++)
+			known |= json_is_string(v) && strcmp(json_string_value(v), countries[k].name) == 0;
+		json_array_foreach(seating, j, w)
+			known &= j >= i || !json_equal(v, w);
+		if (!known)
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"seating[%zu]\" must be a country "
+					     "(France, Prussia, Russia, Austria, Italy, Spain) not listed before; fix "
+					     "the data", i);
+	}
+	return 0;
+}
+
+/* Per country with a capital: 4 infantry and 4 cavalry start squares and an Enlistment Area, all distinct and off the capital. */
+static int check_armies(const json_t *rules)
+{
+	const json_t *capitals = json_object_get(cp_board(rules), "capitals"), *c;
+	size_t i;
+
+	json_array_foreach(capitals, i, c) {
+		const char *country = cp_str(c, "country");
+		const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country);
+		const json_t *area = json_object_get(json_object_get(cp_board(rules), "enlistment"), country);
+		json_t *seen = json_object(), *sq;
+		int bad = !country || strcmp(country, "Italy") == 0 ||
+			  est_rules_find(capitals, "country", country) != c ||
+			  json_array_size(json_object_get(start, "infantry")) != 4 ||
+			  json_array_size(json_object_get(start, "cavalry")) != 4 || json_array_size(area) < 4;
+		const json_t *lists[] = {json_object_get(start, "infantry"), json_object_get(start, "cavalry"), area};
+		char key[32];
+		int x, y;
+		cp_sq(json_object_get(c, "square"), &x, &y);
+		snprintf(key, sizeof(key), "%d,%d", x, y);
+		json_object_set_new(seen, key, json_true());
+		for (int l = 0; l < 3 && !bad; l++) {
+			size_t k;
+			json_array_foreach(lists[l], k, sq) {
+				if (!cp_sq(sq, &x, &y))
+					continue;
+				snprintf(key, sizeof(key), "%d,%d", x, y);
+				bad |= json_object_get(seen, key) != NULL;
+				json_object_set_new(seen, key, json_true());
+			}
+		}
+		json_decref(seen);
+		if (bad)
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals[%zu]\": each base country "
+					     "(not Italy) has one capital, 4 infantry and 4 cavalry start squares and an "
+					     "Enlistment Area of 4 squares or more, all distinct and off the capital; "
+					     "fix the data", i);
+	}
+	return 0;
+}
+
+/* Towns: red (with its piece: infantry or cavalry) or yellow (§5), never on a capital. */
+static int check_towns(const json_t *rules)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
+		const char *colour = cp_str(t, "colour"), *piece = cp_str(t, "piece");
+		int x, y, red = strcmp(colour, "red") == 0;
+		cp_sq(json_object_get(t, "square"), &x, &y);
+		if ((!red && strcmp(colour, "yellow") != 0) || cp_capital_at(rules, x, y) ||
+		    (red && (!piece || (strcmp(piece, "infantry") != 0 && strcmp(piece, "cavalry") != 0))))
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"towns[%zu]\" must be red (with "
+					     "\"piece\": infantry or cavalry) or yellow, and off the capitals; fix the "
+					     "data", i);
 	}
 	return 0;
 }
@@ -189,10 +271,16 @@ int cp_check_board(const json_t *rules)
 		if (!land(rules, json_object_get(t, "square"), cp_str(t, "country")))
 			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals[%zu]\" must stand on a land "
 					     "square of its country; fix the data", i);
-	json_array_foreach(json_object_get(board, "crossings"), i, pair)
-		if (!land(rules, json_array_get(pair, 0), NULL) || !land(rules, json_array_get(pair, 1), NULL))
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"crossings[%zu]\" must join two land "
-					     "squares; fix the data", i);
+	json_array_foreach(json_object_get(board, "crossings"), i, pair) {
+		int ax, ay, bx, by;
+		const char *a, *b;
+		if (!land(rules, json_array_get(pair, 0), NULL) || !land(rules, json_array_get(pair, 1), NULL) ||
+		    !cp_sq(json_array_get(pair, 0), &ax, &ay) || !cp_sq(json_array_get(pair, 1), &bx, &by) ||
+		    abs(ax - bx) > 1 || abs(ay - by) > 1 || !(a = cp_country_at(rules, ax, ay)) ||
+		    !(b = cp_country_at(rules, bx, by)) || strcmp(a, b) == 0)
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"crossings[%zu]\" must join two "
+					     "neighbouring land squares of two countries; fix the data", i);
+	}
 	json_object_foreach((json_t *)json_object_get(board, "enlistment"), key, v)
 		json_array_foreach(v, i, t)
 			if (!land(rules, t, key))
@@ -206,5 +294,5 @@ int cp_check_board(const json_t *rules)
 					return est_error_set(EST_EINVAL, "rules/board.json: field \"start.%s.%s[%zu]\" must be "
 							     "a land square of %s; fix the data", key, kinds[k], i, key);
 	}
-	return 0;
+	return check_seating(rules) < 0 || check_armies(rules) < 0 || check_towns(rules) < 0 ? est_error_code() : 0;
 }

@@ -39,31 +39,40 @@ static int deal(json_t **out, size_t players)
 static int read_bases(json_t **bases_out, json_t **partners_out, const json_t *options)
 {
 	const json_t *players = json_object_get(options, "players");
-	json_t *held, *c;
-	json_t *bases = json_array(), *partners = json_array();
-	size_t i, j;
+	json_t *bases = json_array(), *partners = json_array(), *held, *c;
+	size_t i, j, n = json_array_size(players);
+	int error = 0;
 
 	json_array_foreach(players, i, held) {
 		json_array_foreach(held, j, c)
 			json_array_append(bases, c);
 		if (json_array_size(held) > 1)
 			json_array_append(partners, held);
-		if (json_array_size(players) == 2 && json_array_size(held) != 2)
-			goto bad;
+		if (!error && n == 2 && json_array_size(held) != 2)
+			error = est_error_set(EST_EINVAL, "players[%zu] holds %zu countries: \"When only two players "
+					      "are involved ... Each player controls two armies\" (§1); give each two",
+					      i, json_array_size(held));
+		if (!error && n > 2 && json_array_size(held) != 1)
+			error = est_error_set(EST_EINVAL, "players[%zu] holds %zu countries: with %zu players each "
+					      "chooses one country as its base (§1); give it one", i,
+					      json_array_size(held), n);
 	}
-	if (json_array_size(players) < 2 || json_array_size(players) > 4 || json_array_size(bases) < 2 ||
-	    (json_array_size(players) > 2 && json_array_size(partners) > 0) ||
-	    (cp_in_list(bases, "France") && cp_in_list(bases, "Prussia")))
-		goto bad;
+	if (!error && (n < 2 || n > 4))
+		error = est_error_set(EST_EINVAL, "Campaign is for two to four players (§1); list 2, 3 or 4");
+	if (!error && cp_in_list(bases, "France") && cp_in_list(bases, "Prussia"))
+		error = est_error_set(EST_EINVAL, "the players hold France and Prussia: \"France and Prussia cannot "
+				      "be used as base countries at the same time\" (§1); choose another base");
+	if (!error && n == 4 && cp_in_list(bases, "Prussia"))
+		error = est_error_set(EST_EINVAL, "with four players \"the four countries used as bases are France, "
+				      "Russia, Austria and Spain. Prussia is not used as a base\" (§1); hold those");
+	if (error < 0) {
+		json_decref(bases);
+		json_decref(partners);
+		return error;
+	}
 	*bases_out = bases;
 	*partners_out = partners;
 	return 0;
-bad:
-	json_decref(bases);
-	json_decref(partners);
-	return est_error_set(EST_EINVAL, "players: Campaign takes 2 to 4 players; with 3 or 4 each holds one "
-			     "country, with 2 each holds two (§1), and \"France and Prussia cannot be used as base "
-			     "countries at the same time\"; fix the players' powers");
 }
 
 static int read_options(const char **game, int *limit, const json_t *options)
@@ -131,13 +140,21 @@ static json_t *towns_at_start(const json_t *rules, const json_t *bases)
 
 static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 {
-	json_t *bases = NULL, *partners = NULL, *state;
+	json_t *bases = NULL, *partners = NULL, *state, *c;
 	const char *game;
+	size_t i;
 	int limit, error;
 
 	if ((error = cp_check_board(rules)) < 0 || (error = read_options(&game, &limit, options)) < 0 ||
 	    (error = read_bases(&bases, &partners, options)) < 0)
 		return error;
+	json_array_foreach(bases, i, c)
+		if (!cp_in_list(json_object_get(cp_board(rules), "seating"), json_string_value(c))) {
+			json_decref(bases);
+			json_decref(partners);
+			return est_error_set(EST_EINVAL, "rules/board.json: \"seating\" lacks %s, a base of this "
+					     "game; list every country round the table", json_string_value(c));
+		}
 	state = json_pack("{s:s, s:o, s:o, s:[], s:s, s:i, s:n, s:n, s:[], s:o, s:[], s:[], s:[], s:[], s:{}, "
 			  "s:{}, s:{}, s:{}, s:{}, s:{s:[], s:n}, s:i}",
 			  "game", game, "bases", bases, "partners", partners, "order", "phase", "start", "turn", 0,

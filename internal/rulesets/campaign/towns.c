@@ -295,6 +295,8 @@ static int finish(json_t *state, json_t *events, const char *winner, const char 
 	json_object_set_new(state, "phase", json_string("over"));
 	json_object_set_new(state, "winner", json_string(winner));
 	json_object_set_new(state, "win_reason", json_string(why));
+	if (strcmp(winner, "draw") == 0)
+		return est_rules_event(events, json_pack("{s:s}", "winner", winner), "over", "a draw: %s", why);
 	return est_rules_event(events, json_pack("{s:s}", "winner", winner), "over", "%s wins: %s", winner, why);
 }
 

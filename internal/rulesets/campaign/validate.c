@@ -4,6 +4,7 @@
  * earlier ones leave it; every refusal names the rule and the piece.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -122,6 +123,8 @@ static void check_diplomacy(struct check *c, int i, const json_t *o)
 		if (!found)
 			est_rules_diag(c->diags, i, "with", "Campaign §8", "%s has not proposed an alliance to you; "
 				       "propose one instead", with);
+		else
+			json_array_append_new(json_object_get(c->state, "alliances"), json_pack("[s, s]", with, c->active));
 	} else if (strcmp(action, "break") == 0) {
 		json_t *alliances = json_object_get(c->state, "alliances");
 		for (size_t k = json_array_size(alliances); k-- > 0;)
@@ -133,21 +136,56 @@ static void check_diplomacy(struct check *c, int i, const json_t *o)
 	}
 }
 
+/* Only the fields README.md "Orders" gives each type: anything else is refused, not ignored. */
+static int fields_ok(struct check *c, int i, const json_t *o)
+{
+	static const struct {
+		const char *type, *fields[5];
+	} known[] = {{"move", {"type", "piece", "to", NULL}}, {"attack", {"type", "target", NULL}},
+		     {"alliance", {"type", "with", "action", NULL}}, {"consent", {"type", "to", "withdraw", NULL}},
+		     {"place", {"type", "town", "square", NULL}}};
+	const char *type = cp_str(o, "type"), *key;
+	json_t *v;
+
+	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+		if (strcmp(known[k].type, type) != 0)
+			continue;
+		json_object_foreach((json_t *)o, key, v) {
+			const char *const *f;
+			for (f = known[k].fields; *f && strcmp(*f, key) != 0; f++)
+				;
+			if (!*f) {
+				est_rules_diag(c->diags, i, key, R_ORDERS, "\"%s\" is not a field of %s orders; remove it",
+					       key, type);
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
 static void check_item(struct check *c, int i, const json_t *o)
 {
 	const char *type = cp_str(o, "type");
 
 	if (!json_is_object(o) || !type)
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "each order is an object with a \"type\"");
+	else if (!fields_ok(c, i, o))
+		return;
 	else if (strcmp(type, "move") == 0)
 		check_move(c, i, o);
 	else if (strcmp(type, "attack") == 0)
 		check_attack(c, i, o);
 	else if (strcmp(type, "place") == 0) {
 		const json_t *town = cp_town(c->rules, cp_str(o, "town"));
+		int tx, ty, x, y;
 		if (!town || strcmp(cp_str(town, "colour"), "red") != 0 || strcmp(cp_str(c->state, "game"), "standard") != 0)
 			est_rules_diag(c->diags, i, "town", "Campaign §13", "\"place\" says where the piece a red town "
 				       "brings goes, in the Standard game; name a red town");
+		else if (!cp_sq(json_object_get(town, "square"), &tx, &ty) || !cp_sq(json_object_get(o, "square"), &x, &y) ||
+			 abs(x - tx) > 1 || abs(y - ty) > 1 || (x == tx && y == ty) || cp_terrain(c->rules, x, y) != '.')
+			est_rules_diag(c->diags, i, "square", "Campaign §13", "the piece goes \"on any empty square "
+				       "adjacent to the Town square\": name a land square next to %s", cp_str(town, "name"));
 	} else
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is not an order; a turn takes move, attack, "
 			       "alliance, consent, place", type);
@@ -175,7 +213,8 @@ int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		/* Diplomacy first, on the copy: an attack is judged with this turn's alliances and breaks. */
 		json_array_foreach(orders, i, o)
 			if (json_is_object(o) && cp_str(o, "type") && (strcmp(cp_str(o, "type"), "alliance") == 0 ||
-								       strcmp(cp_str(o, "type"), "consent") == 0))
+								       strcmp(cp_str(o, "type"), "consent") == 0) &&
+			    fields_ok(&c, (int)i, o))
 				check_diplomacy(&c, (int)i, o);
 		json_array_foreach(orders, i, o)
 			if (!json_is_object(o) || !cp_str(o, "type") || (strcmp(cp_str(o, "type"), "alliance") != 0 &&

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Turn run.sh's raw timings into the table (with issue 9's targets) and JSON lines.
+
+    summarize.py MODE RAW RESULTS_JSON
+
+RAW has lines "label value [value...]"; RESULTS_JSON already holds the C
+benches' JSON lines (floor, dice) and gets the others appended.
+"""
+import json
+import statistics
+import sys
+
+mode, raw_path, out_path = sys.argv[1:4]
+raw = {}
+for line in open(raw_path):
+    k, *v = line.split()
+    raw.setdefault(k, []).append([float(x) for x in v])
+c = [json.loads(l) for l in open(out_path) if l.startswith("{")]
+floor = next(x for x in c if x["bench"] == "floor")
+dice = next(x for x in c if x["bench"] == "dice")
+
+
+def med(key, i=0):
+    v = [x[i] for x in raw[key]]
+    m = statistics.median(v)
+    return m, (max(v) - min(v)) / m if m else 0.0
+
+
+def one(key):
+    return raw[key][0][0]
+
+
+rows, results = [], []
+
+
+def row(name, value, unit, spread, target, met):
+    rows.append((name, value, unit, spread, target, met))
+
+
+n = one("batch_games")
+est_s, est_sp = med("batch_estafette")
+base_s, base_sp = med("batch_baseline")
+est_rate, base_rate = n / est_s, n / base_s
+step_s = est_s / n
+row("batch: estafette run --all", f"{est_rate:.1f}", "steps/s", est_sp, "", "")
+row("batch: baseline (ssh-keygen + git CLI)", f"{base_rate:.1f}", "steps/s", base_sp, "", "")
+row("batch: ratio", f"{est_rate / base_rate:.2f}", "x", None, ">= 25 x", est_rate / base_rate >= 25)
+row("floor: verify + git objects", f"{floor['floor_seconds'] * 1e3:.2f}", "ms/step", floor["git_spread"], "", "")
+row("batch step / floor", f"{step_s / floor['floor_seconds']:.1f}", "x", None, "<= 3 x",
+    step_s <= 3 * floor["floor_seconds"])
+results.append({"bench": "batch", "mode": mode, "games": n, "repeats": len(raw["batch_estafette"]),
+                "estafette_steps_per_second": est_rate, "estafette_spread": est_sp,
+                "baseline_steps_per_second": base_rate, "baseline_spread": base_sp,
+                "ratio": est_rate / base_rate, "step_over_floor": step_s / floor["floor_seconds"]})
+
+hist = int(one("hist_steps"))
+early = [raw[k][0][0] for k in raw if k.startswith("hist_step_") and int(k[10:]) <= 22]
+late = [raw[k][0][0] for k in raw if k.startswith("hist_step_") and int(k[10:]) > 22]
+e, l = statistics.median(early), statistics.median(late)
+size = one("hist_repo_bytes") / hist
+packed = one("hist_repo_packed_bytes") / hist
+row("history: step ~20 (run, one process)", f"{e * 1e3:.1f}", "ms", (max(early) - min(early)) / e, "", "")
+row(f"history: step ~{hist} (run, one process)", f"{l * 1e3:.1f}", "ms", (max(late) - min(late)) / l, "", "")
+row(f"history: step {hist} / step 20", f"{l / e:.2f}", "x", None, "<= 1.2 x", l / e <= 1.2)
+row("history: repository per step (loose)", f"{size / 1024:.1f}", "KiB", None, "", "")
+row("history: repository per step (after gc)", f"{packed / 1024:.1f}", "KiB", None, "", "")
+results.append({"bench": "history", "mode": mode, "steps": hist, "step20_seconds": e,
+                "late_step_seconds": l, "ratio": l / e, "repo_bytes_per_step_loose": size,
+                "repo_bytes_per_step_packed": packed})
+
+steps = one("audit_steps")
+orders = one("audit_orders")
+a_s, a_sp = med("audit_estafette")
+b_s, b_sp = med("audit_baseline")
+h_s, h_sp = med("audit_hist")
+hs = one("audit_hist_steps")
+row(f"audit: estafette ({int(steps)} signed steps)", f"{steps / a_s:.1f}", "steps/s", a_sp, "", "")
+row(f"audit: baseline ssh-keygen ({int(orders)} orders)", f"{steps / b_s:.1f}", "steps/s", b_sp, "", "")
+row("audit: ratio", f"{b_s / a_s:.2f}", "x", None, ">= 10 x", b_s / a_s >= 10)
+row(f"audit: estafette, history game ({int(hs)} steps)", f"{hs / h_s:.1f}", "steps/s", h_sp, "", "")
+results.append({"bench": "audit", "mode": mode, "steps": steps, "orders": orders,
+                "estafette_steps_per_second": steps / a_s, "baseline_steps_per_second": steps / b_s,
+                "ratio": b_s / a_s, "history_steps": hs, "history_steps_per_second": hs / h_s})
+
+words = 1.0  # a d6 consumes one word (rejection of w >= 2^32 - 4 is ~1e-9)
+target = dice["hmac_per_second"] * 8 / words / 2
+row("dice: d6 rolls", f"{dice['rolls_per_second']:.0f}", "rolls/s", None,
+    f">= {target:.0f}", dice["rolls_per_second"] >= target)
+
+mib = lambda kib: kib / 1024
+rss = {"one_step": mib(raw["one_step"][0][1]),
+       "batch": mib(max(x[1] for x in raw["batch_estafette"])),
+       "audit": mib(max(x[1] for x in raw["audit_estafette"])),
+       "audit_history": mib(max(x[1] for x in raw["audit_hist"]))}
+for k, v in rss.items():
+    row(f"memory: peak RSS, {k}", f"{v:.1f}", "MiB", None, "< 32 MiB", v < 32)
+results.append({"bench": "memory", "mode": mode, "peak_rss_mib": rss})
+
+print(f"\n{'measure':50} {'value':>10} {'unit':8} {'spread':>7}  {'target':>12}  met")
+for name, value, unit, spread, tgt, met in rows:
+    sp = f"{100 * spread:6.1f}%" if spread is not None else ""
+    m = "" if met == "" else ("yes" if met else "NO")
+    print(f"{name:50} {value:>10} {unit:8} {sp:>7}  {tgt:>12}  {m}")
+with open(out_path, "a") as f:
+    for r in results:
+        f.write(json.dumps(r) + "\n")
