@@ -3,6 +3,8 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include <git2.h>
+
 #include "cmd.h"
 #include "engine/engine.h"
 #include "util/error.h"
@@ -51,6 +53,13 @@ int main(int argc, char **argv)
 		printf("estafette %s\n", EST_VERSION);
 		return 0;
 	}
+	/*
+	 * One libgit2 reference for the whole process: each store takes and drops
+	 * its own, and without this one `run --all` tore libgit2 down and set it
+	 * up again for every game (its TLS set-up re-reads the system's
+	 * certificates each time: 18% of a batch step, tests/bench).
+	 */
+	git_libgit2_init();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);

@@ -91,7 +91,9 @@ mib = lambda kib: kib / 1024
 rss = {"one_step": mib(raw["one_step"][0][1]),
        "batch": mib(max(x[1] for x in raw["batch_estafette"])),
        "audit": mib(max(x[1] for x in raw["audit_estafette"])),
-       "audit_history": mib(max(x[1] for x in raw["audit_hist"]))}
+       "audit_history": mib(max(x[1] for x in raw["audit_hist"])),
+       "history_late_step": mib(max(raw[k][0][1] for k in raw
+                                    if k.startswith("hist_step_") and int(k[10:]) > 22))}
 for k, v in rss.items():
     row(f"memory: peak RSS, {k}", f"{v:.1f}", "MiB", None, "< 32 MiB", v < 32)
 results.append({"bench": "memory", "mode": mode, "peak_rss_mib": rss})

@@ -232,18 +232,6 @@ static inline json_t *cpt_resolve(const json_t *state, const json_t *r, const ch
 	return next;
 }
 
-/* The n-th (from 0) event of `type`, or NULL. */
-static inline const json_t *cpt_event(const json_t *events, const char *type, int n)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(events, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0 && n-- == 0)
-			return e;
-	return NULL;
-}
-
 /* The holder of a town in the state, or NULL. */
 static inline const char *cpt_holder(const json_t *state, const char *town)
 {

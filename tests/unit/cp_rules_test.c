@@ -360,7 +360,7 @@ static void test_diagonal_cavalry_attack_does_not_take(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 2);	/* diagonal to the target */
 	cpt_put(s, "France-C2", "France", "cavalry", 6, 2);	/* diagonal to the target */
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 3, 4, &events);
-	e = cpt_event(events, "attack", 0);
+	e = rules_event_nth(events, "attack", 0);
 	assert_non_null(e);
 	assert_false(json_is_true(json_object_get(e, "taken")));
 	assert_non_null(strstr(json_string_value(json_object_get(e, "text")), "Russia-I1"));
@@ -389,7 +389,7 @@ static void test_attack_takes_and_attackers_do_not_move_on(void **unused)
 		  " {'type': 'move', 'piece': 'France-I1', 'to': [4, 4]}]");
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'},"
 			   " {'type': 'move', 'piece': 'France-I1', 'to': [4, 4]}]", 2, 5, &events);
-	assert_true(json_is_true(json_object_get(cpt_event(events, "attack", 0), "taken")));
+	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
 	assert_null(cp_piece(next, "Russia-I1"));
 	assert_null(cpt_at(next, 5, 3));
 	assert_true(cpt_on(next, "France-C1", 4, 3));
@@ -499,7 +499,7 @@ static void test_only_a_general_captures_a_town(void **unused)
 			   " {'type': 'move', 'piece': 'France-G', 'to': [6, 1]}]", 1, 1, &events);
 	assert_string_equal(cpt_holder(next, "Minsk"), "France");
 	assert_string_equal(cpt_holder(s, "Minsk"), "Russia");
-	assert_non_null(cpt_event(events, "town", 0));
+	assert_non_null(rules_event_nth(events, "town", 0));
 	/* In the Introductory game a red town brings no piece (§13 is the Standard game's). */
 	assert_int_equal(cp_count(next, "France", NULL), 2);
 	assert_int_equal(cp_count(next, "Russia", NULL), 2);
@@ -531,7 +531,7 @@ static void test_capital_falls_when_all_its_towns_are_held(void **unused)
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 1, 1, &events);
 	assert_true(cp_is_out(next, "Russia"));
 	assert_int_equal(cp_count(next, "Russia", NULL), 0);
-	assert_non_null(cpt_event(events, "out", 0));
+	assert_non_null(rules_event_nth(events, "out", 0));
 	/* Russia's turn is passed: Austria plays next. */
 	assert_string_equal(cp_str(next, "active"), "Austria");
 	json_decref(events);
@@ -615,13 +615,13 @@ static void test_introductory_general_captured(void **unused)
 	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
 	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
-	assert_true(json_is_true(json_object_get(cpt_event(events, "attack", 0), "taken")));
+	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
 	/* Not removed: back on Moscow, the troops on their start squares. */
 	assert_true(cpt_on(next, "Russia-G", 6, 4));
 	assert_true(cpt_on(next, "Russia-I1", 5, 3));
 	assert_true(cpt_on(next, "Russia-C1", 6, 3));
 	/* Russia misses its turn: Austria throws. */
-	assert_non_null(cpt_event(events, "missed", 0));
+	assert_non_null(rules_event_nth(events, "missed", 0));
 	assert_string_equal(cp_str(next, "active"), "Austria");
 	json_decref(events);
 	/* Austria may not attack the General before Russia's second turn. */
@@ -745,7 +745,7 @@ static void test_mobilising(void **unused)
 	/* The cavalry reaches its start square [6,5]: mobilisation is complete at the end of the turn. */
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-C1', 'to': [6, 5]}]", 2, 3, &events);
 	assert_null(json_object_get(json_object_get(next, "mobilising"), "Russia"));
-	assert_non_null(cpt_event(events, "mobilised", 0));
+	assert_non_null(rules_event_nth(events, "mobilised", 0));
 	json_decref(events);
 	json_decref(next);
 	json_decref(s);

@@ -218,22 +218,10 @@ static inline void lemt_accepted(const json_t *state, const json_t *rules, const
 		fail_msg("%s refused: %s", orders, json_dumps(diags, JSON_COMPACT));
 }
 
-/* The n-th (from 0) event of `type`, or NULL. */
-static inline const json_t *lemt_event_nth(const json_t *events, const char *type, int n)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(events, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0 && n-- == 0)
-			return e;
-	return NULL;
-}
-
 /* An integer field of the first event of `type` (fails if there is none). */
 static inline int lemt_event_int(const json_t *events, const char *type, const char *field)
 {
-	const json_t *e = lemt_event_nth(events, type, 0);
+	const json_t *e = rules_event_nth(events, type, 0);
 
 	if (!e)
 		fail_msg("no \"%s\" event", type);

@@ -185,10 +185,10 @@ static void test_5513_equal_results_roll_again(void **unused)
 	assert_string_equal(lgt_purpose(log, 3), "Upper Austria 5.513: Austria initiative");
 	assert_string_equal(lgt_purpose(log, 4), "Upper Austria 5.612 step 1: Austria approach to battlefield");
 	assert_int_equal(rules_event_count(ev, "initiative"), 2);
-	assert_int_equal(lg_int(lgt_event_nth(ev, "initiative", 0), "mover_total", 0), 4);
-	assert_int_equal(lg_int(lgt_event_nth(ev, "initiative", 0), "defender_total", 0), 4);
+	assert_int_equal(lg_int(rules_event_nth(ev, "initiative", 0), "mover_total", 0), 4);
+	assert_int_equal(lg_int(rules_event_nth(ev, "initiative", 0), "defender_total", 0), 4);
 	assert_non_null(strstr(lgt_text(ev, "initiative"), "equal, both roll again"));
-	assert_int_equal(lg_int(lgt_event_nth(ev, "initiative", 1), "defender_total", 0), 6);
+	assert_int_equal(lg_int(rules_event_nth(ev, "initiative", 1), "defender_total", 0), 6);
 	lgt_assert_pending(n, rules, "sequential", "battle-step-4", "Austria");
 	json_decref(log);
 	json_decref(ev);
@@ -588,7 +588,7 @@ static void test_56291_retreat_through_enemy_provinces(void **unused)
 	lgt_control(s, "Lombardy", "Austria", 0, 0);
 	n = lgt_step(s, rules, OPTION("France", "attack"), faces, 3, &ev, &log);
 	assert_string_equal(lgt_purpose(log, 2), "Upper Austria 5.629: Austria pursuit");
-	way = json_object_get(lgt_event_nth(ev, "retreat", 0), "way");
+	way = json_object_get(rules_event_nth(ev, "retreat", 0), "way");
 	assert_int_equal(json_array_size(way), 3);
 	assert_string_equal(json_string_value(json_array_get(way, 0)), "Bavaria");
 	assert_string_equal(json_string_value(json_array_get(way, 1)), "Wurttemberg");
@@ -596,7 +596,7 @@ static void test_56291_retreat_through_enemy_provinces(void **unused)
 	assert_string_equal(lgt_location(n, "fr"), "Baden");
 	/* 5 - 1 (attack) - 2 (5.6291) - 1 (pursuit) */
 	assert_int_equal(lg_divisions(lg_army(n, "fr")), 1);
-	assert_non_null(strstr(json_string_value(json_object_get(lgt_event_nth(ev, "losses", 2), "text")),
+	assert_non_null(strstr(json_string_value(json_object_get(rules_event_nth(ev, "losses", 2), "text")),
 			       "5.6291"));
 	assert_int_equal(lgt_event_int(ev, "pursuit", "divisions"), 1);
 	assert_int_equal(lgt_corps(n, "au", "Werneck"), 2);

@@ -313,8 +313,8 @@ static void test_coalition_simultaneous_turn(void **unused)
 		  "'Russia': [{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}], 'Britain': []}", &ev);
 	assert_string_equal(lgt_location(n, "army-of-italy"), "Carinthia");
 	assert_string_equal(lgt_location(n, "army-of-podolia"), "Moravia");
-	assert_string_equal(lg_str(lgt_event_nth(ev, "move", 0), "army"), "army-of-italy");
-	assert_string_equal(lg_str(lgt_event_nth(ev, "move", 1), "army"), "army-of-podolia");
+	assert_string_equal(lg_str(rules_event_nth(ev, "move", 0), "army"), "army-of-italy");
+	assert_string_equal(lg_str(rules_event_nth(ev, "move", 1), "army"), "army-of-podolia");
 	assert_string_equal(lg_str(n, "season"), "Winter");
 	assert_int_equal(lg_int(n, "year", 0), 1805);
 	lgt_assert_pending(n, rules, "sequential", "turn", "France");
@@ -353,7 +353,7 @@ static void test_no_stacking(void **unused)
 	assert_string_equal(lgt_location(n, "army-of-tyrol"), "Lower Austria");
 	assert_string_equal(lgt_location(n, "army-of-podolia"), "Moravia");
 	assert_non_null(strstr(lgt_text(ev, "move"), "marches from Tyrol through Upper Austria to Lower Austria"));
-	assert_non_null(strstr(lg_str(lgt_event_nth(ev, "move", 1), "text"), "stops short"));
+	assert_non_null(strstr(lg_str(rules_event_nth(ev, "move", 1), "text"), "stops short"));
 	json_decref(ev);
 	json_decref(n);
 	json_decref(c);

@@ -120,21 +120,9 @@ static inline const char *lgt_purpose(const json_t *log, size_t i)
 	return p;
 }
 
-/* The n-th (from 0) event of `type`, or NULL. */
-static inline const json_t *lgt_event_nth(const json_t *events, const char *type, int n)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(events, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0 && n-- == 0)
-			return e;
-	return NULL;
-}
-
 static inline const json_t *lgt_event(const json_t *events, const char *type)
 {
-	return lgt_event_nth(events, type, 0);
+	return rules_event_nth(events, type, 0);
 }
 
 /* The text of the first event of `type` (fails if there is none). */

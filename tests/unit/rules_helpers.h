@@ -72,6 +72,18 @@ static inline json_t *J(const char *text)
 	return v;
 }
 
+/* The n-th (from 0) event of `type` among a step's events, or NULL. */
+static inline const json_t *rules_event_nth(const json_t *events, const char *type, int n)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(events, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0 && n-- == 0)
+			return e;
+	return NULL;
+}
+
 /* How many events of `type` a step's events hold. */
 static inline int rules_event_count(const json_t *events, const char *type)
 {

@@ -220,14 +220,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 		error = cp_start(s, events, rules, dice);
 	else
 		error = cp_play_turn(s, events, rules, dice, json_object_get(orders, cp_str(state, "active")));
-	if (error == 0) {
-		*state_out = s;
-		*events_out = events;
-		return 0;
-	}
-	json_decref(s);
-	json_decref(events);
-	return error;
+	return est_rules_resolved(state_out, events_out, s, events, error);
 }
 
 const est_ruleset est_ruleset_campaign = {

@@ -43,6 +43,13 @@ json_t *est_rules_string(char *text);
 json_t *est_rules_find(const json_t *list, const char *key, const char *value);
 
 /*
+ * The end of a resolve() (engine/ruleset.h): with `error` 0 it hands the
+ * new `state` and `events` to the out-parameters, otherwise it releases
+ * both (either may be NULL). Returns `error`.
+ */
+int est_rules_resolved(json_t **state_out, json_t **events_out, json_t *state, json_t *events, int error);
+
+/*
  * Roll one die of `sides` faces from `dice` (est_dice_roll), logging the
  * printf-style purpose (at most 199 bytes kept). Errors: est_dice_roll's.
  */

@@ -90,3 +90,15 @@ json_t *est_rules_string(char *text)
 	free(text);
 	return v;
 }
+
+int est_rules_resolved(json_t **state_out, json_t **events_out, json_t *state, json_t *events, int error)
+{
+	if (error == 0) {
+		*state_out = state;
+		*events_out = events;
+		return 0;
+	}
+	json_decref(state);
+	json_decref(events);
+	return error;
+}

@@ -252,11 +252,9 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 	int error;
 
 	(void)hidden;
-	if (!s || !events) {
+	if (!s || !events)
 		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (strcmp(phase, "over") == 0)
+	else if (strcmp(phase, "over") == 0)
 		error = est_error_set(EST_ERROR, "state.json: the scenario is over; nothing to resolve");
 	else if (strcmp(phase, "winter") == 0)
 		error = lg_winter(s, events, rules);
@@ -267,15 +265,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 	/* The winter phase opens the next season's turn, which waits for France. */
 	if (error == 0 && strcmp(phase, "winter") != 0)
 		error = lg_advance(s, events, rules, dice);
-	if (error == 0) {
-		*state_out = s;
-		*events_out = events;
-		return 0;
-	}
-out:
-	json_decref(s);
-	json_decref(events);
-	return error;
+	return est_rules_resolved(state_out, events_out, s, events, error);
 }
 
 /* Standing orders are a power's own: a sealed game keeps them off the public refs. */

@@ -160,14 +160,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 		error = lem_deal(s, rules) < 0 ? est_error_code() : lem_housekeeping(s, events, rules, hidden);
 	else if ((error = lem_actions(s, events, rules, dice, json_object_get(orders, LEM_POWER))) == 0)
 		error = lem_housekeeping(s, events, rules, hidden);
-	if (error == 0) {
-		*state_out = s;
-		*events_out = events;
-		return 0;
-	}
-	json_decref(s);
-	json_decref(events);
-	return error;
+	return est_rules_resolved(state_out, events_out, s, events, error);
 }
 
 /*
