@@ -164,17 +164,6 @@ static inline int cpt_taken(const json_t *state, const json_t *r, const char *at
 	return taken;
 }
 
-/* validate(): 0 and no diagnostics. */
-static inline void cpt_valid(const json_t *state, const json_t *r, const char *power, const char *orders)
-{
-	json_t *d = NULL, *o = J(orders);
-
-	if (CP->validate(&d, state, r, power, o) != 0)
-		fail_msg("%s's orders %s refused: %s", power, orders, d ? json_dumps(d, 0) : est_error_message());
-	assert_null(d);
-	json_decref(o);
-}
-
 /*
  * validate() refuses: EST_EINVAL with exactly one diagnostic, at order
  * `index`, whose rule and message together hold each of `words1` and

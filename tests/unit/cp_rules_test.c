@@ -238,7 +238,7 @@ static void test_throw_limits_the_number_of_moves(void **unused)
 	(void)unused;
 	cpt_put(s, "France-G", "France", "general", 1, 4);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_valid(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [1, 3]},"
+	rules_valid(CP, s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [1, 3]},"
 		  " {'type': 'move', 'piece': 'France-G', 'to': [1, 2]},"
 		  " {'type': 'move', 'piece': 'France-I1', 'to': [1, 6]}]");
 	cpt_refused(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [1, 3]},"
@@ -283,7 +283,7 @@ static void test_attack_declared_first_and_only_one(void **unused)
 	cpt_put(s, "France-G", "France", "general", 3, 3);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 5, 5);
-	cpt_valid(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'},"
+	rules_valid(CP, s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'},"
 		  " {'type': 'move', 'piece': 'France-G', 'to': [3, 2]}]");
 	cpt_refused(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [3, 2]},"
 		    " {'type': 'attack', 'target': 'Russia-I1'}]", 1, "§10", "declared before any move");
@@ -385,7 +385,7 @@ static void test_attack_takes_and_attackers_do_not_move_on(void **unused)
 	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 5, 5);
-	cpt_valid(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'},"
+	rules_valid(CP, s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'},"
 		  " {'type': 'move', 'piece': 'France-I1', 'to': [4, 4]}]");
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'},"
 			   " {'type': 'move', 'piece': 'France-I1', 'to': [4, 4]}]", 2, 5, &events);
@@ -583,7 +583,7 @@ static void test_red_town_place_order_and_other_kind(void **unused)
 	cpt_put(s, "France-G", "France", "general", 6, 1);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 6, 3);
-	cpt_valid(s, rules, "France", "[{'type': 'place', 'town': 'Minsk', 'square': [5, 0]}]");
+	rules_valid(CP, s, rules, "France", "[{'type': 'place', 'town': 'Minsk', 'square': [5, 0]}]");
 	assert_int_equal(cp_capture_towns(s, events, rules, orders), 0);
 	assert_non_null(cpt_at(s, 5, 0));
 	assert_string_equal(cp_str(cp_piece_at(s, 5, 0), "kind"), "cavalry");
@@ -637,7 +637,7 @@ static void test_introductory_general_captured(void **unused)
 	after = cpt_resolve(next, rules, "[]", 4, 4, NULL);		/* after it, Austria may attack */
 	json_decref(next);
 	assert_string_equal(cp_str(after, "active"), "Austria");
-	cpt_valid(after, rules, "Austria", "[{'type': 'attack', 'target': 'Russia-G'}]");
+	rules_valid(CP, after, rules, "Austria", "[{'type': 'attack', 'target': 'Russia-G'}]");
 	json_decref(after);
 	json_decref(s);
 }
@@ -797,11 +797,11 @@ static void test_alliance_propose_then_accept(void **unused)
 	/* Accepting what was never proposed is refused. */
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Russia'}]", 0, "§8",
 		    "has not proposed");
-	cpt_valid(s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Russia'}]");
+	rules_valid(CP, s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Russia'}]");
 	next = cpt_resolve(s, rules, "[{'type': 'alliance', 'action': 'propose', 'with': 'Russia'}]", 3, 3, NULL);
 	assert_false(cp_allied(next, "France", "Russia"));
 	assert_string_equal(cp_str(next, "active"), "Russia");
-	cpt_valid(next, rules, "Russia", "[{'type': 'alliance', 'action': 'accept', 'with': 'France'}]");
+	rules_valid(CP, next, rules, "Russia", "[{'type': 'alliance', 'action': 'accept', 'with': 'France'}]");
 	after = cpt_resolve(next, rules, "[{'type': 'alliance', 'action': 'accept', 'with': 'France'}]", 3, 3, NULL);
 	assert_true(cp_allied(after, "France", "Russia"));
 	assert_false(cp_allied(after, "France", "Austria"));
@@ -824,7 +824,7 @@ static void test_orders_read_in_order_and_strictly(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
 	json_array_append_new(json_object_get(s, "proposals"), json_pack("[s, s]", "Russia", "France"));
-	cpt_valid(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Russia'}, "
+	rules_valid(CP, s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Russia'}, "
 		  "{'type': 'consent', 'to': 'Russia'}]");
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Austria-G', 'with': 'France-G'}]", 0,
 		    "not a field of attack orders", NULL);
@@ -850,15 +850,15 @@ static void test_crossing_into_an_ally_needs_consent(void **unused)
 		    "France-G");
 	/* Russia's turn: it consents; then France may cross. */
 	json_object_set_new(s, "active", json_string("Russia"));
-	cpt_valid(s, rules, "Russia", "[{'type': 'consent', 'to': 'France'}]");
+	rules_valid(CP, s, rules, "Russia", "[{'type': 'consent', 'to': 'France'}]");
 	next = cpt_resolve(s, rules, "[{'type': 'consent', 'to': 'France'}]", 3, 3, NULL);
 	json_object_set_new(next, "active", json_string("France"));
-	cpt_valid(next, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]");
+	rules_valid(CP, next, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]");
 	json_decref(next);
 	/* An opponent's territory needs no consent. */
 	json_array_clear(json_object_get(s, "alliances"));
 	json_object_set_new(s, "active", json_string("France"));
-	cpt_valid(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]");
+	rules_valid(CP, s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]");
 	json_decref(s);
 }
 
@@ -891,7 +891,7 @@ static void test_break_then_attack_former_ally(void **unused)
 	after = cpt_resolve(next, rules, "[]", 1, 1, NULL);	/* Russia */
 	third = cpt_resolve(after, rules, "[]", 1, 1, NULL);	/* Austria; France's next turn */
 	assert_string_equal(cp_str(third, "active"), "France");
-	cpt_valid(third, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'}]");
+	rules_valid(CP, third, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'}]");
 	json_decref(third);
 	json_decref(after);
 	json_decref(next);

@@ -367,7 +367,7 @@ static void test_5612_step5_attack_then_retreat_decision(void **unused)
 	assert_int_equal(LG->default_orders(&def, n, rules, "Austria"), 0);
 	assert_string_equal(lg_str(json_array_get(def, 0), "type"), "retreat");
 	assert_string_equal(lg_str(json_array_get(def, 0), "to"), "Bohemia");
-	lgt_valid(n, rules, "Austria", "[{'type': 'retreat', 'to': 'Lower Austria'}]");
+	rules_valid(LG, n, rules, "Austria", "[{'type': 'retreat', 'to': 'Lower Austria'}]");
 	lgt_refused(n, rules, "Austria", "[{'type': 'retreat', 'to': 'Bavaria'}]", "to", "not open");
 	json_decref(ev);
 	m = lgt_step(n, rules, "{'Austria': [{'type': 'retreat', 'to': 'Lower Austria'}]}", pursuit, 1, &ev, &log);
@@ -531,8 +531,8 @@ static void test_5612_step6_only_attack_or_retreat(void **unused)
 		    "not an option at step 6");
 	lgt_refused(s, rules, "Austria", "[{'type': 'option', 'option': 'bombard'}]", "option",
 		    "not an option at step 6");
-	lgt_valid(s, rules, "Austria", "[{'type': 'option', 'option': 'attack'}]");
-	lgt_valid(s, rules, "Austria", "[{'type': 'option', 'option': 'retreat'}]");
+	rules_valid(LG, s, rules, "Austria", "[{'type': 'option', 'option': 'attack'}]");
+	rules_valid(LG, s, rules, "Austria", "[{'type': 'option', 'option': 'retreat'}]");
 	assert_int_equal(lgt_step_fails(s, rules, OPTION("Austria", "auxiliary")), EST_EINVAL);
 	assert_int_equal(lgt_step_fails(s, rules, OPTION("Austria", "bombard")), EST_EINVAL);
 	json_decref(s);

@@ -207,7 +207,7 @@ static void test_4241_expired_peace_counted_or_excluded(void **unused)
 	json_object_set_new(s, "season", json_string("Winter"));
 	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1804}"));
 	lgt_control(s, "Holland", "France", 1, 0);
-	lgt_valid(s, rules, "France", "[{'type': 'embargo', 'exclude': []}]");
+	rules_valid(LG, s, rules, "France", "[{'type': 'embargo', 'exclude': []}]");
 	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'exclude': ['Austria']}]", "exclude",
 		    "not a nation of the embargo");
 	lgt_refused(s, rules, "Britain", "[{'type': 'embargo', 'exclude': []}]", "orders", "not awaited");
@@ -261,9 +261,9 @@ static void test_validate_movement_refusals(void **unused)
 	lgt_control(s, "Tyrol", "France", 0, 1);
 	lgt_control(s, "Carinthia", "France", 0, 1);
 	/* three clear provinces: 3 MP, allowed; and into the enemy army's province, ending there */
-	lgt_valid(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Baden', 'Alsace']}]");
-	lgt_valid(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]");
-	lgt_valid(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Tyrol']}]");
+	rules_valid(LG, s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Baden', 'Alsace']}]");
+	rules_valid(LG, s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]");
+	rules_valid(LG, s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Wurttemberg', 'Tyrol']}]");
 	lgt_refused(s, rules, "France", "[{'type': 'move', 'army': 'fr', 'path': ['Lower Austria']}]", "path",
 		    "Lower Austria is not adjacent to Bavaria");
 	/* two mountains: 2 + 2 = 4 MP, one more than the army has */
@@ -306,8 +306,8 @@ static void test_coalition_simultaneous_turn(void **unused)
 	assert_true(json_equal(json_object_get(p, "powers"), want));
 	json_decref(want);
 	json_decref(p);
-	lgt_valid(c, rules, "Austria", "[{'type': 'move', 'army': 'army-of-italy', 'path': ['Carinthia']}]");
-	lgt_valid(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}]");
+	rules_valid(LG, c, rules, "Austria", "[{'type': 'move', 'army': 'army-of-italy', 'path': ['Carinthia']}]");
+	rules_valid(LG, c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}]");
 	lgt_refused(c, rules, "France", "[]", "orders", "not awaited");
 	n = step0(c, "{'Austria': [{'type': 'move', 'army': 'army-of-italy', 'path': ['Carinthia']}], "
 		  "'Russia': [{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}], 'Britain': []}", &ev);
@@ -343,9 +343,9 @@ static void test_no_stacking(void **unused)
 		    "already ends in Moravia");
 	lgt_refused(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
 		    "'Galicia']}]", "path", "a second time");
-	lgt_valid(c, rules, "Austria", "[{'type': 'move', 'army': 'army-of-tyrol', 'path': ['Upper Austria', "
+	rules_valid(LG, c, rules, "Austria", "[{'type': 'move', 'army': 'army-of-tyrol', 'path': ['Upper Austria', "
 		  "'Lower Austria']}]");
-	lgt_valid(c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
+	rules_valid(LG, c, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
 		  "'Lower Austria']}]");
 	n = step0(c, "{'Austria': [{'type': 'move', 'army': 'army-of-tyrol', 'path': ['Upper Austria', "
 		  "'Lower Austria']}], 'Russia': [{'type': 'move', 'army': 'army-of-podolia', 'path': "
@@ -378,7 +378,7 @@ static void test_seasons_and_the_winter_step(void **unused)
 	assert_non_null(strstr(lgt_text(ev, "season"), "Winter 1805 begins"));
 	json_decref(ev);
 	c = step0(b, "{'France': []}", NULL);
-	lgt_valid(c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 3}]");
+	rules_valid(LG, c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 3}]");
 	lgt_refused(c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 11}]", "vp", "from 0 to 10");
 	d = step0(c, "{'Austria': [], 'Russia': [], 'Britain': [{'type': 'buy-vp', 'vp': 3}]}", NULL);
 	assert_string_equal(lg_str(d, "phase"), "winter");

@@ -187,17 +187,6 @@ static inline void lgt_assert_pending(const json_t *state, const json_t *rules, 
 	json_decref(p);
 }
 
-/* validate(): 0 and no diagnostics. */
-static inline void lgt_valid(const json_t *state, const json_t *rules, const char *power, const char *orders)
-{
-	json_t *d = NULL, *o = J(orders);
-
-	if (LG->validate(&d, state, rules, power, o) != 0)
-		fail_msg("%s's orders %s refused: %s", power, orders, d ? json_dumps(d, 0) : est_error_message());
-	assert_null(d);
-	json_decref(o);
-}
-
 /*
  * validate() refuses: EST_EINVAL with exactly one diagnostic, on `field`,
  * whose message holds `words`. Returns nothing; fails the test otherwise.

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/ruleset.h"
 #include "render/render.h"
 #include "util/error.h"
 
@@ -70,6 +71,18 @@ static inline json_t *J(const char *text)
 		fail_msg("bad test JSON %s: %s", s, err.text);
 	free(s);
 	return v;
+}
+
+/* `rs`'s validate() takes `orders` (JSON text with ' for ") from `power`: 0 and no diagnostics. */
+static inline void rules_valid(const est_ruleset *rs, const json_t *state, const json_t *rules, const char *power,
+			       const char *orders)
+{
+	json_t *d = NULL, *o = J(orders);
+
+	if (rs->validate(&d, state, rules, power, o) != 0)
+		fail_msg("%s's orders %s refused: %s", power, orders, d ? json_dumps(d, 0) : est_error_message());
+	assert_null(d);
+	json_decref(o);
 }
 
 /* The n-th (from 0) event of `type` among a step's events, or NULL. */

@@ -50,6 +50,12 @@ json_t *est_rules_find(const json_t *list, const char *key, const char *value);
 int est_rules_resolved(json_t **state_out, json_t **events_out, json_t *state, json_t *events, int error);
 
 /*
+ * engine/ruleset.h default_orders() for a ruleset whose missed step
+ * orders nothing: a new empty array. Errors: EST_ENOMEM.
+ */
+int est_rules_no_orders(json_t **out, const json_t *state, const json_t *rules, const char *power);
+
+/*
  * Roll one die of `sides` faces from `dice` (est_dice_roll), logging the
  * printf-style purpose (at most 199 bytes kept). Errors: est_dice_roll's.
  */

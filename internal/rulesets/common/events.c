@@ -102,3 +102,12 @@ int est_rules_resolved(json_t **state_out, json_t **events_out, json_t *state, j
 	json_decref(events);
 	return error;
 }
+
+int est_rules_no_orders(json_t **out, const json_t *state, const json_t *rules, const char *power)
+{
+	(void)state;
+	(void)rules;
+	(void)power;
+	*out = json_array();
+	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+}

@@ -135,16 +135,6 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-/* A missed turn spends no Actions (RULINGS.md M12). */
-static int default_orders(json_t **out, const json_t *state, const json_t *rules, const char *power)
-{
-	(void)state;
-	(void)rules;
-	(void)power;
-	*out = json_array();
-	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
-}
-
 static int resolve(json_t **state_out, json_t **events_out, const json_t *state, const json_t *rules,
 		   const json_t *orders, est_dice *dice, est_dice *hidden)
 {
@@ -195,7 +185,7 @@ const est_ruleset est_ruleset_levee_en_masse = {
 	.setup = setup,
 	.pending = pending,
 	.validate = lem_validate,
-	.default_orders = default_orders,
+	.default_orders = est_rules_no_orders, /* RULINGS.md M12: a missed turn orders nothing */
 	.resolve = resolve,
 	.view = lem_view,
 	.sealed = NULL,
