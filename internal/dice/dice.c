@@ -103,6 +103,34 @@ void est_dice_chain_value(unsigned char out[32], const unsigned char secret[32],
 	OPENSSL_cleanse(c, sizeof(c));
 }
 
+void est_dice_chain_checkpoints(est_dice_checkpoints *out, const unsigned char secret[32])
+{
+	memcpy(out->value[0], secret, 32);
+	for (size_t i = 1; i < EST_DICE_CHECKPOINTS; i++)
+		est_dice_chain_value(out->value[i], out->value[i - 1], EST_DICE_CHECKPOINT_EVERY);
+}
+
+int est_dice_chain_value_from(unsigned char out[32], const est_dice_checkpoints *cp, uint32_t n)
+{
+	uint32_t j = n / EST_DICE_CHECKPOINT_EVERY, k = n % EST_DICE_CHECKPOINT_EVERY;
+	unsigned char next[32];
+	int ok;
+
+	if (n > EST_DICE_CHAIN_LENGTH)
+		return est_error_set(EST_EINVAL, "dice: chain value %u is past the chain's length %d", n,
+				     EST_DICE_CHAIN_LENGTH);
+	est_dice_chain_value(out, cp->value[j], k);
+	if (k == 0)
+		return 0;
+	est_dice_chain_value(next, out, EST_DICE_CHECKPOINT_EVERY - k);
+	ok = CRYPTO_memcmp(next, cp->value[j + 1], 32) == 0;
+	OPENSSL_cleanse(next, sizeof(next));
+	if (ok)
+		return 0;
+	OPENSSL_cleanse(out, 32);
+	return est_error_set(EST_EINVAL, "dice: checkpoints %u and %u do not chain", j, j + 1);
+}
+
 int est_dice_check_reveal(const unsigned char reveal[32], const unsigned char prev[32])
 {
 	unsigned char hashed[32];

@@ -24,6 +24,9 @@
 #define EST_DICE_DOMAIN_HIDDEN "estafette/dice/v1/hidden-step"
 #define EST_DICE_DOMAIN_DEAL "estafette/dice/v1/deal-step"
 #define EST_DICE_CHAIN_LENGTH 10000
+/* Checkpoints c_0, c_100, ..., c_N: a step's chain value in at most 100 hashes. */
+#define EST_DICE_CHECKPOINT_EVERY 100
+#define EST_DICE_CHECKPOINTS (EST_DICE_CHAIN_LENGTH / EST_DICE_CHECKPOINT_EVERY + 1)
 
 typedef struct est_dice est_dice;
 
@@ -33,6 +36,28 @@ typedef struct est_dice est_dice;
  * c_N; step t reveals c_(N-t). Takes n hash computations. Cannot fail.
  */
 void est_dice_chain_value(unsigned char out[32], const unsigned char secret[32], uint32_t n);
+
+/* A chain's checkpoints: value[i] = c_(i * EST_DICE_CHECKPOINT_EVERY). */
+typedef struct {
+	unsigned char value[EST_DICE_CHECKPOINTS][32];
+} est_dice_checkpoints;
+
+/*
+ * Every checkpoint of the chain from `secret`: out->value[i] = c_(i *
+ * EST_DICE_CHECKPOINT_EVERY) for i < EST_DICE_CHECKPOINTS, so out[0] is
+ * the secret and the last is the tip c_N of an EST_DICE_CHAIN_LENGTH chain.
+ * Takes EST_DICE_CHAIN_LENGTH hash computations. Cannot fail.
+ */
+void est_dice_chain_checkpoints(est_dice_checkpoints *out, const unsigned char secret[32]);
+
+/*
+ * c_n into out[32] from checkpoints made by est_dice_chain_checkpoints,
+ * checked on the way: hashing on from c_n must reach the next checkpoint.
+ * At most EST_DICE_CHECKPOINT_EVERY hash computations.
+ * Errors: EST_EINVAL when n > EST_DICE_CHAIN_LENGTH or the checkpoints do
+ * not chain (a damaged or stale copy; compute them again).
+ */
+int est_dice_chain_value_from(unsigned char out[32], const est_dice_checkpoints *cp, uint32_t n);
 
 /*
  * Check that SHA-256(reveal) == prev (prev = r_(t-1), r_0 = tip), in

@@ -18,6 +18,8 @@
 #define DEFAULT_OUTAGE_PERCENT 50
 /* Civil disorder looks back this many steps at the most. */
 #define LOOK_BACK 500
+/* A recorded count past this is no count this code wrote. */
+#define LOOK_BACK_MAX 1000000
 
 static long long schedule_int(est_game *game, const char *key, long long fallback)
 {
@@ -26,37 +28,49 @@ static long long schedule_int(est_game *game, const char *key, long long fallbac
 	return json_is_integer(v) ? json_integer_value(v) : fallback;
 }
 
-/* Is `player` named in manifest list `key` ("orders", "missing")? */
-static int listed(const json_t *manifest, const char *key, const char *player)
+/* `player`'s entry in manifest list `key` ("orders", "missing"), or NULL. */
+static const json_t *listed(const json_t *manifest, const char *key, const char *player)
 {
 	const json_t *e;
 	size_t i;
 
 	json_array_foreach(json_object_get(manifest, key), i, e)
 		if (strcmp(json_string_value(json_object_get(e, "player")), player) == 0)
-			return 1;
-	return 0;
+			return e;
+	return NULL;
 }
 
+/*
+ * A "missing" entry carries the count so far ("missed_in_a_row"), so the
+ * walk stops at the player's last awaited step, whatever the history's
+ * length; manifests written before that field are counted one by one.
+ */
 int est_missed_in_a_row(est_game *game, const char *player, int limit)
 {
 	json_t *manifest = NULL;
+	const json_t *skipped;
 	char path[64];
-	int missed = 0;
+	int missed = 0, done = 0;
 
-	for (long long t = game->step; t >= 1 && t > game->step - LOOK_BACK && missed < limit; t--) {
+	for (long long t = game->step; t >= 1 && t > game->step - LOOK_BACK && !done && missed < limit;
+	     t--) {
 		snprintf(path, sizeof(path), "turns/%04lld/manifest.json", t);
 		if (est_game_read_json(&manifest, game, NULL, path) < 0) {
 			est_error_clear();
 			break;
 		}
-		int sent = listed(manifest, "orders", player), skipped = listed(manifest, "missing", player);
+		skipped = listed(manifest, "missing", player);
+		done = listed(manifest, "orders", player) != NULL;
+		json_int_t so_far = json_integer_value(json_object_get(skipped, "missed_in_a_row"));
+		if (skipped && so_far >= 1 && so_far <= LOOK_BACK_MAX) {
+			missed += (int)so_far;
+			done = 1;
+		} else {
+			missed += skipped != NULL;
+		}
 		json_decref(manifest);
-		if (sent)
-			break;
-		missed += skipped;
 	}
-	return missed;
+	return missed < limit ? missed : limit;
 }
 
 int est_civil_disorder_reached(est_game *game, int missed)

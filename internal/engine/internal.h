@@ -38,6 +38,19 @@ int est_secrets_check_free(const char *home, const char *id);
  */
 int est_secrets_load(est_secrets *out, const char *home, const char *id);
 
+/*
+ * c_n of game `id`'s chain and of its hidden chain (est_dice_chain_value of
+ * its secrets), into chain_out[32] and hidden_out[32]: step t reveals
+ * n = chain_length - t. Reads the chain checkpoints kept beside the secrets
+ * ($ESTAFETTE_HOME/games/<id>/chain-checkpoints, mode 0600), so that a step
+ * costs at most 2 x EST_DICE_CHECKPOINT_EVERY hashes, not 2 x n; a missing,
+ * stale or damaged copy is made again (2 x EST_DICE_CHAIN_LENGTH hashes),
+ * and a copy that cannot be written only costs time. Errors: those of
+ * est_secrets_load; EST_EINVAL when n > EST_DICE_CHAIN_LENGTH.
+ */
+int est_secrets_chain_values(unsigned char chain_out[32], unsigned char hidden_out[32],
+			     const char *home, const char *id, uint32_t n);
+
 /* $ESTAFETTE_HOME/games/<id>/<name>; caller frees; NULL on ENOMEM. */
 char *est_game_home_path(const est_game *game, const char *name);
 

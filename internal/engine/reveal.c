@@ -123,18 +123,16 @@ static int reveal_json(est_changes *c, est_game *game)
 {
 	const json_t *dice = json_object_get(game->game, "dice");
 	long long n = json_integer_value(json_object_get(dice, "chain_length"));
-	unsigned char chain[32], hidden[32], h[32];
+	unsigned char r[32], h[32];
 	char hex[65];
+	json_t *doc;
 	int error;
 
-	if ((error = est_engine_secrets(chain, hidden, game->home,
-					json_string_value(json_object_get(game->game, "id")))) < 0)
+	if ((error = est_secrets_chain_values(r, h, game->home,
+					      json_string_value(json_object_get(game->game, "id")),
+					      (uint32_t)(n - game->step))) < 0)
 		return error;
-	json_t *doc;
-
-	est_dice_chain_value(h, hidden, (uint32_t)(n - game->step));
-	OPENSSL_cleanse(chain, sizeof(chain));
-	OPENSSL_cleanse(hidden, sizeof(hidden));
+	OPENSSL_cleanse(r, sizeof(r));
 	est_hex_encode(hex, h, 32);
 	doc = json_pack("{s:s, s:O, s:I, s:s, s:O}", "estafette", "reveal/1", "game",
 				json_object_get(game->game, "id"), "step", (json_int_t)game->step,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dice/dice.h"
 #include "engine/internal.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -109,6 +110,77 @@ int est_secrets_load(est_secrets *out, const char *home, const char *id)
 out:
 	json_decref(root);
 	free(text);
+	free(path);
+	return error;
+}
+
+/* The checkpoints of both chains, one after the other: a cache of est_dice_chain_checkpoints. */
+typedef struct {
+	est_dice_checkpoints chain;
+	est_dice_checkpoints hidden;
+} checkpoints;
+
+/* The cached copy if it is whole and begins with these secrets, else 0. */
+static int read_checkpoints(checkpoints *cp, const est_secrets *secrets, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ok;
+
+	if (est_file_read_private(&text, &len, path, sizeof(*cp)) < 0) {
+		est_error_clear();
+		return 0;
+	}
+	ok = len == sizeof(*cp);
+	if (ok)
+		memcpy(cp, text, sizeof(*cp));
+	OPENSSL_cleanse(text, len);
+	free(text);
+	return ok && CRYPTO_memcmp(cp->chain.value[0], secrets->chain, 32) == 0 &&
+	       CRYPTO_memcmp(cp->hidden.value[0], secrets->hidden, 32) == 0;
+}
+
+static void make_checkpoints(checkpoints *cp, const est_secrets *secrets, const char *path)
+{
+	est_dice_chain_checkpoints(&cp->chain, secrets->chain);
+	est_dice_chain_checkpoints(&cp->hidden, secrets->hidden);
+	/* Only a cache: without it the next step computes it again. */
+	if (est_file_write_atomic(path, cp, sizeof(*cp), 0600) < 0)
+		est_error_clear();
+}
+
+static int values_from(unsigned char chain_out[32], unsigned char hidden_out[32], const checkpoints *cp,
+		       uint32_t n)
+{
+	int error = est_dice_chain_value_from(chain_out, &cp->chain, n);
+
+	return error < 0 ? error : est_dice_chain_value_from(hidden_out, &cp->hidden, n);
+}
+
+int est_secrets_chain_values(unsigned char chain_out[32], unsigned char hidden_out[32],
+			     const char *home, const char *id, uint32_t n)
+{
+	char *path = est_strdup_printf("%s/games/%s/chain-checkpoints", home, id);
+	checkpoints *cp = malloc(sizeof(*cp));
+	est_secrets secrets;
+	int error;
+
+	if (!path || !cp) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_secrets_load(&secrets, home, id)) < 0)
+		goto out;
+	if (read_checkpoints(cp, &secrets, path) && values_from(chain_out, hidden_out, cp, n) == 0)
+		goto out;
+	est_error_clear();
+	make_checkpoints(cp, &secrets, path);
+	error = values_from(chain_out, hidden_out, cp, n);
+out:
+	OPENSSL_cleanse(&secrets, sizeof(secrets));
+	if (cp)
+		OPENSSL_cleanse(cp, sizeof(*cp));
+	free(cp);
 	free(path);
 	return error;
 }

@@ -199,8 +199,8 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 	}
 	/* A sealed game's defaults name hidden cards: audit recomputes them from the whole state. */
 	json_array_append_new(json_object_get(w->manifest, "missing"),
-		json_pack("{s:O, s:O, s:s, s:o*}", "player", json_object_get(entry, "player"),
-			  "powers", json_object_get(entry, "awaited_powers"),
+		json_pack("{s:O, s:O, s:i, s:s, s:o*}", "player", json_object_get(entry, "player"),
+			  "powers", json_object_get(entry, "awaited_powers"), "missed_in_a_row", missed + 1,
 			  "policy", disorder ? "civil disorder: the ruleset's default orders" :
 			  "no moves received: the ruleset's default orders",
 			  "orders", est_game_is_sealed(game) ? NULL : given));
@@ -470,18 +470,16 @@ static int reveal(unsigned char out[32], unsigned char hidden_out[32], est_game 
 	unsigned char prev[32];
 	const char *prev_hex;
 	json_t *last = NULL;
-	est_secrets secrets;
 	char path[64], name[32];
 	int error;
 
 	if (step >= n)
 		return est_error_set(EST_ECONFIG, "game.json: the dice chain has %lld values and step %lld "
 				     "needs one more; the game cannot go on with this chain", n, step);
-	if ((error = est_secrets_load(&secrets, game->home,
-				      json_string_value(json_object_get(game->game, "id")))) < 0)
+	if ((error = est_secrets_chain_values(out, hidden_out, game->home,
+					      json_string_value(json_object_get(game->game, "id")),
+					      (uint32_t)(n - step))) < 0)
 		return error;
-	est_dice_chain_value(out, secrets.chain, (uint32_t)(n - step));
-	est_dice_chain_value(hidden_out, secrets.hidden, (uint32_t)(n - step));
 	if (step == 1) {
 		prev_hex = json_string_value(json_object_get(dice, "chain_tip"));
 	} else {

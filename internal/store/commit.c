@@ -490,13 +490,35 @@ static int is_synced(const est_store *store, const git_oid *commit)
 }
 
 /*
+ * The changed paths as checkout's pathspec, when the work tree was last
+ * brought to `parent` (so only they can differ): the rest of a long history
+ * is not looked at. 0 and an empty list otherwise, for a full checkout.
+ */
+static int changed_paths(git_strarray *out, est_store *store, const git_commit *parent,
+			 const est_store_change *changes, size_t count)
+{
+	out->strings = NULL;
+	out->count = 0;
+	if (!parent || !is_synced(store, git_commit_id(parent)))
+		return 0;
+	if (!(out->strings = calloc(count ? count : 1, sizeof(*out->strings))))
+		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+	for (size_t i = 0; i < count; i++)
+		out->strings[i] = (char *)changes[i].path; /* checkout only reads them */
+	out->count = count;
+	return 0;
+}
+
+/*
  * Bring the work tree and index to `commit` if the repository has a work
  * tree checked out on the branch. The baseline is what the index says was
  * checked out last, not the parent commit, so that files it tracked which
  * the new tree lacks are removed even if an earlier run died before its own
- * checkout (or HEAD was on another branch meanwhile).
+ * checkout (or HEAD was on another branch meanwhile). When the work tree is
+ * known to be at `parent`, only the paths of `changes` are checked out.
  */
-static int sync_work_tree(est_store *store, git_commit *commit)
+static int sync_work_tree(est_store *store, git_commit *commit, const git_commit *parent,
+			  const est_store_change *changes, size_t count)
 {
 	git_checkout_options opts;
 	git_reference *head = NULL;
@@ -516,7 +538,8 @@ static int sync_work_tree(est_store *store, git_commit *commit)
 		error = est_store__git_error(store, EST_EIO, "reading the index");
 		goto out;
 	}
-	if ((error = index_snapshot(&baseline, store, index)) < 0)
+	if ((error = index_snapshot(&baseline, store, index)) < 0 ||
+	    (error = changed_paths(&opts.paths, store, parent, changes, count)) < 0)
 		goto out;
 	/* Forced: a run's commit is the truth; untracked files are not touched. */
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
@@ -526,6 +549,7 @@ static int sync_work_tree(est_store *store, git_commit *commit)
 	else
 		mark_synced(store, git_commit_id(commit));
 out:
+	free(opts.paths.strings);
 	git_index_free(baseline);
 	git_index_free(index);
 	git_reference_free(head);
@@ -686,7 +710,7 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 				 "missing (est_store_tag() adds it)", out_oid);
 		goto out;
 	}
-	if ((error = sync_work_tree(store, commit)) < 0)
+	if ((error = sync_work_tree(store, commit, parent, changes, count)) < 0)
 		est_error_prefix("commit %s is on " EST_STORE_BRANCH " but the work tree "
 				 "lags; run `git -C %s checkout -f main`",
 				 out_oid, store->path);

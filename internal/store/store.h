@@ -199,8 +199,13 @@ void est_store_list_free(char **names);
  * never tag (it would be refused as pointing elsewhere).
  *
  * With a work tree whose HEAD is refs/heads/main, the work tree and index
- * are then brought in line with the new commit (forced: tracked files are
- * overwritten, files no longer in the tree removed; untracked files stay).
+ * are then brought in line with the new commit: the changed paths are
+ * forced (overwritten, or removed when deleted); a hand edit to another
+ * tracked file stays as a modification git status shows, and untracked
+ * files stay. A work tree not known to be at the parent commit (an earlier
+ * checkout was interrupted, or HEAD was elsewhere) is forced in full. Only
+ * the changed paths are looked at, so a commit costs the same late in a
+ * long history as early.
  *
  * Errors: EST_EINVAL (a malformed change path, expected_head, tag or empty
  * message; tag exists elsewhere; expected_head is not a commit);

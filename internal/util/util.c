@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 
@@ -187,9 +188,23 @@ int est_path_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* SHA256() rather than EVP_Digest(EVP_sha256()): the dice chain hashes thousands of times a step, and EVP looks the digest up on every call. */
+/*
+ * OpenSSL 3 looks a digest up by name on every SHA256() or EVP_sha256()
+ * call, which cost more than the hash of a dice chain value; fetch it once.
+ */
+static EVP_MD *sha256_md;
+static CRYPTO_ONCE sha256_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void fetch_sha256(void)
+{
+	sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
 void est_sha256(unsigned char out[EST_SHA256_LEN], const void *data, size_t len)
 {
+	if (CRYPTO_THREAD_run_once(&sha256_once, fetch_sha256) && sha256_md &&
+	    EVP_Digest(data, len, out, NULL, sha256_md, NULL))
+		return;
 	SHA256(data, len, out);
 }
 

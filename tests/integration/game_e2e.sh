@@ -65,7 +65,16 @@ git -C game add orders/allies.json
 git -C game -c user.name=pr -c user.email=pr@example.org commit -qm "merge pull request"
 mkdir -p notagame && git -C notagame init -q
 
+# The dice chain's checkpoints beside the secrets: private, and a damaged
+# copy (here checkpoint c_9900, which step 2 starts from) is made again
+# without stopping the step.
+cp_file=$ESTAFETTE_HOME/games/ne-e2e/chain-checkpoints
+[ "$(stat -c '%a %s' "$cp_file")" = "600 6464" ] || fail "chain-checkpoints: $(stat -c '%a %s' "$cp_file")"
+printf 'damaged' | dd of="$cp_file" bs=1 seek=3170 conv=notrunc status=none
+cp "$cp_file" damaged-checkpoints
+
 expect_exit 0 "$ESTAFETTE" run --all "$WORK" --json
+! cmp -s "$cp_file" damaged-checkpoints || fail "the damaged chain-checkpoints were not made again"
 grep -q notagame "$WORK/last.out" && fail "run --all took a folder that is not a game"
 resolved=$(json_get 'len(d[0]["resolved"])' < "$WORK/last.out")
 ignored=$(git -C game show main:turns/0002/manifest.json | json_get 'd["ignored"][0]["file"]')

@@ -115,6 +115,39 @@ static void test_vector_chain(void **state)
 	assert_non_null(strstr(est_error_message(), VEC_R1));
 }
 
+/* Checkpoints give the same c_n as hashing from the secret, and a damaged one is caught. */
+static void test_chain_checkpoints(void **state)
+{
+	static const uint32_t at[] = {0, 1, 99, 100, 101, 4321, 9899, 9900, 9999, EST_DICE_CHAIN_LENGTH};
+	est_dice_checkpoints *cp = malloc(sizeof(*cp));
+	unsigned char s[32], want[32], got[32];
+
+	(void)state;
+	assert_non_null(cp);
+	est_sha256(s, "estafette test vector", strlen("estafette test vector"));
+	est_dice_chain_checkpoints(cp, s);
+	assert_memory_equal(cp->value[0], s, 32);
+	est_dice_chain_value(want, s, EST_DICE_CHAIN_LENGTH);
+	assert_memory_equal(cp->value[EST_DICE_CHECKPOINTS - 1], want, 32);
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		est_dice_chain_value(want, s, at[i]);
+		assert_int_equal(est_dice_chain_value_from(got, cp, at[i]), 0);
+		assert_memory_equal(got, want, 32);
+	}
+	assert_int_equal(est_dice_chain_value_from(got, cp, EST_DICE_CHAIN_LENGTH + 1), EST_EINVAL);
+	est_error_clear();
+	/* c_4321 starts from checkpoint 43, checked against checkpoint 44. */
+	cp->value[43][0] ^= 1;
+	assert_int_equal(est_dice_chain_value_from(got, cp, 4321), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "do not chain"));
+	est_error_clear();
+	cp->value[43][0] ^= 1;
+	cp->value[44][31] ^= 0x80;
+	assert_int_equal(est_dice_chain_value_from(got, cp, 4321), EST_EINVAL);
+	est_error_clear();
+	free(cp);
+}
+
 /* DESIGN.md: game "demo", step 1, manifest '{"orders":[]}\n' -> seed_1, block_0. */
 static void test_vector_seed_and_block(void **state)
 {
@@ -465,6 +498,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vector_chain),
+		cmocka_unit_test(test_chain_checkpoints),
 		cmocka_unit_test(test_vector_seed_and_block),
 		cmocka_unit_test(test_hidden_domain),
 		cmocka_unit_test(test_deal_seed_known_answer),

@@ -716,7 +716,11 @@ static void test_config_from_the_repository_only(void **state)
 	est_store_free(store);
 }
 
-/* The work tree is forced to the commit; untracked files stay. */
+/*
+ * The paths a commit changes are forced to it in the work tree; a hand edit
+ * elsewhere stays as a modification and untracked files stay (only a work
+ * tree not known to be at the parent is brought to the commit in full).
+ */
 static void test_work_tree_follows(void **state)
 {
 	char first[EST_STORE_OID_HEX + 1], oid[EST_STORE_OID_HEX + 1], two[EST_STORE_OID_HEX + 1];
@@ -727,16 +731,19 @@ static void test_work_tree_follows(void **state)
 	size_t len;
 
 	(void)state;
-	assert_int_equal(sh("echo edited > %s/state.json && echo mine > %s/notes.txt", path, path),
-			 0);
+	assert_int_equal(sh("echo edited > %s/state.json && echo edited > %s/game.json && "
+			    "echo mine > %s/notes.txt", path, path, path), 0);
 	assert_int_equal(est_store_commit(oid, store, first, &game, 1, "rename", NULL), 0);
+	data = work_file(store, "game.json", &len);
+	assert_string_equal(data, "{\"id\": \"ne-002\"}\n");
+	free(data);
 	data = work_file(store, "state.json", &len);
-	assert_string_equal(data, "{\"step\": 0}\n");
+	assert_string_equal(data, "edited\n");
 	free(data);
 	data = work_file(store, "notes.txt", &len);
 	assert_string_equal(data, "mine\n");
 	free(data);
-	assert_string_equal(out_of("git -C %s status --porcelain", path), "?? notes.txt");
+	assert_string_equal(out_of("git -C %s status --porcelain", path), " M state.json\n?? notes.txt");
 
 	/* HEAD on another branch: the work tree is left alone... */
 	assert_int_equal(sh("git -C %s symbolic-ref HEAD refs/heads/elsewhere", path), 0);
