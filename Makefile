@@ -34,7 +34,7 @@ LIB_OBJS := $(call module_objs,$(MODULES))
 CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard cmd/estafette/*.c))
 UNIT_TESTS := $(patsubst tests/unit/%_test.c,$(B)/tests/%_test,$(wildcard tests/unit/*_test.c))
 
-.PHONY: all check check-tests sanitize demo demo-run deps install bench unit clean
+.PHONY: all check check-tests sanitize demo demo-run deps install bench unit fuzz fuzz-run clean
 .SECONDARY:
 all: $(B)/estafette
 
@@ -86,6 +86,45 @@ $(B)/bench/%_bench: $(B)/tests/bench/%_bench.o $(call module_objs,util dice)
 
 bench: $(B)/estafette $(BENCHES)
 	B=$(B) tests/bench/run.sh
+
+# Fuzzing (tests/fuzz/README.md): each tests/fuzz/<target>_fuzz.c, built with
+# clang -fsanitize=fuzzer,address,undefined into build-fuzz/ (its own objects),
+# runs FUZZ_SECONDS on a copy of its corpus and fails on a crash, leak or
+# timeout. `make check` links the same targets with gcc to the plain driver
+# tests/fuzz/regress.c ($(B)/tests/fuzz/<target>_regress), and
+# tests/integration/fuzz_regressions.sh replays every saved finding.
+FUZZ_SECONDS ?= 60
+FUZZ_B := build-fuzz
+FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_TARGETS := $(patsubst tests/fuzz/%_fuzz.c,%,$(wildcard tests/fuzz/*_fuzz.c))
+FUZZ_DEPS_orders := util orders
+FUZZ_DEPS_sshsig := util sshsig
+FUZZ_DEPS_mail := util mail
+FUZZ_DEPS_mustache := util render
+FUZZ_DEPS_rules := util dice orders rulesets/common rulesets/napoleonic-empire rulesets/la-guerre \
+	rulesets/levee-en-masse rulesets/campaign
+FUZZ_REGRESS := $(patsubst %,$(B)/tests/fuzz/%_regress,$(FUZZ_TARGETS))
+
+define fuzz_rules
+$(B)/tests/fuzz/$(1)_regress: $(B)/tests/fuzz/$(1)_fuzz.o $(B)/tests/fuzz/regress.o $(call module_objs,$(FUZZ_DEPS_$(1)))
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@"
+	@$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS)
+
+$(B)/fuzz/$(1)_fuzz: $(B)/tests/fuzz/$(1)_fuzz.o $(call module_objs,$(FUZZ_DEPS_$(1)))
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@"
+	@$$(CC) $$(ALL_LDFLAGS) -fsanitize=fuzzer -o $$@ $$^ $$(LIBS)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rules,$(t))))
+check-tests: $(FUZZ_REGRESS)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-run B=$(FUZZ_B) CC=clang OPT="-O1 -g" \
+		EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_FLAGS)"
+
+fuzz-run: $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_TARGETS))
+	B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 deps:
 	@tests/deps.sh

@@ -5,6 +5,8 @@
 #ifndef EST_CMD_H
 #define EST_CMD_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 #include <time.h>
 
@@ -37,6 +39,9 @@ int cmd_fail(int code, int json, const json_t *extra);
 
 /* Print each string of `warnings` (may be NULL) to stderr as a warning. */
 void cmd_print_warnings(const json_t *warnings);
+
+/* Print text (NULL prints "?") with control characters as \xNN: it may quote an attacker. */
+void cmd_put_safe(FILE *out, const char *text);
 
 /* Print the usage on stdout for --help and return 0. */
 int cmd_help(const char *usage);

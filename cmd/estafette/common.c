@@ -7,6 +7,23 @@
 #include "engine/engine.h"
 #include "util/error.h"
 
+/*
+ * A message may quote what an attacker wrote (a player id, a file name, a
+ * mail header): control characters go out as \xNN, so no terminal escape
+ * or line break reaches the GM's terminal or log as if it were ours.
+ */
+void cmd_put_safe(FILE *out, const char *text)
+{
+	if (!text)
+		text = "?";
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(out, "\\x%02x", *c);
+		else
+			fputc(*c, out);
+	}
+}
+
 int cmd_fail(int code, int json, const json_t *extra)
 {
 	if (json) {
@@ -18,7 +35,9 @@ int cmd_fail(int code, int json, const json_t *extra)
 		cmd_print_json(out);
 		json_decref(out);
 	} else {
-		fprintf(stderr, "estafette: %s\n", est_error_message());
+		fputs("estafette: ", stderr);
+		cmd_put_safe(stderr, est_error_message());
+		fputc('\n', stderr);
 	}
 	return est_error_exit_code(code);
 }
@@ -28,8 +47,11 @@ void cmd_print_warnings(const json_t *warnings)
 	size_t i;
 	json_t *w;
 
-	json_array_foreach(warnings, i, w)
-		fprintf(stderr, "estafette: warning: %s\n", json_string_value(w));
+	json_array_foreach(warnings, i, w) {
+		fputs("estafette: warning: ", stderr);
+		cmd_put_safe(stderr, json_string_value(w));
+		fputc('\n', stderr);
+	}
 }
 
 int cmd_help(const char *usage)

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,38 @@ static void usage(FILE *out)
 	fprintf(out, "\nevery command takes --json; `estafette <command> --help` for its options\n");
 }
 
+/*
+ * After exit 75 (a lock held, a server down): the command to run again,
+ * shell-quoted, so a cron log or a mail filter's bounce says what to retry.
+ */
+static void retry_hint(int argc, char **argv)
+{
+	fputs("estafette: nothing is lost; retry later with: estafette", stderr);
+	for (int i = 1; i < argc; i++) {
+		const unsigned char *c = (const unsigned char *)argv[i];
+		int plain = *c != '\0';
+
+		for (; *c; c++)
+			plain = plain && (strchr("_./:=@%+,-", *c) || (*c < 0x80 && isalnum(*c)));
+		fputc(' ', stderr);
+		if (plain) {
+			fputs(argv[i], stderr);
+			continue;
+		}
+		fputc('\'', stderr);
+		for (c = (const unsigned char *)argv[i]; *c; c++) {
+			if (*c == '\'')
+				fputs("'\\''", stderr);
+			else if (*c < 0x20 || *c == 0x7f)
+				fprintf(stderr, "\\x%02x", *c);
+			else
+				fputc(*c, stderr);
+		}
+		fputc('\'', stderr);
+	}
+	fputs(strcmp(argv[1], "receive") == 0 ? " < (the same message)\n" : "\n", stderr);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -61,8 +94,13 @@ int main(int argc, char **argv)
 	 */
 	git_libgit2_init();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			int code = commands[i].fn(argc - 1, argv + 1);
+
+			if (code == EX_TEMPFAIL)
+				retry_hint(argc, argv);
+			return code;
+		}
 	fprintf(stderr, "estafette: \"%s\" is not a command\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

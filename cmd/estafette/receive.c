@@ -51,25 +51,34 @@ static int read_stdin(char **out, size_t *len)
 void cmd_print_intake(const json_t *r)
 {
 	const char *status = json_string_value(json_object_get(r, "status"));
+	const char *id = json_string_value(json_object_get(r, "mailbox_id"));
 	size_t i;
 	json_t *c;
 
-	printf("%s from %s: %s", json_string_value(json_object_get(r, "mailbox_id")) ?
-	       json_string_value(json_object_get(r, "mailbox_id")) : "message",
-	       json_string_value(json_object_get(r, "from")) ? json_string_value(json_object_get(r, "from")) : "?",
-	       status);
-	if (json_object_get(r, "reason"))
-		printf(" (%s)", json_string_value(json_object_get(r, "reason")));
+	/* Names, addresses and errors quote the sender's bytes: printed with cmd_put_safe. */
+	cmd_put_safe(stdout, id ? id : "message");
+	printf(" from ");
+	cmd_put_safe(stdout, json_string_value(json_object_get(r, "from")));
+	printf(": %s", status);
+	if (json_object_get(r, "reason") || json_object_get(r, "error")) {
+		printf(" (");
+		cmd_put_safe(stdout, json_string_value(json_object_get(r, json_object_get(r, "reason") ?
+									  "reason" : "error")));
+		printf(")");
+	}
 	printf("\n");
 	json_array_foreach(json_object_get(r, "candidates"), i, c) {
-		printf("  %s: %s", json_string_value(json_object_get(c, "where")),
-		       json_string_value(json_object_get(c, "status")));
+		printf("  ");
+		cmd_put_safe(stdout, json_string_value(json_object_get(c, "where")));
+		printf(": %s", json_string_value(json_object_get(c, "status")));
 		if (json_object_get(c, "seq"))
 			printf(" (%s, step %lld, seq %lld)", json_string_value(json_object_get(c, "player")),
 			       (long long)json_integer_value(json_object_get(c, "step")),
 			       (long long)json_integer_value(json_object_get(c, "seq")));
-		if (json_object_get(c, "error"))
-			printf(": %s", json_string_value(json_object_get(c, "error")));
+		if (json_object_get(c, "error")) {
+			printf(": ");
+			cmd_put_safe(stdout, json_string_value(json_object_get(c, "error")));
+		}
 		printf("\n");
 	}
 }

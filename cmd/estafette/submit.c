@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "engine/engine.h"
@@ -73,8 +74,9 @@ static int read_files(order_args *a)
 	if ((error = est_file_read(&a->sig, &a->sig_len, a->sig_file, 65536)) == EST_EINVAL)
 		return est_error_set(EST_EINVAL, "%s: over 64 KiB, so not an SSH signature; give the .sig "
 				     "file ssh-keygen -Y sign wrote", a->sig_file);
+	/* (only when nothing is there: a folder named like the .sig has its own message) */
 	if (error == EST_ENOTFOUND &&
-	    !a->sig_given)
+	    !a->sig_given && access(a->sig_file, F_OK) != 0)
 		est_error_set(EST_ENOTFOUND, "%s: no signature beside the order file; sign it with "
 			      "ssh-keygen -Y sign -f KEY -n %s %s (or estafette sign), or pass --sig",
 			      a->sig_file, EST_ORDERS_NAMESPACE, a->file);
@@ -99,9 +101,16 @@ static int refuse(int error, int json, json_t *diagnostics)
 		json_t *d;
 		char line[1024];
 
+		/* (a hostile file may hold thousands: the first 20 say what to fix) */
 		json_array_foreach(diagnostics, i, d) {
+			if (i == 20) {
+				fprintf(stderr, "  ... and %zu more\n", json_array_size(diagnostics) - i);
+				break;
+			}
 			est_diagnostic_text(line, sizeof(line), d);
-			fprintf(stderr, "  %s\n", line);
+			fputs("  ", stderr);
+			cmd_put_safe(stderr, line);
+			fputc('\n', stderr);
 		}
 	}
 	json_decref(extra);

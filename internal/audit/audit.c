@@ -522,7 +522,7 @@ static int gather_orders(json_t *orders, audit *a, long long step, const json_t 
  * What `reveal` published for the step, against the replay: the hidden
  * rolls, and in a sealed game the whole state.
  */
-static int check_revealed(audit *a, long long step, const json_t *wrapped, const est_dice *hidden)
+static int check_revealed(audit *a, long long step, const json_t *wrapped, est_dice *hidden)
 {
 	char path[80], *text = NULL, *made = NULL;
 	json_t *doc = NULL;

@@ -23,13 +23,26 @@ struct est_dice {
 	uint64_t next_block;
 	unsigned char block[32];
 	unsigned int next_word; /* WORDS_PER_BLOCK: block used up */
+	EVP_MAC_CTX *stream;    /* keyed by the seed once; NULL until the first block */
 
 	/* A test stream (est_dice_new_fixed) when `fixed` is set. */
 	int fixed;
 	int *faces;
 	size_t face_count, next_face;
 
-	json_t *log;
+	/*
+	 * The roll log, kept flat (a roll is a few bytes and its purpose text
+	 * in one growing buffer) and turned into JSON only when asked: a JSON
+	 * object per roll cost more than drawing it.
+	 */
+	struct roll {
+		int sides, value;
+		size_t purpose; /* offset of its NUL-terminated text in `purposes` */
+	} *rolls;
+	size_t count, rolls_cap;
+	char *purposes;
+	size_t purposes_len, purposes_cap;
+	json_t *log; /* the first json_array_size(log) rolls, as JSON */
 };
 
 static void put_u32be(unsigned char *p, uint32_t v)
@@ -66,16 +79,24 @@ static void mac_enc(EVP_MAC_CTX *ctx, const void *x, size_t len)
  * one (out of memory): callers fail with EST_ENOMEM rather than roll a die
  * from a wrong value.
  */
+static EVP_MAC *hmac;
+static CRYPTO_ONCE hmac_once = CRYPTO_ONCE_STATIC_INIT;
+
+/* Looked up once: OpenSSL's fetch by name cost more than the HMAC of a block. */
+static void fetch_hmac(void)
+{
+	hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
 static EVP_MAC_CTX *mac_start(const unsigned char key[32])
 {
-	EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-	EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	EVP_MAC_CTX *ctx = CRYPTO_THREAD_run_once(&hmac_once, fetch_hmac) && hmac ?
+			   EVP_MAC_CTX_new(hmac) : NULL;
 	OSSL_PARAM params[] = {
 		OSSL_PARAM_construct_utf8_string("digest", (char *)"SHA256", 0),
 		OSSL_PARAM_construct_end(),
 	};
 
-	EVP_MAC_free(mac);
 	if (ctx && !EVP_MAC_init(ctx, key, 32, params)) {
 		EVP_MAC_CTX_free(ctx);
 		ctx = NULL;
@@ -179,17 +200,30 @@ int est_dice_deal_seed(unsigned char out[32], const unsigned char reveal[32], co
 	return seed_of(out, reveal, EST_DICE_DOMAIN_DEAL, deal, step, NULL);
 }
 
-int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+/* block_i from `ctx`, an HMAC context keyed by the seed (left keyed, for the next block). */
+static int block_from(unsigned char out[32], EVP_MAC_CTX *ctx, uint64_t i)
 {
-	EVP_MAC_CTX *ctx = mac_start(seed);
 	unsigned char index_be[8];
+	size_t len = 0;
 
-	if (!ctx)
-		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
 	put_u64be(index_be, i);
 	mac_enc(ctx, STREAM_DOMAIN, strlen(STREAM_DOMAIN));
 	EVP_MAC_update(ctx, index_be, sizeof(index_be));
-	return mac_finish(out, ctx);
+	if (!EVP_MAC_final(ctx, out, &len, 32) || len != 32)
+		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not compute an HMAC");
+	return 0;
+}
+
+int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+{
+	EVP_MAC_CTX *ctx = mac_start(seed);
+	int error;
+
+	if (!ctx)
+		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
+	error = block_from(out, ctx, i);
+	EVP_MAC_CTX_free(ctx);
+	return error;
 }
 
 static int dice_alloc(est_dice **out)
@@ -243,6 +277,9 @@ void est_dice_free(est_dice *dice)
 		return;
 	OPENSSL_cleanse(dice->seed, sizeof(dice->seed));
 	OPENSSL_cleanse(dice->block, sizeof(dice->block));
+	EVP_MAC_CTX_free(dice->stream);
+	free(dice->rolls);
+	free(dice->purposes);
 	free(dice->faces);
 	json_decref(dice->log);
 	free(dice);
@@ -253,7 +290,12 @@ static int next_word(uint32_t *out, est_dice *dice)
 	int error;
 
 	if (dice->next_word == WORDS_PER_BLOCK) {
-		if ((error = est_dice_block(dice->block, dice->seed, dice->next_block)) < 0)
+		/* Keyed once; EVP_MAC_init with no key then starts the next block with the same key. */
+		if (!dice->stream && !(dice->stream = mac_start(dice->seed)))
+			return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
+		if (dice->next_block > 0 && !EVP_MAC_init(dice->stream, NULL, 0, NULL))
+			return est_error_set(EST_ENOMEM, "dice: OpenSSL could not restart an HMAC");
+		if ((error = block_from(dice->block, dice->stream, dice->next_block)) < 0)
 			return error;
 		dice->next_block++;
 		dice->next_word = 0;
@@ -270,7 +312,7 @@ static int draw_real(int *out, est_dice *dice, int sides)
 {
 	uint64_t n = (uint64_t)sides;
 	uint64_t limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % n);
-	uint32_t w;
+	uint32_t w = 0;
 	int error;
 
 	do
@@ -301,13 +343,35 @@ static int draw_fixed(int *out, est_dice *dice, int sides, const char *purpose)
 	return 0;
 }
 
+/* Make room for `more` items of `size` bytes in *buf (*cap items); 0 or -1. */
+static int reserve(void **buf, size_t *cap, size_t used, size_t more, size_t size)
+{
+	size_t want = *cap ? *cap : 64;
+	void *grown;
+
+	if (more > SIZE_MAX / size - used)
+		return -1;
+	while (want < used + more)
+		want = want > SIZE_MAX / 2 / size ? used + more : want * 2;
+	if (want == *cap)
+		return 0;
+	if (!(grown = realloc(*buf, want * size)))
+		return -1;
+	*buf = grown;
+	*cap = want;
+	return 0;
+}
+
 static int log_roll(est_dice *dice, int sides, int value, const char *purpose)
 {
-	json_t *entry = json_pack("{s:i, s:i, s:s}", "sides", sides, "value", value,
-				  "purpose", purpose);
+	size_t len = strlen(purpose) + 1;
 
-	if (!entry || json_array_append_new(dice->log, entry) < 0)
+	if (reserve((void **)&dice->rolls, &dice->rolls_cap, dice->count, 1, sizeof(*dice->rolls)) < 0 ||
+	    reserve((void **)&dice->purposes, &dice->purposes_cap, dice->purposes_len, len, 1) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
+	memcpy(dice->purposes + dice->purposes_len, purpose, len);
+	dice->rolls[dice->count++] = (struct roll){sides, value, dice->purposes_len};
+	dice->purposes_len += len;
 	return 0;
 }
 
@@ -377,12 +441,20 @@ out:
 	return error;
 }
 
-const json_t *est_dice_log(const est_dice *dice)
+const json_t *est_dice_log(est_dice *dice)
 {
+	for (size_t i = json_array_size(dice->log); i < dice->count; i++) {
+		const struct roll *r = &dice->rolls[i];
+		json_t *entry = json_pack("{s:i, s:i, s:s}", "sides", r->sides, "value", r->value,
+					  "purpose", dice->purposes + r->purpose);
+
+		if (!entry || json_array_append_new(dice->log, entry) < 0)
+			return NULL;
+	}
 	return dice->log;
 }
 
 size_t est_dice_count(const est_dice *dice)
 {
-	return json_array_size(dice->log);
+	return dice->count;
 }

@@ -144,10 +144,11 @@ int est_dice_shuffle(json_t *array, est_dice *dice, const char *purpose);
 
 /*
  * The roll log so far: a JSON array of {"sides", "value", "purpose"} in the
- * order drawn. Borrowed; valid until the next roll or est_dice_free
- * (json_deep_copy it to keep it).
+ * order drawn, built from the rolls on the first call after them (rolls are
+ * logged flat, not as JSON). Borrowed; valid until the next roll or
+ * est_dice_free (json_deep_copy it to keep it). NULL when out of memory.
  */
-const json_t *est_dice_log(const est_dice *dice);
+const json_t *est_dice_log(est_dice *dice);
 
 /* Number of rolls drawn (and logged) so far. */
 size_t est_dice_count(const est_dice *dice);

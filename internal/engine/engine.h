@@ -34,6 +34,7 @@ typedef struct est_game {
 	char head[EST_STORE_OID_HEX + 1]; /* refs/heads/main when opened */
 	json_t *game;    /* game.json */
 	json_t *rules;   /* rules/ merged: {"map": ..., "cards": ...} */
+	char rules_id[EST_STORE_OID_HEX + 1]; /* the rules/ tree `rules` was read from; "" if none */
 	json_t *state;   /* state.json: {"game", "step", "state"} */
 	char *state_text; /* state.json bytes as stored */
 	char state_sha256[65];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/internal.h"
+#include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -121,19 +122,17 @@ int est_engine_pending(json_t **out, const est_ruleset *rs, const json_t *rules,
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-/* Is `path` the same bytes at `rev` as at step-0000 (both missing counts as the same)? */
+/*
+ * Is `path` (a file or a folder) the same at `rev` as at step-0000 (both
+ * missing counts as the same)? By object id: audit asks at every step.
+ */
 static int same_as_created(est_store *store, const char *rev, const char *path)
 {
-	char *a = NULL, *b = NULL;
-	size_t alen = 0, blen = 0;
-	int ea = est_store_read(&a, &alen, store, rev, path);
-	int eb = est_store_read(&b, &blen, store, "step-0000", path);
-	int same = ea == eb && alen == blen && (ea < 0 || memcmp(a, b, alen) == 0);
+	char a[EST_STORE_OID_HEX + 1], b[EST_STORE_OID_HEX + 1];
+	int ea = est_store_id(a, store, rev, path), eb = est_store_id(b, store, "step-0000", path);
 
 	est_error_clear();
-	free(a);
-	free(b);
-	return same;
+	return ea == eb && (ea < 0 || strcmp(a, b) == 0);
 }
 
 /* Is `path` at `rev` exactly `text`? */
@@ -168,10 +167,16 @@ int est_engine_fixed_files(char **changed_out, est_store *store, const char *rev
 	}
 	free(expected[0]);
 	free(expected[1]);
-	if (error < 0 || *changed_out)
+	if (error < 0 || *changed_out || same_as_created(store, rev, "rules"))
 		return error;
-	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0)
-		return error;
+	/* Something in rules/ differs: find what, to name it. */
+	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0) {
+		/* rules/ made a file (or a link): that is the change to name */
+		if (error != EST_EINVAL)
+			return error;
+		est_error_clear();
+		return (*changed_out = strdup("rules/")) ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < count && !*changed_out; i++) {
 		snprintf(path, sizeof(path), "rules/%s", names[i]);
 		if (!same_as_created(store, rev, path) && !(*changed_out = strdup(path)))
@@ -210,15 +215,80 @@ static int check_fixed(est_game *game)
 	return error;
 }
 
+/*
+ * state.json changes only with a step, so main's must be the very file its
+ * step's tag holds: a hand edit (not JSON, another step or game, more
+ * armies, a link) is named here, not played on or failing deep in a ruleset.
+ */
+static int check_state(est_game *game, const char *text, size_t len)
+{
+	json_t *state = NULL, *step;
+	char tag[32] = "", at_main[EST_STORE_OID_HEX + 1], at_tag[EST_STORE_OID_HEX + 1];
+	int same = 0;
+
+	if (est_store_tag_target(at_tag, game->store, "step-0000") < 0) {
+		est_error_clear();
+		return 0;
+	}
+	if (est_json_parse(&state, text, len, "state.json") == 0 &&
+	    json_is_integer(step = json_object_get(state, "step")) && json_integer_value(step) >= 0 &&
+	    json_integer_value(step) <= EST_ORDERS_MAX_STEP) {
+		snprintf(tag, sizeof(tag), "step-%04lld", (long long)json_integer_value(step));
+		same = est_store_id(at_main, game->store, NULL, "state.json") == 0 &&
+		       est_store_id(at_tag, game->store, tag, "state.json") == 0 && strcmp(at_main, at_tag) == 0;
+		/* A run killed between moving main and tagging the step: the next run tags it (repair_tag). */
+		if (!same && json_integer_value(step) > 0 &&
+		    est_store_tag_target(at_tag, game->store, tag) == EST_ENOTFOUND) {
+			char prev[32];
+
+			snprintf(prev, sizeof(prev), "step-%04lld", (long long)json_integer_value(step) - 1);
+			same = est_store_tag_target(at_tag, game->store, prev) == 0;
+		}
+	}
+	json_decref(state);
+	est_error_clear();
+	if (same)
+		return 0;
+	return est_error_set(EST_ECONFIG, "%s: state.json at main is not the one %s%s committed: it changes "
+			     "only with a step; restore it with git -C %s checkout %s -- state.json and commit",
+			     est_store_path(game->store), tag[0] ? "step " : "any step (it is missing, not "
+			     "JSON, or its field \"step\" is not a step number)", tag[0] ? tag + 5 : "", est_store_path(game->store),
+			     tag[0] ? tag : "$(git tag -l 'step-*' | tail -n 1)");
+}
+
+/* Everything est_game_reload reads, but the rules (read_rules keeps them while rules/ stays). */
 static void clear(est_game *game)
 {
 	json_decref(game->game);
-	json_decref(game->rules);
 	json_decref(game->state);
 	free(game->state_text);
 	free(game->allowed_signers);
-	game->game = game->rules = game->state = NULL;
+	game->game = game->state = NULL;
 	game->state_text = game->allowed_signers = NULL;
+}
+
+/*
+ * rules/ at main, parsed again only when its tree changed: it is fixed for
+ * the whole game (check_fixed), and a run reloads the game after each step.
+ */
+static int read_rules(est_game *game)
+{
+	char id[EST_STORE_OID_HEX + 1];
+	int error;
+
+	if (est_store_id(id, game->store, NULL, "rules") < 0) {
+		est_error_clear();
+		id[0] = '\0';
+	}
+	if (game->rules && id[0] && strcmp(id, game->rules_id) == 0)
+		return 0;
+	json_decref(game->rules);
+	game->rules = NULL;
+	game->rules_id[0] = '\0';
+	if ((error = est_engine_read_rules(&game->rules, game->store, NULL)) < 0)
+		return error;
+	memcpy(game->rules_id, id, sizeof(id));
+	return 0;
 }
 
 int est_game_reload(est_game *game)
@@ -239,9 +309,13 @@ int est_game_reload(est_game *game)
 	if (!(game->ruleset = est_engine_ruleset(ruleset)))
 		return est_error_set(EST_ECONFIG, "game.json: field \"ruleset\" names \"%s\", which this "
 				     "estafette does not have; upgrade estafette", ruleset ? ruleset : "");
-	if ((error = est_engine_read_rules(&game->rules, game->store, NULL)) < 0)
+	if ((error = read_rules(game)) < 0)
 		return error;
-	if ((error = est_store_read(&game->state_text, &len, game->store, NULL, "state.json")) < 0)
+	/* (a state.json removed by hand reads as an empty one: check_state names it) */
+	if ((error = est_store_read(&game->state_text, &len, game->store, NULL, "state.json")) == EST_ENOTFOUND)
+		error = check_state(game, "", 0) < 0 ? EST_ECONFIG : est_error_set(EST_ENOTFOUND,
+			"%s: state.json: no such file at main", est_store_path(game->store));
+	if (error < 0 || (error = check_state(game, game->state_text, len)) < 0)
 		return error;
 	if ((error = est_json_parse(&game->state, game->state_text, len, "state.json")) < 0)
 		return error;
@@ -318,6 +392,7 @@ void est_game_free(est_game *game)
 		memset(game->signing_key.key, 0, game->signing_key.len);
 	free(game->signing_key.key);
 	clear(game);
+	json_decref(game->rules);
 	json_decref(game->warnings);
 	est_store_free(game->sealed_store);
 	est_store_free(game->store);

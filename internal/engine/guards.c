@@ -12,6 +12,7 @@
 #include "engine/internal.h"
 #include "mail/mail.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 #define DEFAULT_CLOCK_JUMP_HOURS 72
@@ -190,6 +191,8 @@ int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed)
 		if (!out || !dir || (error = est_mkdir_p(dir, 0700)) < 0 ||
 		    (error = est_file_write_atomic(path, out, strlen(out), 0600)) < 0)
 			error = error ? error : est_error_set(EST_ENOMEM, "out of memory");
+		else
+			est_fault_point("clock-after-write");
 		free(dir);
 		free(out);
 		json_decref(next);

@@ -12,6 +12,7 @@
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 /* Say whose key it was when a file names one player and is signed by another. */
@@ -194,6 +195,13 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		*diagnostics_out = NULL;
 	if ((error = est_orders_parse(&order, filename, bytes, len)) < 0)
 		goto out;
+	/* A gm/1 file parses (gm.c reads acts with the same parser), but it is no order file. */
+	if (order->gm_act) {
+		error = est_error_set(EST_EINVAL, "%s: field \"estafette\" is \"" EST_GM_ACT_FORMAT "\", a GM "
+				      "act, but players send order files (\"" EST_ORDERS_FORMAT "\"); only "
+				      "the GM makes acts, with estafette gm", filename);
+		goto out;
+	}
 	if (!est_game_player(game, order->player)) {
 		error = est_error_set(EST_EINVAL, "%s: field \"player\" is \"%s\", who is not a player of "
 				      "game %s; use your player id from game.json", filename, order->player, id);
@@ -321,6 +329,36 @@ int est_game_record(json_t **receipt_out, est_game *game, const est_order *order
 	return error;
 }
 
+int est_game_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
+		     int receipt, time_t now)
+{
+	est_order *order = NULL;
+	json_t *recorded = NULL;
+	char *text = NULL, sha[65];
+	size_t text_len;
+	int error = 0;
+
+	if (est_orders_parse(&order, filename, bytes, len) < 0 ||
+	    est_game_order_read(&text, &text_len, game, order->player,
+				order->commitment ? EST_ORDER_COMMITMENT : 0) < 0 ||
+	    (text_len != len && text_len + 1 != len) || memcmp(text, bytes, text_len) != 0) {
+		est_error_clear();
+		goto out;
+	}
+	est_sha256_hex(sha, text, text_len);
+	if (!(recorded = json_pack("{s:s}", "sha256", sha))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_press_mail(game, order, sha, now)) == 0 && receipt)
+		error = est_game_receipt_for_submit(game, recorded, order, now);
+out:
+	json_decref(recorded);
+	free(text);
+	est_orders_free(order);
+	return error;
+}
+
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now)
@@ -332,11 +370,23 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 	    (error = est_game_lock(game)) < 0)
 		return error;
 	/* Judge against main as it is now that we hold the lock, not as it was. */
-	if ((error = est_game_reload(game)) < 0 ||
-	    (error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
-					  sig_name, sig, sig_len, now)) < 0 ||
-	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0 ||
-	    (error = est_press_mail(game, order, json_string_value(json_object_get(*receipt_out, "sha256")),
+	if ((error = est_game_reload(game)) < 0)
+		goto out;
+	if ((error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
+					  sig_name, sig, sig_len, now)) == EST_EINVAL) {
+		/* Refused, but perhaps recorded by a submit killed before its mail was queued. */
+		char *refusal = strdup(est_error_message());
+
+		if (est_game_requeue(game, filename, bytes, len, 1, now) < 0)
+			est_game_warn(game, "%s", est_error_message());
+		error = est_error_set(EST_EINVAL, "%s", refusal ? refusal : "out of memory");
+		free(refusal);
+	}
+	if (error < 0 ||
+	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
+		goto out;
+	est_fault_point("submit-after-record");
+	if ((error = est_press_mail(game, order, json_string_value(json_object_get(*receipt_out, "sha256")),
 				    now)) < 0)
 		goto out;
 	error = est_game_receipt_for_submit(game, *receipt_out, order, now);

@@ -281,6 +281,18 @@ int est_game_record(json_t **receipt_out, est_game *game, const struct est_order
 int est_game_receipt_for_submit(est_game *game, const json_t *receipt, const struct est_order *order,
 				time_t now);
 
+/*
+ * The mail of an order file recorded already (intake.c): when `bytes` (or
+ * they without their final newline) are the file recorded for their
+ * player, queue its press again and, with `receipt`, its submit receipt. A
+ * command killed after recording the file and before queueing its mail,
+ * then run again, loses nothing: queueing is idempotent by name, so mail
+ * queued or sent before is not queued twice. Does nothing (0) for any other
+ * bytes. Errors: those of est_press_mail and est_game_receipt_for_submit.
+ */
+int est_game_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
+		     int receipt, time_t now);
+
 /* A text that grows line by line; `failed` is set if memory ran out (receipts.c). */
 typedef struct {
 	char *text;

@@ -118,18 +118,11 @@ static int names_path(const char *message, const char *path)
 
 int est_overview_open(est_game **out, int *is_game_out, const char *path)
 {
-	est_store *store = NULL;
 	int error;
 
 	*out = NULL;
 	*is_game_out = 0;
-	if ((error = est_store_open(&store, path)) == EST_ENOTFOUND) {
-		est_error_clear();
-		return 0;
-	}
-	est_store_free(store);
-	if (error < 0)
-		goto unreadable;
+	/* A folder that is no repository, or one without a game's step-0000, is passed over. */
 	if ((error = est_game_open(out, path)) == 0) {
 		*is_game_out = 1;
 		return 0;
@@ -143,7 +136,6 @@ int est_overview_open(est_game **out, int *is_game_out, const char *path)
 				      "step-0000 of a game but no readable refs/heads/main with "
 				      "game.json; restore it from a clone or a backup (git update-ref "
 				      "refs/heads/main <the last step's commit>)");
-unreadable:
 	*is_game_out = 1;
 	if (!names_path(est_error_message(), path))
 		est_error_prefix("%s", path);

@@ -18,6 +18,7 @@
 #include "mail/imap.h"
 #include "mail/intake.h"
 #include "orders/orders.h"
+#include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/fault.h"
 #include "util/util.h"
@@ -68,6 +69,21 @@ static int already_recorded(est_game *game, const est_intake_candidate *c)
 	return same;
 }
 
+/*
+ * Does a key of allowed_signers sign the candidate without its final
+ * newline? Then that is the file that was signed.
+ */
+static int signed_by_someone(est_game *game, const est_intake_candidate *c, time_t now)
+{
+	char *signer = NULL;
+	int found = est_sshsig_find_principals(&signer, game->allowed_signers, strlen(game->allowed_signers),
+					       EST_ORDERS_NAMESPACE, c->order, c->order_len - 1, c->sig,
+					       c->sig_len, now) == 0;
+
+	free(signer);
+	return found;
+}
+
 /* Check one candidate like `submit`, with and without the final newline. */
 static void try_candidate(tried *t, est_game *game, const est_intake_candidate *c, time_t now)
 {
@@ -89,12 +105,25 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 	error = est_game_check_order(&t->order, &diagnostics, game, c->where, c->order, c->order_len,
 				     "its signature", c->sig, c->sig_len, now);
 	if (error == EST_ESIG && c->order_len > 1) {
+		char first[4096];
+		int retry;
+
+		snprintf(first, sizeof(first), "%s", est_error_message());
 		json_decref(diagnostics);
 		diagnostics = NULL;
-		if (est_game_check_order(&t->order, &diagnostics, game, c->where, c->order,
-					 c->order_len - 1, "its signature", c->sig, c->sig_len, now) == 0) {
+		retry = est_game_check_order(&t->order, &diagnostics, game, c->where, c->order,
+					     c->order_len - 1, "its signature", c->sig, c->sig_len, now);
+		if (retry == 0) {
 			t->len = c->order_len - 1;
 			error = 0;
+		} else if (retry == EST_ESIG) {
+			/* Neither verifies as the player's: give the reason for the bytes someone signed. */
+			char second[4096];
+
+			snprintf(second, sizeof(second), "%s", est_error_message());
+			est_error_set(EST_ESIG, "%s", signed_by_someone(game, c, now) ? second : first);
+		} else {
+			error = retry;
 		}
 	}
 	if (error < 0) {
@@ -299,9 +328,17 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 	     (error = est_press_mail(game, best->order, json_string_value(json_object_get(recorded, "sha256")),
 				     now)) < 0))
 		goto out;
-	for (size_t i = 0; i < m->count; i++)
+	if (best)
+		est_fault_point("receive-after-record");
+	for (size_t i = 0; i < m->count; i++) {
 		if (all[i].order && &all[i] != best)
 			set_status(&all[i], "superseded", NULL);
+		/* Recorded by a run killed before its press was queued: queue it (once). */
+		if (!best && !strcmp(json_string_value(json_object_get(all[i].result, "status")), "duplicate") &&
+		    (error = est_game_requeue(game, all[i].c->where, all[i].c->order, all[i].c->order_len,
+					      0, now)) < 0)
+			goto out;
+	}
 	if (best)
 		set_status(best, "accepted", NULL);
 	status = best ? "accepted" : m->count && strcmp(json_string_value(
@@ -387,7 +424,9 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
 	if (error == 0) {
 		json_t *mail = NULL;
 
+		est_fault_point("receive-after-receipt");
 		log_intake(game, result);
+		est_fault_point("receive-after-log");
 		/* The order is safe and the receipt queued: a mail server that is down only delays it. */
 		if (est_game_deliver(&mail, game) < 0) {
 			est_game_warn(game, "%s", est_error_message());
@@ -417,7 +456,8 @@ static int fetch_one(void *payload, const char *message, size_t len, const char 
 {
 	fetch_run *run = payload;
 	json_t *result = NULL;
-	int error = est_game_receive(&result, run->game, message, len, NULL, run->now);
+	/* No message: the mailbox could not read it (too large, imap.h); the error says why. */
+	int error = message ? est_game_receive(&result, run->game, message, len, NULL, run->now) : EST_EINVAL;
 
 	if (error == EST_EINVAL) { /* not a message at all: nothing to answer, and never will be */
 		result = json_pack("{s:s, s:s}", "status", "unreadable", "error", est_error_message());

@@ -201,7 +201,7 @@ static int repair_tag(est_game *game)
 	if (est_store_tag_target(target, game->store, tag) == 0)
 		return 0;
 	est_error_clear();
-	return est_store_tag(game->store, tag, game->head, tag);
+	return est_store_tag(game->store, tag, game->head, NULL);
 }
 
 int est_game_mail(json_t **mail_out, est_game *game)

@@ -7,6 +7,7 @@
 #include "dice/dice.h"
 #include "engine/internal.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 static char *secrets_path(const char *home, const char *id)
@@ -147,6 +148,8 @@ static void make_checkpoints(checkpoints *cp, const est_secrets *secrets, const 
 	/* Only a cache: without it the next step computes it again. */
 	if (est_file_write_atomic(path, cp, sizeof(*cp), 0600) < 0)
 		est_error_clear();
+	else
+		est_fault_point("secrets-after-checkpoints");
 }
 
 static int values_from(unsigned char chain_out[32], unsigned char hidden_out[32], const checkpoints *cp,

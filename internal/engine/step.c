@@ -11,6 +11,7 @@
 #include "engine/internal.h"
 #include "orders/orders.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 typedef struct {
@@ -511,7 +512,7 @@ static json_t *hex_json(const unsigned char *bytes)
 static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
 		       const unsigned char r[32], const unsigned char h[32], const unsigned char seed[32],
 		       const unsigned char hidden_seed[32], const unsigned char manifest_sha[32],
-		       const est_dice *dice, const est_dice *hidden)
+		       est_dice *dice, est_dice *hidden)
 {
 	json_t *pub = json_pack("{s:I, s:s, s:o, s:o, s:o, s:O, s:I}", "step", (json_int_t)w->step,
 		"algorithm", EST_DICE_ALGORITHM, "reveal", hex_json(r), "manifest_sha256",
@@ -537,8 +538,10 @@ static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
 	}
 	snprintf(file, sizeof(file), "turns/%s/dice.json", w->name);
 	if ((error = est_mkdir_p(dir, 0700)) < 0 ||
-	    (error = est_file_write_atomic(path, text, strlen(text), 0600)) < 0 ||
-	    (error = est_changes_add_json(&w->changes, file, pub)) < 0)
+	    (error = est_file_write_atomic(path, text, strlen(text), 0600)) < 0)
+		goto out;
+	est_fault_point("step-after-hidden-record");
+	if ((error = est_changes_add_json(&w->changes, file, pub)) < 0)
 		goto out;
 	*hidden_record_out = secret;
 	secret = NULL;

@@ -5,6 +5,7 @@
 #include "mail/curl_private.h"
 #include "mail/mail.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -228,6 +229,7 @@ static int send_one(struct session *s, const char *dir, const char *name, char *
 		result = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
+	est_fault_point("smtp-before-send");
 	rc = curl_easy_perform(s->curl);
 	result = rc == CURLE_OK ? SENT : (int)classify(s, rc, reason, size);
 out:
@@ -289,8 +291,10 @@ static int move_to_sent(const char *dir, const char *name)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((error = rename_to_sent(dir, name, ".eml")) < 0 ||
-	    (error = rename_to_sent(dir, name, ".json")) < 0)
+	if ((error = rename_to_sent(dir, name, ".eml")) < 0)
+		goto out;
+	est_fault_point("outbox-after-sent-eml");
+	if ((error = rename_to_sent(dir, name, ".json")) < 0)
 		goto out;
 	/* Make the move durable, or a crash could bring the message back. */
 	if ((error = sync_folder(sent)) < 0 || (error = sync_folder(pending)) < 0)
@@ -469,8 +473,10 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 			error = stopped(result, &s, names[i], reason, *pending_out, dir, game);
 			goto out;
 		}
+		est_fault_point("smtp-after-accept");
 		if ((error = move_to_sent(dir, names[i])) < 0)
 			goto out;
+		est_fault_point("outbox-after-sent");
 		(*sent_out)++;
 		(*pending_out)--;
 	}

@@ -25,6 +25,7 @@
 #include "mail/curl_private.h"
 #include "mail/imap.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 #define DEFAULT_TIMEOUT_SECONDS 60L
@@ -527,6 +528,7 @@ int est_mail_imap_fetch(size_t *handled_out, size_t *left_out, const est_mail_im
 		/* A crash here hands the message to fn again next run (imap.h). */
 		if ((error = mark_seen(&s, uids[i])) < 0)
 			goto out;
+		est_fault_point("fetch-after-seen");
 		handled++;
 	}
 	error = 0;

@@ -29,7 +29,9 @@
  * (CRLF line ends from IMAP; whatever the file holds from a Maildir), with
  * a NUL after them for convenience; borrowed for the call only. `id` names
  * the message for logs: "UID 42" or the Maildir file name ("new/NAME" or
- * "cur/NAME").
+ * "cur/NAME"). `message` is NULL (and `len` 0) for a message that cannot
+ * be read because it is too large: est_error_message() says why, and fn
+ * returns EST_EINVAL to have it marked seen rather than block the mailbox.
  *
  * Return 0 when the message's result is stored durably (the mailbox then
  * marks it seen), EST_EINVAL when it was refused for good (also marked seen:

@@ -12,6 +12,7 @@
 
 #include "mail/imap.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 /* Messages are read whole; a bigger one is not an order. */
@@ -216,13 +217,17 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 		}
 		error = est_file_read(&message, &len, path, MAX_MESSAGE_BYTES);
 		free(path);
-		if (error == EST_ENOTFOUND) {
+		if (error == EST_EINVAL) {
+			/* too large: fn refuses it, and marked seen it cannot block the mail after it */
+			est_error_set(EST_EINVAL, "%s: a message over 64 MiB, so not orders: marked seen and "
+				      "skipped; players send orders without large attachments", id);
+			error = fn(payload, NULL, 0, id);
+		} else if (error == EST_ENOTFOUND) {
 			/* another reader moved it since we listed the folder */
 			free(id);
 			gone++;
 			continue;
-		}
-		if (error < 0) {
+		} else if (error < 0) {
 			free(id);
 			if (error != EST_ENOMEM) {
 				/* the setter writes where the old message lives */
@@ -233,8 +238,9 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 				error = est_error_set(EST_EIO, "%s", message_copy);
 			}
 			goto out;
+		} else {
+			error = fn(payload, message, len, id);
 		}
-		error = fn(payload, message, len, id);
 		free(message);
 		free(id);
 		if (error > 0)
@@ -244,6 +250,7 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 		/* A crash here hands the message to fn again next run (imap.h). */
 		if ((error = mark_seen(maildir, e)) < 0)
 			goto out;
+		est_fault_point("fetch-after-seen");
 		handled++;
 	}
 	error = 0;

@@ -4,6 +4,7 @@
  */
 #include "mail/mail.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -135,9 +136,13 @@ int est_mail_outbox_put(int *queued_out, const char *home, const char *game, con
 	    (error = est_mkdir_p(pending, 0700)) < 0 || (error = est_mkdir_p(sent, 0700)) < 0)
 		goto out;
 	/* The .json last: only with it is the message complete (see mail.h). */
-	if ((error = est_file_write_atomic(eml_path, eml, eml_len, 0600)) < 0 ||
-	    (error = est_file_write_atomic(json_path, json, strlen(json), 0600)) < 0)
+	est_fault_point("outbox-before-write");
+	if ((error = est_file_write_atomic(eml_path, eml, eml_len, 0600)) < 0)
 		goto out;
+	est_fault_point("outbox-after-eml");
+	if ((error = est_file_write_atomic(json_path, json, strlen(json), 0600)) < 0)
+		goto out;
+	est_fault_point("outbox-after-write");
 	*queued_out = 1;
 out:
 	free(json);

@@ -256,6 +256,12 @@ static int check_values(const struct schema *sc, const json_t *root, const char 
 				     "%s: field \"seq\" is %lld, but seq starts at 1; write \"seq\": 1, "
 				     "and a higher number for each later file for the same step",
 				     filename, (long long)seq);
+	/* Past 2^53 a JSON reader with doubles (JavaScript, jq) sees another number than the one signed. */
+	if (seq > 9007199254740991LL)
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"seq\" is %lld, past 2^53 - 1 (9007199254740991), the largest "
+				     "integer every JSON reader keeps exactly; write a small seq: 1, then 2, ...",
+				     filename, (long long)seq);
 	for (i = 0; i < 2; i++) {
 		const char *hex = json_string_value(json_object_get(root, sc->hexes[i]));
 

@@ -11,6 +11,7 @@
 
 #include "store/store_private.h"
 #include "util/error.h"
+#include "util/fault.h"
 #include "util/util.h"
 
 #define DEFAULT_NAME "estafette"
@@ -168,6 +169,7 @@ static int make_tree(git_tree **out, est_store *store, git_tree *base,
 	size_t i;
 	int error = 0, empty;
 
+	est_fault_point("store-before-blobs");
 	for (i = 0; i < count && error == 0; i++) {
 		if (changes[i].data &&
 		    git_blob_create_from_buffer(&oid, store->repo, changes[i].data,
@@ -178,9 +180,13 @@ static int make_tree(git_tree **out, est_store *store, git_tree *base,
 		if (model_apply(&root, changes[i].path, changes[i].data ? &oid : NULL) < 0)
 			error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
 	}
+	if (error == 0)
+		est_fault_point("store-after-blobs");
 	if (error == 0 && (error = build_tree(&oid, &empty, store, base, &root, 1)) == 0 &&
 	    git_tree_lookup(out, store->repo, &oid) < 0)
 		error = est_store__git_error(store, EST_ERROR, "reading the new tree");
+	if (error == 0)
+		est_fault_point("store-after-trees");
 	node_free_list(root.child);
 	return error;
 }
@@ -398,11 +404,13 @@ static int prepare_tag(git_oid *tag_oid, int *exists, est_store *store, const ch
 	    *exists)
 		return error;
 	if (store->sign)
-		return write_signed_tag(tag_oid, store, tag, commit, sig, subject);
-	if (git_tag_annotation_create(tag_oid, store->repo, tag, (const git_object *)commit,
-				      sig, subject) < 0)
-		return est_store__git_error(store, EST_ERROR, "writing the tag");
-	return 0;
+		error = write_signed_tag(tag_oid, store, tag, commit, sig, subject);
+	else if (git_tag_annotation_create(tag_oid, store->repo, tag, (const git_object *)commit,
+					   sig, subject) < 0)
+		error = est_store__git_error(store, EST_ERROR, "writing the tag");
+	if (error == 0)
+		est_fault_point("store-after-tag-object");
+	return error;
 }
 
 /*
@@ -415,8 +423,11 @@ static int write_tag_ref(est_store *store, const char *ref_name, const char *tag
 	git_reference *ref = NULL;
 	int error, same;
 
+	est_fault_point("store-before-tag-ref");
 	error = git_reference_create(&ref, store->repo, ref_name, tag_oid, 0, NULL);
 	git_reference_free(ref);
+	if (error == 0)
+		est_fault_point("store-after-tag-ref");
 	if (error == GIT_EEXISTS) {
 		if ((error = tag_check(&same, store, ref_name, tag, commit)) < 0)
 			return error;
@@ -541,13 +552,20 @@ static int sync_work_tree(est_store *store, git_commit *commit, const git_commit
 	if ((error = index_snapshot(&baseline, store, index)) < 0 ||
 	    (error = changed_paths(&opts.paths, store, parent, changes, count)) < 0)
 		goto out;
-	/* Forced: a run's commit is the truth; untracked files are not touched. */
-	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
+	/*
+	 * Forced: a run's commit is the truth; untracked files are not touched.
+	 * Literal paths: libgit2 then limits its walks of the index, the tree
+	 * and the work tree to them (a pattern would have it walk everything).
+	 */
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
 	opts.baseline_index = baseline;
-	if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) < 0)
+	est_fault_point("store-before-checkout");
+	if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) < 0) {
 		error = est_store__git_error(store, EST_EIO, "updating the work tree");
-	else
+	} else {
+		est_fault_point("store-after-checkout");
 		mark_synced(store, git_commit_id(commit));
+	}
 out:
 	free(opts.paths.strings);
 	git_index_free(baseline);
@@ -561,7 +579,7 @@ int est_store_sync(est_store *store)
 	git_reference *head = NULL;
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
-	git_index *index = NULL;
+	git_index *index = NULL, *baseline = NULL;
 	git_checkout_options opts;
 	int error = 0;
 
@@ -580,14 +598,30 @@ int est_store_sync(est_store *store)
 		goto out;
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
-	/* The index is rebuilt from main, whatever a killed checkout left in it. */
-	if (git_commit_tree(&tree, commit) < 0 || git_repository_index(&index, store->repo) < 0 ||
+	/*
+	 * The baseline is what the index says was checked out last (a killed
+	 * checkout writes the index last, so it is never ahead of the files),
+	 * as in sync_work_tree: files main no longer has are removed, not left
+	 * behind untracked. An index that cannot be read is rebuilt from main.
+	 */
+	if (git_repository_index(&index, store->repo) == 0 && git_index_read(index, 0) == 0 &&
+	    index_snapshot(&baseline, store, index) == 0) {
+		opts.baseline_index = baseline;
+		if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) == 0) {
+			mark_synced(store, git_commit_id(commit));
+			goto out;
+		}
+	}
+	est_error_clear();
+	opts.baseline_index = NULL;
+	if (git_commit_tree(&tree, commit) < 0 || (!index && git_repository_index(&index, store->repo) < 0) ||
 	    git_index_read_tree(index, tree) < 0 || git_index_write(index) < 0 ||
 	    git_checkout_index(store->repo, index, &opts) < 0)
 		error = est_store__git_error(store, EST_EIO, "bringing the work tree to " EST_STORE_BRANCH);
 	else
 		mark_synced(store, git_commit_id(commit));
 out:
+	git_index_free(baseline);
 	git_index_free(index);
 	git_tree_free(tree);
 	git_commit_free(commit);
@@ -692,6 +726,7 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 		error = est_store__git_error(store, EST_ERROR, "writing the commit");
 		goto out;
 	}
+	est_fault_point("store-after-commit");
 	if (git_commit_lookup(&commit, store->repo, &commit_oid) < 0) {
 		error = est_store__git_error(store, EST_ERROR, "reading back the commit");
 		goto out;
@@ -699,9 +734,11 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 	if (tag && (error = prepare_tag(&tag_oid, &tag_exists, store, tag_ref, tag, commit,
 				       sig, subject)) < 0)
 		goto out;
+	est_fault_point("store-before-ref");
 	if ((error = move_branch(store, expected_head ? &expected : NULL, &commit_oid,
 				 subject)) < 0)
 		goto out;
+	est_fault_point("store-after-ref");
 	/* The step is committed: from here on, report it even on error. */
 	git_oid_tostr(out_oid, EST_STORE_OID_HEX + 1, &commit_oid);
 	if (tag && !tag_exists &&
@@ -738,10 +775,13 @@ int est_store_tag(est_store *store, const char *tag, const char *commit,
 	if ((error = est_store__check_tag(store, tag)) < 0 ||
 	    (error = est_store__parse_oid(&commit_oid, store, commit, "commit")) < 0)
 		return error;
-	if (!message || !*message)
+	if (message && !*message)
 		return est_error_set(EST_EINVAL, "%s: tag %s needs a message", store->path, tag);
 	if (git_commit_lookup(&target, store->repo, &commit_oid) < 0)
 		return est_store__git_error(store, EST_EINVAL, commit);
+	/* The commit's own first line, as est_store_commit() tags: a repaired tag is the same object. */
+	if (!message && !(message = git_commit_message(target)))
+		message = tag;
 	subject = first_line(message);
 	tag_ref = est_strdup_printf("refs/tags/%s", tag);
 	if (!subject || !tag_ref) {

@@ -114,6 +114,21 @@ static char *strip_slash(const char *path)
 }
 
 /*
+ * A libgit2 reference for a new handle. libgit2 caches no tree over 4 KiB
+ * by default, and turns/ holds one entry per step: past about 120 steps
+ * every read of a step's file inflated and hashed turns/ again, so a step
+ * and an audit's step cost more the longer the history (tests/bench).
+ * Trees are cached whatever their size, and the whole cache is bounded so
+ * that memory stays flat over long histories.
+ */
+static void store_init(void)
+{
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)(4 << 20));
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)(4 << 20));
+}
+
+/*
  * Wrap an open repository in a handle. Takes over `repo` and the
  * git_libgit2_init() reference the caller made, releasing both on failure.
  */
@@ -182,7 +197,7 @@ int est_store_init(est_store **out, const char *path)
 	git_repository_init_options_init(&opts, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
 	opts.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
 	opts.initial_head = "main";
-	git_libgit2_init();
+	store_init();
 	if (git_repository_init_ext(&repo, path, &opts) < 0) {
 		error = est_error_set(EST_ERROR, "%s: cannot create a git repository: %s",
 				      path, git_error_last() ? git_error_last()->message : "");
@@ -200,7 +215,7 @@ int est_store_open(est_store **out, const char *path)
 	*out = NULL;
 	if (!path || !*path)
 		return est_error_set(EST_EINVAL, "no game repository given");
-	git_libgit2_init();
+	store_init();
 	/* NO_SEARCH: a game is the folder named, never some repository above it. */
 	error = git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 	if (error < 0) {
@@ -401,6 +416,31 @@ static int resolve(git_object **out, est_store *store, const char *rev, git_obje
 	return 0;
 }
 
+int est_store_id(char out[EST_STORE_OID_HEX + 1], est_store *store, const char *rev,
+		 const char *path)
+{
+	git_object *tree = NULL;
+	git_tree_entry *entry = NULL;
+	int error;
+
+	out[0] = '\0';
+	if ((error = est_store__check_path(store, path, "path")) < 0 ||
+	    (error = resolve(&tree, store, rev, GIT_OBJECT_TREE)) < 0)
+		goto out;
+	if ((error = git_tree_entry_bypath(&entry, (git_tree *)tree, path)) < 0) {
+		error = error == GIT_ENOTFOUND ?
+			est_error_set(EST_ENOTFOUND, "%s: %s: not at %s", store->path, path,
+				      rev ? rev : EST_STORE_BRANCH) :
+			est_store__git_error(store, EST_ERROR, path);
+		goto out;
+	}
+	git_oid_tostr(out, EST_STORE_OID_HEX + 1, git_tree_entry_id(entry));
+out:
+	git_tree_entry_free(entry);
+	git_object_free(tree);
+	return error;
+}
+
 int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 		   const char *path)
 {
@@ -427,6 +467,13 @@ int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 	}
 	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
 		error = est_error_set(EST_EINVAL, "%s: %s is a folder at %s, not a file",
+				      store->path, path, rev ? rev : EST_STORE_BRANCH);
+		goto out;
+	}
+	/* A committed link's blob is its target's name: never read as the file, never followed. */
+	if (git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK) {
+		error = est_error_set(EST_EINVAL, "%s: %s is a symbolic link at %s, and estafette never "
+				      "follows links in a game; git rm it and commit the file itself",
 				      store->path, path, rev ? rev : EST_STORE_BRANCH);
 		goto out;
 	}

@@ -146,6 +146,19 @@ int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 		   const char *path);
 
 /*
+ * The git object id (40 hex digits and a NUL, into out) of the file or
+ * folder at `path` (rules as in est_store_change) in the tree of `rev` (as
+ * in est_store_read()). Two paths have equal ids exactly when they hold the
+ * same bytes (a folder: the same names and contents), so a comparison needs
+ * no reading.
+ *
+ * Errors: EST_ENOTFOUND if `rev` or `path` does not exist; EST_EINVAL if
+ * `path` is malformed or `rev` is malformed or ambiguous; EST_ERROR (libgit2).
+ */
+int est_store_id(char out[EST_STORE_OID_HEX + 1], est_store *store, const char *rev,
+		 const char *path);
+
+/*
  * The names of the entries (files and folders, without any '/') directly
  * under folder `dir` ("" or NULL for the root) in the tree of `rev` (as in
  * est_store_read()), in git's tree order. *names_out is a new NULL-terminated
@@ -234,7 +247,9 @@ int est_store_sync(est_store *store);
 
 /*
  * Make annotated tag `tag` pointing at commit `commit` (40 hex) with message
- * `message` (its first line is used), signed as in est_store_commit(). If the
+ * `message` (its first line is used; NULL: the commit's first line, so that
+ * the tag is the one est_store_commit() would have written), signed as in
+ * est_store_commit(). If the
  * tag already points at that commit nothing is done: this repairs a step
  * whose tag a crash left unwritten, and is safe to repeat.
  *

@@ -10,11 +10,14 @@ static _Thread_local int last_code;
 
 int est_error_set(int code, const char *fmt, ...)
 {
+	char text[sizeof(last_message)];
 	va_list ap;
 
+	/* Through a copy: an argument may be est_error_message() itself (gm.c adds context so). */
 	va_start(ap, fmt);
-	vsnprintf(last_message, sizeof(last_message), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	memcpy(last_message, text, sizeof(last_message));
 	last_code = code;
 	return code;
 }

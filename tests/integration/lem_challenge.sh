@@ -125,6 +125,8 @@ d["state"]["political"]["Republic"] = 4
 open(sys.argv[1], "w").write(json.dumps(d, indent=1) + "\n")
 PY
 git -C games/forged commit -qam "a better ending"
+# (the step's tag moved too, or estafette would refuse the state.json edited by hand at once)
+git -C games/forged tag -f step-0007 >/dev/null
 expect_exit 65 "$ESTAFETTE" standings games --json
 "$PY" - "$WORK/last.out" <<'PY' || fail "forged game: $(cat "$WORK/last.out")"
 import json, sys

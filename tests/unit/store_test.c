@@ -287,6 +287,23 @@ static void test_second_commit_deletes_folder_and_adds_files(void **state)
 		assert_int_equal(est_store_list(&names, &n, store, "nope", ""), EST_ENOTFOUND);
 	}
 
+	/* Object ids, files and folders, as git rev-parse gives them. */
+	{
+		char id[EST_STORE_OID_HEX + 1];
+
+		assert_int_equal(est_store_id(id, store, NULL, "state.json"), 0);
+		assert_string_equal(id, out_of("git -C %s rev-parse main:state.json", path));
+		assert_int_equal(est_store_id(id, store, "step-0000", "orders"), 0);
+		assert_string_equal(id, out_of("git -C %s rev-parse step-0000:orders", path));
+		assert_int_equal(est_store_id(id, store, "step-0001", "turns/0001/orders"), 0);
+		assert_string_equal(id, out_of("git -C %s rev-parse step-0001:turns/0001/orders", path));
+		assert_int_equal(est_store_id(id, store, "main", "orders"), EST_ENOTFOUND);
+		assert_string_equal(id, "");
+		assert_int_equal(est_store_id(id, store, "step-0009", "state.json"), EST_ENOTFOUND);
+		assert_int_equal(est_store_id(id, store, NULL, "../state.json"), EST_EINVAL);
+		est_error_clear();
+	}
+
 	/* What git sees. */
 	assert_int_equal(sh("git -C %s fsck --strict --no-progress --no-dangling 2>&1", path), 0);
 	assert_string_equal(out_of("git -C %s log --oneline | wc -l", path), "2");

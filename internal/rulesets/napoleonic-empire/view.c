@@ -227,17 +227,28 @@ static json_t *map_country(const json_t *state, const json_t *rules, const json_
 			 "chips", chips(state, c, x, y));
 }
 
+/*
+ * Every land border once, as ne_land_adjacent reads them (either country's
+ * list), taken from the entries by index: by name, each pair cost two
+ * searches of the country list, once per report.
+ */
 static json_t *map_borders(const json_t *rules, const json_t *geometry)
 {
+	const json_t *entries = json_object_get(json_object_get(rules, "map"), "countries");
 	json_t *list = json_array();
-	size_t i, j, n = ne_country_count(rules);
+	size_t i, j, n = json_array_size(entries);
 
 	for (i = 0; list && i < n; i++) {
+		const json_t *ea = json_array_get(entries, i);
 		for (j = i + 1; j < n; j++) {
-			const char *a = ne_country_name(rules, i), *b = ne_country_name(rules, j);
+			const json_t *eb = json_array_get(entries, j);
+			const char *a = ne_str(ea, "name"), *b = ne_str(eb, "name");
 			int x1, y1, x2, y2;
 
-			if (!ne_land_adjacent(rules, a, b) || geometry_point(&x1, &y1, geometry, a) < 0 ||
+			if (!a || !b || strcmp(a, b) == 0 ||
+			    !(ne_in_list(json_object_get(ea, "adjacent"), b) ||
+			      ne_in_list(json_object_get(eb, "adjacent"), a)) ||
+			    geometry_point(&x1, &y1, geometry, a) < 0 ||
 			    geometry_point(&x2, &y2, geometry, b) < 0)
 				continue;
 			json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "from", a,
