@@ -138,6 +138,6 @@ install: $(B)/estafette
 		cp -R $$d/data $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; done
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

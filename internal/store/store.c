@@ -126,6 +126,8 @@ static void store_init(void)
 	git_libgit2_init();
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)(4 << 20));
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)(4 << 20));
+	/* A step is durable once main names it: its objects and refs reach the disk first. */
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
 }
 
 /*
