@@ -220,9 +220,9 @@ static int check_fixed(est_game *game)
  * step's tag holds: a hand edit (not JSON, another step or game, more
  * armies, a link) is named here, not played on or failing deep in a ruleset.
  */
-static int check_state(est_game *game, const char *text, size_t len)
+static int check_state(est_game *game, const json_t *state)
 {
-	json_t *state = NULL, *step;
+	const json_t *step;
 	char tag[32] = "", at_main[EST_STORE_OID_HEX + 1], at_tag[EST_STORE_OID_HEX + 1];
 	int same = 0;
 
@@ -230,8 +230,7 @@ static int check_state(est_game *game, const char *text, size_t len)
 		est_error_clear();
 		return 0;
 	}
-	if (est_json_parse(&state, text, len, "state.json") == 0 &&
-	    json_is_integer(step = json_object_get(state, "step")) && json_integer_value(step) >= 0 &&
+	if (json_is_integer(step = json_object_get(state, "step")) && json_integer_value(step) >= 0 &&
 	    json_integer_value(step) <= EST_ORDERS_MAX_STEP) {
 		snprintf(tag, sizeof(tag), "step-%04lld", (long long)json_integer_value(step));
 		same = est_store_id(at_main, game->store, NULL, "state.json") == 0 &&
@@ -245,7 +244,6 @@ static int check_state(est_game *game, const char *text, size_t len)
 			same = est_store_tag_target(at_tag, game->store, prev) == 0;
 		}
 	}
-	json_decref(state);
 	est_error_clear();
 	if (same)
 		return 0;
@@ -254,6 +252,28 @@ static int check_state(est_game *game, const char *text, size_t len)
 			     est_store_path(game->store), tag[0] ? "step " : "any step (it is missing, not "
 			     "JSON, or its field \"step\" is not a step number)", tag[0] ? tag + 5 : "", est_store_path(game->store),
 			     tag[0] ? tag : "$(git tag -l 'step-*' | tail -n 1)");
+}
+
+/*
+ * state.json at main, parsed once: a file missing or not JSON is left for
+ * check_state to name with its fix, which the parser's message lacks.
+ */
+static int read_state(est_game *game, size_t *len)
+{
+	int error = est_store_read(&game->state_text, len, game->store, NULL, "state.json");
+
+	if (error < 0 && error != EST_ENOTFOUND)
+		return error;
+	if (error == 0 && est_json_parse(&game->state, game->state_text, *len, "state.json") < 0)
+		game->state = NULL;
+	est_error_clear();
+	if ((error = check_state(game, game->state)) < 0)
+		return error;
+	/* A game without step-0000 yet: no tag to compare with, so the plain reason. */
+	if (!game->state_text)
+		return est_error_set(EST_ENOTFOUND, "%s: state.json: no such file at main",
+				     est_store_path(game->store));
+	return game->state ? 0 : est_json_parse(&game->state, game->state_text, *len, "state.json");
 }
 
 /* Everything est_game_reload reads, but the rules (read_rules keeps them while rules/ stays). */
@@ -311,13 +331,7 @@ int est_game_reload(est_game *game)
 				     "estafette does not have; upgrade estafette", ruleset ? ruleset : "");
 	if ((error = read_rules(game)) < 0)
 		return error;
-	/* (a state.json removed by hand reads as an empty one: check_state names it) */
-	if ((error = est_store_read(&game->state_text, &len, game->store, NULL, "state.json")) == EST_ENOTFOUND)
-		error = check_state(game, "", 0) < 0 ? EST_ECONFIG : est_error_set(EST_ENOTFOUND,
-			"%s: state.json: no such file at main", est_store_path(game->store));
-	if (error < 0 || (error = check_state(game, game->state_text, len)) < 0)
-		return error;
-	if ((error = est_json_parse(&game->state, game->state_text, len, "state.json")) < 0)
+	if ((error = read_state(game, &len)) < 0)
 		return error;
 	est_sha256_hex(game->state_sha256, game->state_text, len);
 	game->step = json_integer_value(json_object_get(game->state, "step"));

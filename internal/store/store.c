@@ -418,35 +418,42 @@ static int resolve(git_object **out, est_store *store, const char *rev, git_obje
 	return 0;
 }
 
+/* The tree entry at `path` of `rev` (NULL: the branch), or EST_ENOTFOUND naming what is missing. */
+static int entry_at(git_tree_entry **out, est_store *store, const char *rev, const char *path,
+		    const char *what)
+{
+	git_object *tree = NULL;
+	int error;
+
+	*out = NULL;
+	if ((error = est_store__check_path(store, path, what)) < 0 ||
+	    (error = resolve(&tree, store, rev, GIT_OBJECT_TREE)) < 0)
+		return error;
+	if ((error = git_tree_entry_bypath(out, (git_tree *)tree, path)) < 0)
+		error = error == GIT_ENOTFOUND ?
+			est_error_set(EST_ENOTFOUND, "%s: %s: no such %s at %s", store->path, path, what,
+				      rev ? rev : EST_STORE_BRANCH) :
+			est_store__git_error(store, EST_ERROR, path);
+	git_object_free(tree);
+	return error;
+}
+
 int est_store_id(char out[EST_STORE_OID_HEX + 1], est_store *store, const char *rev,
 		 const char *path)
 {
-	git_object *tree = NULL;
 	git_tree_entry *entry = NULL;
 	int error;
 
 	out[0] = '\0';
-	if ((error = est_store__check_path(store, path, "path")) < 0 ||
-	    (error = resolve(&tree, store, rev, GIT_OBJECT_TREE)) < 0)
-		goto out;
-	if ((error = git_tree_entry_bypath(&entry, (git_tree *)tree, path)) < 0) {
-		error = error == GIT_ENOTFOUND ?
-			est_error_set(EST_ENOTFOUND, "%s: %s: not at %s", store->path, path,
-				      rev ? rev : EST_STORE_BRANCH) :
-			est_store__git_error(store, EST_ERROR, path);
-		goto out;
-	}
-	git_oid_tostr(out, EST_STORE_OID_HEX + 1, git_tree_entry_id(entry));
-out:
+	if ((error = entry_at(&entry, store, rev, path, "path")) == 0)
+		git_oid_tostr(out, EST_STORE_OID_HEX + 1, git_tree_entry_id(entry));
 	git_tree_entry_free(entry);
-	git_object_free(tree);
 	return error;
 }
 
 int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 		   const char *path)
 {
-	git_object *tree = NULL;
 	git_tree_entry *entry = NULL;
 	git_blob *blob = NULL;
 	git_object_size_t size;
@@ -455,18 +462,8 @@ int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 
 	*out = NULL;
 	*len = 0;
-	if ((error = est_store__check_path(store, path, "file")) < 0)
-		return error;
-	if ((error = resolve(&tree, store, rev, GIT_OBJECT_TREE)) < 0)
+	if ((error = entry_at(&entry, store, rev, path, "file")) < 0)
 		goto out;
-	if ((error = git_tree_entry_bypath(&entry, (git_tree *)tree, path)) < 0) {
-		if (error == GIT_ENOTFOUND)
-			error = est_error_set(EST_ENOTFOUND, "%s: %s: no such file at %s",
-					      store->path, path, rev ? rev : EST_STORE_BRANCH);
-		else
-			error = est_store__git_error(store, EST_ERROR, path);
-		goto out;
-	}
 	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
 		error = est_error_set(EST_EINVAL, "%s: %s is a folder at %s, not a file",
 				      store->path, path, rev ? rev : EST_STORE_BRANCH);
@@ -496,7 +493,6 @@ int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 out:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
-	git_object_free(tree);
 	return error;
 }
 

@@ -139,7 +139,8 @@ int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store);
  * *len); the caller frees it with free().
  *
  * Errors: EST_ENOTFOUND if `rev` or `path` does not exist;
- * EST_EINVAL if `path` is malformed or is a folder, or `rev` is malformed or
+ * EST_EINVAL if `path` is malformed, is a folder or is a symbolic link (a
+ * committed link is never read or followed), or `rev` is malformed or
  * ambiguous; EST_ENOMEM; EST_ERROR (libgit2).
  */
 int est_store_read(char **out, size_t *len, est_store *store, const char *rev,

@@ -886,8 +886,8 @@ static void test_break_then_attack_former_ally(void **unused)
 	json_object_set_new(json_object_get(s, "consent"), "Russia", json_pack("[s]", "France"));
 	next = cpt_resolve(s, rules, "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'}]", 1, 1, NULL);
 	assert_false(cp_allied(next, "France", "Russia"));
-	assert_false(cp_in_list(json_object_get(json_object_get(next, "consent"), "France"), "Russia"));
-	assert_false(cp_in_list(json_object_get(json_object_get(next, "consent"), "Russia"), "France"));
+	assert_false(est_rules_in_list(json_object_get(json_object_get(next, "consent"), "France"), "Russia"));
+	assert_false(est_rules_in_list(json_object_get(json_object_get(next, "consent"), "Russia"), "France"));
 	after = cpt_resolve(next, rules, "[]", 1, 1, NULL);	/* Russia */
 	third = cpt_resolve(after, rules, "[]", 1, 1, NULL);	/* Austria; France's next turn */
 	assert_string_equal(cp_str(third, "active"), "France");

@@ -47,7 +47,7 @@ static void test_force_with_defender_and_card_bonus(void **unused)
 	assert_non_null(strstr(ne_text(ev, "card"), "France plays Austerlitz in the battle in Austria"));
 	/* Austerlitz was played, so discarded */
 	assert_int_equal(json_array_size(ne_hand(n, "France")), 0);
-	assert_true(ne_in_list(json_object_get(n, "discard"), "austerlitz"));
+	assert_true(est_rules_in_list(json_object_get(n, "discard"), "austerlitz"));
 	assert_int_equal(A(n, "Austria", "Allies"), 0);
 	assert_string_equal(ne_controller(n, "Austria"), "France");
 	json_decref(ev);
@@ -398,7 +398,7 @@ static void test_card_for_no_battle_is_kept(void **unused)
 	assert_string_equal(ne_text(ev, "card-kept"), "France keeps Austerlitz: there is no battle in Austria");
 	/* still in France's hand, not in the discard pile */
 	assert_int_equal(ne_hand_index(n, "France", "austerlitz"), 0);
-	assert_false(ne_in_list(json_object_get(n, "discard"), "austerlitz"));
+	assert_false(est_rules_in_list(json_object_get(n, "discard"), "austerlitz"));
 	json_decref(ev);
 	json_decref(n);
 	json_decref(s);

@@ -118,7 +118,7 @@ static void test_every_battle_card_adds_its_bonus(void **unused)
 		if (!strstr(ne_text(ev, "battle"), want))
 			fail_msg("%s: \"%s\" lacks \"%s\"", b->id, ne_text(ev, "battle"), want);
 		assert_non_null(strstr(ne_text(ev, "battle"), "+ 1 defender + 1d6 (1) = 7"));
-		assert_true(ne_in_list(json_object_get(n, "discard"), b->id));
+		assert_true(est_rules_in_list(json_object_get(n, "discard"), b->id));
 		assert_int_equal(A(n, b->country, ne_other(b->side)), 0);
 		json_decref(ev);
 		json_decref(n);
@@ -202,7 +202,7 @@ static void test_every_extra_turn_card(void **unused)
 		n = ne_step(s, rules, orders(ids[i][1], item), NULL, 0, NULL, 0, NULL);
 		assert_string_equal(json_string_value(json_object_get(n, "active")), ids[i][1]);
 		assert_true(json_is_true(json_object_get(n, "extra")));
-		assert_true(ne_in_list(json_object_get(n, "discard"), ids[i][0]));
+		assert_true(est_rules_in_list(json_object_get(n, "discard"), ids[i][0]));
 		json_decref(n);
 		json_decref(s);
 	}
@@ -226,7 +226,7 @@ static void test_every_draw_card(void **unused)
 		snprintf(item, sizeof(item), "[{'type':'play','card':'%s'}]", d[i].id);
 		n = ne_step(s, rules, orders(d[i].side, item), NULL, 0, NULL, 0, &ev);
 		assert_int_equal(json_array_size(ne_hand(n, d[i].side)), d[i].n);
-		assert_true(ne_in_list(json_object_get(n, "discard"), d[i].id));
+		assert_true(est_rules_in_list(json_object_get(n, "discard"), d[i].id));
 		json_decref(ev);
 		json_decref(n);
 		json_decref(s);

@@ -246,9 +246,9 @@ static void test_reinforcement_table_is_the_seeds(void **unused)
 	assert_int_equal(json_object_size(json_object_get(r, "table")), 17);
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		assert_int_equal(ne_table_value(rules, table[i].country), table[i].value);
-	assert_true(ne_in_list(json_object_get(r, "france_never_from"), "Prussia"));
-	assert_true(ne_in_list(json_object_get(r, "france_never_from"), "Russia"));
-	assert_true(ne_in_list(json_object_get(r, "france_never_from"), "Austria"));
+	assert_true(est_rules_in_list(json_object_get(r, "france_never_from"), "Prussia"));
+	assert_true(est_rules_in_list(json_object_get(r, "france_never_from"), "Russia"));
+	assert_true(est_rules_in_list(json_object_get(r, "france_never_from"), "Austria"));
 	assert_int_equal(json_array_size(json_object_get(r, "france_never_from")), 3);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "rebels"), "countries")), 5);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "rebels"), "armies")), 2);

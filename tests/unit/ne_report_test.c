@@ -116,16 +116,16 @@ static void map_counts(size_t *borders, size_t *sea)
 		const json_t *a = json_array_get(list, i);
 		const char *an = json_string_value(json_object_get(a, "name"));
 
-		if (!ne_in_list(json_object_get(map, "landlocked"), an) &&
-		    !ne_in_list(json_object_get(map, "never_entered"), an) &&
+		if (!est_rules_in_list(json_object_get(map, "landlocked"), an) &&
+		    !est_rules_in_list(json_object_get(map, "never_entered"), an) &&
 		    strcmp(an, json_string_value(json_object_get(map, "sea_power"))) != 0)
 			(*sea)++;
 		for (j = i + 1; j < json_array_size(list); j++) {
 			const json_t *b = json_array_get(list, j);
 			const char *bn = json_string_value(json_object_get(b, "name"));
 
-			if (ne_in_list(json_object_get(a, "adjacent"), bn) ||
-			    ne_in_list(json_object_get(b, "adjacent"), an))
+			if (est_rules_in_list(json_object_get(a, "adjacent"), bn) ||
+			    est_rules_in_list(json_object_get(b, "adjacent"), an))
 				(*borders)++;
 		}
 	}

@@ -66,7 +66,7 @@ static void test_hand_limit_discard(void **unused)
 	assert_int_equal(NE->validate(&diag, s, rules, "France", d), 0);
 	n = ne_step(s, rules, ne_orders_of("France", d), NULL, 0, NULL, 0, &ev);
 	assert_int_equal(json_array_size(ne_hand(n, "France")), 7);
-	assert_true(ne_in_list(json_object_get(n, "discard"), "toulon"));
+	assert_true(est_rules_in_list(json_object_get(n, "discard"), "toulon"));
 	assert_int_equal(rules_event_count(ev, "discard"), 2);
 	assert_non_null(json_object_get(ne_find(ev, "discard-card"), "visible_to"));
 	json_decref(d);

@@ -63,7 +63,6 @@ int cp_partners(const json_t *state, const char *a, const char *b);
 int cp_friendly(const json_t *state, const char *a, const char *b);
 int cp_count(const json_t *state, const char *country, const char *kind);
 int cp_is_out(const json_t *state, const char *country);
-int cp_in_list(const json_t *list, const char *name);
 /* Red Town cards `country` holds. */
 int cp_red_cards(const json_t *state, const json_t *rules, const char *country);
 /* Towns `country` holds outside its own country (§ Winning the Game, 2). */

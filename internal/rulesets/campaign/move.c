@@ -33,7 +33,7 @@ static const char *border_refusal(const json_t *state, const json_t *rules, cons
 		       "or red lines";
 	if (into && (!from || strcmp(from, into) != 0) && cp_allied(state, mover, into) &&
 	    !cp_partners(state, mover, into) &&
-	    !cp_in_list(json_object_get(json_object_get(state, "consent"), into), mover))
+	    !est_rules_in_list(json_object_get(json_object_get(state, "consent"), into), mover))
 		return "§8: a player must not cross into his ally's territory without its consent (a consent order "
 		       "from the ally)";
 	return NULL;

@@ -59,10 +59,10 @@ static int read_bases(json_t **bases_out, json_t **partners_out, const json_t *o
 	}
 	if (!error && (n < 2 || n > 4))
 		error = est_error_set(EST_EINVAL, "Campaign is for two to four players (§1); list 2, 3 or 4");
-	if (!error && cp_in_list(bases, "France") && cp_in_list(bases, "Prussia"))
+	if (!error && est_rules_in_list(bases, "France") && est_rules_in_list(bases, "Prussia"))
 		error = est_error_set(EST_EINVAL, "the players hold France and Prussia: \"France and Prussia cannot "
 				      "be used as base countries at the same time\" (§1); choose another base");
-	if (!error && n == 4 && cp_in_list(bases, "Prussia"))
+	if (!error && n == 4 && est_rules_in_list(bases, "Prussia"))
 		error = est_error_set(EST_EINVAL, "with four players \"the four countries used as bases are France, "
 				      "Russia, Austria and Spain. Prussia is not used as a base\" (§1); hold those");
 	if (error < 0) {
@@ -133,7 +133,7 @@ static json_t *towns_at_start(const json_t *rules, const json_t *bases)
 	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
 		const char *country = cp_str(t, "country");
 		json_object_set_new(towns, cp_str(t, "name"),
-				    cp_in_list(bases, country) ? json_string(country) : json_null());
+				    est_rules_in_list(bases, country) ? json_string(country) : json_null());
 	}
 	return towns;
 }
@@ -149,7 +149,7 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 	    (error = read_bases(&bases, &partners, options)) < 0)
 		return error;
 	json_array_foreach(bases, i, c)
-		if (!cp_in_list(json_object_get(cp_board(rules), "seating"), json_string_value(c))) {
+		if (!est_rules_in_list(json_object_get(cp_board(rules), "seating"), json_string_value(c))) {
 			json_decref(bases);
 			json_decref(partners);
 			return est_error_set(EST_EINVAL, "rules/board.json: \"seating\" lacks %s, a base of this "

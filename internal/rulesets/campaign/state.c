@@ -52,17 +52,6 @@ int cp_value(const json_t *piece, int defending)
 	return defending && strcmp(cp_str(piece, "kind"), "general") == 0 ? 2 : 1;
 }
 
-int cp_in_list(const json_t *list, const char *name)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (name && json_is_string(v) && strcmp(json_string_value(v), name) == 0)
-			return 1;
-	return 0;
-}
-
 int cp_allied(const json_t *state, const char *a, const char *b)
 {
 	const json_t *pair;
@@ -71,7 +60,7 @@ int cp_allied(const json_t *state, const char *a, const char *b)
 	if (strcmp(a, b) == 0)
 		return 0;
 	json_array_foreach(json_object_get(state, "alliances"), i, pair)
-		if (cp_in_list(pair, a) && cp_in_list(pair, b))
+		if (est_rules_in_list(pair, a) && est_rules_in_list(pair, b))
 			return 1;
 	/* RULINGS.md C2: one player's two countries fight as one side. */
 	return cp_partners(state, a, b);
@@ -83,7 +72,7 @@ int cp_partners(const json_t *state, const char *a, const char *b)
 	size_t i;
 
 	json_array_foreach(json_object_get(state, "partners"), i, same)
-		if (cp_in_list(same, a) && cp_in_list(same, b))
+		if (est_rules_in_list(same, a) && est_rules_in_list(same, b))
 			return 1;
 	return 0;
 }
@@ -106,7 +95,7 @@ int cp_count(const json_t *state, const char *country, const char *kind)
 
 int cp_is_out(const json_t *state, const char *country)
 {
-	return cp_in_list(json_object_get(state, "out"), country);
+	return est_rules_in_list(json_object_get(state, "out"), country);
 }
 
 int cp_red_cards(const json_t *state, const json_t *rules, const char *country)

@@ -177,7 +177,7 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 		return error;
 	capital = cp_capital_at(rules, x, y);
 	if (capital && strcmp(capital, active) != 0 && !cp_is_out(state, capital) &&
-	    cp_in_list(json_object_get(state, "bases"), capital) && all_towns_held(state, rules, capital)) {
+	    est_rules_in_list(json_object_get(state, "bases"), capital) && all_towns_held(state, rules, capital)) {
 		char why[120];
 		snprintf(why, sizeof(why), "%s takes its Capital, all its provincial towns being held (§7)", active);
 		return knock_out(state, events, capital, why);

@@ -59,7 +59,7 @@ int cp_start(json_t *state, json_t *events, const json_t *rules, est_dice *dice)
 			start = i;
 	for (i = 0; i < json_array_size(seating); i++) {
 		c = json_array_get(seating, (start + i) % json_array_size(seating));
-		if (cp_in_list(bases, json_string_value(c)))
+		if (est_rules_in_list(bases, json_string_value(c)))
 			json_array_append(order, c);
 	}
 	json_object_set(state, "order", order);
@@ -103,7 +103,7 @@ static int diplomacy(json_t *state, json_t *events, const json_t *o)
 		json_t *proposals = json_object_get(state, "proposals");
 		for (size_t i = json_array_size(proposals); i-- > 0;) {
 			const json_t *p = json_array_get(proposals, i);
-			if (cp_in_list(p, active) && cp_in_list(p, with))
+			if (est_rules_in_list(p, active) && est_rules_in_list(p, with))
 				json_array_remove(proposals, i);
 		}
 		json_array_append_new(json_object_get(state, "alliances"), json_pack("[s, s]", with, active));
@@ -114,7 +114,7 @@ static int diplomacy(json_t *state, json_t *events, const json_t *o)
 		json_t *alliances = json_object_get(state, "alliances");
 		for (size_t i = json_array_size(alliances); i-- > 0;) {
 			const json_t *p = json_array_get(alliances, i);
-			if (cp_in_list(p, active) && cp_in_list(p, with))
+			if (est_rules_in_list(p, active) && est_rules_in_list(p, with))
 				json_array_remove(alliances, i);
 		}
 		json_array_append_new(json_object_get(state, "broken"), json_pack("{s:s, s:s, s:I}", "by", active,

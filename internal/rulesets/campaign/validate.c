@@ -91,7 +91,7 @@ static void check_diplomacy(struct check *c, int i, const json_t *o)
 	const char *with = cp_str(o, type[0] == 'c' ? "to" : "with");
 	const json_t *state = c->state;
 
-	if (!with || !cp_in_list(json_object_get(state, "bases"), with) || strcmp(with, c->active) == 0 ||
+	if (!with || !est_rules_in_list(json_object_get(state, "bases"), with) || strcmp(with, c->active) == 0 ||
 	    cp_is_out(state, with)) {
 		est_rules_diag(c->diags, i, type[0] == 'c' ? "to" : "with", "Campaign §8", "name another country in "
 			       "the game");
@@ -128,8 +128,8 @@ static void check_diplomacy(struct check *c, int i, const json_t *o)
 	} else if (strcmp(action, "break") == 0) {
 		json_t *alliances = json_object_get(c->state, "alliances");
 		for (size_t k = json_array_size(alliances); k-- > 0;)
-			if (cp_in_list(json_array_get(alliances, k), c->active) &&
-			    cp_in_list(json_array_get(alliances, k), with))
+			if (est_rules_in_list(json_array_get(alliances, k), c->active) &&
+			    est_rules_in_list(json_array_get(alliances, k), with))
 				json_array_remove(alliances, k);
 		json_array_append_new(json_object_get(c->state, "broken"), json_pack("{s:s, s:s, s:O}", "by", c->active,
 				      "with", with, "turn", json_object_get(c->state, "turn")));

@@ -81,7 +81,7 @@ static int own(const json_t *state, const char *power, const char *country)
 	if (strcmp(power, country) == 0)
 		return 1;
 	json_array_foreach(json_object_get(state, "partners"), i, held)
-		if (cp_in_list(held, power) && cp_in_list(held, country))
+		if (est_rules_in_list(held, power) && est_rules_in_list(held, country))
 			return 1;
 	return 0;
 }

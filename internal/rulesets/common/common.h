@@ -42,6 +42,9 @@ json_t *est_rules_string(char *text);
 /* The first object of the array `list` whose `key` is the string `value`, or NULL. Borrowed. */
 json_t *est_rules_find(const json_t *list, const char *key, const char *value);
 
+/* 1 if the array `list` holds the string `name` (NULL: never), else 0; anything else in it is passed over. */
+int est_rules_in_list(const json_t *list, const char *name);
+
 /*
  * The end of a resolve() (engine/ruleset.h): with `error` 0 it hands the
  * new `state` and `events` to the out-parameters, otherwise it releases

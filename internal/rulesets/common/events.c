@@ -43,6 +43,17 @@ void est_rules_diag(json_t *diags, int index, const char *field, const char *rul
 	free(msg);
 }
 
+int est_rules_in_list(const json_t *list, const char *name)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (name && json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
 json_t *est_rules_find(const json_t *list, const char *key, const char *value)
 {
 	json_t *o;

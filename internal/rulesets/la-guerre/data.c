@@ -229,8 +229,8 @@ static int check_scenario(const json_t *rules)
 	    !is_string_array(json_object_get(json_object_get(s, "embargo"), "seas")))
 		return bad("scenario.json", "field \"embargo\"", "needs \"members\", \"requires_control\" "
 			   "and \"seas\" as arrays of names (4.241)");
-	if (!lg_in_list(seasons, lg_str(json_object_get(s, "start"), "season")) ||
-	    !lg_in_list(seasons, lg_str(json_object_get(s, "end"), "season")))
+	if (!est_rules_in_list(seasons, lg_str(json_object_get(s, "start"), "season")) ||
+	    !est_rules_in_list(seasons, lg_str(json_object_get(s, "end"), "season")))
 		return bad("scenario.json", "fields \"start.season\" and \"end.season\"", "must be seasons "
 			   "of \"seasons\"");
 	json_array_foreach(json_object_get(s, "armies"), i, a)
@@ -254,13 +254,13 @@ static int check_sides(const json_t *rules)
 	if (!is_string_array(json_object_get(s, "neutral")))
 		return bad("scenario.json", "field \"neutral\"", "must be an array of nations");
 	json_array_foreach(json_object_get(sides, LG_FRANCE), i, n)
-		if (lg_in_list(json_object_get(sides, LG_COALITION), json_string_value(n)) ||
-		    lg_in_list(json_object_get(s, "neutral"), json_string_value(n)))
+		if (est_rules_in_list(json_object_get(sides, LG_COALITION), json_string_value(n)) ||
+		    est_rules_in_list(json_object_get(s, "neutral"), json_string_value(n)))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: \"%s\" stands on France's side and "
 					     "also on the Coalition's or among the neutrals; give each nation one "
 					     "place; fix the data", json_string_value(n));
 	json_array_foreach(json_object_get(sides, LG_COALITION), i, n)
-		if (lg_in_list(json_object_get(s, "neutral"), json_string_value(n)))
+		if (est_rules_in_list(json_object_get(s, "neutral"), json_string_value(n)))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: \"%s\" is in the Coalition and "
 					     "among the neutrals; fix the data", json_string_value(n));
 	return 0;

@@ -35,8 +35,6 @@ const json_t *lg_table(const json_t *rules, const char *name);
 const json_t *lg_scenario(const json_t *rules);
 const json_t *lg_province_data(const json_t *rules, const char *name);
 int lg_adjacent(const json_t *rules, const char *a, const char *b);
-/* Whether the array of strings `list` holds `name`. */
-int lg_in_list(const json_t *list, const char *name);
 /* The side a nation fights for ("France", "Coalition"), or NULL if neutral. */
 const char *lg_side_of(const json_t *rules, const char *nation);
 const char *lg_other_side(const char *side);

@@ -38,29 +38,18 @@ const json_t *lg_province_data(const json_t *rules, const char *name)
 	return est_rules_find(json_object_get(json_object_get(rules, "map"), "provinces"), "name", name);
 }
 
-int lg_in_list(const json_t *list, const char *name)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (name && json_is_string(v) && strcmp(json_string_value(v), name) == 0)
-			return 1;
-	return 0;
-}
-
 int lg_adjacent(const json_t *rules, const char *a, const char *b)
 {
-	return lg_in_list(json_object_get(lg_province_data(rules, a), "adjacent"), b);
+	return est_rules_in_list(json_object_get(lg_province_data(rules, a), "adjacent"), b);
 }
 
 const char *lg_side_of(const json_t *rules, const char *nation)
 {
 	const json_t *sides = json_object_get(lg_scenario(rules), "sides");
 
-	if (lg_in_list(json_object_get(sides, LG_FRANCE), nation))
+	if (est_rules_in_list(json_object_get(sides, LG_FRANCE), nation))
 		return LG_FRANCE;
-	if (lg_in_list(json_object_get(sides, LG_COALITION), nation))
+	if (est_rules_in_list(json_object_get(sides, LG_COALITION), nation))
 		return LG_COALITION;
 	return NULL;
 }

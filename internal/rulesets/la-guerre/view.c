@@ -97,7 +97,7 @@ static json_t *army_view(const json_t *state, const json_t *rules, const json_t 
 			 "movement", lg_int(army, "movement", 0), "artillery", lg_int(army, "artillery", 0),
 			 "corps", json_object_get(army, "corps"), "corps_count", lg_corps_count(army),
 			 "divisions", lg_divisions(army), "corps_text", corps_text(army),
-			 "moved", lg_in_list(json_object_get(state, "moved"), lg_str(army, "id")));
+			 "moved", est_rules_in_list(json_object_get(state, "moved"), lg_str(army, "id")));
 }
 
 static json_t *armies_view(const json_t *state, const json_t *rules)

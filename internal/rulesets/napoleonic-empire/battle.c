@@ -39,7 +39,7 @@ int ne_attack_start(json_t *state, json_t *events, const json_t *rules)
 			return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	json_object_foreach_safe(own, tmp, country, card) {
-		if (ne_in_list(battles, country))
+		if (est_rules_in_list(battles, country))
 			continue;
 		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "card", json_string_value(card),
 							"country", country, "visible_to", ne_str(state, "active")),
@@ -290,9 +290,9 @@ int ne_retreat_options(json_t **out, const json_t *state, const json_t *rules,
 		    ne_armies(state, c, ne_other(side)) > 0)
 			continue;
 		if (strcmp(side, NE_ALLIES) == 0 &&
-		    ne_in_list(json_object_get(json_object_get(rules, "map"), "no_allied_return"), c))
+		    est_rules_in_list(json_object_get(json_object_get(rules, "map"), "no_allied_return"), c))
 			continue;
-		if (ne_in_list(json_object_get(json_object_get(rules, "map"), "never_entered"), c))
+		if (est_rules_in_list(json_object_get(json_object_get(rules, "map"), "never_entered"), c))
 			continue;
 		for (j = 0; j < json_array_size(opts); j++) {
 			if (better(state, side, c, json_string_value(json_array_get(opts, j))))
@@ -365,7 +365,7 @@ static int after_battle(int *paused, json_t *state, json_t *events, const json_t
 		error = ne_update_control(state, events, rules);
 	} else if (json_array_size(opts) == 1) {
 		error = ne_apply_retreat(state, events, rules, json_string_value(json_array_get(opts, 0)));
-	} else if (standing && ne_in_list(opts, standing)) {
+	} else if (standing && est_rules_in_list(opts, standing)) {
 		error = ne_apply_retreat(state, events, rules, standing);
 	} else {
 		*paused = 1;

@@ -52,7 +52,7 @@ int ne_card_fits(const json_t *card, const char *country)
 		return 0;
 	if (json_is_string(where))
 		return strcmp(json_string_value(where), "anywhere") == 0;
-	return ne_in_list(where, country);
+	return est_rules_in_list(where, country);
 }
 
 int ne_card_bonus(const json_t *card)

@@ -46,18 +46,6 @@ int ne_is_country(const json_t *rules, const char *name)
 	return country(rules, name) != NULL;
 }
 
-int ne_in_list(const json_t *list, const char *name)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(list, i, v) {
-		if (json_is_string(v) && name && strcmp(json_string_value(v), name) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * RULINGS.md R1: the seed's table is not symmetric (France lists Italy,
  * Italy does not list France); a border exists if either side lists it.
@@ -68,8 +56,8 @@ int ne_land_adjacent(const json_t *rules, const char *a, const char *b)
 
 	if (!ca || !cb || strcmp(a, b) == 0)
 		return 0;
-	return ne_in_list(json_object_get(ca, "adjacent"), b) ||
-	       ne_in_list(json_object_get(cb, "adjacent"), a);
+	return est_rules_in_list(json_object_get(ca, "adjacent"), b) ||
+	       est_rules_in_list(json_object_get(cb, "adjacent"), a);
 }
 
 /* "Armies in England may be moved to any non-landlocked country." */
@@ -78,7 +66,7 @@ static int sea_reachable(const json_t *rules, const char *from, const char *to)
 	const char *sea = json_string_value(map_list(rules, "sea_power"));
 
 	return sea && strcmp(from, sea) == 0 && strcmp(to, sea) != 0 &&
-	       !ne_in_list(map_list(rules, "landlocked"), to);
+	       !est_rules_in_list(map_list(rules, "landlocked"), to);
 }
 
 const char *ne_move_refusal(const json_t *rules, const char *side, const char *from,
@@ -86,11 +74,11 @@ const char *ne_move_refusal(const json_t *rules, const char *side, const char *f
 {
 	if (!ne_is_country(rules, from) || !ne_is_country(rules, to))
 		return "Napoleonic Empire, The Map: no such country";
-	if (ne_in_list(map_list(rules, "never_entered"), to))
+	if (est_rules_in_list(map_list(rules, "never_entered"), to))
 		return "Napoleonic Empire, The Map: the Ottoman Empire may not be entered";
-	if (strcmp(side, NE_FRANCE) == 0 && ne_in_list(map_list(rules, "no_french_entry"), to))
+	if (strcmp(side, NE_FRANCE) == 0 && est_rules_in_list(map_list(rules, "no_french_entry"), to))
 		return "Napoleonic Empire, Move Phase: the French player may never move armies into England";
-	if (strcmp(side, NE_ALLIES) == 0 && ne_in_list(map_list(rules, "no_allied_return"), to))
+	if (strcmp(side, NE_ALLIES) == 0 && est_rules_in_list(map_list(rules, "no_allied_return"), to))
 		return "Napoleonic Empire, Move Phase: Allied armies cannot be moved back to England";
 	if (ne_land_adjacent(rules, from, to) || sea_reachable(rules, from, to))
 		return NULL;

@@ -24,7 +24,6 @@
 size_t ne_country_count(const json_t *rules);
 const char *ne_country_name(const json_t *rules, size_t i);
 int ne_is_country(const json_t *rules, const char *name);
-int ne_in_list(const json_t *list, const char *name);
 int ne_land_adjacent(const json_t *rules, const char *a, const char *b);
 /* NULL if `side` may move from `from` to `to`, else the rule it breaks. */
 const char *ne_move_refusal(const json_t *rules, const char *side, const char *from,

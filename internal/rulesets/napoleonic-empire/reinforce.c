@@ -53,10 +53,10 @@ static int country_value(const json_t *state, const json_t *rules, const char *s
 	int v = ne_table_value(rules, c);
 	const json_t *cs = ne_card(rules, "continental-system");
 
-	if (strcmp(side, NE_FRANCE) == 0 && ne_in_list(rdata(rules, "france_never_from"), c))
+	if (strcmp(side, NE_FRANCE) == 0 && est_rules_in_list(rdata(rules, "france_never_from"), c))
 		return 0;
 	if (json_is_true(json_object_get(state, "continental_system")) &&
-	    ne_in_list(json_object_get(json_object_get(cs, "effect"), "countries"), c))
+	    est_rules_in_list(json_object_get(json_object_get(cs, "effect"), "countries"), c))
 		v -= ne_effect_int(cs, "reduction");
 	return v < 0 ? 0 : v;
 }
@@ -68,14 +68,14 @@ static const char *bonus_country(const json_t *state, const json_t *rules, const
 	size_t i;
 
 	if (named && ne_controller(state, named) && strcmp(ne_controller(state, named), NE_FRANCE) == 0 &&
-	    !ne_in_list(rdata(rules, "france_never_from"), named))
+	    !est_rules_in_list(rdata(rules, "france_never_from"), named))
 		return named;
 	if (ne_controller(state, NE_FRANCE) && strcmp(ne_controller(state, NE_FRANCE), NE_FRANCE) == 0)
 		return NE_FRANCE;
 	for (i = 0; i < ne_country_count(rules); i++) {
 		const char *c = ne_country_name(rules, i), *ctl = ne_controller(state, c);
 
-		if (!ctl || strcmp(ctl, NE_FRANCE) != 0 || ne_in_list(rdata(rules, "france_never_from"), c))
+		if (!ctl || strcmp(ctl, NE_FRANCE) != 0 || est_rules_in_list(rdata(rules, "france_never_from"), c))
 			continue;
 		if (!best || ne_armies(state, c, NE_FRANCE) > ne_armies(state, best, NE_FRANCE) ||
 		    (ne_armies(state, c, NE_FRANCE) == ne_armies(state, best, NE_FRANCE) &&
@@ -169,7 +169,7 @@ int ne_check_victory(json_t *state, json_t *events, const json_t *rules)
 		const char *c = ne_country_name(rules, i);
 
 		ctl = ne_controller(state, c);
-		if (!ne_in_list(excluded, c) && (!ctl || strcmp(ctl, NE_FRANCE) != 0))
+		if (!est_rules_in_list(excluded, c) && (!ctl || strcmp(ctl, NE_FRANCE) != 0))
 			return 0;
 	}
 	return win(state, events, NE_FRANCE,

@@ -243,7 +243,7 @@ static int resolve_battle_cards(json_t *state, json_t *events, const json_t *rul
 			/* A card named in the turn orders stays with its battle (RULINGS.md R34). */
 			if (!id || !c || json_object_get(own, c) || ne_hand_index(state, side, id) < 0 ||
 			    ne_card_committed(state, side, id) ||
-			    !ne_in_list(json_object_get(att, "battles"), c) ||
+			    !est_rules_in_list(json_object_get(att, "battles"), c) ||
 			    !ne_card_playable_by(ne_card(rules, id), side) || !ne_card_fits(ne_card(rules, id), c))
 				continue;
 			if (json_object_set_new(own, c, json_string(id)) < 0)
@@ -261,7 +261,7 @@ static int resolve_retreat(json_t *state, json_t *events, const json_t *rules,
 	const char *to = ne_str(o, "to");
 	int error;
 
-	if (!to || !ne_in_list(json_object_get(r, "options"), to))
+	if (!to || !est_rules_in_list(json_object_get(r, "options"), to))
 		to = json_string_value(json_array_get(json_object_get(r, "options"), 0));
 	if ((error = ne_apply_retreat(state, events, rules, to)) < 0)
 		return error;

@@ -165,7 +165,7 @@ static void event_play(struct check *c, int i, const json_t *o, const json_t *ca
 		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" places armies in the Reinforcement phase, and an "
 		     "extra turn has none (RULINGS.md R15); play it in a normal turn", ne_str(card, "id"));
 	if (strcmp(type, "bonus-armies") == 0 && country && country_ok(c, i, o, "country") &&
-	    (ne_in_list(json_object_get(json_object_get(c->rules, "reinforcements"), "france_never_from"),
+	    (est_rules_in_list(json_object_get(json_object_get(c->rules, "reinforcements"), "france_never_from"),
 			country) || strcmp(country, "England") == 0 || strcmp(country, "Ottoman Empire") == 0))
 		est_rules_diag(c->diags, i, "country", "Napoleonic Empire, Reinforcements Phase", "France can never "
 		     "receive armies in %s; name a country France controls", country);
@@ -213,7 +213,7 @@ static void check_play(struct check *c, int i, const json_t *o)
 		const char *country = ne_str(o, "country");
 		const char *where = committed_to(att, c->side, ne_str(card, "id"));
 
-		if (country && !ne_in_list(json_object_get(att, "battles"), country)) {
+		if (country && !est_rules_in_list(json_object_get(att, "battles"), country)) {
 			est_rules_diag(c->diags, i, "country", R_ATTACK, "there is no pending battle in %s; play cards only "
 			     "for the battles your report lists", country);
 			return;
@@ -296,7 +296,7 @@ static void check_rebels(struct check *c, int i, const json_t *o)
 		     "remove this order");
 		return;
 	}
-	if (!ne_in_list(json_object_get(list, "countries"), ne_str(o, "country")))
+	if (!est_rules_in_list(json_object_get(list, "countries"), ne_str(o, "country")))
 		est_rules_diag(c->diags, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
 		     "Austria, not in %s; name one of them", ne_str(o, "country"));
 	json_array_append_new(c->rebels, json_integer(i));
@@ -320,7 +320,7 @@ static void check_retreat(struct check *c, int i, const json_t *o)
 		else if (strcmp(from, ne_str(r, "from")) != 0)
 			est_rules_diag(c->diags, i, "from", R_ATTACK, "the retreat awaited is from %s, not from %s; set "
 			     "\"from\": \"%s\"", ne_str(r, "from"), from, ne_str(r, "from"));
-		else if (!ne_in_list(json_object_get(r, "options"), to))
+		else if (!est_rules_in_list(json_object_get(r, "options"), to))
 			est_rules_diag(c->diags, i, "to", R_ATTACK, "%s is not an adjacent friendly country free of enemy "
 			     "armies; choose one your report lists", to);
 		return;

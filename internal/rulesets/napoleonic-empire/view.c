@@ -170,7 +170,7 @@ static int geometry_point(int *x, int *y, const json_t *geometry, const char *co
 
 static int map_flag(const json_t *rules, const char *key, const char *country)
 {
-	return ne_in_list(json_object_get(json_object_get(rules, "map"), key), country);
+	return est_rules_in_list(json_object_get(json_object_get(rules, "map"), key), country);
 }
 
 static int named(const char *name, const char *country)
@@ -210,7 +210,7 @@ static json_t *map_country(const json_t *state, const json_t *rules, const json_
 	const json_t *entry = json_array_get(json_object_get(json_object_get(rules, "map"), "countries"), i);
 	const json_t *att = json_object_get(state, "attack");
 	const char *full = ne_str(entry, "full_name");
-	int x, y, battle = json_is_object(att) && ne_in_list(json_object_get(att, "battles"), c);
+	int x, y, battle = json_is_object(att) && est_rules_in_list(json_object_get(att, "battles"), c);
 
 	if (geometry_point(&x, &y, geometry, c) < 0)
 		return NULL;
@@ -246,8 +246,8 @@ static json_t *map_borders(const json_t *rules, const json_t *geometry)
 			int x1, y1, x2, y2;
 
 			if (!a || !b || strcmp(a, b) == 0 ||
-			    !(ne_in_list(json_object_get(ea, "adjacent"), b) ||
-			      ne_in_list(json_object_get(eb, "adjacent"), a)) ||
+			    !(est_rules_in_list(json_object_get(ea, "adjacent"), b) ||
+			      est_rules_in_list(json_object_get(eb, "adjacent"), a)) ||
 			    geometry_point(&x1, &y1, geometry, a) < 0 ||
 			    geometry_point(&x2, &y2, geometry, b) < 0)
 				continue;
