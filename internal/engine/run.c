@@ -76,9 +76,11 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	report_parts parts = {0};
 	json_t *data = NULL;
 	size_t eml_len;
-	int error;
+	int error, found;
 
 	snprintf(name, sizeof(name), "%04lld-%s", step, pid);
+	if ((error = est_mail_outbox_has(&found, game->home, id, name)) < 0 || found)
+		goto out;
 	if ((error = est_report_data(&data, game, step, player)) < 0 ||
 	    (error = render_parts(&parts, game, data)) < 0)
 		goto out;

@@ -131,6 +131,17 @@ int est_mail_outbox_put(int *queued_out, const char *home, const char *game, con
 			const char *eml, size_t eml_len);
 
 /*
+ * Whether message `name` of `game` is queued already (pending, both files
+ * there) or sent: *found_out 1 or 0. What est_mail_outbox_put() would
+ * skip, asked before composing (a run queues the last step's reports again
+ * in case it was killed before it could, and composing costs more than asking).
+ *
+ * Errors: EST_EINVAL (bad home, game or name, as in est_mail_outbox_put);
+ * EST_ENOMEM.
+ */
+int est_mail_outbox_has(int *found_out, const char *home, const char *game, const char *name);
+
+/*
  * The names (without .eml) of the messages in pending/ or sent/ of `game`'s
  * outbox, `which` being "pending" or "sent", sorted by strcmp, into a new
  * array *names_out of *count strings (caller frees with

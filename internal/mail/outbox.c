@@ -63,6 +63,23 @@ static int already_queued(const char *dir, const char *name)
 	return found < 0 ? est_error_set(EST_ENOMEM, "out of memory") : found;
 }
 
+int est_mail_outbox_has(int *found_out, const char *home, const char *game, const char *name)
+{
+	char *dir = NULL;
+	int error;
+
+	*found_out = 0;
+	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
+		return error;
+	if ((error = check_name(name, "message name")) == 0 &&
+	    (error = already_queued(dir, name)) > 0) {
+		*found_out = 1;
+		error = 0;
+	}
+	free(dir);
+	return error;
+}
+
 static int envelope_json(char **out, const char *from, const char *const *rcpts, size_t count)
 {
 	json_t *root = json_object(), *to = json_array();
@@ -169,18 +186,18 @@ static int compare_names(const void *a, const void *b)
 }
 
 /*
- * 1 and the name in *out (caller frees) for a "<name>.eml" entry, 0 for
- * anything else (temporary files of est_file_write_atomic, .json files).
+ * 1 and the name in *out (caller frees) for a "<name><suffix>" entry, 0 for
+ * anything else (temporary files of est_file_write_atomic, other suffixes).
  */
-static int eml_name(char **out, const char *entry)
+static int message_name(char **out, const char *entry, const char *suffix)
 {
-	size_t n = strlen(entry);
+	size_t n = strlen(entry), k = strlen(suffix);
 
-	if (n <= 4 || strcmp(entry + n - 4, ".eml") ||
+	if (n <= k || strcmp(entry + n - k, suffix) ||
 	    strspn(entry, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") <
-		    n - 4)
+		    n - k)
 		return 0;
-	if (!(*out = strndup(entry, n - 4)))
+	if (!(*out = strndup(entry, n - k)))
 		return est_error_set(EST_ENOMEM, "out of memory");
 	return 1;
 }
@@ -200,26 +217,28 @@ static int push_name(char ***names, size_t *count, size_t *cap, char *name)
 	return 0;
 }
 
-/* 1 if `name` in `folder` is complete: a sent .eml, or a pending .eml with its .json. */
-static int is_complete(const char *folder, const char *name, int pending)
+/*
+ * Keep those of the sorted `names` that are also in the sorted `envelopes`
+ * (a pending message is complete once its .json is there), freeing the rest.
+ */
+static size_t keep_complete(char **names, size_t n, char **envelopes, size_t m)
 {
-	char *json;
-	int complete;
+	size_t kept = 0;
 
-	if (!pending)
-		return 1;
-	if (!(json = est_strdup_printf("%s/%s.json", folder, name)))
-		return est_error_set(EST_ENOMEM, "out of memory");
-	complete = est_path_exists(json);
-	free(json);
-	return complete;
+	for (size_t i = 0; i < n; i++) {
+		if (m > 0 && bsearch(&names[i], envelopes, m, sizeof(*envelopes), compare_names))
+			names[kept++] = names[i];
+		else
+			free(names[i]);
+	}
+	return kept;
 }
 
 int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, const char *game,
 			 const char *which)
 {
-	char *dir = NULL, *folder = NULL, **names = NULL;
-	size_t n = 0, cap = 0;
+	char *dir = NULL, *folder = NULL, **names = NULL, **envelopes = NULL;
+	size_t n = 0, cap = 0, m = 0, m_cap = 0;
 	DIR *d = NULL;
 	struct dirent *entry;
 	int error, pending;
@@ -242,22 +261,21 @@ int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, con
 					      strerror(errno));
 		goto out;
 	}
+	/* One pass over the folder, no stat() a message: pending/ holds every unsent report. */
 	while ((errno = 0, entry = readdir(d))) {
 		char *name = NULL;
-		int found;
+		int found = message_name(&name, entry->d_name, ".eml");
 
-		if ((found = eml_name(&name, entry->d_name)) > 0)
-			found = is_complete(folder, name, pending);
 		if (found > 0) {
-			if ((error = push_name(&names, &n, &cap, name)) < 0) {
-				free(name);
-				goto out;
-			}
-			continue;
+			error = push_name(&names, &n, &cap, name);
+		} else if (found == 0 && pending &&
+			   (found = message_name(&name, entry->d_name, ".json")) > 0) {
+			error = push_name(&envelopes, &m, &m_cap, name);
 		}
-		free(name);
-		if (found < 0) {
+		if (found < 0)
 			error = found;
+		if (error < 0) {
+			free(name);
 			goto out;
 		}
 	}
@@ -267,12 +285,17 @@ int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, con
 	}
 	if (n > 0)
 		qsort(names, n, sizeof(*names), compare_names);
+	if (pending && m > 0)
+		qsort(envelopes, m, sizeof(*envelopes), compare_names);
+	if (pending)
+		n = keep_complete(names, n, envelopes, m);
 	*names_out = names;
 	*count = n;
 	names = NULL;
 	n = 0;
 out:
 	est_mail_names_free(names, n);
+	est_mail_names_free(envelopes, m);
 	if (d)
 		closedir(d);
 	free(folder);

@@ -1,8 +1,9 @@
 /*
  * Committing a step: the new tree is built in memory from the parent's tree
- * and the changes, then the commit and tag objects are written, then the
- * branch moves by compare-and-swap, then the tag ref, then the work tree.
- * store.h explains why in that order.
+ * and the changes, then the commit and tag objects are written (to memory,
+ * then to disk as one pack: pack.c), then the branch moves by
+ * compare-and-swap, then the tag ref, then the work tree. store.h explains
+ * why in that order.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -153,8 +154,9 @@ static int build_tree(git_oid *out, int *empty, est_store *store, git_tree *base
 	}
 	*empty = git_treebuilder_entrycount(bld) == 0;
 	error = 0;
-	if ((!*empty || always) && git_treebuilder_write(out, bld) < 0)
-		error = est_store__git_error(store, EST_ERROR, "writing a tree");
+	if ((!*empty || always) && (git_treebuilder_write(out, bld) < 0 ||
+				    (error = est_store__pack_add(store, out)) < 0))
+		error = error < 0 ? error : est_store__git_error(store, EST_ERROR, "writing a tree");
 out:
 	git_treebuilder_free(bld);
 	return error;
@@ -177,6 +179,8 @@ static int make_tree(git_tree **out, est_store *store, git_tree *base,
 			error = est_store__git_error(store, EST_ERROR, changes[i].path);
 			break;
 		}
+		if (changes[i].data && (error = est_store__pack_add(store, &oid)) < 0)
+			break;
 		if (model_apply(&root, changes[i].path, changes[i].data ? &oid : NULL) < 0)
 			error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
 	}
@@ -361,6 +365,8 @@ static int write_signed_tag(git_oid *tag_oid, est_store *store, const char *tag,
 	if (git_repository_odb(&odb, store->repo) < 0 ||
 	    git_odb_write(tag_oid, odb, object, strlen(object), GIT_OBJECT_TAG) < 0)
 		error = est_store__git_error(store, EST_ERROR, "writing the signed tag");
+	else
+		error = est_store__pack_add(store, tag_oid);
 out:
 	git_odb_free(odb);
 	free(object);
@@ -408,6 +414,8 @@ static int prepare_tag(git_oid *tag_oid, int *exists, est_store *store, const ch
 	else if (git_tag_annotation_create(tag_oid, store->repo, tag, (const git_object *)commit,
 					   sig, subject) < 0)
 		error = est_store__git_error(store, EST_ERROR, "writing the tag");
+	if (error == 0 && !store->sign)
+		error = est_store__pack_add(store, tag_oid);
 	if (error == 0)
 		est_fault_point("store-after-tag-object");
 	return error;
@@ -424,6 +432,7 @@ static int write_tag_ref(est_store *store, const char *ref_name, const char *tag
 	int error, same;
 
 	est_fault_point("store-before-tag-ref");
+	est_store__forget_revs(store);
 	error = git_reference_create(&ref, store->repo, ref_name, tag_oid, 0, NULL);
 	git_reference_free(ref);
 	if (error == 0)
@@ -501,40 +510,62 @@ static int is_synced(const est_store *store, const git_oid *commit)
 }
 
 /*
- * The changed paths as checkout's pathspec, when the work tree was last
- * brought to `parent` (so only they can differ): the rest of a long history
- * is not looked at. 0 and an empty list otherwise, for a full checkout.
+ * When the work tree was last brought to `parent` in full: the changed
+ * paths as checkout's pathspec (so only they are looked at, not the rest
+ * of a long history) and the parent's tree as checkout's baseline, and
+ * *fast set. Otherwise *fast 0 and nothing set, for a full checkout.
  */
-static int changed_paths(git_strarray *out, est_store *store, const git_commit *parent,
+static int fast_checkout(int *fast, git_checkout_options *opts, git_tree **baseline,
+			 est_store *store, const git_commit *parent,
 			 const est_store_change *changes, size_t count)
 {
-	out->strings = NULL;
-	out->count = 0;
+	*fast = 0;
 	if (!parent || !is_synced(store, git_commit_id(parent)))
 		return 0;
-	if (!(out->strings = calloc(count ? count : 1, sizeof(*out->strings))))
+	if (git_commit_tree(baseline, parent) < 0)
+		return est_store__git_error(store, EST_EIO, "reading the parent's tree");
+	if (!(opts->paths.strings = calloc(count ? count : 1, sizeof(*opts->paths.strings))))
 		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
 	for (size_t i = 0; i < count; i++)
-		out->strings[i] = (char *)changes[i].path; /* checkout only reads them */
-	out->count = count;
+		opts->paths.strings[i] = (char *)changes[i].path; /* checkout only reads them */
+	opts->paths.count = count;
+	opts->baseline = *baseline;
+	*fast = 1;
 	return 0;
 }
 
 /*
+ * The baseline of a full checkout: what the index says was checked out
+ * last, not the parent commit, so that files it tracked which the new tree
+ * lacks are removed even if an earlier run died before its own checkout
+ * (or HEAD was on another branch meanwhile).
+ */
+static int full_checkout(git_checkout_options *opts, git_index **baseline, est_store *store)
+{
+	git_index *index = NULL;
+	int error = 0;
+
+	if (git_repository_index(&index, store->repo) < 0 || git_index_read(index, 0) < 0)
+		error = est_store__git_error(store, EST_EIO, "reading the index");
+	else if ((error = index_snapshot(baseline, store, index)) == 0)
+		opts->baseline_index = *baseline;
+	git_index_free(index);
+	return error;
+}
+
+/*
  * Bring the work tree and index to `commit` if the repository has a work
- * tree checked out on the branch. The baseline is what the index says was
- * checked out last, not the parent commit, so that files it tracked which
- * the new tree lacks are removed even if an earlier run died before its own
- * checkout (or HEAD was on another branch meanwhile). When the work tree is
- * known to be at `parent`, only the paths of `changes` are checked out.
+ * tree checked out on the branch: only the paths of `changes` when the
+ * work tree is known to be at `parent`, else in full.
  */
 static int sync_work_tree(est_store *store, git_commit *commit, const git_commit *parent,
 			  const est_store_change *changes, size_t count)
 {
 	git_checkout_options opts;
 	git_reference *head = NULL;
-	git_index *index = NULL, *baseline = NULL;
-	int error = 0;
+	git_index *baseline_index = NULL;
+	git_tree *baseline_tree = NULL;
+	int error = 0, fast;
 
 	if (git_repository_is_bare(store->repo))
 		return 0;
@@ -545,12 +576,8 @@ static int sync_work_tree(est_store *store, git_commit *commit, const git_commit
 	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC ||
 	    strcmp(git_reference_symbolic_target(head), EST_STORE_BRANCH) != 0)
 		goto out;
-	if (git_repository_index(&index, store->repo) < 0 || git_index_read(index, 0) < 0) {
-		error = est_store__git_error(store, EST_EIO, "reading the index");
-		goto out;
-	}
-	if ((error = index_snapshot(&baseline, store, index)) < 0 ||
-	    (error = changed_paths(&opts.paths, store, parent, changes, count)) < 0)
+	if ((error = fast_checkout(&fast, &opts, &baseline_tree, store, parent, changes, count)) < 0 ||
+	    (!fast && (error = full_checkout(&opts, &baseline_index, store)) < 0))
 		goto out;
 	/*
 	 * Forced: a run's commit is the truth; untracked files are not touched.
@@ -558,7 +585,6 @@ static int sync_work_tree(est_store *store, git_commit *commit, const git_commit
 	 * and the work tree to them (a pattern would have it walk everything).
 	 */
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
-	opts.baseline_index = baseline;
 	est_fault_point("store-before-checkout");
 	if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) < 0) {
 		error = est_store__git_error(store, EST_EIO, "updating the work tree");
@@ -568,8 +594,8 @@ static int sync_work_tree(est_store *store, git_commit *commit, const git_commit
 	}
 out:
 	free(opts.paths.strings);
-	git_index_free(baseline);
-	git_index_free(index);
+	git_index_free(baseline_index);
+	git_tree_free(baseline_tree);
 	git_reference_free(head);
 	return error;
 }
@@ -661,6 +687,7 @@ static int move_branch(est_store *store, const git_oid *expected, const git_oid 
 
 	if (!log)
 		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+	est_store__forget_revs(store);
 	if (expected)
 		error = git_reference_create_matching(&ref, store->repo, EST_STORE_BRANCH,
 						      commit, 1, expected, log);
@@ -726,6 +753,8 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 		error = est_store__git_error(store, EST_ERROR, "writing the commit");
 		goto out;
 	}
+	if ((error = est_store__pack_add(store, &commit_oid)) < 0)
+		goto out;
 	est_fault_point("store-after-commit");
 	if (git_commit_lookup(&commit, store->repo, &commit_oid) < 0) {
 		error = est_store__git_error(store, EST_ERROR, "reading back the commit");
@@ -733,6 +762,8 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 	}
 	if (tag && (error = prepare_tag(&tag_oid, &tag_exists, store, tag_ref, tag, commit,
 				       sig, subject)) < 0)
+		goto out;
+	if ((error = est_store__pack_write(store)) < 0)
 		goto out;
 	est_fault_point("store-before-ref");
 	if ((error = move_branch(store, expected_head ? &expected : NULL, &commit_oid,
@@ -747,10 +778,15 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 				 "missing (est_store_tag() adds it)", out_oid);
 		goto out;
 	}
-	if ((error = sync_work_tree(store, commit, parent, changes, count)) < 0)
+	if ((error = sync_work_tree(store, commit, parent, changes, count)) < 0) {
 		est_error_prefix("commit %s is on " EST_STORE_BRANCH " but the work tree "
 				 "lags; run `git -C %s checkout -f main`",
 				 out_oid, store->path);
+		goto out;
+	}
+	/* Upkeep only: packs left unmerged now are merged after a later commit. */
+	if (est_store__pack_merge(store) < 0)
+		est_error_clear();
 out:
 	free(text);
 	free(subject);
@@ -791,7 +827,7 @@ int est_store_tag(est_store *store, const char *tag, const char *commit,
 	if ((error = make_signature(&sig, store)) < 0 ||
 	    (error = prepare_tag(&tag_oid, &exists, store, tag_ref, tag, target, sig,
 				 subject)) < 0 ||
-	    exists)
+	    exists || (error = est_store__pack_write(store)) < 0)
 		goto out;
 	error = write_tag_ref(store, tag_ref, tag, &tag_oid, &commit_oid);
 out:

@@ -12,6 +12,13 @@
  * libgit2 counts those calls itself, so the library is set up while at least
  * one est_store is alive and torn down with the last one; callers do nothing.
  *
+ * Revisions: a handle resolves each revision it is given ("main",
+ * "step-0003^", ...) once, then reads that commit until the handle itself
+ * moves a ref (est_store_commit, est_store_tag) or takes the lock. So a
+ * reader that holds no lock sees one snapshot even if another process
+ * commits meanwhile, and a run under the lock sees its own commits.
+ * est_store_head() and est_store_tag_target() always read the ref anew.
+ *
  * Every function returns 0 or a negative EST_E* code with the message set
  * (util/error.h). Messages start with the repository's path.
  */
@@ -203,8 +210,10 @@ void est_store_list_free(char **names);
  * identical commit ids (tests, sample games).
  *
  * Order of writes, so that a crash at any point leaves a consistent game:
- * blobs, trees, the commit and the tag object first (unreferenced objects
- * are harmless and git gc removes them); then refs/heads/main (the step
+ * blobs, trees, the commit and the tag object first, kept in memory and
+ * then written as one pack file in objects/pack, fsynced, rather than as a
+ * loose file each (unreferenced objects are harmless and git gc removes
+ * them); then refs/heads/main (the step
  * becomes real here, atomically); then refs/tags/<tag>. A crash between the
  * last two leaves a step committed but untagged: it is in the history, its
  * commit message names it, and est_store_tag() adds the tag later. The
@@ -220,6 +229,14 @@ void est_store_list_free(char **names);
  * checkout was interrupted, or HEAD was elsewhere) is forced in full. Only
  * the changed paths are looked at, so a commit costs the same late in a
  * long history as early.
+ *
+ * Last, past 16 small packs in objects/pack, they are merged as `git
+ * repack --geometric=2` would (packs over 1 MiB, or marked .keep or
+ * .promisor, are left alone): a history holds at most some 20 small packs
+ * and one pack a MiB.
+ * Once 64 tags are loose, the refs are packed into packed-refs, as `git
+ * pack-refs --all` would. A failure of either is not an error; the next
+ * commit tries again.
  *
  * Errors: EST_EINVAL (a malformed change path, expected_head, tag or empty
  * message; tag exists elsewhere; expected_head is not a commit);

@@ -10,6 +10,18 @@
 
 #define EST_STORE_BRANCH "refs/heads/main"
 
+/*
+ * Revisions this handle has resolved (see store.h, "Revisions"): a spec
+ * and the type it was peeled to, and the object it named. A ring of a few,
+ * enough for a step's "main", its tag and the tag's parent.
+ */
+#define EST_STORE_REVS 8
+struct est_store_rev {
+	char spec[48]; /* "" if unused; longer specs are not kept */
+	git_object_t type;
+	git_oid oid;
+};
+
 struct est_store {
 	git_repository *repo;
 	char *path;      /* work tree or bare folder, no trailing '/' */
@@ -17,6 +29,11 @@ struct est_store {
 	int lock_fd;     /* -1 unless this handle holds the lock */
 	est_store_sign_fn sign; /* NULL: commits and tags are not signed */
 	void *sign_payload;
+	git_odb_backend *mempack; /* new objects until est_store__pack_write (pack.c) */
+	git_oid *unpacked;        /* their ids, in the order written */
+	size_t unpacked_count, unpacked_cap;
+	struct est_store_rev revs[EST_STORE_REVS];
+	unsigned next_rev; /* the slot the next resolution takes */
 };
 
 /*
@@ -29,6 +46,27 @@ int est_store__git_error(const est_store *store, int code, const char *what);
  * ".git" (any case) part; else EST_EINVAL with a message naming `what`.
  */
 int est_store__check_path(const est_store *store, const char *path, const char *what);
+
+/*
+ * Forget the revisions this handle resolved: a ref moved, or another
+ * process may have moved one (the lock was just taken).
+ */
+void est_store__forget_revs(est_store *store);
+
+/*
+ * pack.c. est_store__pack_start: new objects go to memory from now on (at
+ * open). est_store__pack_write: write those noted with est_store__pack_add
+ * as one pack file in
+ * objects/pack, fsynced, and empty the memory; call it before any ref names
+ * them. est_store__pack_merge: roll the smallest packs into one, as git
+ * repack --geometric=2, and pack the refs once many tags are loose, as git
+ * pack-refs; under the lock. Errors: EST_ERROR, EST_EIO, EST_ENOMEM.
+ */
+int est_store__pack_start(est_store *store);
+/* Note object `id`, just written, for the next est_store__pack_write. EST_ENOMEM. */
+int est_store__pack_add(est_store *store, const git_oid *id);
+int est_store__pack_write(est_store *store);
+int est_store__pack_merge(est_store *store);
 
 /* 0 if refs/tags/<tag> is a valid ref name; else EST_EINVAL. */
 int est_store__check_tag(const est_store *store, const char *tag);

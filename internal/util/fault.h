@@ -17,12 +17,14 @@
  *   store-after-trees          the trees are written, the commit object not yet
  *   store-after-commit         the commit object is written, main not moved
  *   store-after-tag-object     the step's tag object is written, its ref not yet
+ *   store-after-pack           the commit's new objects are on disk as one pack, main not moved
  *   store-before-ref           every object is written, main not moved yet
  *   store-after-ref            main moved; its tag ref and work tree not yet
  *   store-before-tag-ref       the tag ref is about to be written (commit or repair)
  *   store-after-tag-ref        the tag ref is written, the work tree not yet
  *   store-before-checkout      main and the tag are written, the work tree lags
  *   store-after-checkout       the work tree is checked out, estafette-worktree not yet
+ *   store-after-merged-pack    packs merged into a new one, the old ones not yet removed
  *   step-after-hidden-record   $ESTAFETTE_HOME/games/ID/hidden/NNNN.json written, the step not committed
  *   clock-after-write          $ESTAFETTE_HOME/games/ID/clock.json written
  *   secrets-after-checkpoints  the chain-checkpoints cache beside the secrets written

@@ -59,20 +59,26 @@ print(json.dumps([{"type": "discard", "card": c["id"]} for c in hand[:max(0, len
 	done
 }
 
-# --- (1) batch: N copies of one game whose awaited orders are signed and in.
-# (Copies share a game id, keys and dice secret; each is its own repository.)
+# --- (1) batch: N distinct games, each with its awaited orders signed and in.
+# The template game is for the one-step memory figure.
 "$ESTAFETTE" new template --ruleset napoleonic-empire --players players.json \
 	--test-dice-secret bench >/dev/null
 "$ESTAFETTE" run template --now "@$T0" >/dev/null
 sign_awaited template "$T0"
-mkdir batch-src
-for i in $(seq -w 1 "$N"); do cp -a template "batch-src/g$i"; done
+"$PY" "$top/tests/bench/make_batch.py" "$ESTAFETTE" batch-src "$N" players.json . "$T0"
+# Each repetition from the same start, its own copies of the repositories
+# and of $ESTAFETTE_HOME (outbox, hidden state), all made first: ext4 without
+# a journal skips recently deleted inodes when it allocates one, so a run
+# right after deleting a thousand repositories would measure that.
 for r in $(seq "$REPS"); do
-	rm -rf batch base && cp -a batch-src batch && cp -a batch-src base
-	sync
-	timed "batch_estafette" "$ESTAFETTE" run --all batch --now "@$T0"
-	timed "batch_baseline" "$top/tests/bench/baseline_step.sh" base
+	cp -a batch-src "batch-$r" && cp -a batch-src "base-$r" && cp -a "$ESTAFETTE_HOME" "home-$r"
 done
+sync
+for r in $(seq "$REPS"); do
+	ESTAFETTE_HOME=$WORK/home-$r timed "batch_estafette" "$ESTAFETTE" run --all "batch-$r" --now "@$T0"
+	timed "batch_baseline" "$top/tests/bench/baseline_step.sh" "base-$r"
+done
+ln -s batch-1 batch
 git -C batch/g$(printf %0${#N}d 1) rev-parse -q --verify step-0002 >/dev/null ||
 	{ echo "bench: run --all did not resolve step 2" >&2; exit 1; }
 note "batch_games $N"

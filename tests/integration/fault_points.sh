@@ -56,6 +56,15 @@ export ESTAFETTE_HOME=$WORK/tmpl/home
 	--deadline-hours 1 --press-by-mail --test-dice-secret fault-points >/dev/null)
 git -C tmpl/game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 git -C tmpl/game config estafette.sender "GM <gm@example.org>"
+# 16 small packs more (of unreferenced blobs), so that the scenario's first
+# commit passes 16 and merges packs (store-after-merged-pack).
+for i in $(seq 16); do
+	printf 'filler %d\n' "$i" | git -C tmpl/game hash-object -w --stdin |
+		git -C tmpl/game pack-objects -q .git/objects/pack/pack >/dev/null
+done
+git -C tmpl/game prune-packed
+[ "$(ls tmpl/game/.git/objects/pack/*.pack | wc -l)" = 17 ] ||
+	fail "the template has $(ls tmpl/game/.git/objects/pack/*.pack | wc -l) packs, expected 17"
 chmod 755 "$WORK"   # dovecot's unprivileged processes must reach their files
 start_imapd "$WORK/imapd" >/dev/null || fail "dovecot did not start"
 git -C tmpl/game config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX"

@@ -447,7 +447,7 @@ git -C "$g" rev-list --objects --all | cut -d' ' -f1 | sort -u > all.oids
 cat > hands.py <<'PY'
 import json, re, subprocess, sys
 repo, oids, whole = sys.argv[1:4]
-dec, text, i, hands = json.JSONDecoder(), open(whole).read(), 0, []
+dec, text, i, hands, played = json.JSONDecoder(), open(whole).read(), 0, [], set()
 while True:
     while i < len(text) and text[i].isspace():
         i += 1
@@ -457,7 +457,12 @@ while True:
     for side, h in v["state"]["hands"].items():
         if len(h) >= 2:
             hands.append(h)
-assert hands, "no hand of two cards or more in the whole states: the check would be blind"
+    if isinstance(v["state"].get("discard"), list):
+        played.update(v["state"]["discard"])
+# A hand whose every card was later discarded is public from then on, maybe in
+# the same order (a discard order lists cards as the hand held them).
+hands = [h for h in hands if not set(h) <= played]
+assert hands, "no hand of two cards or more that stayed hidden: the check would be blind"
 pats = [re.compile(r'"\s*,\s*"'.join(map(re.escape, h)).encode()) for h in hands]
 sets = [frozenset(h) for h in hands]
 data = subprocess.run(["git", "-C", repo, "cat-file", "--batch"], input=open(oids, "rb").read(),

@@ -751,9 +751,11 @@ static void test_outbox_put_is_idempotent(void **state)
 	char *home = make_temp_dir(), *dir = NULL, *path, *data, **names = NULL;
 	struct stat st;
 	size_t len, count;
-	int queued = -1;
+	int queued = -1, found = -1;
 
 	(void)state;
+	assert_int_equal(est_mail_outbox_has(&found, home, "ne-001", "0007-france"), 0);
+	assert_int_equal(found, 0);
 	assert_int_equal(est_mail_outbox_dir(&dir, home, "ne-001"), 0);
 	path = path_of("%s/outbox/ne-001", home);
 	assert_string_equal(dir, path);
@@ -783,7 +785,13 @@ static void test_outbox_put_is_idempotent(void **state)
 	json_decref(env);
 	free(path);
 
-	/* A second run queues nothing and changes nothing. */
+	/* A second run asks first, or queues nothing and changes nothing. */
+	assert_int_equal(est_mail_outbox_has(&found, home, "ne-001", "0007-france"), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(est_mail_outbox_has(&found, home, "ne-001", "0008-france"), 0);
+	assert_int_equal(found, 0);
+	assert_int_equal(est_mail_outbox_has(&found, home, "ne-001", "../escape"), EST_EINVAL);
+	assert_int_equal(est_mail_outbox_has(&found, home, "ne/001", "0007-france"), EST_EINVAL);
 	queued = -1;
 	assert_int_equal(est_mail_outbox_put(&queued, home, "ne-001", "0007-france", "gm@example.org",
 					     france_rcpt, 1, "second\r\n", 8),
@@ -827,9 +835,9 @@ static void test_outbox_put_is_idempotent(void **state)
 
 static void test_outbox_put_after_a_half_written_message(void **state)
 {
-	char *home = make_temp_dir(), *path, *data, **names = NULL;
+	char *home = make_temp_dir(), *path, *path2, *data, **names = NULL;
 	size_t count;
-	int queued;
+	int queued, found = -1;
 
 	(void)state;
 	/* A crash between the .eml and the .json: the message is not pending... */
@@ -841,6 +849,15 @@ static void test_outbox_put_after_a_half_written_message(void **state)
 	assert_int_equal(est_mail_outbox_list(&names, &count, home, "g", "pending"), 0);
 	assert_int_equal(count, 0);
 	est_mail_names_free(names, count);
+	assert_int_equal(est_mail_outbox_has(&found, home, "g", "0001-france"), 0);
+	assert_int_equal(found, 0);
+	/* An envelope alone (its .eml lost) is not a message either. */
+	path2 = path_of("%s/outbox/g/pending/0002-france.json", home);
+	assert_int_equal(est_file_write_atomic(path2, "{}", 2, 0600), 0);
+	assert_int_equal(est_mail_outbox_list(&names, &count, home, "g", "pending"), 0);
+	assert_int_equal(count, 0);
+	est_mail_names_free(names, count);
+	free(path2);
 	/* ...and the next run writes it whole. */
 	assert_int_equal(est_mail_outbox_put(&queued, home, "g", "0001-france", "gm@example.org",
 					     france_rcpt, 1, "whole\r\n", 7),
@@ -850,6 +867,10 @@ static void test_outbox_put_after_a_half_written_message(void **state)
 	assert_string_equal(data, "whole\r\n");
 	free(data);
 	free(path);
+	assert_int_equal(est_mail_outbox_list(&names, &count, home, "g", "pending"), 0);
+	assert_int_equal(count, 1);
+	assert_string_equal(names[0], "0001-france");
+	est_mail_names_free(names, count);
 	remove_tree(home);
 }
 

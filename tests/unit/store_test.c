@@ -467,6 +467,85 @@ static void test_ref_moved_meanwhile(void **state)
 	est_store_free(store);
 }
 
+/*
+ * store.h, "Revisions": a handle resolves "main" once, so a reader sees one
+ * snapshot while another process commits; it sees the new head after its
+ * own commit or after taking the lock, and est_store_head() reads anew.
+ */
+static void test_revisions_read_as_a_snapshot(void **state)
+{
+	char first[EST_STORE_OID_HEX + 1], second[EST_STORE_OID_HEX + 1], oid[EST_STORE_OID_HEX + 1];
+	est_store *store = game_at_step0("snapshot", first), *other = NULL;
+	const est_store_change again[] = {CHANGE("state.json", "{\"step\": 2}\n")};
+
+	(void)state;
+	assert_file(store, "main", "state.json", "{\"step\": 0}\n");
+	assert_file(store, NULL, "state.json", "{\"step\": 0}\n");
+	assert_int_equal(est_store_open(&other, est_store_path(store)), 0);
+	assert_int_equal(est_store_lock(other), 0);
+	assert_int_equal(est_store_commit(second, other, first, step1, STEP1_COUNT, "step 1",
+					  "step-0001"),
+			 0);
+	est_store_free(other);
+
+	/* The snapshot holds, but the head and the new tag are there to see. */
+	assert_file(store, "main", "state.json", "{\"step\": 0}\n");
+	assert_int_equal(est_store_head(oid, store), 0);
+	assert_string_equal(oid, second);
+	assert_file(store, "step-0001", "state.json", "{\"step\": 1}\n");
+
+	/* Taking the lock reads anew. */
+	assert_int_equal(est_store_lock(store), 0);
+	assert_file(store, "main", "state.json", "{\"step\": 1}\n");
+	assert_file(store, NULL, "state.json", "{\"step\": 1}\n");
+	assert_file(store, "main^", "state.json", "{\"step\": 0}\n");
+
+	/* So does the handle's own commit. */
+	assert_int_equal(est_store_commit(oid, store, second, again, 1, "step 2", "step-0002"), 0);
+	assert_file(store, "main", "state.json", "{\"step\": 2}\n");
+	assert_file(store, "main^", "state.json", "{\"step\": 1}\n");
+	assert_file(store, "step-0002", "state.json", "{\"step\": 2}\n");
+	assert_int_equal(sh("git -C %s fsck --strict --no-progress 2>/dev/null", est_store_path(store)), 0);
+	est_store_free(store);
+}
+
+/*
+ * pack.c: a commit's objects land as one pack (no loose object), packs are
+ * merged geometrically past 16, and the tags are packed once 64 are loose,
+ * every object and tag still there for git.
+ */
+static void test_commits_land_as_packs(void **state)
+{
+	char head[EST_STORE_OID_HEX + 1], oid[EST_STORE_OID_HEX + 1], path[64], data[64], tag[32];
+	est_store *store = game_at_step0("packs", head);
+	const char *repo = est_store_path(store);
+	int i;
+
+	(void)state;
+	assert_int_equal(est_store_lock(store), 0);
+	for (i = 1; i <= 64; i++) {
+		snprintf(path, sizeof(path), "turns/%04d/manifest.json", i);
+		snprintf(data, sizeof(data), "{\"step\": %d}\n", i);
+		snprintf(tag, sizeof(tag), "step-%04d", i);
+		est_store_change changes[] = {{"state.json", data, strlen(data)},
+					      {path, data, strlen(data)}};
+
+		assert_int_equal(est_store_commit(oid, store, head, changes, 2, "a step", tag), 0);
+		strcpy(head, oid);
+	}
+	assert_string_equal(out_of("find %s/.git/objects -type f ! -path '*/pack/*' | wc -l", repo),
+			    "0");
+	assert_true(atoi(out_of("ls %s/.git/objects/pack | grep -c 'pack$'", repo)) <= 17);
+	assert_string_equal(out_of("ls %s/.git/refs/tags | wc -l", repo), "1");
+	assert_string_equal(out_of("git -C %s tag | wc -l", repo), "65");
+	assert_string_equal(out_of("git -C %s rev-list --objects --all | wc -l", repo),
+			    out_of("git -C %s cat-file --batch-all-objects --batch-check | wc -l", repo));
+	assert_string_equal(out_of("git -C %s show step-0033:state.json", repo), "{\"step\": 33}");
+	assert_int_equal(sh("git -C %s fsck --strict --no-progress --no-dangling 2>/dev/null", repo), 0);
+	assert_string_equal(out_of("git -C %s status --porcelain", repo), "");
+	est_store_free(store);
+}
+
 static void test_lock_held_by_another_process(void **state)
 {
 	char *path = game_path("locked"), buf[1] = {0}, *lock_file;
@@ -877,6 +956,8 @@ int main(void)
 		cmocka_unit_test(test_bare_repository),
 		cmocka_unit_test(test_open_and_init_refusals),
 		cmocka_unit_test(test_ref_moved_meanwhile),
+		cmocka_unit_test(test_revisions_read_as_a_snapshot),
+		cmocka_unit_test(test_commits_land_as_packs),
 		cmocka_unit_test(test_lock_held_by_another_process),
 		cmocka_unit_test(test_bad_paths_and_arguments_refused),
 		cmocka_unit_test(test_tag_exists),
