@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 B ?= build
 CC ?= cc
-PKGS := libgit2 libcurl jansson openssl gmime-3.0
+PKGS := libgit2 libcurl jansson openssl gmime-3.0 zlib
 SHARED ?= $(abspath ../shared)
 
 OPT ?= -O2 -g

@@ -3,7 +3,7 @@
 # skipping apt entirely when every one is already present.
 set -e
 pkgs="gcc make pkg-config git openssh-client openssl curl python3 python3-aiosmtpd
-      libgit2-dev libcurl4-openssl-dev libjansson-dev libssl-dev libcmocka-dev
+      libgit2-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libssl-dev libcmocka-dev
       libgmime-3.0-dev dovecot-imapd chromium clang libclang-rt-14-dev"
 missing=
 for p in $pkgs; do

@@ -542,6 +542,10 @@ static void test_commits_land_as_packs(void **state)
 			    out_of("git -C %s cat-file --batch-all-objects --batch-check | wc -l", repo));
 	assert_string_equal(out_of("git -C %s show step-0033:state.json", repo), "{\"step\": 33}");
 	assert_int_equal(sh("git -C %s fsck --strict --no-progress --no-dangling 2>/dev/null", repo), 0);
+	/* Each pack, the ones pack.c writes itself and the merged ones, as git reads it. */
+	assert_int_equal(sh("for i in %s/.git/objects/pack/*.idx; do git verify-pack \"$i\" || "
+			    "exit 1; done", repo),
+			 0);
 	assert_string_equal(out_of("git -C %s status --porcelain", repo), "");
 	est_store_free(store);
 }
