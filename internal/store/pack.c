@@ -12,9 +12,9 @@
  * new object searches them all. Past PACKS_BEFORE_MERGE small packs, they
  * are merged as `git repack --geometric=2` does: sorted by size, the small ones that do
  * not each at least double the one before are rolled into one. Packs over
- * MERGE_MAX_BYTES stay as they are. A history then holds about log2 of its
- * steps in small packs plus one pack a MiB, and each object is rewritten
- * a few times at most. The refs are packed too, as the step tags pile up.
+ * MERGE_MAX_BYTES stay as they are. A history then holds at most some 20
+ * small packs plus one pack a MiB, and each object is rewritten a few
+ * times at most. The refs are packed too, as the step tags pile up.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -188,7 +189,7 @@ int est_store__pack_write(est_store *store)
 	git_indexer_progress stats = {0};
 	int error = 0;
 
-	if (store->unpacked_count == 0) /* nothing new: a commit made again after a kill */
+	if (store->unpacked_count == 0) /* nothing to write */
 		return 0;
 	if ((error = pack_noted(&pack, &len, store)) < 0)
 		goto out;
@@ -413,19 +414,70 @@ static int pack_refs(est_store *store)
 	return error;
 }
 
+#define LEFTOVER_SECONDS 3600
+
+/* 1 if <dir>/<name> is a leftover of a killed process: see remove_leftovers. */
+static int is_leftover(const char *dir, const char *name, time_t now)
+{
+	size_t len = strlen(name);
+	char *path = est_strdup_printf("%s/%s", dir, name), *idx = NULL;
+	struct stat st;
+	int leftover = 0;
+
+	if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    now - st.st_mtime > LEFTOVER_SECONDS) {
+		if (strncmp(name, "pack_git2_", 10) == 0)
+			leftover = 1;
+		else if (len > 5 && strcmp(name + len - 5, ".pack") == 0 &&
+			 (idx = est_strdup_printf("%s/%.*s.idx", dir, (int)(len - 5), name)))
+			leftover = !est_path_exists(idx);
+	}
+	free(idx);
+	free(path);
+	return leftover;
+}
+
+/*
+ * Remove what a process killed while writing or merging packs left: the
+ * temporary file of libgit2's indexer (pack_git2_*), and a .pack whose
+ * .idx is gone (remove_pack removes the .idx first). Only those older than
+ * LEFTOVER_SECONDS, since git itself writes a .pack before its .idx.
+ */
+static void remove_leftovers(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	time_t now = time(NULL);
+
+	while (d && (entry = readdir(d))) {
+		char *path;
+
+		if (!is_leftover(dir, entry->d_name, now) ||
+		    !(path = est_strdup_printf("%s/%s", dir, entry->d_name)))
+			continue;
+		unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 int est_store__pack_merge(est_store *store)
 {
 	char *dir = est_strdup_printf("%sobjects/pack", git_repository_commondir(store->repo));
 	struct pack *packs = NULL;
 	size_t n = 0, split;
-	int error;
+	int error, refs_error;
 
 	if (!dir)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = pack_refs(store)) == 0 && (error = list_packs(&packs, &n, dir)) == 0 &&
-	    n > PACKS_BEFORE_MERGE && (split = geometric_split(packs, n)) > 1)
+	/* Independent: refs that cannot be packed must not stop the packs' merging. */
+	refs_error = pack_refs(store);
+	remove_leftovers(dir);
+	if ((error = list_packs(&packs, &n, dir)) == 0 && n > PACKS_BEFORE_MERGE &&
+	    (split = geometric_split(packs, n)) > 1)
 		error = merge_packs(store, packs, split, dir);
 	packs_free(packs, n);
 	free(dir);
-	return error;
+	return refs_error < 0 ? refs_error : error;
 }

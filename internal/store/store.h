@@ -12,11 +12,14 @@
  * libgit2 counts those calls itself, so the library is set up while at least
  * one est_store is alive and torn down with the last one; callers do nothing.
  *
- * Revisions: a handle resolves each revision it is given ("main",
- * "step-0003^", ...) once, then reads that commit until the handle itself
- * moves a ref (est_store_commit, est_store_tag) or takes the lock. So a
- * reader that holds no lock sees one snapshot even if another process
- * commits meanwhile, and a run under the lock sees its own commits.
+ * Revisions: a handle remembers the last few revisions it resolved
+ * ("main", "step-0003^", ...) and reads those commits again until the
+ * handle itself moves a ref (est_store_commit, est_store_tag) or takes the
+ * lock. A run under the lock thus sees its own commits and no one else's
+ * (no one else commits). A reader that holds no lock usually reads one
+ * commit for "main" even if another process commits meanwhile, but that is
+ * not a snapshot: a revision resolved for the first time, or again after
+ * it fell out of the handle's few, names the commit of that moment.
  * est_store_head() and est_store_tag_target() always read the ref anew.
  *
  * Every function returns 0 or a negative EST_E* code with the message set

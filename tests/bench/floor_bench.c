@@ -11,7 +11,8 @@
  * JSON line with the median seconds per step and the spread.
  *
  * The objects are written three ways, each to its own scratch repository:
- * durably as one pack a step (estafette's way, internal/store/pack.c), and
+ * durably as one pack a step (estafette's way, internal/store/pack.c, here
+ * with libgit2's packbuilder, and no merging: see PACKS_AT_MOST), and
  * as loose files, durably and as libgit2 writes them by default (no
  * fsync). A step must be on disk before main names it, so the floor takes
  * the cheaper durable way; the no-fsync figure is printed beside it.
@@ -249,9 +250,9 @@ static void variant_init(struct variant *w, const char *dir, const char *name)
 
 /*
  * STEPS steps, only the writes timed. The packed way starts a new
- * repository every PACKS_AT_MOST steps: estafette merges packs after each
- * step (a history of n steps holds about log2(n) of them), and unmerged,
- * every new object's lookup would search one more pack each step.
+ * repository every PACKS_AT_MOST steps: estafette merges its small packs
+ * past 16, and unmerged, every new object's lookup would search one more
+ * pack each step.
  */
 #define PACKS_AT_MOST 16
 static void variant_run(struct variant *w, const char *dir, const char *name, int r, long steps,

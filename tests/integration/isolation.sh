@@ -443,29 +443,43 @@ g=ne-sealed
 SEALED=$ESTAFETTE_HOME/games/$g/sealed.git
 last=$("$ESTAFETTE" status "$g" --json | json_get 'd["step"] - 1')
 for t in $(seq 1 "$last"); do git -C "$SEALED" show "main:steps/$(printf %04d "$t")/state.json"; echo; done > whole.json
-git -C "$g" rev-list --objects --all | cut -d' ' -f1 | sort -u > all.oids
+# Each object with the step that made it ("STEP OID"), the objects of no step
+# tag as step 0 (the strictest).
+for t in $(seq 0 "$last"); do
+	git -C "$g" rev-list --objects "step-$(printf %04d "$t")" \
+		$([ "$t" -gt 0 ] && echo --not "step-$(printf %04d $((t - 1)))") | cut -d' ' -f1 |
+		sed "s/^/$t /"
+done > stepped.oids
+git -C "$g" rev-list --objects --all | cut -d' ' -f1 | sort -u |
+	{ grep -vxF -f <(cut -d' ' -f2 stepped.oids) || true; } | sed 's/^/0 /' >> stepped.oids
 cat > hands.py <<'PY'
 import json, re, subprocess, sys
 repo, oids, whole = sys.argv[1:4]
-dec, text, i, hands, played = json.JSONDecoder(), open(whole).read(), 0, [], set()
+dec, text, i, states = json.JSONDecoder(), open(whole).read(), 0, []
 while True:
     while i < len(text) and text[i].isspace():
         i += 1
     if i >= len(text):
         break
     v, i = dec.raw_decode(text, i)
-    for side, h in v["state"]["hands"].items():
+    states.append(v["state"])
+# Each hand of two cards or more (state t is step t's, from 1) and the first
+# step whose discard pile holds all its cards: from then on they are public,
+# maybe in the hand's order (a discard order lists cards as the hand held
+# them), so only objects made before that step must not show the hand.
+hands = []
+for t, st in enumerate(states, 1):
+    for side, h in st["hands"].items():
         if len(h) >= 2:
-            hands.append(h)
-    if isinstance(v["state"].get("discard"), list):
-        played.update(v["state"]["discard"])
-# A hand whose every card was later discarded is public from then on, maybe in
-# the same order (a discard order lists cards as the hand held them).
-hands = [h for h in hands if not set(h) <= played]
-assert hands, "no hand of two cards or more that stayed hidden: the check would be blind"
-pats = [re.compile(r'"\s*,\s*"'.join(map(re.escape, h)).encode()) for h in hands]
-sets = [frozenset(h) for h in hands]
-data = subprocess.run(["git", "-C", repo, "cat-file", "--batch"], input=open(oids, "rb").read(),
+            public = next((d for d, later in enumerate(states, 1) if d > t and
+                           isinstance(later.get("discard"), list) and set(h) <= set(later["discard"])),
+                          None)
+            hands.append((h, public))
+assert hands, "no hand of two cards or more in the whole states: the check would be blind"
+stepped = [line.split() for line in open(oids)]
+made = {oid: int(step) for step, oid in stepped}
+data = subprocess.run(["git", "-C", repo, "cat-file", "--batch"],
+                      input="".join(oid + "\n" for oid in made).encode(),
                       capture_output=True, check=True).stdout
 pos = n = 0
 def arrays(x):
@@ -485,21 +499,24 @@ while pos < len(data):
     n += 1
     if kind != b"blob":
         continue
-    for p in pats:
-        if p.search(body):
-            sys.exit(f"FAIL: blob {oid.decode()} holds a hand in sequence: {p.pattern[:80]!r}")
+    step = made[oid.decode()]
+    live = [h for h, public in hands if public is None or step < public]
+    for h in live:
+        if re.search(r'"\s*,\s*"'.join(map(re.escape, h)).encode(), body):
+            sys.exit(f"FAIL: blob {oid.decode()} (step {step}) holds a hand in sequence: {h}")
     try:
         doc = json.loads(body)
     except ValueError:
         continue
+    sets = {frozenset(h) for h in live}
     for a in arrays(doc):
         if a in sets:
-            sys.exit(f"FAIL: blob {oid.decode()} holds a hand as a list: {sorted(a)}")
-print(f"{n} objects, {len(hands)} hands: none reachable")
+            sys.exit(f"FAIL: blob {oid.decode()} (step {step}) holds a hand as a list: {sorted(a)}")
+print(f"{n} objects, {len(hands)} hands: none reachable before it was played")
 PY
-"$PY" hands.py "$g" all.oids whole.json || fail "hidden/sealed-no-hand-in-any-blob"
+"$PY" hands.py "$g" stepped.oids whole.json || fail "hidden/sealed-no-hand-in-any-blob"
 # Not blind: the same walk over the GM's sealed store finds the hands.
-git -C "$SEALED" rev-list --objects --all | cut -d' ' -f1 | sort -u > sealed.oids
+git -C "$SEALED" rev-list --objects --all | cut -d' ' -f1 | sort -u | sed 's/^/0 /' > sealed.oids
 "$PY" hands.py "$SEALED" sealed.oids whole.json > /dev/null 2>&1 && fail "hidden: the hand check finds nothing in the sealed store"
 passed hidden/sealed-no-hand-in-any-blob
 

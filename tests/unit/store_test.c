@@ -468,9 +468,9 @@ static void test_ref_moved_meanwhile(void **state)
 }
 
 /*
- * store.h, "Revisions": a handle resolves "main" once, so a reader sees one
- * snapshot while another process commits; it sees the new head after its
- * own commit or after taking the lock, and est_store_head() reads anew.
+ * store.h, "Revisions": a handle keeps reading the commit it resolved for
+ * "main" while another process commits; it sees the new head after its own
+ * commit or after taking the lock, and est_store_head() reads anew.
  */
 static void test_revisions_read_as_a_snapshot(void **state)
 {
@@ -547,6 +547,23 @@ static void test_commits_land_as_packs(void **state)
 			    "exit 1; done", repo),
 			 0);
 	assert_string_equal(out_of("git -C %s status --porcelain", repo), "");
+
+	/* A killed run's leftovers go at the next commit once an hour old; fresh ones stay. */
+	assert_int_equal(sh("cd %s/.git/objects/pack && printf x > pack_git2_old && "
+			    "printf x > pack-%040d.pack && printf x > pack_git2_new && "
+			    "touch -d '2 hours ago' pack_git2_old pack-%040d.pack",
+			    repo, 0, 0),
+			 0);
+	{
+		est_store_change last[] = {{"state.json", "{}\n", 3}};
+
+		assert_int_equal(est_store_commit(oid, store, head, last, 1, "a step", "step-0065"), 0);
+	}
+	assert_string_equal(out_of("cd %s/.git/objects/pack && ls pack_git2_* pack-0000*.pack "
+				   "2>/dev/null | tr '\\n' ' '",
+				   repo),
+			    "pack_git2_new ");
+	assert_int_equal(sh("git -C %s fsck --strict --no-progress --no-dangling 2>/dev/null", repo), 0);
 	est_store_free(store);
 }
 
