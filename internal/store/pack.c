@@ -270,13 +270,55 @@ out:
 	return error;
 }
 
-/* The packs of `dir` (as add_pack takes them), smallest first, into a new array. */
+/*
+ * What a process killed while writing or merging packs leaves: the
+ * temporary file of libgit2's indexer (pack_git2_*), and a .pack whose
+ * .idx is gone (remove_pack removes the .idx first). Only those older than
+ * LEFTOVER_SECONDS count, since git itself writes a .pack before its .idx.
+ */
+#define LEFTOVER_SECONDS 3600
+static int is_leftover(const char *dir, const char *name, time_t now)
+{
+	size_t len = strlen(name);
+	int temporary = strncmp(name, "pack_git2_", 10) == 0;
+	int pack = len > 5 && strcmp(name + len - 5, ".pack") == 0;
+	char *path, *idx = NULL;
+	struct stat st;
+	int leftover = 0;
+
+	if (!temporary && !pack)
+		return 0;
+	path = est_strdup_printf("%s/%s", dir, name);
+	if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    now - st.st_mtime > LEFTOVER_SECONDS)
+		leftover = temporary ||
+			   ((idx = est_strdup_printf("%s/%.*s.idx", dir, (int)(len - 5), name)) &&
+			    !est_path_exists(idx));
+	free(idx);
+	free(path);
+	return leftover;
+}
+
+static void remove_file(const char *dir, const char *name)
+{
+	char *path = est_strdup_printf("%s/%s", dir, name);
+
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/*
+ * The packs of `dir` (as add_pack takes them), smallest first, into a new
+ * array; leftovers (is_leftover) removed on the way.
+ */
 static int list_packs(struct pack **out, size_t *count, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *entry;
 	struct pack *packs = NULL;
 	size_t n = 0, cap = 0, len;
+	time_t now = time(NULL);
 	int error = 0;
 
 	*out = NULL;
@@ -285,7 +327,9 @@ static int list_packs(struct pack **out, size_t *count, const char *dir)
 		return est_error_set(EST_EIO, "%s: cannot read folder: %s", dir, strerror(errno));
 	while (error == 0 && (entry = readdir(d))) {
 		len = strlen(entry->d_name);
-		if (len > 5 && strcmp(entry->d_name + len - 5, ".pack") == 0)
+		if (is_leftover(dir, entry->d_name, now))
+			remove_file(dir, entry->d_name);
+		else if (len > 5 && strcmp(entry->d_name + len - 5, ".pack") == 0)
 			error = add_pack(&packs, &n, &cap, dir, entry->d_name, len - 5);
 	}
 	closedir(d);
@@ -414,54 +458,6 @@ static int pack_refs(est_store *store)
 	return error;
 }
 
-#define LEFTOVER_SECONDS 3600
-
-/* 1 if <dir>/<name> is a leftover of a killed process: see remove_leftovers. */
-static int is_leftover(const char *dir, const char *name, time_t now)
-{
-	size_t len = strlen(name);
-	char *path = est_strdup_printf("%s/%s", dir, name), *idx = NULL;
-	struct stat st;
-	int leftover = 0;
-
-	if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    now - st.st_mtime > LEFTOVER_SECONDS) {
-		if (strncmp(name, "pack_git2_", 10) == 0)
-			leftover = 1;
-		else if (len > 5 && strcmp(name + len - 5, ".pack") == 0 &&
-			 (idx = est_strdup_printf("%s/%.*s.idx", dir, (int)(len - 5), name)))
-			leftover = !est_path_exists(idx);
-	}
-	free(idx);
-	free(path);
-	return leftover;
-}
-
-/*
- * Remove what a process killed while writing or merging packs left: the
- * temporary file of libgit2's indexer (pack_git2_*), and a .pack whose
- * .idx is gone (remove_pack removes the .idx first). Only those older than
- * LEFTOVER_SECONDS, since git itself writes a .pack before its .idx.
- */
-static void remove_leftovers(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *entry;
-	time_t now = time(NULL);
-
-	while (d && (entry = readdir(d))) {
-		char *path;
-
-		if (!is_leftover(dir, entry->d_name, now) ||
-		    !(path = est_strdup_printf("%s/%s", dir, entry->d_name)))
-			continue;
-		unlink(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-}
-
 int est_store__pack_merge(est_store *store)
 {
 	char *dir = est_strdup_printf("%sobjects/pack", git_repository_commondir(store->repo));
@@ -473,7 +469,6 @@ int est_store__pack_merge(est_store *store)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	/* Independent: refs that cannot be packed must not stop the packs' merging. */
 	refs_error = pack_refs(store);
-	remove_leftovers(dir);
 	if ((error = list_packs(&packs, &n, dir)) == 0 && n > PACKS_BEFORE_MERGE &&
 	    (split = geometric_split(packs, n)) > 1)
 		error = merge_packs(store, packs, split, dir);
