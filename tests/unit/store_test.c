@@ -472,7 +472,7 @@ static void test_ref_moved_meanwhile(void **state)
  * "main" while another process commits; it sees the new head after its own
  * commit or after taking the lock, and est_store_head() reads anew.
  */
-static void test_revisions_read_as_a_snapshot(void **state)
+static void test_revisions_kept_until_lock_or_commit(void **state)
 {
 	char first[EST_STORE_OID_HEX + 1], second[EST_STORE_OID_HEX + 1], oid[EST_STORE_OID_HEX + 1];
 	est_store *store = game_at_step0("snapshot", first), *other = NULL;
@@ -977,7 +977,7 @@ int main(void)
 		cmocka_unit_test(test_bare_repository),
 		cmocka_unit_test(test_open_and_init_refusals),
 		cmocka_unit_test(test_ref_moved_meanwhile),
-		cmocka_unit_test(test_revisions_read_as_a_snapshot),
+		cmocka_unit_test(test_revisions_kept_until_lock_or_commit),
 		cmocka_unit_test(test_commits_land_as_packs),
 		cmocka_unit_test(test_lock_held_by_another_process),
 		cmocka_unit_test(test_bad_paths_and_arguments_refused),
