@@ -226,13 +226,44 @@ static void packs_free(struct pack *packs, size_t n)
 	free(packs);
 }
 
+/* Append a pack of `size` bytes at `base` (its path without ".pack"); takes `base`. */
+static int push_pack(struct pack **packs, size_t *n, size_t *cap, char *base, off_t size)
+{
+	if (*n == *cap) {
+		size_t grown_cap = *cap ? *cap * 2 : 16;
+		struct pack *grown = realloc(*packs, grown_cap * sizeof(*grown));
+
+		if (!grown) {
+			free(base);
+			return est_error_set(EST_ENOMEM, "out of memory");
+		}
+		*packs = grown;
+		*cap = grown_cap;
+	}
+	(*packs)[*n].base = base;
+	(*packs)[(*n)++].size = size;
+	return 0;
+}
+
 /*
- * Append <dir>/<name> (a pack's path without ".pack") if it has its .idx,
- * neither a .keep nor a .promisor (git's marks for packs to leave be), and
- * is at most MERGE_MAX_BYTES.
+ * What a process killed while writing or merging packs leaves: the
+ * temporary file of libgit2's indexer (pack_git2_*), and a .pack whose
+ * .idx is gone (remove_pack removes the .idx first). Removed once older
+ * than LEFTOVER_SECONDS, since git itself writes a .pack before its .idx.
  */
-static int add_pack(struct pack **packs, size_t *n, size_t *cap, const char *dir,
-		    const char *name, size_t len)
+#define LEFTOVER_SECONDS 3600
+static int is_old(const struct stat *st, time_t now)
+{
+	return S_ISREG(st->st_mode) && now - st->st_mtime > LEFTOVER_SECONDS;
+}
+
+/*
+ * Take <dir>/<name>.pack (`len` bytes of `name`): a merge candidate if it
+ * has its .idx, neither a .keep nor a .promisor (git's marks for packs to
+ * leave be) and is at most MERGE_MAX_BYTES; a leftover if it has no .idx.
+ */
+static int take_pack(struct pack **packs, size_t *n, size_t *cap, const char *dir,
+		     const char *name, size_t len, time_t now)
 {
 	char *base = est_strdup_printf("%s/%.*s", dir, (int)len, name);
 	char *idx = base ? est_strdup_printf("%s.idx", base) : NULL;
@@ -244,24 +275,16 @@ static int add_pack(struct pack **packs, size_t *n, size_t *cap, const char *dir
 
 	if (!idx || !keep || !promisor || !pack) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
-	} else if (est_path_exists(idx) && !est_path_exists(keep) && !est_path_exists(promisor) &&
-		   stat(pack, &st) == 0 && st.st_size <= MERGE_MAX_BYTES) {
-		if (*n == *cap) {
-			size_t grown_cap = *cap ? *cap * 2 : 16;
-			struct pack *grown = realloc(*packs, grown_cap * sizeof(*grown));
-
-			if (!grown) {
-				error = est_error_set(EST_ENOMEM, "out of memory");
-				goto out;
-			}
-			*packs = grown;
-			*cap = grown_cap;
-		}
-		(*packs)[*n].base = base;
-		(*packs)[(*n)++].size = st.st_size;
+	} else if (stat(pack, &st) < 0) {
+		/* gone meanwhile: nothing to take */
+	} else if (!est_path_exists(idx)) {
+		if (is_old(&st, now))
+			unlink(pack);
+	} else if (!est_path_exists(keep) && !est_path_exists(promisor) &&
+		   st.st_size <= MERGE_MAX_BYTES) {
+		error = push_pack(packs, n, cap, base, st.st_size);
 		base = NULL;
 	}
-out:
 	free(pack);
 	free(promisor);
 	free(keep);
@@ -270,47 +293,20 @@ out:
 	return error;
 }
 
-/*
- * What a process killed while writing or merging packs leaves: the
- * temporary file of libgit2's indexer (pack_git2_*), and a .pack whose
- * .idx is gone (remove_pack removes the .idx first). Only those older than
- * LEFTOVER_SECONDS count, since git itself writes a .pack before its .idx.
- */
-#define LEFTOVER_SECONDS 3600
-static int is_leftover(const char *dir, const char *name, time_t now)
-{
-	size_t len = strlen(name);
-	int temporary = strncmp(name, "pack_git2_", 10) == 0;
-	int pack = len > 5 && strcmp(name + len - 5, ".pack") == 0;
-	char *path, *idx = NULL;
-	struct stat st;
-	int leftover = 0;
-
-	if (!temporary && !pack)
-		return 0;
-	path = est_strdup_printf("%s/%s", dir, name);
-	if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    now - st.st_mtime > LEFTOVER_SECONDS)
-		leftover = temporary ||
-			   ((idx = est_strdup_printf("%s/%.*s.idx", dir, (int)(len - 5), name)) &&
-			    !est_path_exists(idx));
-	free(idx);
-	free(path);
-	return leftover;
-}
-
-static void remove_file(const char *dir, const char *name)
+/* Remove <dir>/<name> if it is an old temporary file of libgit2's indexer. */
+static void take_temporary(const char *dir, const char *name, time_t now)
 {
 	char *path = est_strdup_printf("%s/%s", dir, name);
+	struct stat st;
 
-	if (path)
+	if (path && stat(path, &st) == 0 && is_old(&st, now))
 		unlink(path);
 	free(path);
 }
 
 /*
- * The packs of `dir` (as add_pack takes them), smallest first, into a new
- * array; leftovers (is_leftover) removed on the way.
+ * The merge candidates of `dir` (as take_pack takes them), smallest first,
+ * into a new array; leftovers removed on the way. One stat a pack.
  */
 static int list_packs(struct pack **out, size_t *count, const char *dir)
 {
@@ -327,10 +323,10 @@ static int list_packs(struct pack **out, size_t *count, const char *dir)
 		return est_error_set(EST_EIO, "%s: cannot read folder: %s", dir, strerror(errno));
 	while (error == 0 && (entry = readdir(d))) {
 		len = strlen(entry->d_name);
-		if (is_leftover(dir, entry->d_name, now))
-			remove_file(dir, entry->d_name);
+		if (strncmp(entry->d_name, "pack_git2_", 10) == 0)
+			take_temporary(dir, entry->d_name, now);
 		else if (len > 5 && strcmp(entry->d_name + len - 5, ".pack") == 0)
-			error = add_pack(&packs, &n, &cap, dir, entry->d_name, len - 5);
+			error = take_pack(&packs, &n, &cap, dir, entry->d_name, len - 5, now);
 	}
 	closedir(d);
 	if (error < 0) {

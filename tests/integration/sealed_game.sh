@@ -112,18 +112,13 @@ for t in $(seq 1 "$last"); do
 	git -C "$SEALED" show "main:steps/$(printf %04d "$t")/state.json"
 done > whole-states.json
 cat > leaks.py <<'PY'
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.environ["TOP"], "tests", "helpers"))
+from states import read_states
 repo, oids_file, states_file, standing = sys.argv[1:5]
 oids = open(oids_file).read().split()
-text = open(states_file).read()
-decoder, states, i = json.JSONDecoder(), [], 0
-while i < len(text):
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i >= len(text):
-        break
-    value, i = decoder.raw_decode(text, i)
-    states.append(value["state"])
+states = read_states(states_file)
 piles = []
 for s in states:
     piles += [s["deck"], s["discard"], s["hands"]["France"], s["hands"]["Allies"]]
