@@ -33,7 +33,8 @@ typedef struct est_game {
 	const est_ruleset *ruleset;
 	char head[EST_STORE_OID_HEX + 1]; /* refs/heads/main when opened */
 	json_t *game;    /* game.json */
-	json_t *rules;   /* rules/ merged: {"map": ..., "cards": ...} */
+	json_t *rules;   /* rules/ merged: {"map": ..., "cards": ...}; read-only, shared by
+			  * the games of a process whose rules/ trees are the same */
 	char rules_id[EST_STORE_OID_HEX + 1]; /* the rules/ tree `rules` was read from; "" if none */
 	json_t *state;   /* state.json: {"game", "step", "state"} */
 	char *state_text; /* state.json bytes as stored */

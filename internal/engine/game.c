@@ -288,6 +288,36 @@ static void clear(est_game *game)
 }
 
 /*
+ * The rules/ trees this process parsed last, by git tree id: `run --all`
+ * opens hundreds of games made from the same ruleset, and equal tree ids
+ * mean equal files. Shared read-only (rulesets take rules as const json_t);
+ * a few slots, so memory stays flat in the number of games.
+ */
+#define RULES_CACHE_SLOTS 4
+static struct {
+	char id[EST_STORE_OID_HEX + 1];
+	json_t *rules;
+} rules_cache[RULES_CACHE_SLOTS];
+static size_t rules_cache_next;
+
+static json_t *cached_rules(const char *id)
+{
+	for (size_t i = 0; i < RULES_CACHE_SLOTS; i++)
+		if (rules_cache[i].rules && strcmp(rules_cache[i].id, id) == 0)
+			return json_incref(rules_cache[i].rules);
+	return NULL;
+}
+
+static void cache_rules(const char *id, json_t *rules)
+{
+	size_t slot = rules_cache_next++ % RULES_CACHE_SLOTS;
+
+	json_decref(rules_cache[slot].rules);
+	rules_cache[slot].rules = json_incref(rules);
+	memcpy(rules_cache[slot].id, id, sizeof(rules_cache[slot].id));
+}
+
+/*
  * rules/ at main, parsed again only when its tree changed: it is fixed for
  * the whole game (check_fixed), and a run reloads the game after each step.
  */
@@ -305,9 +335,15 @@ static int read_rules(est_game *game)
 	json_decref(game->rules);
 	game->rules = NULL;
 	game->rules_id[0] = '\0';
+	if (id[0] && (game->rules = cached_rules(id))) {
+		memcpy(game->rules_id, id, sizeof(id));
+		return 0;
+	}
 	if ((error = est_engine_read_rules(&game->rules, game->store, NULL)) < 0)
 		return error;
 	memcpy(game->rules_id, id, sizeof(id));
+	if (id[0])
+		cache_rules(id, game->rules);
 	return 0;
 }
 

@@ -89,6 +89,9 @@ typedef struct est_ruleset {
 	/*
 	 * What `power` may see of the state (NULL: the public view), as the data
 	 * its report template renders: no other power's hand, no deck order.
+	 * Caller decrefs *out and only reads it: a ruleset may share parts
+	 * that depend on the rules alone between views (Napoleonic Empire's
+	 * borders and sea lanes).
 	 */
 	int (*view)(json_t **out, const json_t *state, const json_t *rules, const char *power);
 

@@ -546,8 +546,11 @@ static void qp_encode(struct buf *out, const char *s, size_t n)
 			if (literal) {
 				tok[0] = (char)c;
 				tok_len = 1;
-			} else {
-				tok_len = (size_t)snprintf(tok, sizeof(tok), "=%02X", c);
+			} else { /* "=XX", not snprintf: every "=" of an HTML report comes here */
+				tok[0] = '=';
+				tok[1] = "0123456789ABCDEF"[c >> 4];
+				tok[2] = "0123456789ABCDEF"[c & 15];
+				tok_len = 3;
 			}
 			if (col + tok_len <= QP_LINE_MAX - 1 || col == 0)
 				break;

@@ -4,14 +4,13 @@
  */
 #include "mail/curl_private.h"
 #include "mail/mail.h"
+#include "mail/outbox_private.h"
 #include "util/error.h"
 #include "util/fault.h"
 #include "util/util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,107 +304,23 @@ out:
 	return error;
 }
 
-/* A pending .json whose .eml is already in sent/: a move cut short, finish it. */
-static int finish_interrupted_moves(const char *home, const char *game, const char *dir)
-{
-	char **names = NULL;
-	size_t count = 0;
-	int error;
-
-	if ((error = est_mail_outbox_list(&names, &count, home, game, "sent")) < 0)
-		return error;
-	for (size_t i = 0; i < count && !error; i++) {
-		char *json = est_strdup_printf("%s/pending/%s.json", dir, names[i]);
-		char *eml = est_strdup_printf("%s/pending/%s.eml", dir, names[i]);
-
-		if (!json || !eml)
-			error = est_error_set(EST_ENOMEM, "out of memory");
-		else if (est_path_exists(json) && !est_path_exists(eml))
-			error = rename_to_sent(dir, names[i], ".json");
-		free(json);
-		free(eml);
-	}
-	est_mail_names_free(names, count);
-	return error;
-}
-
 /*
- * 1 if process `pid` has ended: gone, or a zombie nobody reaped (the
- * parent of a run killed by `timeout -s KILL` dies with it, and not every
- * container's init reaps orphans). Zombies are told by /proc on Linux.
+ * Each lone pending .json (see est_mail__outbox_pending) whose .eml is
+ * already in sent/: a move cut short, finished now.
  */
-static int process_ended(long pid)
+static int finish_interrupted_moves(const char *dir, char **lone, size_t count)
 {
-	char path[64], line[512], *paren;
-	size_t n;
-	FILE *f;
-
-	if (kill((pid_t)pid, 0) < 0)
-		return errno == ESRCH;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	n = fread(line, 1, sizeof(line) - 1, f);
-	fclose(f);
-	line[n] = '\0';
-	/* "pid (command) S ...": the state follows the last ")". */
-	paren = strrchr(line, ')');
-	return paren && paren[1] == ' ' && paren[2] == 'Z';
-}
-
-/*
- * 1 if `entry` is a temporary file est_file_write_atomic left behind when
- * its process died ("<name>.eml.tmp.<pid>", or .json), else 0.
- */
-static int is_stale_temporary(const char *entry)
-{
-	const char *tmp = NULL, *digits;
-	char *end;
-	long pid;
-
-	for (const char *p = entry; (p = strstr(p, ".tmp.")); p++)
-		tmp = p; /* the last one: a name may hold ".tmp." too */
-
-	if (!tmp || tmp - entry < 5 ||
-	    (strncmp(tmp - 4, ".eml", 4) && (tmp - entry < 6 || strncmp(tmp - 5, ".json", 5))))
-		return 0;
-	digits = tmp + 5;
-	errno = 0;
-	pid = strtol(digits, &end, 10);
-	if (*digits < '0' || *digits > '9' || *end || errno || pid <= 0)
-		return 0;
-	return process_ended(pid);
-}
-
-/*
- * A run killed while queueing leaves its temporary files in pending/; they
- * are never part of a message (the rename never happened), so remove them
- * once their process is gone.
- */
-static int remove_stale_temporaries(const char *dir)
-{
-	char *pending = est_strdup_printf("%s/pending", dir), *path;
-	struct dirent *entry;
-	DIR *d;
 	int error = 0;
 
-	if (!pending)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	if (!(d = opendir(pending))) {
-		free(pending);
-		return 0; /* nothing queued yet; a real problem shows when listing */
-	}
-	while (!error && (entry = readdir(d))) {
-		if (!is_stale_temporary(entry->d_name))
-			continue;
-		if (!(path = est_strdup_printf("%s/%s", pending, entry->d_name)))
+	for (size_t i = 0; i < count && !error; i++) {
+		char *eml = est_strdup_printf("%s/sent/%s.eml", dir, lone[i]);
+
+		if (!eml)
 			error = est_error_set(EST_ENOMEM, "out of memory");
-		else if (unlink(path) < 0 && errno != ENOENT)
-			error = est_error_set(EST_EIO, "%s: cannot remove: %s", path, strerror(errno));
-		free(path);
+		else if (est_path_exists(eml))
+			error = rename_to_sent(dir, lone[i], ".json");
+		free(eml);
 	}
-	closedir(d);
-	free(pending);
 	return error;
 }
 
@@ -429,18 +344,17 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 			    const char *game, const est_mail_smtp *smtp)
 {
 	struct session s = {0};
-	char *dir = NULL, *sent = NULL, **names = NULL;
+	char *dir = NULL, *sent = NULL, **names = NULL, **lone = NULL;
 	char reason[768], first_refused[1024] = "";
-	size_t count = 0, refused = 0;
+	size_t count = 0, lone_count = 0, refused = 0;
 	int error;
 
 	*sent_out = 0;
 	*pending_out = 0;
 	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
 		return error;
-	if ((error = remove_stale_temporaries(dir)) < 0 ||
-	    (error = finish_interrupted_moves(home, game, dir)) < 0 ||
-	    (error = est_mail_outbox_list(&names, &count, home, game, "pending")) < 0)
+	if ((error = est_mail__outbox_pending(&names, &count, &lone, &lone_count, home, game)) < 0 ||
+	    (error = finish_interrupted_moves(dir, lone, lone_count)) < 0)
 		goto out;
 	*pending_out = count;
 	if (count == 0 || !smtp || !smtp->url || !*smtp->url)
@@ -490,6 +404,7 @@ out:
 	if (s.curl)
 		curl_easy_cleanup(s.curl);
 	est_mail_names_free(names, count);
+	est_mail_names_free(lone, lone_count);
 	free(sent);
 	free(dir);
 	return error;

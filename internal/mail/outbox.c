@@ -3,14 +3,18 @@
  * so nothing is lost when the server is down (DESIGN.md "Reports and mail").
  */
 #include "mail/mail.h"
+#include "mail/outbox_private.h"
 #include "util/error.h"
 #include "util/fault.h"
 #include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -218,87 +222,200 @@ static int push_name(char ***names, size_t *count, size_t *cap, char *name)
 }
 
 /*
- * Keep those of the sorted `names` that are also in the sorted `envelopes`
- * (a pending message is complete once its .json is there), freeing the rest.
+ * 1 if process `pid` has ended: gone, or a zombie nobody reaped (the
+ * parent of a run killed by `timeout -s KILL` dies with it, and not every
+ * container's init reaps orphans). Zombies are told by /proc on Linux.
  */
-static size_t keep_complete(char **names, size_t n, char **envelopes, size_t m)
+static int process_ended(long pid)
 {
-	size_t kept = 0;
+	char path[64], line[512], *paren;
+	size_t n;
+	FILE *f;
 
-	for (size_t i = 0; i < n; i++) {
-		if (m > 0 && bsearch(&names[i], envelopes, m, sizeof(*envelopes), compare_names))
-			names[kept++] = names[i];
-		else
-			free(names[i]);
+	if (kill((pid_t)pid, 0) < 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(line, 1, sizeof(line) - 1, f);
+	fclose(f);
+	line[n] = '\0';
+	/* "pid (command) S ...": the state follows the last ")". */
+	paren = strrchr(line, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/*
+ * 1 if `entry` is a temporary file est_file_write_atomic left behind when
+ * its process died ("<name>.eml.tmp.<pid>", or .json), else 0.
+ */
+static int is_stale_temporary(const char *entry)
+{
+	const char *tmp = NULL, *digits;
+	char *end;
+	long pid;
+
+	for (const char *p = entry; (p = strstr(p, ".tmp.")); p++)
+		tmp = p; /* the last one: a name may hold ".tmp." too */
+
+	if (!tmp || tmp - entry < 5 ||
+	    (strncmp(tmp - 4, ".eml", 4) && (tmp - entry < 6 || strncmp(tmp - 5, ".json", 5))))
+		return 0;
+	digits = tmp + 5;
+	errno = 0;
+	pid = strtol(digits, &end, 10);
+	if (*digits < '0' || *digits > '9' || *end || errno || pid <= 0)
+		return 0;
+	return process_ended(pid);
+}
+
+/* What one pass over a folder of the outbox found: names without suffix. */
+struct scan {
+	char **emls, **envelopes;
+	size_t eml_count, eml_cap, envelope_count, envelope_cap;
+};
+
+static void scan_free(struct scan *s)
+{
+	est_mail_names_free(s->emls, s->eml_count);
+	est_mail_names_free(s->envelopes, s->envelope_count);
+}
+
+/* Remove `entry` of `folder` if it is a temporary file of a dead process. */
+static int tidy_entry(const char *folder, const char *entry)
+{
+	char *path;
+	int error = 0;
+
+	if (!is_stale_temporary(entry))
+		return 0;
+	if (!(path = est_strdup_printf("%s/%s", folder, entry)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (unlink(path) < 0 && errno != ENOENT)
+		error = est_error_set(EST_EIO, "%s: cannot remove: %s", path, strerror(errno));
+	free(path);
+	return error;
+}
+
+static int scan_entry(struct scan *s, const char *folder, const char *entry, int tidy)
+{
+	char *name = NULL;
+	int found, error;
+
+	if ((found = message_name(&name, entry, ".eml")) > 0)
+		error = push_name(&s->emls, &s->eml_count, &s->eml_cap, name);
+	else if (found == 0 && (found = message_name(&name, entry, ".json")) > 0)
+		error = push_name(&s->envelopes, &s->envelope_count, &s->envelope_cap, name);
+	else
+		error = found < 0 ? found : tidy ? tidy_entry(folder, entry) : 0;
+	if (error < 0)
+		free(name);
+	return error;
+}
+
+/*
+ * One pass over `folder`, no stat() an entry (pending/ holds every unsent
+ * report): its .eml and .json names, sorted; with `tidy`, the temporary
+ * files of dead processes removed on the way. A missing folder is empty.
+ */
+static int scan_folder(struct scan *s, const char *folder, int tidy)
+{
+	struct dirent *entry;
+	DIR *d;
+	int error = 0;
+
+	if (!(d = opendir(folder)))
+		return errno == ENOENT ? 0 : est_error_set(EST_EIO, "%s: cannot read folder: %s",
+							    folder, strerror(errno));
+	while (!error && (errno = 0, entry = readdir(d)))
+		error = scan_entry(s, folder, entry->d_name, tidy);
+	if (!error && errno)
+		error = est_error_set(EST_EIO, "%s: cannot read folder: %s", folder, strerror(errno));
+	closedir(d);
+	if (s->eml_count > 0)
+		qsort(s->emls, s->eml_count, sizeof(*s->emls), compare_names);
+	if (s->envelope_count > 0)
+		qsort(s->envelopes, s->envelope_count, sizeof(*s->envelopes), compare_names);
+	return error;
+}
+
+/*
+ * Pair the sorted names of a pending/ scan: s->emls keeps the complete
+ * messages (both files: est_mail_outbox_put writes the .json last),
+ * s->envelopes the .json files without their .eml. The rest is freed.
+ */
+static void pair_up(struct scan *s)
+{
+	size_t i = 0, j = 0, kept = 0, lone = 0;
+
+	while (i < s->eml_count || j < s->envelope_count) {
+		int cmp = i == s->eml_count ? 1 : j == s->envelope_count ? -1 :
+			  strcmp(s->emls[i], s->envelopes[j]);
+
+		if (cmp < 0) {
+			free(s->emls[i++]);
+		} else if (cmp > 0) {
+			s->envelopes[lone++] = s->envelopes[j++];
+		} else {
+			s->emls[kept++] = s->emls[i++];
+			free(s->envelopes[j++]);
+		}
 	}
-	return kept;
+	s->eml_count = kept;
+	s->envelope_count = lone;
+}
+
+static int list_folder(struct scan *s, const char *home, const char *game, const char *which,
+		       int tidy)
+{
+	char *dir = NULL, *folder = NULL;
+	int error;
+
+	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
+		return error;
+	if (!(folder = est_strdup_printf("%s/%s", dir, which)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else if ((error = scan_folder(s, folder, tidy)) == 0 && strcmp(which, "pending") == 0)
+		pair_up(s);
+	free(folder);
+	free(dir);
+	return error;
 }
 
 int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, const char *game,
 			 const char *which)
 {
-	char *dir = NULL, *folder = NULL, **names = NULL, **envelopes = NULL;
-	size_t n = 0, cap = 0, m = 0, m_cap = 0;
-	DIR *d = NULL;
-	struct dirent *entry;
-	int error, pending;
+	struct scan s = {0};
+	int error;
 
 	*names_out = NULL;
 	*count = 0;
 	if (!which || (strcmp(which, "pending") && strcmp(which, "sent")))
 		return est_error_set(EST_EINVAL, "outbox: folder \"%s\" is neither \"pending\" nor "
 				     "\"sent\"", which ? which : "");
-	pending = !strcmp(which, "pending");
-	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
-		return error;
-	if (!(folder = est_strdup_printf("%s/%s", dir, which))) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
+	if ((error = list_folder(&s, home, game, which, 0)) == 0) {
+		*names_out = s.emls;
+		*count = s.eml_count;
+		s.emls = NULL;
+		s.eml_count = 0;
 	}
-	if (!(d = opendir(folder))) {
-		if (errno != ENOENT)
-			error = est_error_set(EST_EIO, "%s: cannot read folder: %s", folder,
-					      strerror(errno));
-		goto out;
-	}
-	/* One pass over the folder, no stat() a message: pending/ holds every unsent report. */
-	while ((errno = 0, entry = readdir(d))) {
-		char *name = NULL;
-		int found = message_name(&name, entry->d_name, ".eml");
-
-		if (found > 0) {
-			error = push_name(&names, &n, &cap, name);
-		} else if (found == 0 && pending &&
-			   (found = message_name(&name, entry->d_name, ".json")) > 0) {
-			error = push_name(&envelopes, &m, &m_cap, name);
-		}
-		if (found < 0)
-			error = found;
-		if (error < 0) {
-			free(name);
-			goto out;
-		}
-	}
-	if (errno) {
-		error = est_error_set(EST_EIO, "%s: cannot read folder: %s", folder, strerror(errno));
-		goto out;
-	}
-	if (n > 0)
-		qsort(names, n, sizeof(*names), compare_names);
-	if (pending && m > 0)
-		qsort(envelopes, m, sizeof(*envelopes), compare_names);
-	if (pending)
-		n = keep_complete(names, n, envelopes, m);
-	*names_out = names;
-	*count = n;
-	names = NULL;
-	n = 0;
-out:
-	est_mail_names_free(names, n);
-	est_mail_names_free(envelopes, m);
-	if (d)
-		closedir(d);
-	free(folder);
-	free(dir);
+	scan_free(&s);
 	return error;
+}
+
+int est_mail__outbox_pending(char ***names_out, size_t *count, char ***lone_out,
+			     size_t *lone_count, const char *home, const char *game)
+{
+	struct scan s = {0};
+	int error;
+
+	if ((error = list_folder(&s, home, game, "pending", 1)) < 0) {
+		scan_free(&s);
+		return error;
+	}
+	*names_out = s.emls;
+	*count = s.eml_count;
+	*lone_out = s.envelopes;
+	*lone_count = s.envelope_count;
+	return 0;
 }

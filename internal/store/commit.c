@@ -488,8 +488,12 @@ static void mark_synced(const est_store *store, const git_oid *commit)
 
 	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, commit);
 	strcat(hex, "\n");
-	/* Only a hint that saves work: if it cannot be written, the next sync repairs in full. */
-	if (path && est_file_write_atomic(path, hex, strlen(hex), 0644) < 0)
+	/*
+	 * Only a hint that saves work: if it cannot be written, the next sync
+	 * repairs in full. Not fsynced: checkout does not fsync the work tree
+	 * either, so after a power cut a durable hint would be no truer.
+	 */
+	if (path && est_file_write_hint(path, hex, strlen(hex), 0644) < 0)
 		est_error_clear();
 	free(path);
 }

@@ -98,7 +98,8 @@ static int fsync_dir_of(const char *path)
 	return error;
 }
 
-int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
+/* A temporary file, renamed over `path`; fsynced, and its folder, when `durable`. */
+static int write_replacing(const char *path, const void *data, size_t len, mode_t mode, int durable)
 {
 	char *tmp = est_strdup_printf("%s.tmp.%ld", path, (long)getpid());
 	const char *p = data;
@@ -121,7 +122,7 @@ int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t
 		p += n;
 		len -= (size_t)n;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	if ((durable && fsync(fd) < 0) || close(fd) < 0) {
 		fd = -1;
 		error = est_error_set(EST_EIO, "%s: cannot sync: %s", tmp, strerror(errno));
 		goto out;
@@ -131,7 +132,8 @@ int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t
 		error = est_error_set(EST_EIO, "%s: cannot rename into place: %s", path, strerror(errno));
 		goto out;
 	}
-	error = fsync_dir_of(path);
+	if (durable)
+		error = fsync_dir_of(path);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -139,6 +141,16 @@ out:
 		unlink(tmp);
 	free(tmp);
 	return error;
+}
+
+int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
+{
+	return write_replacing(path, data, len, mode, 1);
+}
+
+int est_file_write_hint(const char *path, const void *data, size_t len, mode_t mode)
+{
+	return write_replacing(path, data, len, mode, 0);
 }
 
 int est_mkdir_p(const char *path, mode_t mode)

@@ -40,6 +40,16 @@ int est_file_read_private(char **out, size_t *len, const char *path, size_t max)
  */
 int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
 
+/*
+ * est_file_write_atomic without the two fsyncs, for a hint whose loss only
+ * costs work: another process reads the old file or the new one, never a
+ * torn one, but after a power cut the file may be the old one, missing or
+ * empty, so a reader must treat anything unexpected as no hint.
+ *
+ * Errors: EST_EIO.
+ */
+int est_file_write_hint(const char *path, const void *data, size_t len, mode_t mode);
+
 /* mkdir -p with `mode` for the folders it makes. Errors: EST_EIO. */
 int est_mkdir_p(const char *path, mode_t mode);
 

@@ -98,17 +98,32 @@ sigs=$(git -C "$g" ls-tree --name-only step-0002:turns/0002/orders | grep -c '\.
 "$top/$B/bench/floor_bench" "$sigs" "$blobs" "$trees" "$bytes" 200 | tee /dev/stderr | grep '^{' >> "$out"
 
 # --- (3) history: one game resolved step by step by deadline (no orders).
+# The timed steps are also run on a bare copy of the game (its own copy of
+# $ESTAFETTE_HOME): without a work tree there is no git index, which holds
+# an entry for every file of every step and which each commit reads and
+# writes whole (as git itself does), so the two show what is estafette's.
+bare_copy() {
+	rm -rf "$1.git" "home-$1"
+	cp -a hist/.git "$1.git" && git -C "$1.git" config core.bare true && rm -f "$1.git/index"
+	cp -a "$ESTAFETTE_HOME" "home-$1"
+}
 "$ESTAFETTE" new hist --ruleset napoleonic-empire --players players.json --deadline-hours 1 \
 	--test-dice-secret bench >/dev/null
 t=$T0
 for s in $(seq 1 "$HIST"); do
 	t=$((t + 7200))
+	if [ "$s" -eq 18 ] || [ "$s" -eq $((HIST - 4)) ]; then
+		bare_copy "bare$s"; b=bare$s
+	fi
 	if [ "$s" -ge 18 ] && [ "$s" -le 22 ] || [ "$s" -ge $((HIST - 4)) ]; then
 		timed "hist_step_$s" "$ESTAFETTE" run hist --now "@$t"
+		ESTAFETTE_HOME=$WORK/home-$b timed "histbare_step_$s" "$ESTAFETTE" run "$b.git" --now "@$t"
 	else
 		"$ESTAFETTE" run hist --now "@$t" >/dev/null
 	fi
 done
+[ "$(git -C "$b.git" rev-parse main^{tree})" = "$(git -C hist rev-parse main^{tree})" ] ||
+	{ echo "bench: the bare copy of the history game ended elsewhere" >&2; exit 1; }
 git -C hist rev-parse -q --verify "step-$(printf %04d "$HIST")" >/dev/null ||
 	{ echo "bench: the history game did not reach step $HIST" >&2; exit 1; }
 note "hist_steps $HIST"

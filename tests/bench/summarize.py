@@ -57,18 +57,31 @@ results.append({"bench": "batch", "mode": mode, "games": n, "repeats": len(raw["
                 "ratio": est_rate / base_rate, "step_over_floor": step_s / floor["floor_seconds"]})
 
 hist = int(one("hist_steps"))
-early = [raw[k][0][0] for k in raw if k.startswith("hist_step_") and int(k[10:]) <= 22]
-late = [raw[k][0][0] for k in raw if k.startswith("hist_step_") and int(k[10:]) > 22]
-e, l = statistics.median(early), statistics.median(late)
+
+
+def steps_at(prefix, late):
+    """The timings of the steps labelled PREFIX<step>, early (~20) or late (~hist)."""
+    v = [raw[k][0][0] for k in raw if k.startswith(prefix) and (int(k[len(prefix):]) > 22) == late]
+    return statistics.median(v), (max(v) - min(v)) / statistics.median(v)
+
+
+def history_rows(prefix, what):
+    (e, e_sp), (l, l_sp) = steps_at(prefix, False), steps_at(prefix, True)
+    row(f"history{what}: step ~20 (run, one process)", f"{e * 1e3:.1f}", "ms", e_sp, "", "")
+    row(f"history{what}: step ~{hist} (run, one process)", f"{l * 1e3:.1f}", "ms", l_sp, "", "")
+    row(f"history{what}: step {hist} / step 20", f"{l / e:.2f}", "x", None, "<= 1.2 x", l / e <= 1.2)
+    return e, l
+
+
+e, l = history_rows("hist_step_", "")
+be, bl = history_rows("histbare_step_", ", bare")
 size = one("hist_repo_bytes") / hist
 packed = one("hist_repo_packed_bytes") / hist
-row("history: step ~20 (run, one process)", f"{e * 1e3:.1f}", "ms", (max(early) - min(early)) / e, "", "")
-row(f"history: step ~{hist} (run, one process)", f"{l * 1e3:.1f}", "ms", (max(late) - min(late)) / l, "", "")
-row(f"history: step {hist} / step 20", f"{l / e:.2f}", "x", None, "<= 1.2 x", l / e <= 1.2)
 row("history: repository per step (as written)", f"{size / 1024:.1f}", "KiB", None, "", "")
 row("history: repository per step (after gc)", f"{packed / 1024:.1f}", "KiB", None, "", "")
 results.append({"bench": "history", "mode": mode, "steps": hist, "step20_seconds": e,
-                "late_step_seconds": l, "ratio": l / e, "repo_bytes_per_step": size,
+                "late_step_seconds": l, "ratio": l / e, "bare_step20_seconds": be,
+                "bare_late_step_seconds": bl, "bare_ratio": bl / be, "repo_bytes_per_step": size,
                 "repo_bytes_per_step_packed": packed})
 
 steps = one("audit_steps")

@@ -186,4 +186,30 @@ grep -q "no games in empty" "$WORK/last.out" || fail "empty folder: $(cat "$WORK
 expect_exit 66 "$ESTAFETTE" status --all nowhere
 expect_exit 66 "$ESTAFETTE" run --all nowhere
 expect_exit 64 "$ESTAFETTE" status --all games g01
+# Games whose rules/ differ, resolved by one run --all (which shares parsed
+# rules between games of the same rules/ tree) and each by a run of its own:
+# the same commits. Four with the ruleset's own rules/, m3 with a GM's map
+# that names France otherwise, which every step's map.svg shows.
+mkdir mixed rules-b
+"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["countries"][0]["full_name"] = "La Grande Nation"
+json.dump(d, open(sys.argv[2], "w"), indent=1)' \
+	"$TOP/internal/rulesets/napoleonic-empire/data/map.json" rules-b/map.json
+for g in m1 m2 m4 m5; do
+	"$ESTAFETTE" new "mixed/$g" --ruleset napoleonic-empire --players players.json --deadline-hours 1 >/dev/null
+done
+"$ESTAFETTE" new mixed/m3 --ruleset napoleonic-empire --players players.json --deadline-hours 1 \
+	--rules rules-b >/dev/null
+cp -a mixed alone && cp -a "$ESTAFETTE_HOME" home-alone
+expect_exit 0 "$ESTAFETTE" run --all mixed --now "$T2"
+for g in m1 m2 m3 m4 m5; do
+	ESTAFETTE_HOME=$WORK/home-alone expect_exit 0 "$ESTAFETTE" run "alone/$g" --now "$T2"
+	[ "$(git -C "mixed/$g" rev-parse main)" = "$(git -C "alone/$g" rev-parse main)" ] ||
+		fail "$g: run --all made $(git -C "mixed/$g" rev-parse main), a run of its own $(git -C "alone/$g" rev-parse main)"
+done
+git -C mixed/m3 show main:turns/0001/map.svg | grep -q "La Grande Nation" ||
+	fail "m3's map does not show its own rules"
+git -C mixed/m4 show main:turns/0001/map.svg | grep -q "La Grande Nation" &&
+	fail "m4's map shows m3's rules"
+
 echo "many_games: 20 games, one damaged and one locked, run and listed"

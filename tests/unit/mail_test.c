@@ -941,6 +941,14 @@ static void test_deliver_without_server_keeps_everything(void **state)
 					     france_rcpt, 1, "a\r\n", 3),
 			 0);
 	assert_int_equal(queued, 0);
+	/* An envelope alone whose .eml is in neither folder is no move: it stays. */
+	char *alone = path_of("%s/outbox/g/pending/0009-spain.json", home);
+	assert_int_equal(est_file_write_atomic(alone, "{}", 2, 0600), 0);
+	assert_int_equal(est_mail_outbox_deliver(&sent, &pending, home, "g", NULL), 0);
+	assert_int_equal(pending, 0);
+	assert_true(est_path_exists(alone));
+	assert_false(exists_fmt("%s/outbox/g/sent/0009-spain.json", home));
+	free(alone);
 	free(from);
 	free(to);
 	remove_tree(home);

@@ -103,7 +103,12 @@ int ne_set_defaults(json_t *state, const json_t *rules);
 int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 		const char *power, const json_t *orders);
 
-/* view.c */
+/*
+ * view.c: ruleset.h's view (Napoleonic Empire, The Map, for the drawing).
+ * The map's "borders" and "sea" arrays are drawn once for the rules last
+ * seen and shared by the views after it (a reference to those rules is
+ * kept); callers only read a view.
+ */
 int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 
 #endif

@@ -326,10 +326,45 @@ static json_t *map_sea(const json_t *rules, const json_t *geometry)
 	return list;
 }
 
+/*
+ * The borders and sea lanes last drawn, and the rules they were drawn from:
+ * they depend on the rules alone, and every report of a step draws them
+ * again (a fifth of a batch step's instructions went to it), as does every
+ * game of a `run --all` that shares its rules (game.c). The rules are held
+ * by a reference, so no other rules can have their address while kept.
+ */
+static struct {
+	json_t *rules, *borders, *sea;
+} drawn;
+
+/* The lanes of `rules` into *borders and *sea (borrowed); -1 when out of memory. */
+static int map_lanes(const json_t **borders, const json_t **sea, const json_t *rules,
+		     const json_t *geometry)
+{
+	if (drawn.rules != rules) {
+		json_t *b = map_borders(rules, geometry), *s = map_sea(rules, geometry);
+
+		if (!b || !s) {
+			json_decref(b);
+			json_decref(s);
+			return -1;
+		}
+		json_decref(drawn.rules);
+		json_decref(drawn.borders);
+		json_decref(drawn.sea);
+		drawn.rules = json_incref((json_t *)rules); /* held, never changed */
+		drawn.borders = b;
+		drawn.sea = s;
+	}
+	*borders = drawn.borders;
+	*sea = drawn.sea;
+	return 0;
+}
+
 /* "map": null when the game's rules/ has no geometry.json (games made before it). */
 static json_t *map_view(const json_t *state, const json_t *rules)
 {
-	const json_t *geometry = json_object_get(rules, "geometry");
+	const json_t *geometry = json_object_get(rules, "geometry"), *borders, *sea;
 	int r = (int)json_integer_value(json_object_get(geometry, "radius"));
 	json_t *list = json_array(), *c;
 	size_t i;
@@ -338,14 +373,18 @@ static json_t *map_view(const json_t *state, const json_t *rules)
 		json_decref(list);
 		return json_null();
 	}
+	if (map_lanes(&borders, &sea, rules, geometry) < 0) {
+		json_decref(list);
+		return NULL;
+	}
 	for (i = 0; i < ne_country_count(rules); i++)
 		if ((c = map_country(state, rules, geometry, i, r > 0 ? r : 34)))
 			json_array_append_new(list, c);
-	return json_pack("{s:I, s:I, s:o, s:o, s:o}",
+	/* The lanes shared, not copied: a view is only ever read. */
+	return json_pack("{s:I, s:I, s:o, s:O, s:O}",
 			 "width", json_integer_value(json_object_get(geometry, "width")),
 			 "height", json_integer_value(json_object_get(geometry, "height")),
-			 "countries", list, "borders", map_borders(rules, geometry),
-			 "sea", map_sea(rules, geometry));
+			 "countries", list, "borders", borders, "sea", sea);
 }
 
 int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *power)
