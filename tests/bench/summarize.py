@@ -59,16 +59,12 @@ results.append({"bench": "batch", "mode": mode, "games": n, "repeats": len(raw["
 hist = int(one("hist_steps"))
 
 
-def steps_at(prefix, late):
-    """The timings of the steps labelled PREFIX<step>, early (~20) or late (~hist)."""
-    v = [raw[k][0][0] for k in raw if k.startswith(prefix) and (int(k[len(prefix):]) > 22) == late]
-    return statistics.median(v), (max(v) - min(v)) / statistics.median(v)
-
-
 def history_rows(prefix, what):
-    (e, e_sp), (l, l_sp) = steps_at(prefix, False), steps_at(prefix, True)
-    row(f"history{what}: step ~20 (run, one process)", f"{e * 1e3:.1f}", "ms", e_sp, "", "")
-    row(f"history{what}: step ~{hist} (run, one process)", f"{l * 1e3:.1f}", "ms", l_sp, "", "")
+    """Step 20 and step HIST of the history game, each the median of its copies."""
+    (e, e_sp), (l, l_sp) = med(f"{prefix}20"), med(f"{prefix}{hist}")
+    n = len(raw[f"{prefix}20"])
+    row(f"history{what}: step 20 (run, {n} copies)", f"{e * 1e3:.1f}", "ms", e_sp, "", "")
+    row(f"history{what}: step {hist} (run, {n} copies)", f"{l * 1e3:.1f}", "ms", l_sp, "", "")
     row(f"history{what}: step {hist} / step 20", f"{l / e:.2f}", "x", None, "<= 1.2 x", l / e <= 1.2)
     return e, l
 
@@ -110,8 +106,7 @@ rss = {"one_step": mib(raw["one_step"][0][1]),
        "batch": mib(max(x[1] for x in raw["batch_estafette"])),
        "audit": mib(max(x[1] for x in raw["audit_estafette"])),
        "audit_history": mib(max(x[1] for x in raw["audit_hist"])),
-       "history_late_step": mib(max(raw[k][0][1] for k in raw
-                                    if k.startswith("hist_step_") and int(k[10:]) > 22))}
+       "history_late_step": mib(max(x[1] for x in raw[f"hist_step_{hist}"]))}
 for k, v in rss.items():
     row(f"memory: peak RSS, {k}", f"{v:.1f}", "MiB", None, "< 32 MiB", v < 32)
 results.append({"bench": "memory", "mode": mode, "peak_rss_mib": rss})
