@@ -91,7 +91,8 @@ typedef struct est_ruleset {
 	 * its report template renders: no other power's hand, no deck order.
 	 * Caller decrefs *out and only reads it: a ruleset may share parts
 	 * that depend on the rules alone between views (Napoleonic Empire's
-	 * borders and sea lanes).
+	 * borders and sea lanes, kept by the address of `rules`, so the rules
+	 * given must never change afterwards).
 	 */
 	int (*view)(json_t **out, const json_t *state, const json_t *rules, const char *power);
 

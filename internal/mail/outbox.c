@@ -409,6 +409,8 @@ int est_mail__outbox_pending(char ***names_out, size_t *count, char ***lone_out,
 	struct scan s = {0};
 	int error;
 
+	*names_out = *lone_out = NULL;
+	*count = *lone_count = 0;
 	if ((error = list_folder(&s, home, game, "pending", 1)) < 0) {
 		scan_free(&s);
 		return error;

@@ -9,11 +9,12 @@
 /*
  * One pass over pending/ of `game`'s outbox, for delivery: *names_out the
  * complete messages as est_mail_outbox_list lists them (sorted; *count of
- * them); *lone_out the names whose .json is there without its .eml, which
- * only a move to sent/ cut short leaves (sorted; *lone_count); and on the
- * way, each temporary file a dead est_mail_outbox_put left is removed.
- * Both arrays are new, freed with est_mail_names_free. A pending/ that does
- * not exist yet is empty.
+ * them); *lone_out the names whose .json is there without its .eml (sorted;
+ * *lone_count): a move to sent/ cut short leaves one, est_mail_outbox_put
+ * never does, though a GM removing files by hand may; and on the way, each
+ * temporary file a dead est_mail_outbox_put left is removed. Both arrays
+ * are new, freed with est_mail_names_free. A pending/ that does not exist
+ * yet is empty. On error the four outputs are NULL and 0.
  *
  * Errors: EST_EINVAL (bad game); EST_EIO (cannot read the folder, or a
  * stale temporary file cannot be removed); EST_ENOMEM.

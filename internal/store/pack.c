@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <git2/sys/mempack.h>
+#include <limits.h>
 #include <git2/sys/odb_backend.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -98,30 +99,41 @@ static int by_oid(const void *a, const void *b)
 /*
  * Object `obj` as a pack entry: git's type-and-size header, then its zlib
  * data from `zs` (deflateInit'd once a pack, reset here). At zlib's fastest
- * level: a step's pack lives only until merged, and the merge (libgit2's
- * packbuilder) compresses every object again at the default level.
+ * level: a step's pack is merged once 16 small packs have gathered, and the
+ * merge (libgit2's packbuilder) compresses every object again at the
+ * default level. Errors: EST_EINVAL (over 4 GiB), EST_ERROR (zlib),
+ * EST_ENOMEM (unset: the caller says it).
  */
 static int put_entry(FILE *f, z_stream *zs, git_odb_object *obj)
 {
 	size_t size = git_odb_object_size(obj), n = 0;
-	uLong zlen = deflateBound(zs, (uLong)size);
 	unsigned char head[16], c = (unsigned char)((git_odb_object_type(obj) << 4) | (size & 15));
-	unsigned char *z = malloc(zlen);
-	int ok;
+	unsigned char *z = NULL;
+	uLong zlen;
+	int error = 0;
 
-	for (size >>= 4; size; size >>= 7) {
+	if (size > UINT_MAX) /* zlib's avail_in; a game's files are kilobytes */
+		return est_error_set(EST_EINVAL, "an object of %zu bytes is too large to pack", size);
+	if (deflateReset(zs) != Z_OK)
+		return est_error_set(EST_ERROR, "zlib: cannot reset: %s", zs->msg ? zs->msg : "?");
+	zlen = deflateBound(zs, (uLong)size);
+	if (!(z = malloc(zlen)))
+		return EST_ENOMEM;
+	for (size_t left = size >> 4; left; left >>= 7) {
 		head[n++] = c | 0x80;
-		c = size & 127;
+		c = left & 127;
 	}
 	head[n++] = c;
 	zs->next_in = (Bytef *)git_odb_object_data(obj);
-	zs->avail_in = (uInt)git_odb_object_size(obj);
+	zs->avail_in = (uInt)size;
 	zs->next_out = z;
 	zs->avail_out = (uInt)zlen;
-	ok = z && deflateReset(zs) == Z_OK && deflate(zs, Z_FINISH) == Z_STREAM_END &&
-	     fwrite(head, 1, n, f) == n && fwrite(z, 1, zs->total_out, f) == zs->total_out;
+	if (deflate(zs, Z_FINISH) != Z_STREAM_END)
+		error = est_error_set(EST_ERROR, "zlib: cannot compress: %s", zs->msg ? zs->msg : "?");
+	else if (fwrite(head, 1, n, f) != n || fwrite(z, 1, zs->total_out, f) != zs->total_out)
+		error = EST_ENOMEM;
 	free(z);
-	return ok ? 0 : -1;
+	return error;
 }
 
 /*
@@ -159,7 +171,7 @@ static int pack_noted(char **out, size_t *len, est_store *store)
 		error = EST_ENOMEM;
 	/* memLevel 4, not 8: a quarter of the hash table to clear at each reset, for a pack 1% larger. */
 	if (error == 0 && deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 15, 4, Z_DEFAULT_STRATEGY) != Z_OK)
-		error = EST_ENOMEM;
+		error = EST_ENOMEM; /* zlib's only failure here with valid arguments */
 	if (error == 0 && git_repository_odb(&odb, store->repo) < 0)
 		error = est_store__git_error(store, EST_ERROR, "packing the new objects");
 	for (i = 0; i < n && error == 0; i++) {
@@ -167,8 +179,8 @@ static int pack_noted(char **out, size_t *len, est_store *store)
 
 		if (git_odb_read(&obj, odb, &ids[i]) < 0)
 			error = est_store__git_error(store, EST_ERROR, "packing the new objects");
-		else if (put_entry(f, &zs, obj) < 0)
-			error = EST_ENOMEM;
+		else
+			error = put_entry(f, &zs, obj);
 		git_odb_object_free(obj);
 	}
 	deflateEnd(&zs);

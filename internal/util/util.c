@@ -122,9 +122,13 @@ static int write_replacing(const char *path, const void *data, size_t len, mode_
 		p += n;
 		len -= (size_t)n;
 	}
-	if ((durable && fsync(fd) < 0) || close(fd) < 0) {
-		fd = -1;
+	if (durable && fsync(fd) < 0) {
 		error = est_error_set(EST_EIO, "%s: cannot sync: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (close(fd) < 0) { /* a write the kernel deferred failed */
+		fd = -1;
+		error = est_error_set(EST_EIO, "%s: write failed: %s", tmp, strerror(errno));
 		goto out;
 	}
 	fd = -1;

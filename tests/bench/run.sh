@@ -106,26 +106,38 @@ sigs=$(git -C "$g" ls-tree --name-only step-0002:turns/0002/orders | grep -c '\.
 # what is estafette's. One step timed once says little on a shared VM.
 COPIES=5
 time_step() {
-	local s=$1 t=$2 i c
+	local s=$1 t=$2 i c tag
+	tag=step-$(printf %04d "$s")
 	# Copies are kept to the end: ext4 without a journal skips recently
 	# deleted inodes when it allocates, which would slow the later step.
 	for i in $(seq "$COPIES"); do
 		c=s$s-$i
-		cp -a hist "wt-$c" && cp -a "$ESTAFETTE_HOME" "home-wt-$c"
+		cp -a hist "wt-$c" && home_copy "home-wt-$c"
 		cp -a hist/.git "bare-$c.git" && git -C "bare-$c.git" config core.bare true
-		rm -f "bare-$c.git/index" && cp -a "$ESTAFETTE_HOME" "home-bare-$c"
+		rm -f "bare-$c.git/index" && home_copy "home-bare-$c"
 	done
 	sync
 	for i in $(seq "$COPIES"); do
 		c=s$s-$i
 		ESTAFETTE_HOME=$WORK/home-wt-$c timed "hist_step_$s" "$ESTAFETTE" run "wt-$c" --now "@$t"
 		ESTAFETTE_HOME=$WORK/home-bare-$c timed "histbare_step_$s" "$ESTAFETTE" run "bare-$c.git" --now "@$t"
+		for g in "wt-$c" "bare-$c.git"; do
+			[ "$(git -C "$g" rev-parse -q --verify "$tag^{tree}")" = \
+			  "$(git -C "wt-s$s-1" rev-parse -q --verify "$tag^{tree}")" ] ||
+				{ echo "bench: $g did not resolve $tag as the others did" >&2; exit 1; }
+		done
 	done
-	[ "$(git -C "bare-$c.git" rev-parse main^{tree})" = "$(git -C "wt-$c" rev-parse main^{tree})" ] ||
-		{ echo "bench: step $s of the bare copy differs from the work tree's" >&2; exit 1; }
+}
+# home_copy DIR: what the history game keeps in $ESTAFETTE_HOME (its hidden
+# state and outbox), not the batch's thousand games.
+home_copy() {
+	mkdir -p "$1/games" "$1/outbox"
+	cp -a "$ESTAFETTE_HOME/games/$hist_id" "$1/games/"
+	[ ! -d "$ESTAFETTE_HOME/outbox/$hist_id" ] || cp -a "$ESTAFETTE_HOME/outbox/$hist_id" "$1/outbox/"
 }
 "$ESTAFETTE" new hist --ruleset napoleonic-empire --players players.json --deadline-hours 1 \
 	--test-dice-secret bench >/dev/null
+hist_id=$(git -C hist show main:game.json | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["id"])')
 t=$T0
 for s in $(seq 1 "$HIST"); do
 	t=$((t + 7200))
@@ -133,6 +145,11 @@ for s in $(seq 1 "$HIST"); do
 		time_step "$s" "$t"
 	fi
 	"$ESTAFETTE" run hist --now "@$t" >/dev/null
+	if [ "$s" -eq 20 ] || [ "$s" -eq "$HIST" ]; then
+		[ "$(git -C hist rev-parse "step-$(printf %04d "$s")^{tree}")" = \
+		  "$(git -C "wt-s$s-1" rev-parse "step-$(printf %04d "$s")^{tree}")" ] ||
+			{ echo "bench: the copies' step $s is not the game's" >&2; exit 1; }
+	fi
 done
 git -C hist rev-parse -q --verify "step-$(printf %04d "$HIST")" >/dev/null ||
 	{ echo "bench: the history game did not reach step $HIST" >&2; exit 1; }

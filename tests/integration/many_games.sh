@@ -189,12 +189,17 @@ expect_exit 64 "$ESTAFETTE" status --all games g01
 # Games whose rules/ differ, resolved by one run --all (which shares parsed
 # rules between games of the same rules/ tree) and each by a run of its own:
 # the same commits. Four with the ruleset's own rules/, m3 with a GM's map
-# that names France otherwise, which every step's map.svg shows.
+# that names France otherwise and routes the sea lane to the Rhineland by
+# another waypoint, both of which every step's map.svg shows (the lanes are
+# drawn once for each rules, view.c).
 mkdir mixed rules-b
+data=$TOP/internal/rulesets/napoleonic-empire/data
 "$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1])); d["countries"][0]["full_name"] = "La Grande Nation"
-json.dump(d, open(sys.argv[2], "w"), indent=1)' \
-	"$TOP/internal/rulesets/napoleonic-empire/data/map.json" rules-b/map.json
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+g = json.load(open(sys.argv[3])); g["sea_routes"]["Rhineland"] = [[391, 115]]
+json.dump(g, open(sys.argv[4], "w"), indent=1)' \
+	"$data/map.json" rules-b/map.json "$data/geometry.json" rules-b/geometry.json
 for g in m1 m2 m4 m5; do
 	"$ESTAFETTE" new "mixed/$g" --ruleset napoleonic-empire --players players.json --deadline-hours 1 >/dev/null
 done
@@ -207,9 +212,11 @@ for g in m1 m2 m3 m4 m5; do
 	[ "$(git -C "mixed/$g" rev-parse main)" = "$(git -C "alone/$g" rev-parse main)" ] ||
 		fail "$g: run --all made $(git -C "mixed/$g" rev-parse main), a run of its own $(git -C "alone/$g" rev-parse main)"
 done
-git -C mixed/m3 show main:turns/0001/map.svg | grep -q "La Grande Nation" ||
-	fail "m3's map does not show its own rules"
-git -C mixed/m4 show main:turns/0001/map.svg | grep -q "La Grande Nation" &&
-	fail "m4's map shows m3's rules"
+for want in "La Grande Nation" "Q391 115"; do
+	git -C mixed/m3 show main:turns/0001/map.svg | grep -q "$want" ||
+		fail "m3's map does not show its own rules ($want)"
+	git -C mixed/m4 show main:turns/0001/map.svg | grep -q "$want" &&
+		fail "m4's map shows m3's rules ($want)"
+done
 
 echo "many_games: 20 games, one damaged and one locked, run and listed"
