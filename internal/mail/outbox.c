@@ -297,14 +297,16 @@ static int tidy_entry(const char *folder, const char *entry)
 	return error;
 }
 
-static int scan_entry(struct scan *s, const char *folder, const char *entry, int tidy)
+/* Note `entry`: a message; in pending/, an envelope or a temporary file to tidy. */
+static int scan_entry(struct scan *s, const char *folder, const char *entry, int pending,
+		      int tidy)
 {
 	char *name = NULL;
 	int found, error;
 
 	if ((found = message_name(&name, entry, ".eml")) > 0)
 		error = push_name(&s->emls, &s->eml_count, &s->eml_cap, name);
-	else if (found == 0 && (found = message_name(&name, entry, ".json")) > 0)
+	else if (found == 0 && pending && (found = message_name(&name, entry, ".json")) > 0)
 		error = push_name(&s->envelopes, &s->envelope_count, &s->envelope_cap, name);
 	else
 		error = found < 0 ? found : tidy ? tidy_entry(folder, entry) : 0;
@@ -315,10 +317,11 @@ static int scan_entry(struct scan *s, const char *folder, const char *entry, int
 
 /*
  * One pass over `folder`, no stat() an entry (pending/ holds every unsent
- * report): its .eml and .json names, sorted; with `tidy`, the temporary
- * files of dead processes removed on the way. A missing folder is empty.
+ * report): its .eml names and, when `pending`, its .json names, sorted;
+ * with `tidy`, the temporary files of dead processes removed on the way.
+ * A missing folder is empty.
  */
-static int scan_folder(struct scan *s, const char *folder, int tidy)
+static int scan_folder(struct scan *s, const char *folder, int pending, int tidy)
 {
 	struct dirent *entry;
 	DIR *d;
@@ -328,7 +331,7 @@ static int scan_folder(struct scan *s, const char *folder, int tidy)
 		return errno == ENOENT ? 0 : est_error_set(EST_EIO, "%s: cannot read folder: %s",
 							    folder, strerror(errno));
 	while (!error && (errno = 0, entry = readdir(d)))
-		error = scan_entry(s, folder, entry->d_name, tidy);
+		error = scan_entry(s, folder, entry->d_name, pending, tidy);
 	if (!error && errno)
 		error = est_error_set(EST_EIO, "%s: cannot read folder: %s", folder, strerror(errno));
 	closedir(d);
@@ -369,13 +372,13 @@ static int list_folder(struct scan *s, const char *home, const char *game, const
 		       int tidy)
 {
 	char *dir = NULL, *folder = NULL;
-	int error;
+	int error, pending = strcmp(which, "pending") == 0;
 
 	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
 		return error;
 	if (!(folder = est_strdup_printf("%s/%s", dir, which)))
 		error = est_error_set(EST_ENOMEM, "out of memory");
-	else if ((error = scan_folder(s, folder, tidy)) == 0 && strcmp(which, "pending") == 0)
+	else if ((error = scan_folder(s, folder, pending, tidy)) == 0 && pending)
 		pair_up(s);
 	free(folder);
 	free(dir);

@@ -16,7 +16,7 @@
  * are new, freed with est_mail_names_free. A pending/ that does not exist
  * yet is empty. On error the four outputs are NULL and 0.
  *
- * Errors: EST_EINVAL (bad game); EST_EIO (cannot read the folder, or a
+ * Errors: EST_EINVAL (no home, bad game); EST_EIO (cannot read the folder, or a
  * stale temporary file cannot be removed); EST_ENOMEM.
  */
 int est_mail__outbox_pending(char ***names_out, size_t *count, char ***lone_out,

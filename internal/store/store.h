@@ -216,8 +216,8 @@ void est_store_list_free(char **names);
  * blobs, trees, the commit and the tag object first, kept in memory and
  * then written as one pack file in objects/pack, fsynced, rather than as a
  * loose file each (unreferenced objects are harmless and git gc removes
- * them); then refs/heads/main (the step
- * becomes real here, atomically); then refs/tags/<tag>. A crash between the
+ * them); then refs/heads/main (the step becomes real here, atomically);
+ * then refs/tags/<tag>. A crash between the
  * last two leaves a step committed but untagged: it is in the history, its
  * commit message names it, and est_store_tag() adds the tag later. The
  * reverse order could leave a tag naming a commit that is not on main, which

@@ -56,9 +56,8 @@ void est_store__forget_revs(est_store *store);
 /*
  * pack.c. est_store__pack_start: new objects go to memory from now on (at
  * open). est_store__pack_write: write those noted with est_store__pack_add
- * as one pack file in
- * objects/pack, fsynced, and empty the memory; call it before any ref names
- * them. est_store__pack_merge: roll the smallest packs into one, as git
+ * as one pack file in objects/pack, fsynced, and empty the memory; call it
+ * before any ref names them. est_store__pack_merge: roll the smallest packs into one, as git
  * repack --geometric=2, and pack the refs once many tags are loose, as git
  * pack-refs; under the lock. Errors: EST_ERROR, EST_EIO, EST_ENOMEM.
  */
