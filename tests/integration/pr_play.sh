@@ -316,10 +316,12 @@ done
 [ "$(awaited)" = france ] || fail "step 4 should await france, not: $(awaited)"
 # The loser's reports of its own step 3 were dropped and the winner's queued:
 # their Date is the winning commit's (runner2's own is a minute earlier).
-won=$(git -C server.git log -1 --format=%cD step-0003 | sed 's/+0000$//')
+# Compared as instants, not as text: RFC 5322 writes "01 Dec", git's %cD "1 Dec".
+won=$(git -C server.git log -1 --format=%ct step-0003)
 for p in france allies; do
 	eml=home2/outbox/ne-pr/pending/0003-$p.eml
-	grep -q "^Date: $won" "$eml" || fail "runner2's report $eml is not the winner's step: $(grep ^Date: "$eml") vs $won"
+	date=$(sed -n 's/^Date: //p' "$eml" | head -n 1 | tr -d '\r')
+	[ "$(date -d "$date" +%s)" = "$won" ] || fail "runner2's report $eml is not the winner's step: Date $date vs commit time $(date -u -d @"$won")"
 done
 
 # Step 4 through main, then both runners at once, neither slowed.
