@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-"""Independent check of estafette's dice (DESIGN.md "Dice", estafette/dice/v1).
+"""Independent check of estafette's dice (docs/protocol.md, estafette/dice/v1).
 
-Written from DESIGN.md with Python's hashlib and hmac only, so that it can
+Written from docs/protocol.md with Python's hashlib and hmac only, so that it can
 disagree with internal/dice/dice.c.
 
-    dice_check.py vector [DESIGN.md]
+    dice_check.py vector [PROTOCOL.md]
         Recompute the normative test vector and compare it with the values
-        below; given the path of DESIGN.md, also check that those values are
+        below; given the path of docs/protocol.md, also check that those values are
         the ones the document prints.
 
     dice_check.py repo PATH
@@ -22,7 +22,7 @@ disagree with internal/dice/dice.c.
         against reveal.json's hidden_reveal) or from DIR/NNNN.json (the GM's
         records under $ESTAFETTE_HOME/games/<id>/hidden, checked against
         game.json's hidden_chain_tip): its chain value, its seed and every
-        hidden roll. The seed is DESIGN.md's with domain
+        hidden roll. The seed is the public one with domain
         "estafette/dice/v1/hidden-step", except in a dealt game (game.json
         "deal"), where it is
             HMAC-SHA256(key = r'_t, enc("estafette/dice/v1/deal-step")
@@ -49,7 +49,7 @@ DOMAIN_DEAL = b"estafette/dice/v1/deal-step"
 DOMAIN_STREAM = b"estafette/dice/v1/stream"
 REF = "refs/heads/main"
 
-# DESIGN.md "Dice", normative test vector.
+# docs/protocol.md, normative test vector (v1).
 VECTOR = {
     "S": "1da729e3272b59bdaa616c908975d0e26bc27dac7911be192b9ed1ad4dc85bad",
     "tip": "1ae05829b93ed33b91e94a288df681e62d8e0e1786787ea117238dd6e548b6a5",
@@ -110,7 +110,7 @@ def block(seed, i):
 
 
 class Stream:
-    """The roll stream of one step: words in order, rejection as DESIGN.md says."""
+    """The roll stream of one step: words in order, rejection as docs/protocol.md says."""
 
     def __init__(self, seed):
         self.seed = seed
@@ -160,7 +160,7 @@ def check_vector(design_path):
 
 
 def check_design_text(path):
-    """The values above must be the ones DESIGN.md prints, not a private copy."""
+    """The values above must be the ones the protocol document prints, not a private copy."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -422,7 +422,7 @@ def main(argv):
         elif len(argv) == 5 and argv[1] == "repo" and argv[3] == "--hidden":
             check_repo(argv[2], argv[4])
         else:
-            sys.stderr.write("usage: dice_check.py vector [DESIGN.md] | repo PATH [--hidden DIR]\n")
+            sys.stderr.write("usage: dice_check.py vector [PROTOCOL.md] | repo PATH [--hidden DIR]\n")
             return 2
     except Disagreement as e:
         sys.stderr.write("dice_check: %s\n" % e)

@@ -1,8 +1,8 @@
 #!/bin/bash
-# The dice protocol against DESIGN.md (section "Dice"), with two
+# The dice protocol v1 against docs/protocol.md, with two
 # implementations that share nothing with internal/dice/dice.c:
 #   1. tests/helpers/dice_check.py (Python hashlib/hmac) recomputes the
-#      normative vector and checks it is the one DESIGN.md prints;
+#      normative vector and checks it is the one docs/protocol.md prints;
 #   2. a small game repository is built here with the openssl command line
 #      (steps 1 and 3 draw dice, step 2 draws none), and `dice_check.py repo`
 #      must accept it, then refuse each tampered copy: a changed roll, a
@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-$check vector "$SHARED/DESIGN.md" || fail "dice_check.py vector disagrees"
+$check vector "$TOP/docs/protocol.md" || fail "dice_check.py vector disagrees"
 
 # --- helpers built on openssl and coreutils only ----------------------------
 unhex() { printf '%b' "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }            # hex -> bytes
@@ -26,7 +26,7 @@ enc_str() { u32be "${#1}"; printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
 hmac() { unhex "$2" | openssl dgst -sha256 -mac HMAC -macopt "hexkey:$1" -r | cut -c1-64; }
 chain() { local v=$1 n=$2; while [ "$n" -gt 0 ]; do v=$(unhex "$v" | sha); n=$((n - 1)); done; echo "$v"; }
 
-# DESIGN.md's vector: S, N = 4.
+# docs/protocol.md's vector: S, N = 4.
 S=$(printf '%s' 'estafette test vector' | sha)
 tip=$(chain "$S" 4)
 r1=$(chain "$S" 3)
