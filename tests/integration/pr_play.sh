@@ -651,4 +651,11 @@ grep -q "^ok       orders/france.commitment.json: .*valid commitment of france" 
 	fail "check-pull-request, good commitment: $(cat "$WORK/last.out")"
 git -C sclone push -q origin main 2>"$WORK/push.out" || fail "the good commitment was refused: $(cat "$WORK/push.out")"
 
+# A game made without --gm-signing-key has no signature to verify by: its
+# runner says so and runs, trusting its remote.
+git clone -q sealed.git srun
+expect_exit 0 "$H/run-and-push" srun -- --now @1764000000
+grep -q "history is not signed (made without --gm-signing-key), so what origin holds is not verified" "$WORK/last.out" ||
+	fail "run-and-push, a game without signed history: $(cat "$WORK/last.out")"
+
 echo "pr_play: $steps GM commits, $(git -C server.git tag | wc -l) tags; refusals, pull-request checks and racing runners held"
