@@ -8,8 +8,16 @@
 # Among the refusals: a GM-signed step tag copied to another name, tags not
 # marking their step's commit on main, empty player commits, symbolic links,
 # a pull request that changes a key in one commit and undoes it in the next,
-# and (in a second game, of sealed orders) a commitment under another
-# player's name.
+# file names and subjects that are workflow commands (printed escaped, also
+# through the workflow's own check step, whose log is read as GitHub's
+# runner reads it), and (in a second game, of sealed orders) a commitment
+# under another player's name. The workflows are linted (no secret in the
+# check, read-only, no pull_request_target; the hosted runner bound to its
+# environment). Then the GM's runner against a host without hooks, as a
+# forge is to whoever has write access: it refuses, by the GM's own key,
+# a GM key a player added, a merge commit (until --trust), copied or
+# lightweight step tags and a rewritten main, runs nothing then, and keeps
+# to one run per clone.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -266,6 +274,89 @@ assert {"orders/allies.json", "orders/allies.json.sig", "state.json"} <= bad, d'
 # The server refuses the same branch.
 push_refused allies 'signed with the key of "france"' origin bad-pr
 
+# --- Names chosen to drive a CI log ------------------------------------
+# A pull request whose file names and commit subject are workflow commands
+# (::add-mask::, a newline then ::error::, a %0A that a command would
+# decode, the older ##[error] that GitHub's runner finds anywhere in a
+# line). Refused, of course; and the refusals print every name escaped, so
+# that no line of the output is a command the attacker chose.
+git -C allies checkout -q -b evil-names origin/main && mkdir -p allies/orders
+evil=('orders/::add-mask::x' $'orders/a\n::error::x' 'orders/%0A::warning::x' 'orders/##[error]x' $'orders/b\r::notice::x')
+for f in "${evil[@]}"; do echo '{}' > "allies/$f"; done
+git -C allies add -A orders
+git -C allies commit -q --no-verify -m $'orders ::set-output name=a::b\r::notice::c %0A ##[error]d'
+expect_exit 1 env -C allies "$H/check-pull-request" origin/main evil-names
+"$PY" - "$WORK/last.out" <<'PY' || fail "check-pull-request, names that are workflow commands: $(cat -A "$WORK/last.out")"
+import re, sys
+text = open(sys.argv[1], newline="").read()
+assert "\r" not in text and "%" not in text and "##[" not in text, repr(text)
+lines = text.split("\n")[:-1]
+assert len(lines) == 5, lines
+for line in lines:
+    assert re.match(r"^refused  \S", line) and not line.lstrip().startswith("::"), line
+want = ['"orders/::add-mask::x"', '"orders/a\\n::error::x"', '"orders/\\x250A::warning::x"',
+        '"orders/\\x23\\x23[error]x"', '"orders/b\\r::notice::x"']
+assert sorted(l.split(": ", 1)[0][len("refused  "):] for l in lines) == sorted(want), lines
+assert all('"orders ::set-output name=a::b\\r::notice::c \\x250A \\x23\\x23[error]d": ' in l for l in lines), lines
+assert all("a pull request to a game may change only orders/<player>.json" in l for l in lines), lines
+PY
+expect_exit 1 env -C allies "$H/check-pull-request" --json origin/main evil-names
+cp "$WORK/last.out" evil.json
+"$PY" - evil.json "${evil[@]}" <<'PY' || fail "check-pull-request --json, names that are workflow commands: $(cat "$WORK/evil.json")"
+import json, sys
+text = open(sys.argv[1]).read()
+assert "%" not in text and "##[" not in text and not any(l.lstrip().startswith("::") for l in text.splitlines()), text
+d = json.loads(text)
+assert sorted(f["file"] for f in d["files"]) == sorted(sys.argv[2:]), d
+assert all(f["level"] == "error" for f in d["files"]), d
+PY
+# The server's refusal names them escaped as well.
+push_refused allies '"orders/a\n::error::x": not signed by the GM' origin evil-names
+! grep -q '^remote: ::error::x' "$WORK/push.out" || fail "pre-receive printed a file name raw: $(cat -A "$WORK/push.out")"
+
+# The workflows themselves: the check holds no secret, reads only, runs on
+# pull_request (never pull_request_target) and checks out the head with the
+# job's own token; the hosted runner deploys only to the main-only
+# environment. Each rule is seen to catch a workflow that breaks it.
+GW=$TOP/tests/helpers/gh_workflow.py
+expect_exit 0 "$PY" "$GW" lint "$H/github-workflow.yml" "$H/github-workflow-hosted-runner.yml"
+bad_lint() {  # WHICH SED-EXPR TEXT: the workflow so edited fails the lint, saying TEXT
+	local check=$H/github-workflow.yml hosted=$H/github-workflow-hosted-runner.yml
+	sed "$2" "$H/github-workflow$1.yml" > "bad$1.yml"
+	if [ -z "$1" ]; then check=bad.yml; else hosted=bad$1.yml; fi
+	expect_exit 1 "$PY" "$GW" lint "$check" "$hosted"
+	grep -qF -- "$3" "$WORK/last.err" || fail "lint of a workflow edited by $2: $(cat "$WORK/last.err")"
+}
+bad_lint "" 's/^  pull_request:$/  pull_request_target:/' "triggered by pull_request_target"
+bad_lint "" 's/^  contents: read$/  contents: write/' "permissions contents: write"
+bad_lint "" 's/^          BASE: .*/          BASE: ${{ secrets.X }}/' "mentions secrets."
+bad_lint "" 's/^          persist-credentials: false$/          persist-credentials: false\n      - run: git -C game fetch origin refs\/pull\/1\/head/' "a git fetch after the checkout"
+bad_lint "" 's/head\.sha }}$/base.sha }}/' "not the pull request's head sha"
+bad_lint -hosted-runner '/^    environment: estafette-gm$/d' "not bound to the environment estafette-gm"
+bad_lint -hosted-runner 's/^  workflow_dispatch:$/  workflow_dispatch:\n  pull_request_target:/' "triggered by ['pull_request_target']"
+bad_lint -hosted-runner "/^    if: github.ref == 'refs\/heads\/main'$/d" "runs off main"
+
+# The check step of the workflow, run as GitHub would run it on the evil
+# pull request (its run script, bash -e, the workspace laid out as the job
+# leaves it), and its log read as GitHub's runner reads workflow commands:
+# one annotation per file, each naming its file exactly, and a report that
+# carries no command, even without the stop-commands around it.
+mkdir -p ws rt && ln -s "$WORK/allies" ws/game && ln -s "$TOP" ws/estafette-src
+"$PY" "$GW" script "$H/github-workflow.yml" check-orders "Check the orders" > check-step.sh
+rc=0
+GITHUB_WORKSPACE=$WORK/ws RUNNER_TEMP=$WORK/rt BASE=$(git -C allies rev-parse origin/main) \
+	HEAD=$(git -C allies rev-parse evil-names) bash -e check-step.sh > step.log 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "the check step on the evil pull request exited $rc: $(cat -A step.log)"
+expect_exit 0 "$PY" "$GW" log step.log rt/result.json
+# ... and on a good pull request: green, one notice per file.
+rc=0
+GITHUB_WORKSPACE=$WORK/ws RUNNER_TEMP=$WORK/rt BASE=$(git -C allies rev-parse origin/main) \
+	HEAD=$(git -C allies rev-parse orders-allies) bash -e check-step.sh > step.log 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || fail "the check step on a good pull request exited $rc: $(cat step.log)"
+expect_exit 0 "$PY" "$GW" log step.log rt/result.json
+grep -q "^::notice file=orders/allies.json,line=1::valid orders of allies for step 3" step.log ||
+	fail "no notice for the good orders: $(cat step.log)"
+
 # A player's commit after a GM step in one push: the runner resolves
 # step 3 locally (allies' orders merged), and a france commit rides on it.
 push_ok allies origin orders-allies:main
@@ -379,6 +470,129 @@ sync_clone allies
 expect_exit 0 "$ESTAFETTE" audit allies
 grep -q "step 4\|0004" allies/turns/0004/report.txt || true
 [ -s allies/turns/0004/report.txt ] || fail "no public report for step 4 in a player's clone"
+
+# --- The GM's machine against a host that enforces nothing -------------
+# On a forge, whoever has write access can push what the branch rules let
+# through (on a plan without rules, anything). host.git has no hook; the
+# GM's runner must verify what it fetched, by the GM's own key, and refuse
+# to resolve or sign on top of anything that is neither the GM's nor a
+# player's orders, naming it escaped and saying how to put main back.
+git clone -q --bare server.git host.git
+git clone -q host.git gmrun
+git -C gmrun config estafette.signingkey "$WORK/keys/gm"
+git clone -q host.git hp
+git -C hp config user.name "france player" && git -C hp config user.email france@example.org
+mkdir -p hp/orders
+host() { git -C "$WORK/host.git" rev-parse "$1"; }
+# host_orders: orders of every player the host's game awaits, committed in
+# hp (on its current branch), signed by each player's key.
+host_orders() {
+	local p
+	for p in $("$ESTAFETTE" status hp --json | json_get '" ".join(a["player"] for a in d["awaiting"] if not a["received"])'); do
+		order hp "$p" 1 > "hp/orders/$p.json"
+		sign "$p" "hp/orders/$p.json"
+	done
+	git -C hp add orders
+	git -C hp commit -q --no-verify -m "orders for step $("$ESTAFETTE" status hp --json | json_get 'd["step"]')"
+}
+expect_exit 0 "$H/run-and-push" gmrun
+grep -q "nothing new to push" "$WORK/last.out" || fail "run-and-push on the verified host: $(cat "$WORK/last.out")"
+verified=$(git -C gmrun rev-parse refs/estafette/verified)
+[ "$verified" = "$(host main)" ] || fail "refs/estafette/verified is not the host's main after a clean run"
+# refused_run TEXT: run-and-push exits 65 naming TEXT, prints no line that
+# is a workflow command or holds a raw "%", and runs, signs and pushes
+# nothing.
+refused_run() {
+	local before hostmain
+	before=$(git -C gmrun rev-parse main) hostmain=$(host main)
+	expect_exit 65 "$H/run-and-push" gmrun
+	grep -qF -- "$1" "$WORK/last.err" || fail "run-and-push refused without \"$1\": $(cat "$WORK/last.err")"
+	grep -q "nothing was run" "$WORK/last.err" || fail "run-and-push: $(cat "$WORK/last.err")"
+	! grep -q '^[[:space:]]*::\|%\|##\[' "$WORK/last.out" "$WORK/last.err" || fail "run-and-push printed what the host chose raw: $(cat -A "$WORK/last.err")"
+	[ "$(git -C gmrun rev-parse main)" = "$before" ] || fail "a refused run moved the runner's main"
+	[ "$(git -C gmrun rev-parse refs/estafette/verified)" = "$verified" ] || fail "a refused run moved refs/estafette/verified"
+	[ "$(host main)" = "$hostmain" ] || fail "a refused run pushed"
+}
+
+# A player's key made the GM's in keys/allowed_signers, in a commit that key
+# signs (so it verifies as "gm" by the keys it brings), with a file named
+# to drive a log and a subject to match.
+sync_clone hp
+sed -i "1i gm namespaces=\"estafette-gm,git\" $(cat keys/france.pub)" hp/keys/allowed_signers
+echo '{}' > hp/$'notes\n::error::x'
+git -C hp add -A
+git -C hp -c gpg.format=ssh -c user.signingkey="$WORK/keys/france" commit -q -S --no-verify -m 'one more GM ::add-mask::x %0A ##[error]y'
+git -C hp -c gpg.format=ssh -c gpg.ssh.allowedSignersFile="$WORK/hp/keys/allowed_signers" verify-commit HEAD 2>&1 |
+	grep -q '^Good "git" signature for gm' || fail "the self-made GM key should verify against the keys it brings"
+git -C hp push -q origin main
+refused_run '"keys/allowed_signers": not signed by the GM'
+grep -qF '"notes\n::error::x": not signed by the GM' "$WORK/last.err" || fail "run-and-push, odd name: $(cat "$WORK/last.err")"
+grep -qF '"one more GM ::add-mask::x \x250A \x23\x23[error]y"' "$WORK/last.err" || fail "run-and-push, subject: $(cat "$WORK/last.err")"
+grep -qF "push --force origin $verified:refs/heads/main" "$WORK/last.err" || fail "run-and-push gives no way back: $(cat "$WORK/last.err")"
+git -C gmrun push -q --force origin "$verified:refs/heads/main"
+
+# A merge commit (GitHub's "Create a merge commit") of good orders: not the
+# GM's and two parents, so refused; the GM looks at it, finds orders only,
+# and trusts it with --trust: the step resolves on top of it.
+sync_clone hp
+git -C hp checkout -q -b pr-7
+host_orders
+git -C hp checkout -q main
+git -C hp merge -q --no-ff --no-verify -m "Merge pull request #7" pr-7
+git -C hp push -q origin main
+refused_run "has 2 parents, but a player's commit has exactly one"
+grep -qF "merge pull requests by squash or rebase" "$WORK/last.err" || fail "run-and-push, merge: $(cat "$WORK/last.err")"
+expect_exit 0 "$H/run-and-push" --trust "$(host main)" gmrun
+grep -q "pushed main" "$WORK/last.out" || fail "run-and-push --trust: $(cat "$WORK/last.out" "$WORK/last.err")"
+verified=$(git -C gmrun rev-parse refs/estafette/verified)
+[ "$verified" = "$(host main)" ] && [ "$(host "main^")" = "$(git -C gmrun rev-parse main^)" ] ||
+	fail "after --trust, the host's main is not the runner's step on the merge"
+
+# Step tags: the GM's signed tag of step 1 pushed as step-0099, and a
+# lightweight step-0098: refused, both named; deleted on the host, the
+# runner goes on.
+sync_clone hp
+git -C hp push -q origin "$(git -C hp rev-parse step-0001):refs/tags/step-0099"
+git -C hp tag step-0098 main && git -C hp push -q origin step-0098
+refused_run 'refs/tags/step-0099: the GM'"'"'s tag of "step-0001", copied to another name'
+grep -qF "refs/tags/step-0098: not an annotated tag signed by the GM" "$WORK/last.err" || fail "run-and-push, tags: $(cat "$WORK/last.err")"
+[ -z "$(git -C gmrun tag -l step-0099 step-0098)" ] || fail "a refused tag reached the runner's clone"
+git -C hp push -q origin :refs/tags/step-0099 :refs/tags/step-0098
+git -C hp tag -d step-0098 >/dev/null
+
+# main rewritten on the host (back to step 1): refused, and put back.
+git -C hp push -q --force origin "$(git -C hp rev-parse 'step-0001^{commit}'):refs/heads/main"
+refused_run "does not descend from ${verified:0:7}, the main this runner verified last"
+git -C gmrun push -q --force origin "$verified:refs/heads/main"
+
+# One run per clone: while another holds the clone's lock, run-and-push
+# says so, exits 0 and pushes nothing; once it is free, the step lands.
+sync_clone hp
+host_orders
+git -C hp push -q origin main
+lock=$WORK/gmrun/.git/estafette-run-and-push.lock
+(exec 8>>"$lock" && flock 8 && exec sleep 60) & holder=$!
+for _ in $(seq 100); do flock -n "$lock" true || break; sleep 0.1; done
+! flock -n "$lock" true || fail "the test's lock holder did not take the lock"
+hostmain=$(host main)
+expect_exit 0 "$H/run-and-push" gmrun
+grep -q "another run-and-push holds the lock" "$WORK/last.out" || fail "run-and-push, lock held: $(cat "$WORK/last.out")"
+[ "$(host main)" = "$hostmain" ] || fail "a run that did not hold the lock pushed"
+kill "$holder"
+wait "$holder" 2>/dev/null || true   # killed by the test: SIGTERM
+expect_exit 0 "$H/run-and-push" gmrun
+grep -q "pushed main" "$WORK/last.out" || fail "run-and-push after the lock: $(cat "$WORK/last.out" "$WORK/last.err")"
+git -C host.git -c gpg.format=ssh -c gpg.ssh.allowedSignersFile="$WORK/game/keys/allowed_signers" verify-commit main 2>&1 |
+	grep -q '^Good "git" signature for gm with ' || fail "the host's new step is not the GM's"
+# A step tag deleted on the host: the runner keeps its own (the tag of a
+# commit on main) and tells the GM how to put it back.
+git -C hp push -q origin :refs/tags/step-0002
+expect_exit 0 "$H/run-and-push" gmrun
+grep -qF "origin lacks the step tag step-0002 of its main; put it back: git -C gmrun push origin refs/tags/step-0002" "$WORK/last.err" ||
+	fail "run-and-push, a tag deleted on the host: $(cat "$WORK/last.out" "$WORK/last.err")"
+git -C gmrun push -q origin refs/tags/step-0002
+[ "$(host step-0002)" = "$(server step-0002)" ] || fail "step-0002 is not back on the host"
+git -C host.git fsck --strict --no-progress || fail "git fsck --strict on the host"
 # --- A game of sealed orders: a commitment under another player's name ----
 # A game of sealed orders made like sealed_orders.sh's (the sample players
 # and keys, the sample dice secret, fixed commit times; here without a
@@ -436,5 +650,12 @@ expect_exit 0 env -C sclone "$H/check-pull-request" origin/main HEAD
 grep -q "^ok       orders/france.commitment.json: .*valid commitment of france" "$WORK/last.out" ||
 	fail "check-pull-request, good commitment: $(cat "$WORK/last.out")"
 git -C sclone push -q origin main 2>"$WORK/push.out" || fail "the good commitment was refused: $(cat "$WORK/push.out")"
+
+# A game made without --gm-signing-key has no signature to verify by: its
+# runner says so and runs, trusting its remote.
+git clone -q sealed.git srun
+expect_exit 0 "$H/run-and-push" srun -- --now @1764000000
+grep -q "history is not signed (made without --gm-signing-key), so what origin holds is not verified" "$WORK/last.out" ||
+	fail "run-and-push, a game without signed history: $(cat "$WORK/last.out")"
 
 echo "pr_play: $steps GM commits, $(git -C server.git tag | wc -l) tags; refusals, pull-request checks and racing runners held"
