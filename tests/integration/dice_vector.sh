@@ -9,7 +9,6 @@
 #      reveal off the chain, changed manifest bytes, a wrong seed.
 set -eu
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-SHARED=${SHARED:-$TOP/../shared}
 check="/usr/bin/python3 $TOP/tests/helpers/dice_check.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
