@@ -44,7 +44,7 @@ static FILE *open_ucd(const char *file)
 	return f;
 }
 
-/* Lines "XXXX[..YYYY] ; Property # ..." of a property file. */
+/* Lines "0600..0605 ; Property # ..." (or one code point) of a property file. */
 static void read_property(const char *file, const char *prop)
 {
 	char line[1024], name[128];
