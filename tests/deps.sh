@@ -4,7 +4,8 @@
 set -e
 pkgs="gcc make pkg-config git openssh-client openssl curl python3 python3-aiosmtpd
       libgit2-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libssl-dev libcmocka-dev
-      libgmime-3.0-dev dovecot-imapd chromium clang libclang-rt-14-dev python3-yaml jq"
+      libgmime-3.0-dev dovecot-imapd chromium clang libclang-rt-14-dev python3-yaml jq
+      unicode-data"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -46,6 +46,13 @@ static void print_status(const json_t *s)
 		       json_is_true(json_object_get(a, "civil_disorder")) ? "awaited (civil disorder)" : "awaited");
 		if (deadline)
 			printf(", deadline %s", deadline);
+		/* What run will do with the file it holds: the same check, done now. */
+		if (json_is_string(json_object_get(a, "refused")))
+			printf("\n%15sthe order recorded (seq %lld) will be refused: %s; send new orders "
+			       "with \"seq\": %lld or higher", "",
+			       (long long)json_integer_value(json_object_get(a, "seq")),
+			       json_string_value(json_object_get(a, "refused")),
+			       (long long)json_integer_value(json_object_get(a, "seq")) + 1);
 		printf("\n");
 	}
 }

@@ -144,10 +144,21 @@ int est_game_reload(est_game *game);
 /*
  * What the game awaits now: {"step": next step number, "kind", "mode",
  * "prompt", "awaiting": [{"player", "name", "powers", "mode", "deadline",
- * "received": bool, "seq"}], "over": bool, "deadline": ISO time or null}.
+ * "received": bool, "seq", "refused"?}], "over": bool, "deadline": ISO
+ * time or null}. "received" says that `run` will take the order recorded
+ * for the step: each is checked as run checks it (est_game_check_recorded,
+ * keys as they are now), and one it would refuse (signed by a key that gm
+ * replace has revoked) is not received, and "refused" holds why.
  * Errors: EST_ERROR (ruleset), EST_ENOMEM.
  */
 int est_game_pending(json_t **out, est_game *game, time_t now);
+
+/*
+ * est_game_pending without checking the recorded orders again: "received"
+ * is only "a file for the step is there". For `run`, which checks each
+ * order itself as it takes it, and for the checks of an order.
+ */
+int est_game_pending_unchecked(json_t **out, est_game *game, time_t now);
 
 /*
  * Check an order file (bytes as received) and its armored signature

@@ -355,8 +355,7 @@ int est_game_reload(est_game *game)
 
 	clear(game);
 	if ((error = est_store_head(game->head, game->store)) < 0)
-		return est_error_set(EST_ENOTFOUND, "%s: not a game: refs/heads/main does not exist; "
-				     "create games with estafette new", est_store_path(game->store));
+		return error;
 	if ((error = check_fixed(game)) < 0)
 		return error;
 	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
@@ -656,7 +655,49 @@ int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 	return 0;
 }
 
+/*
+ * Each awaited player's recorded order judged as run will judge it
+ * (est_game_check_recorded): one that run would refuse, signed by a key
+ * since replaced or expired, is not "received" but "refused", with why.
+ * A player's copy of a sealed game holds only the notes, and is left as it is.
+ */
+static void judge_received(est_game *game, json_t *awaiting, time_t now)
+{
+	json_t *entry;
+	size_t i;
+
+	if (est_game_is_sealed(game) && !game->sealed_store)
+		return;
+	json_array_foreach(awaiting, i, entry) {
+		const char *player = json_string_value(json_object_get(entry, "player"));
+		char path[320], *bytes = NULL, *sig = NULL;
+		size_t len, sig_len;
+
+		if (!json_is_true(json_object_get(entry, "received")))
+			continue;
+		est_game_order_path(path, game, player, 0);
+		if (est_game_order_read(&bytes, &len, game, player, 0) < 0 ||
+		    est_game_order_read(&sig, &sig_len, game, player, 1) < 0 ||
+		    est_game_check_recorded(NULL, game, path, bytes, len, sig, sig_len, now) < 0) {
+			json_object_set_new(entry, "received", json_false());
+			json_object_set_new(entry, "refused", json_string(est_error_message()));
+		}
+		est_error_clear();
+		free(bytes);
+		free(sig);
+	}
+}
+
 int est_game_pending(json_t **out, est_game *game, time_t now)
+{
+	int error = est_game_pending_unchecked(out, game, now);
+
+	if (error == 0)
+		judge_received(game, json_object_get(*out, "awaiting"), now);
+	return error;
+}
+
+int est_game_pending_unchecked(json_t **out, est_game *game, time_t now)
 {
 	json_t *pending = NULL, *awaiting = NULL, *acts = NULL;
 	long long added;

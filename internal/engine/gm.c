@@ -15,6 +15,7 @@
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/unicode.h"
 #include "util/util.h"
 
 int est_gm_act_read(json_t **act_out, char sha_out[65], est_store *store, const char *rev,
@@ -138,12 +139,23 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 {
 	long long added, hours = json_integer_value(json_object_get(params, "hours"));
 	long long to = json_integer_value(json_object_get(params, "to_step"));
+	est_unicode_problem bad;
+	const char *name = json_string_value(json_object_get(params, "name"));
 	int paused;
 
 	est_gm_effect(&added, &paused, acts);
 	if (!reason || !*reason || strpbrk(reason, "\r\n\t"))
 		return est_error_set(EST_EUSAGE, "gm %s: --reason must be one line of text the players "
 				     "will read in their reports", act);
+	if (est_unicode_check(&bad, reason, strlen(reason), EST_UNICODE_MESSAGE) < 0)
+		return est_error_set(EST_EUSAGE, "gm %s: --reason holds %s at byte %zu, an invisible control "
+				     "or formatting character that could hide, reorder or forge the reports "
+				     "it appears in; write the reason without it", act, bad.what, bad.offset);
+	/* The players file's rule for a name (new.c check_name), told as the option it came from. */
+	if (strcmp(act, "replace") == 0 && name && est_unicode_check(&bad, name, strlen(name), EST_UNICODE_NAME) < 0)
+		return est_error_set(EST_EUSAGE, "gm replace: --name holds %s at byte %zu, an invisible control "
+				     "or formatting character that could forge a mail header or make the name "
+				     "look like another; write the name without it", bad.what, bad.offset);
 	if (strcmp(act, "extend") == 0 && (hours < 1 || hours > 8760))
 		return est_error_set(EST_EUSAGE, "gm extend: --hours must be a whole number from 1 to 8760");
 	if (strcmp(act, "extend") == 0 && est_game_deadline(game, NULL) == 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/internal.h"
+#include "mail/mail.h"
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
@@ -359,6 +360,33 @@ out:
 	return error;
 }
 
+/*
+ * The outbox must take the receipt (and any press by mail) after the
+ * commit; a home that cannot be written refuses the order here, before it
+ * is accepted, rather than after.
+ */
+static int outbox_writable(est_game *game)
+{
+	char *dir = NULL, *pending = NULL;
+	int error;
+
+	if ((error = est_mail_outbox_dir(&dir, game->home, json_string_value(json_object_get(game->game, "id")))) < 0)
+		return error;
+	if (!(pending = est_strdup_printf("%s/pending", dir)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else if ((error = est_dir_check_writable(pending, 0700)) < 0) {
+		char cause[1024];
+
+		snprintf(cause, sizeof(cause), "%s", est_error_message());
+		error = est_error_set(error, "%s; nothing was recorded, since the order's receipt could "
+				      "not be queued there; make $ESTAFETTE_HOME writable (or free space "
+				      "there) and submit again", cause);
+	}
+	free(pending);
+	free(dir);
+	return error;
+}
+
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now)
@@ -382,14 +410,26 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 		error = est_error_set(EST_EINVAL, "%s", refusal ? refusal : "out of memory");
 		free(refusal);
 	}
-	if (error < 0 ||
+	if (error < 0 || (error = outbox_writable(game)) < 0 ||
 	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
 		goto out;
 	est_fault_point("submit-after-record");
+	/*
+	 * The order is recorded: a failure to queue its mail now must not tell
+	 * the player it was not. Submitting the same file again queues what is
+	 * missing (est_game_requeue), once.
+	 */
 	if ((error = est_press_mail(game, order, json_string_value(json_object_get(*receipt_out, "sha256")),
-				    now)) < 0)
-		goto out;
-	error = est_game_receipt_for_submit(game, *receipt_out, order, now);
+				    now)) < 0 ||
+	    (error = est_game_receipt_for_submit(game, *receipt_out, order, now)) < 0) {
+		est_game_warn(game, "%s: the orders were recorded, but their receipt or press mail was not "
+			      "queued: %s; when $ESTAFETTE_HOME can be written, submit the same file again: "
+			      "it is not recorded twice, and what was not queued is", filename,
+			      est_error_message());
+		json_object_set(*receipt_out, "warnings", game->warnings);
+		est_error_clear();
+		error = 0;
+	}
 out:
 	est_store_unlock(game->store);
 	est_orders_free(order);

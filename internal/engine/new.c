@@ -19,6 +19,7 @@
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/unicode.h"
 #include "util/util.h"
 
 /* Order files and turns keep their bytes exactly as signed. */
@@ -56,17 +57,24 @@ static int power_known(const est_ruleset *rs, const char *power)
 
 static const char *const player_fields[] = {"id", "name", "email", "key", "powers", NULL};
 
-/* A display name: 1-100 bytes, no control characters (it goes into mail headers). */
+/*
+ * A display name: 1-100 bytes, and none of util/unicode.h's code points at
+ * all: it goes into mail headers and every report, where a line break could
+ * forge a header and an invisible or bidirectional character could make one
+ * player's name look like another's.
+ */
 static int check_name(const char *name, size_t i, const char *file)
 {
 	size_t n = strlen(name);
+	est_unicode_problem bad;
 
 	if (n == 0 || n > 100)
 		return est_error_set(EST_EINVAL, "%s: players[%zu].name must be 1 to 100 bytes", file, i);
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return est_error_set(EST_EINVAL, "%s: players[%zu].name holds a control character "
-					     "(a line break or tab); write the name on one line", file, i);
+	if (est_unicode_check(&bad, name, n, EST_UNICODE_NAME) < 0)
+		return est_error_set(EST_EINVAL, "%s: players[%zu].name holds %s at byte %zu, an invisible "
+				     "control or formatting character that could forge a mail header or make "
+				     "the name look like another; write the name without it, on one line",
+				     file, i, bad.what, bad.offset);
 	return 0;
 }
 

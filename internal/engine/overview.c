@@ -118,6 +118,7 @@ static int names_path(const char *message, const char *path)
 
 int est_overview_open(est_game **out, int *is_game_out, const char *path)
 {
+	char dangling[1024] = "";
 	int error;
 
 	*out = NULL;
@@ -127,11 +128,16 @@ int est_overview_open(est_game **out, int *is_game_out, const char *path)
 		*is_game_out = 1;
 		return 0;
 	}
+	/* The store's own word for a dangling main names the commit and the step to go back to. */
+	if (error == EST_ENOTFOUND && strstr(est_error_message(), " is dangling: "))
+		snprintf(dangling, sizeof(dangling), "%s", est_error_message());
 	if (error == EST_ENOTFOUND && !has_game_tag(path)) {
 		est_error_clear();
 		return 0;
 	}
-	if (error == EST_ENOTFOUND)
+	if (dangling[0])
+		error = est_error_set(EST_ENOTFOUND, "%s", dangling);
+	else if (error == EST_ENOTFOUND)
 		error = est_error_set(EST_ENOTFOUND, "the repository is damaged: it has the tag "
 				      "step-0000 of a game but no readable refs/heads/main with "
 				      "game.json; restore it from a clone or a backup (git update-ref "

@@ -65,7 +65,7 @@ static int commitment_state(int *closed_out, json_t **pending_out, est_game *gam
 	size_t i, missing = 0;
 	int error;
 
-	if ((error = est_game_pending(&pending, game, now)) < 0)
+	if ((error = est_game_pending_unchecked(&pending, game, now)) < 0)
 		return error;
 	json_array_foreach(json_object_get(pending, "awaiting"), i, entry)
 		missing += !json_is_true(json_object_get(entry, "committed"));

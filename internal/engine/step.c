@@ -427,7 +427,7 @@ static int collect(step_work *w, est_game *game, time_t now, unsigned flags)
 	char when[32];
 	int error, got;
 
-	if ((error = est_game_pending(&pending, game, now)) < 0)
+	if ((error = est_game_pending_unchecked(&pending, game, now)) < 0)
 		return error;
 	w->pending = pending;
 	mode = json_string_value(json_object_get(pending, "mode"));

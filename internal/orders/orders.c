@@ -6,6 +6,7 @@
 #include "orders/orders.h"
 #include "orders/orders_private.h"
 #include "util/error.h"
+#include "util/unicode.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -318,39 +319,9 @@ static int check_press_to(const json_t *to, const char *filename, size_t i)
 	return 0;
 }
 
-/*
- * Press is shown line by line in every report: a control character (a line
- * break) or a bidirectional override could forge a line or an event there.
- * Returns the offending character's description, or NULL. `s` is UTF-8
- * (the strict loader checked it).
- */
-static const char *forging_character(const char *s)
-{
-	if (!*s)
-		return "no text at all";
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			return "a control character (a line break, a tab, an escape)";
-		/* U+0080-U+009F (C1 controls, NEL among them): C2 80-9F. */
-		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-			return "a control character (U+0080-U+009F, NEL among them)";
-		/* U+200E, U+200F (direction marks): E2 80 8E-8F; U+FEFF: EF BB BF. */
-		if ((p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f)) ||
-		    (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf))
-			return "an invisible direction mark or byte-order mark";
-		/* U+2028-U+202E (line and paragraph separators, embeddings, overrides): E2 80 A8-AE. */
-		if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae)
-			return "a Unicode line separator or bidirectional override (U+2028-U+202E)";
-		/* U+2066-U+2069 (isolates): E2 81 A6-A9. */
-		if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
-			return "a Unicode bidirectional isolate (U+2066-U+2069)";
-	}
-	return NULL;
-}
-
 static int check_press(const json_t *press, const char *filename)
 {
-	const char *bad;
+	est_unicode_problem bad;
 	size_t i;
 	json_t *item, *value;
 	const char *key;
@@ -385,11 +356,22 @@ static int check_press(const json_t *press, const char *filename)
 					     "%s: field \"press[%zu].text\" is %s, not a string; write "
 					     "\"text\": \"your message\"", filename, i,
 					     value ? type_name(value) : "missing");
-		if ((bad = forging_character(json_string_value(value))))
+		if (json_string_length(value) == 0)
 			return est_error_set(EST_EINVAL,
-					     "%s: field \"press[%zu].text\" holds %s, which could forge lines "
-					     "of the reports it appears in; write the message as one line of "
-					     "plain text, or send several messages", filename, i, bad);
+					     "%s: field \"press[%zu].text\" holds no text at all; write the "
+					     "message, or leave the item out", filename, i);
+		/*
+		 * Press is shown line by line in every report and mail: a line break
+		 * or a bidirectional control there could forge a line or an event.
+		 */
+		if (est_unicode_check(&bad, json_string_value(value), json_string_length(value),
+				      EST_UNICODE_MESSAGE) < 0)
+			return est_error_set(EST_EINVAL,
+					     "%s: field \"press[%zu].text\" holds %s at byte %zu, an "
+					     "invisible control or formatting character that could hide, "
+					     "reorder or forge lines of the reports it appears in; remove it "
+					     "and write the message as one line of plain text (several "
+					     "messages for several lines)", filename, i, bad.what, bad.offset);
 	}
 	return 0;
 }

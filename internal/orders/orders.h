@@ -100,7 +100,10 @@ int est_orders_is_id(const char *s);
  *     digits; "game" or "player" not an identifier (est_orders_is_id);
  *   - "orders" not an array, or an item of it not an object;
  *   - "press" not an array of objects {"to": "all" or a non-empty array of
- *     player identifiers, "text": string} with no other keys.
+ *     player identifiers, "text": string} with no other keys; a "text" that
+ *     is empty or holds a code point util/unicode.h refuses in a message (a
+ *     control, a line break, a bidirectional control, an invisible format
+ *     character), named as "U+061C ARABIC LETTER MARK".
  * Errors: EST_EINVAL as above; EST_ENOMEM.
  */
 int est_orders_parse(est_order **out, const char *filename, const char *bytes, size_t len);

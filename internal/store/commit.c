@@ -686,8 +686,8 @@ static int move_branch(est_store *store, const git_oid *expected, const git_oid 
 		       const char *subject)
 {
 	git_reference *ref = NULL;
-	char *log = est_strdup_printf("estafette: %s", subject);
-	int error;
+	char *log = est_strdup_printf("estafette: %s", subject), message[1024];
+	int error, failure;
 
 	if (!log)
 		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
@@ -706,10 +706,13 @@ static int move_branch(est_store *store, const git_oid *expected, const git_oid 
 				     "%s: another process is moving " EST_STORE_BRANCH
 				     " right now; run again",
 				     store->path);
+	/* The failure's class and message, before moved_error's own calls replace libgit2's. */
+	failure = est_store__git_error(store, EST_ERROR, "moving " EST_STORE_BRANCH);
+	snprintf(message, sizeof(message), "%s", est_error_message());
 	/* Lost the race: say where the branch went. */
 	if ((error = moved_error(store, expected)) < 0)
 		return error;
-	return est_store__git_error(store, EST_ERROR, "moving " EST_STORE_BRANCH);
+	return est_error_set(failure, "%s", message);
 }
 
 int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,

@@ -33,13 +33,55 @@ static int code_of_git(int git_code)
 	}
 }
 
+/*
+ * The EST_E* class of a libgit2 OS error and what to do about it, or
+ * `code` and "" when it has none. libgit2 ends an OS error's message with
+ * strerror(errno) and then clears errno (git_error_vset), so the message
+ * is the only place the errno is left: a full disk while moving main must
+ * say 73 (cannot write), not 70.
+ */
+static int code_of_os_error(const char **fix, const git_error *e, int code)
+{
+	static const char full[] = "; free space on that file system and run again",
+			  denied[] = "; make the game's repository writable by this user and run again",
+			  broken[] = "; check the disk and run again",
+			  later[] = "; run again later";
+	static const struct {
+		int err, code;
+		const char *fix;
+	} classes[] = {
+		{ENOSPC, EST_EIO, full}, {EDQUOT, EST_EIO, full}, {EFBIG, EST_EIO, full},
+		{EROFS, EST_EIO, denied}, {EACCES, EST_EIO, denied}, {EPERM, EST_EIO, denied},
+		{EIO, EST_EIO, broken}, {ENOMEM, EST_ENOMEM, ""}, {EMFILE, EST_ETEMPFAIL, later},
+		{ENFILE, EST_ETEMPFAIL, later}, {EAGAIN, EST_ETEMPFAIL, later},
+		{EBUSY, EST_ETEMPFAIL, later}, {EINTR, EST_ETEMPFAIL, later},
+	};
+	size_t len, n;
+
+	*fix = "";
+	if (!e || e->klass != GIT_ERROR_OS || !e->message)
+		return code;
+	len = strlen(e->message);
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		const char *reason = strerror(classes[i].err);
+
+		n = strlen(reason);
+		if (len >= n + 2 && strcmp(e->message + len - n, reason) == 0 &&
+		    strncmp(e->message + len - n - 2, ": ", 2) == 0) {
+			*fix = classes[i].fix;
+			return classes[i].code;
+		}
+	}
+	return code;
+}
+
 int est_store__git_error(const est_store *store, int code, const char *what)
 {
 	const git_error *e = git_error_last();
-	const char *detail = e && e->message ? e->message : "libgit2 gave no reason";
+	const char *detail = e && e->message ? e->message : "libgit2 gave no reason", *fix;
 
-	return est_error_set(code, "%s: %s: %s", store ? store->path : "repository",
-			     what, detail);
+	code = code_of_os_error(&fix, e, code);
+	return est_error_set(code, "%s: %s: %s%s", store ? store->path : "repository", what, detail, fix);
 }
 
 int est_store__check_path(const est_store *store, const char *path, const char *what)
@@ -394,18 +436,68 @@ void est_store_unlock(est_store *store)
 	store->lock_fd = -1;
 }
 
+/* The newest step-NNNN tag whose commit is in the repository, into tag[32], or "". */
+static void last_good_step(char tag[32], est_store *store)
+{
+	git_strarray tags = {0};
+	git_object *obj = NULL;
+
+	tag[0] = '\0';
+	if (git_tag_list_match(&tags, "step-*", store->repo) < 0)
+		return;
+	for (size_t i = 0; i < tags.count; i++) {
+		/* step-0009 < step-0010 < step-10000: longer is later, then by bytes. */
+		if (tag[0] && (strlen(tags.strings[i]) < strlen(tag) ||
+			       (strlen(tags.strings[i]) == strlen(tag) && strcmp(tags.strings[i], tag) < 0)))
+			continue;
+		if (strlen(tags.strings[i]) < 32 &&
+		    git_revparse_single(&obj, store->repo, tags.strings[i]) == 0 &&
+		    git_object_peel(&obj, obj, GIT_OBJECT_COMMIT) == 0)
+			strcpy(tag, tags.strings[i]);
+		git_object_free(obj);
+		obj = NULL;
+	}
+	git_strarray_dispose(&tags);
+	git_error_clear();
+}
+
+/*
+ * A ref that names an object the repository does not have (a copy that lost
+ * objects, a hand edit): say so, not that some file at it differs or is missing.
+ */
+static int dangling_error(est_store *store, const char *ref, const git_oid *oid)
+{
+	char hex[EST_STORE_OID_HEX + 1], tag[32];
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	last_good_step(tag, store);
+	return est_error_set(EST_ENOTFOUND,
+			     "%s: %s is dangling: it names commit %s, which is not in the repository "
+			     "(the game is damaged: objects were lost, or the ref was edited); bring the "
+			     "missing objects back from a clone or backup of the game (git fetch), or "
+			     "point main at the last step whose commit is here with git -C %s update-ref "
+			     "%s %s^{commit}", store->path, ref, hex, store->path, ref, tag[0] ? tag : "step-NNNN");
+}
+
 int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store)
 {
+	git_odb *odb = NULL;
 	git_oid oid;
-	int error = git_reference_name_to_id(&oid, store->repo, EST_STORE_BRANCH);
+	int error = git_reference_name_to_id(&oid, store->repo, EST_STORE_BRANCH), exists;
 
 	if (error == GIT_ENOTFOUND)
 		return est_error_set(EST_ENOTFOUND,
-				     "%s: " EST_STORE_BRANCH " has no commit yet; create the "
-				     "game with `estafette new`",
+				     "%s: not a game: " EST_STORE_BRANCH " does not exist (no commit "
+				     "yet); create games with `estafette new`",
 				     store->path);
 	if (error < 0)
 		return est_store__git_error(store, EST_ERROR, "reading " EST_STORE_BRANCH);
+	if (git_repository_odb(&odb, store->repo) < 0)
+		return est_store__git_error(store, EST_ERROR, "opening the object store");
+	exists = git_odb_exists(odb, &oid);
+	git_odb_free(odb);
+	if (!exists)
+		return dangling_error(store, EST_STORE_BRANCH, &oid);
 	git_oid_tostr(out, EST_STORE_OID_HEX + 1, &oid);
 	return 0;
 }
@@ -452,6 +544,17 @@ static int resolve(git_object **out, est_store *store, const char *rev, git_obje
 	if (known && git_object_lookup(out, store->repo, known, type) == 0)
 		return 0;
 	if ((error = git_revparse_single(&obj, store->repo, spec)) < 0) {
+		git_reference *ref = NULL;
+		git_oid target;
+
+		/* A ref that exists but names a missing object is damage, not an unknown name. */
+		if (error == GIT_ENOTFOUND && git_reference_dwim(&ref, store->repo, spec) == 0 &&
+		    git_reference_name_to_id(&target, store->repo, git_reference_name(ref)) == 0) {
+			error = dangling_error(store, git_reference_name(ref), &target);
+			git_reference_free(ref);
+			return error;
+		}
+		git_reference_free(ref);
 		if (error == GIT_ENOTFOUND)
 			return est_error_set(EST_ENOTFOUND,
 					     "%s: no revision \"%s\" in the repository; list "

@@ -136,8 +136,10 @@ int est_store_clear_stale_locks(json_t **removed_out, est_store *store);
 /*
  * The commit refs/heads/main points to, as 40 hex digits in out[41].
  *
- * Errors: EST_ENOTFOUND if the branch is unborn (no commit yet);
- * EST_ERROR (libgit2).
+ * Errors: EST_ENOTFOUND if the branch is unborn (no commit yet: "not a
+ * game"), or dangling: it names a commit the repository does not have (the
+ * message says so, with the newest step tag whose commit is there to point
+ * it back at); EST_ERROR (libgit2).
  */
 int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store);
 

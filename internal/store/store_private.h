@@ -38,6 +38,11 @@ struct est_store {
 
 /*
  * Set `code` with "<repository>: <what>: <libgit2's message>" and return it.
+ * When libgit2's error is an OS error whose errno has a class of its own
+ * (ENOSPC, EDQUOT, EROFS, EACCES: EST_EIO; EMFILE, EAGAIN: EST_ETEMPFAIL;
+ * ENOMEM), that class replaces `code` and the message ends with what to do.
+ * Call it right after the failing libgit2 call: another call may replace
+ * libgit2's last error.
  */
 int est_store__git_error(const est_store *store, int code, const char *what);
 

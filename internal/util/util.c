@@ -181,6 +181,27 @@ int est_mkdir_p(const char *path, mode_t mode)
 	return error;
 }
 
+int est_dir_check_writable(const char *dir, mode_t mode)
+{
+	char *probe = NULL;
+	int fd = -1, error;
+
+	if ((error = est_mkdir_p(dir, mode)) < 0)
+		return error;
+	if (!(probe = est_strdup_printf("%s/.probe.%ld", dir, (long)getpid())))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	/* One byte written, not just a name made: a full disk takes names but no data. */
+	if ((fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 ||
+	    write(fd, "", 1) != 1)
+		error = est_error_set(EST_EIO, "%s: cannot write: %s", dir, strerror(errno));
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	return error;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;

@@ -54,6 +54,17 @@ int est_file_write_hint(const char *path, const void *data, size_t len, mode_t m
 int est_mkdir_p(const char *path, mode_t mode);
 
 /*
+ * Can a file be written in folder `dir` now? mkdir -p it (with `mode`),
+ * then write one byte to a probe file in it and remove that. For a command
+ * that must write there after a step it cannot take back, to find out
+ * before that step.
+ *
+ * Errors: EST_EIO naming the folder and the system's reason ("Read-only
+ * file system", "No space left on device"); EST_ENOMEM.
+ */
+int est_dir_check_writable(const char *dir, mode_t mode);
+
+/*
  * rm -rf `path` (no symbolic link is followed). A missing path is fine.
  * Errors: EST_EIO naming what could not be removed.
  */

@@ -17,7 +17,7 @@ refuse() {  # expected-words players-json
 }
 p() { echo "{\"id\": \"$1\", \"name\": \"$2\", \"email\": \"$3\", \"key\": \"$4\"${5:-}}"; }
 refuse "the same key" "{\"players\": [$(p a A a@x.org "$K"), $(p b B b@x.org "$K")]}"
-refuse "control character" "{\"players\": [$(p a 'A\nBcc: evil@x.org' a@x.org "$K")]}"
+refuse "players\[0\].name holds U+000A LINE FEED at byte 1" "{\"players\": [$(p a 'A\nBcc: evil@x.org' a@x.org "$K")]}"
 refuse "not a plain address" "{\"players\": [$(p a A 'a@x.org\r\nBcc: y@z' "$K")]}"
 refuse "under 2048" "{\"players\": [$(p a A a@x.org "$(cat weak.pub)")]}"
 refuse "not base64" "{\"players\": [$(p a A a@x.org 'ssh-ed25519 AAAAnot!!')]}"

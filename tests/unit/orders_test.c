@@ -547,20 +547,39 @@ static void test_commitment(void **state)
 /* Made-up entropy, and press that could forge report lines, are refused. */
 static void test_entropy_and_press_text(void **state)
 {
+	char *doc;
+
 	(void)state;
 	refuse_field("entropy", "\"0000000000000000000000000000000000000000000000000000000000000000\"",
 		     "not fresh randomness");
 	refuse_field("entropy", "\"abababababababababababababababababababababababababababababababab\"",
 		     "not fresh randomness");
 	refuse_field("press", "[{\"to\": \"all\", \"text\": \"hi\\nSubject: forged\"}]",
-		     "a control character");
+		     "field \"press[0].text\" holds U+000A LINE FEED at byte 2");
 	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x80\xae b\"}]",
-		     "bidirectional override");
+		     "U+202E RIGHT-TO-LEFT OVERRIDE at byte 1");
 	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x81\xa6 b\"}]",
-		     "bidirectional isolate");
-	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xc2\x85 b\"}]", "NEL");
-	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x80\x8f b\"}]", "direction mark");
+		     "U+2066 LEFT-TO-RIGHT ISOLATE");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xc2\x85 b\"}]", "U+0085 NEXT LINE");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xe2\x80\x8f b\"}]",
+		     "U+200F RIGHT-TO-LEFT MARK");
+	/* The rest of Bidi_Control and the other invisible format characters, from the same table. */
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xd8\x9c b\"}]",
+		     "holds U+061C ARABIC LETTER MARK at byte 1, an invisible control or formatting "
+		     "character that could hide, reorder or forge lines of the reports it appears in; "
+		     "remove it");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xef\xbb\xbf b\"}]",
+		     "U+FEFF ZERO WIDTH NO-BREAK SPACE");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\xc2\xad b\"}]", "U+00AD SOFT HYPHEN");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"a\\u2060b\"}]", "U+2060 WORD JOINER");
+	refuse_field("press", "[{\"to\": \"all\", \"text\": \"ok\"}, {\"to\": \"all\", \"text\": "
+		     "\"\xf3\xa0\x80\x81\"}]", "field \"press[1].text\" holds U+E0001 LANGUAGE TAG");
 	refuse_field("press", "[{\"to\": \"all\", \"text\": \"\"}]", "no text at all");
+	/* An emoji's joiner and selector between what they join are prose, not a forgery. */
+	doc = order_with("press", "[{\"to\": \"all\", \"text\": \"\xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x91\xa8"
+			 "\xe2\x80\x8d\xf0\x9f\x91\xa9\"}]");
+	est_orders_free(parse_ok(doc, strlen(doc)));
+	free(doc);
 }
 
 int main(void)

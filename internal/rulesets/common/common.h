@@ -69,8 +69,9 @@ int est_rules_roll(int *out, est_dice *dice, int sides, const char *fmt, ...)
  * What every rules data file `value` (named `file`, e.g. "tables.json")
  * must be, whatever the ruleset: every integer within -10000..10000 and no
  * real numbers (rulesets add and compare them in int), and no string with
- * a control character, a line break or a bidirectional mark (they are
- * printed into reports, where they could forge lines). Returns 0, or
+ * a code point util/unicode.h refuses in a message (a control, a line
+ * break, a bidirectional or invisible format character: they are printed
+ * into reports, where they could forge lines). Returns 0, or
  * EST_EINVAL naming the file and the field's path ("cards[3].title").
  */
 int est_rules_check_data(const json_t *value, const char *file);

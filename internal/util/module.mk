@@ -1,0 +1,2 @@
+# cmocka tests of util alone (tests/unit/unicode_test.c).
+TEST_DEPS_unicode := util
