@@ -46,6 +46,10 @@ static void print_status(const json_t *s)
 		       json_is_true(json_object_get(a, "civil_disorder")) ? "awaited (civil disorder)" : "awaited");
 		if (deadline)
 			printf(", deadline %s", deadline);
+		if (json_is_true(json_object_get(a, "note_missing")))
+			printf(" (its public note orders/%s.received is missing, so players' copies "
+			       "show it awaited; the next submit, receive or run writes it)",
+			       json_string_value(json_object_get(a, "player")));
 		printf("\n");
 	}
 }
