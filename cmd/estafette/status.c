@@ -53,6 +53,10 @@ static void print_status(const json_t *s)
 			       (long long)json_integer_value(json_object_get(a, "seq")),
 			       json_string_value(json_object_get(a, "refused")),
 			       (long long)json_integer_value(json_object_get(a, "seq")) + 1);
+		if (json_is_true(json_object_get(a, "note_missing")))
+			printf(" (its public note orders/%s.received is missing, so players' copies "
+			       "show it awaited; the next submit, receive or run writes it)",
+			       json_string_value(json_object_get(a, "player")));
 		printf("\n");
 	}
 }

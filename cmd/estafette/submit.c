@@ -158,11 +158,14 @@ static int run(int argc, char **argv, int write, const char *usage)
 	if (a.json)
 		cmd_print_json(receipt);
 	else
-		printf("%s: %s %s of %s for step %lld (seq %lld)\n", a.file,
-		       write ? "recorded" : "valid", json_string_value(json_object_get(receipt, "kind")),
+		printf("%s: %s %s of %s for step %lld (seq %lld)%s\n", a.file,
+		       !write ? "valid" : json_is_true(json_object_get(receipt, "already_recorded")) ?
+		       "already recorded" : "recorded", json_string_value(json_object_get(receipt, "kind")),
 		       json_string_value(json_object_get(receipt, "player")),
 		       (long long)json_integer_value(json_object_get(receipt, "step")),
-		       (long long)json_integer_value(json_object_get(receipt, "seq")));
+		       (long long)json_integer_value(json_object_get(receipt, "seq")),
+		       json_is_true(json_object_get(receipt, "already_recorded")) ?
+		       " by a submit cut short before its public note; the note is written now" : "");
 out:
 	json_decref(receipt);
 	est_orders_free(order);

@@ -191,6 +191,13 @@ void est_diagnostic_text(char *buf, size_t len, const json_t *diagnostic);
  * *receipt_out (caller decrefs) says what was accepted: player, step, seq,
  * sha256, replaced seq if any.
  *
+ * A sealed game: the file goes to the sealed store and main gets its note
+ * orders/<player>.received. First the notes a killed submit or receive
+ * left out are written (est_sealed_repair_notes); when this very file's
+ * was one of them, its submit was cut short and this one finishes it:
+ * nothing is recorded again, the receipt says "already_recorded": true and
+ * names the note's commit, and its press and receipt mail are queued.
+ *
  * Errors: those of est_game_check_order; EST_ELOCKED; EST_ETEMPFAIL (main
  * moved); EST_EIO.
  */

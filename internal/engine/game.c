@@ -494,6 +494,38 @@ int est_game_lock(est_game *game)
 	return 0;
 }
 
+/*
+ * A step killed between moving main and writing its tag (a run, a GM act
+ * that is a step) leaves the latest step untagged; tag it now.
+ */
+static int repair_tag(est_game *game)
+{
+	char tag[40], target[EST_STORE_OID_HEX + 1];
+
+	if (game->step == 0)
+		return 0;
+	snprintf(tag, sizeof(tag), "step-%04lld", game->step);
+	if (est_store_tag_target(target, game->store, tag) == 0)
+		return 0;
+	est_error_clear();
+	return est_store_tag(game->store, tag, game->head, NULL);
+}
+
+int est_game_repair(json_t **repaired_out, est_game *game)
+{
+	int error;
+
+	if ((error = repair_tag(game)) < 0)
+		return error;
+	/* A command killed mid-checkout may have left the work tree behind main. */
+	if (est_store_sync(game->store) < 0) {
+		est_game_warn(game, "%s (the game itself is safe; if .git/index.lock was left by a "
+			      "killed process and no git command is running, remove it)", est_error_message());
+		est_error_clear();
+	}
+	return est_sealed_repair_notes(repaired_out, game);
+}
+
 int est_game_commit(char oid[EST_STORE_OID_HEX + 1], est_game *game,
 		    const est_store_change *changes, size_t count, const char *message,
 		    const char *tag)
@@ -645,6 +677,12 @@ int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 			"seq", (json_int_t)seq));
 		if (entry && seq == 0 && est_in_civil_disorder(game, id))
 			json_object_set_new(entry, "civil_disorder", json_true());
+		/*
+		 * The GM's copy reads the sealed store, players' copies only the
+		 * note: say when the note lags, or the two disagree unexplained.
+		 */
+		if (entry && seq > 0 && est_sealed_note_missing(game, id))
+			json_object_set_new(entry, "note_missing", json_true());
 		/* Sealed orders: a commitment counts as a sign of life, not as orders. */
 		char sha[65];
 		if (entry && json_is_true(json_object_get(game->game, "sealed_orders")) &&

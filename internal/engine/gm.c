@@ -285,7 +285,8 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const
 				     "estafette.signingkey (the key `new --gm-signing-key` was given)");
 	if ((error = est_game_lock(game)) < 0)
 		return error;
-	if ((error = est_game_reload(game)) < 0 || (error = est_game_pending(&pending, game, now)) < 0 ||
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0 ||
+	    (error = est_game_pending(&pending, game, now)) < 0 ||
 	    (error = est_gm_acts(&acts, game)) < 0)
 		goto out;
 	if (json_is_true(json_object_get(pending, "over"))) {

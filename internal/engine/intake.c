@@ -272,28 +272,11 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-/* orders/<player>.received at main: who sent orders for the step, with what seq and SHA-256. */
-static int note_received(char oid[EST_STORE_OID_HEX + 1], est_game *game, const est_order *order,
-			 const char *bytes, size_t len, const char *msg)
+char *est_game_order_message(const est_order *order)
 {
-	char path[320], sha[65], *text;
-	json_t *note;
-	int error;
-
-	est_sha256_hex(sha, bytes, len);
-	snprintf(path, sizeof(path), "orders/%s.received", order->player);
-	note = json_pack("{s:s, s:I, s:I, s:s, s:s}", "player", order->player, "step",
-			 (json_int_t)order->step, "seq", (json_int_t)order->seq, "sha256", sha,
-			 "kept", "by the GM until estafette reveal (a sealed game)");
-	if (!note || !(text = est_json_text(note))) {
-		json_decref(note);
-		return est_error_set(EST_ENOMEM, "out of memory");
-	}
-	est_store_change change = {path, text, strlen(text)};
-	error = est_game_commit(oid, game, &change, 1, msg, NULL);
-	free(text);
-	json_decref(note);
-	return error;
+	return est_strdup_printf("%s: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
+				 order->commitment ? "commitment" : "orders", order->player,
+				 order->step, order->seq, order->step);
 }
 
 int est_game_record(json_t **receipt_out, est_game *game, const est_order *order,
@@ -309,18 +292,20 @@ int est_game_record(json_t **receipt_out, est_game *game, const est_order *order
 	est_game_order_path(path, game, order->player, kind);
 	est_game_order_path(sig_path, game, order->player, kind | EST_ORDER_SIG);
 	est_store_change changes[] = {{path, bytes, len}, {sig_path, sig, sig_len}};
-	if (!(msg = est_strdup_printf("%s: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
-				      order->commitment ? "commitment" : "orders", order->player,
-				      order->step, order->seq, order->step)))
+	if (!(msg = est_game_order_message(order)))
 		return est_error_set(EST_ENOMEM, "out of memory");
 	/*
 	 * A sealed game's orders go to the sealed store; main gets only the
-	 * note that they came (orders/<player>.received), for everyone's status.
+	 * note that they came (orders/<player>.received), for everyone's
+	 * status. A kill between the two commits leaves the note out: the next
+	 * command that writes repairs it (est_sealed_repair_notes).
 	 */
-	if (!est_game_is_sealed(game))
+	if (!est_game_is_sealed(game)) {
 		error = est_game_commit(oid, game, changes, 2, msg, NULL);
-	else if ((error = est_sealed_commit(game, changes, 2, msg)) == 0)
-		error = note_received(oid, game, order, bytes, len, msg);
+	} else if ((error = est_sealed_commit(game, changes, 2, msg)) == 0) {
+		est_fault_point("sealed-after-order");
+		error = est_sealed_note(oid, game, order, bytes, len);
+	}
 	if (error == 0 && (error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
 	    json_array_size(game->warnings))
 		json_object_set(*receipt_out, "warnings", game->warnings);
@@ -387,19 +372,58 @@ static int outbox_writable(est_game *game)
 	return error;
 }
 
+/*
+ * Was this very file's public note written by the repair just made? Then a
+ * submit of it was killed between the sealed commit and the note: this run
+ * finishes that one. *receipt_out: the receipt it would have given, with
+ * "already_recorded". 0 with *receipt_out NULL for any other file.
+ */
+static int finish_killed(json_t **receipt_out, est_order **order_out, est_game *game,
+			 const json_t *repaired, const char *filename, const char *bytes, size_t len,
+			 const char *sig, size_t sig_len, time_t now)
+{
+	char sha[65];
+	const json_t *r, *note = NULL;
+	size_t i;
+	int error;
+
+	*receipt_out = NULL;
+	est_sha256_hex(sha, bytes, len);
+	json_array_foreach(repaired, i, r)
+		if (strcmp(json_string_value(json_object_get(r, "sha256")), sha) == 0)
+			note = r;
+	if (!note)
+		return 0;
+	/* The same checks as when it was recorded, but for the seq against itself. */
+	if ((error = est_game_check_recorded(order_out, game, filename, bytes, len, sig, sig_len, now)) < 0)
+		return error;
+	if ((error = receipt(receipt_out, *order_out, bytes, len,
+			     json_string_value(json_object_get(note, "commit")))) < 0)
+		return error;
+	json_object_set_new(*receipt_out, "already_recorded", json_true());
+	if (json_array_size(game->warnings))
+		json_object_set(*receipt_out, "warnings", game->warnings);
+	return 0;
+}
+
 int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now)
 {
 	est_order *order = NULL;
+	json_t *repaired = NULL;
 	int error;
 
 	if ((error = est_sealed_require(game, "recording orders")) < 0 ||
 	    (error = est_game_lock(game)) < 0)
 		return error;
 	/* Judge against main as it is now that we hold the lock, not as it was. */
-	if ((error = est_game_reload(game)) < 0)
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(&repaired, game)) < 0 ||
+	    (error = finish_killed(receipt_out, &order, game, repaired, filename, bytes, len, sig,
+				   sig_len, now)) < 0)
 		goto out;
+	if (*receipt_out)
+		goto mail;
 	if ((error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
 					  sig_name, sig, sig_len, now)) == EST_EINVAL) {
 		/* Refused, but perhaps recorded by a submit killed before its mail was queued. */
@@ -414,6 +438,7 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
 		goto out;
 	est_fault_point("submit-after-record");
+mail:
 	/*
 	 * The order is recorded: a failure to queue its mail now must not tell
 	 * the player it was not. Submitting the same file again queues what is
@@ -432,6 +457,7 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 	}
 out:
 	est_store_unlock(game->store);
+	json_decref(repaired);
 	est_orders_free(order);
 	return error;
 }

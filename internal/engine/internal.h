@@ -110,9 +110,49 @@ int est_sealed_open(est_game *game);
  */
 int est_sealed_require(est_game *game, const char *what);
 
-/* Commit `changes` on the sealed store's main (under the game's lock). Errors: est_store_commit's. */
+/*
+ * Commit `changes` on the sealed store's main (under the game's lock);
+ * nothing when it holds every one of them already, byte for byte.
+ * Errors: est_store_commit's.
+ */
 int est_sealed_commit(est_game *game, const est_store_change *changes, size_t count,
 		      const char *message);
+
+/*
+ * A sealed game's public note of an order in the sealed store, committed
+ * on main: orders/<player>.received, {"player", "step", "seq", "sha256",
+ * "kept"} with the order file's SHA-256, in a commit whose message is
+ * est_game_order_message's. Errors: est_game_commit's; EST_ENOMEM.
+ */
+struct est_order;
+int est_sealed_note(char oid[EST_STORE_OID_HEX + 1], est_game *game, const struct est_order *order,
+		    const char *bytes, size_t len);
+
+/*
+ * est_sealed_note_missing: 1 when the sealed store holds orders of
+ * `player` for the open step and main's note of them is missing or names
+ * another file (a submit or receive killed between the two commits), else
+ * 0 (also without the sealed store). est_sealed_repair_notes writes each
+ * such note, one commit each in player order, the very commit the killed
+ * command would have made, and warns the GM; with none missing it writes
+ * nothing, so a second call changes nothing. Call it holding the lock,
+ * after est_game_reload; the game is reloaded after each note.
+ * *repaired_out (may be NULL; caller decrefs): [{"player", "step", "seq",
+ * "sha256", "commit"}] of the notes written.
+ * Errors: est_game_commit's; EST_ENOMEM.
+ */
+int est_sealed_note_missing(est_game *game, const char *player);
+int est_sealed_repair_notes(json_t **repaired_out, est_game *game);
+
+/*
+ * What a command that writes mends first, holding the lock, after
+ * est_game_reload (game.c): the latest step's tag when a step killed
+ * before it left it out; the work tree brought to main (a command killed
+ * mid-checkout leaves it behind; a failure is only a warning, main being
+ * safe); then est_sealed_repair_notes, whose *repaired_out it returns.
+ * Errors: est_store_tag's, est_sealed_repair_notes's.
+ */
+int est_game_repair(json_t **repaired_out, est_game *game);
 
 /*
  * Where the order of `player` for the open step is kept: orders/<player>.json
@@ -272,6 +312,9 @@ int est_game_check_recorded(struct est_order **order_out, est_game *game, const 
  */
 int est_game_record(json_t **receipt_out, est_game *game, const struct est_order *order,
 		    const char *bytes, size_t len, const char *sig, size_t sig_len);
+
+/* "orders: <player> for step N (seq S)" and its trailer: the message of an order's commit. */
+char *est_game_order_message(const struct est_order *order);
 
 /*
  * The receipt of an order file recorded by `submit` (receipts.c): mailed

@@ -295,6 +295,16 @@ int est_overview_game(json_t **out, est_game *game, time_t now)
 	    (error = outbox_pending(&mail, game, id)) < 0)
 		goto out;
 	step_reasons(needs, pending);
+	json_t *a;
+	size_t i;
+	json_array_foreach(json_object_get(pending, "awaiting"), i, a)
+		if (json_is_true(json_object_get(a, "note_missing")))
+			need(needs, "note", "orders/%s.received is missing at main, though the sealed store "
+			     "holds %s's orders for step %lld (a submit or receive was killed between the "
+			     "two): players' copies show them awaited until the next submit, receive or run "
+			     "writes it (estafette run)", json_string_value(json_object_get(a, "player")),
+			     json_string_value(json_object_get(a, "player")),
+			     (long long)json_integer_value(json_object_get(pending, "step")));
 	if (mail > 0)
 		need(needs, "mail", "%zu message%s wait%s in the outbox %s/outbox/%s/pending: check the "
 		     "SMTP server (git config estafette.smtpurl), then estafette mail", mail,

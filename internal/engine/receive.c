@@ -406,7 +406,7 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
 	message_key(key, m, bytes, len);
 	if ((error = lock_patiently(game)) < 0)
 		goto out;
-	if ((error = est_game_reload(game)) < 0)
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0)
 		goto unlock;
 	result = json_pack("{s:s?, s:s?, s:s?, s:s}", "from", m->from, "message_id", m->message_id,
 			   "subject", m->subject, "sha256", key);

@@ -165,7 +165,8 @@ int est_game_reveal(json_t **summary_out, est_game *game, int before_end)
 
 	if ((error = est_sealed_require(game, "revealing")) < 0 || (error = est_game_lock(game)) < 0)
 		return error;
-	if ((error = est_game_reload(game)) < 0 || (error = check_over(game, before_end)) < 0)
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0 ||
+	    (error = check_over(game, before_end)) < 0)
 		goto out;
 	if (game->step == 0) {
 		error = est_error_set(EST_EUSAGE, "nothing to reveal: no step has been resolved");

@@ -189,23 +189,6 @@ out:
 	return error;
 }
 
-/*
- * A run killed between moving main and writing the step's tag leaves the
- * latest step untagged; tag it now (est_store_tag is a no-op when it is).
- */
-static int repair_tag(est_game *game)
-{
-	char tag[40], target[EST_STORE_OID_HEX + 1];
-
-	if (game->step == 0)
-		return 0;
-	snprintf(tag, sizeof(tag), "step-%04lld", game->step);
-	if (est_store_tag_target(target, game->store, tag) == 0)
-		return 0;
-	est_error_clear();
-	return est_store_tag(game->store, tag, game->head, NULL);
-}
-
 int est_game_mail(json_t **mail_out, est_game *game)
 {
 	int error;
@@ -225,14 +208,8 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flag
 
 	if ((error = est_game_lock(game)) < 0)
 		goto out;
-	if ((error = est_game_reload(game)) < 0 || (error = repair_tag(game)) < 0)
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0)
 		goto out;
-	/* A run killed mid-checkout may have left the work tree behind main. */
-	if (est_store_sync(game->store) < 0) {
-		est_game_warn(game, "%s (the game itself is safe; if .git/index.lock was left by a "
-			      "killed process and no git command is running, remove it)", est_error_message());
-		est_error_clear();
-	}
 	if (game->step > 0 && (error = est_game_queue_reports(&queued, game, game->step)) < 0)
 		goto out;
 	if ((error = est_clock_check(&clock_sure, game, now, (flags & EST_RUN_CONFIRM_CLOCK) != 0)) < 0)

@@ -18,13 +18,22 @@
  *
  * Orders stay under orders/NNNN/ after the step: the sealed commit of a
  * step comes before the public one, and a run killed between the two
- * simply resolves the step again from the same files.
+ * simply resolves the step again from the same files (to the same sealed
+ * parts, which are not committed again).
+ *
+ * An order's sealed commit, too, comes before its public note
+ * orders/<player>.received at main, which is all players' copies know of
+ * it. A submit or receive killed between the two leaves the GM holding an
+ * order the players see awaited; every command that writes first writes
+ * the notes so left out (est_sealed_repair_notes), the very commits the
+ * killed command would have made.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/internal.h"
+#include "orders/orders.h"
 #include "seal/seal.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -89,7 +98,32 @@ int est_sealed_create(const char *home, const char *id)
 	return error;
 }
 
-/* Commit on the sealed store's main (the caller holds the game's lock). */
+/* Does the sealed store's main hold every one of `changes` (all writes) already, byte for byte? */
+static int holds_already(est_store *store, const est_store_change *changes, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		char *text = NULL;
+		size_t len;
+		int same;
+
+		if (!changes[i].data || est_store_read(&text, &len, store, NULL, changes[i].path) < 0) {
+			est_error_clear();
+			return 0;
+		}
+		same = len == changes[i].len && memcmp(text, changes[i].data, len) == 0;
+		free(text);
+		if (!same)
+			return 0;
+	}
+	return count > 0;
+}
+
+/*
+ * Commit on the sealed store's main (the caller holds the game's lock).
+ * Changes the store holds already make no commit: a run killed between a
+ * step's sealed commit and its public one resolves the step again, from
+ * the same orders to the same sealed parts, and those are committed once.
+ */
 int est_sealed_commit(est_game *game, const est_store_change *changes, size_t count,
 		      const char *message)
 {
@@ -98,6 +132,8 @@ int est_sealed_commit(est_game *game, const est_store_change *changes, size_t co
 
 	if ((error = est_store_head(head, game->sealed_store)) < 0)
 		return error;
+	if (holds_already(game->sealed_store, changes, count))
+		return 0;
 	oid[0] = '\0';
 	error = est_store_commit(oid, game->sealed_store, head, changes, count, message, NULL);
 	if (error == EST_EIO && oid[0]) { /* the work tree of the sealed store lags: no matter */
@@ -127,6 +163,143 @@ int est_game_order_read(char **out, size_t *len, est_game *game, const char *pla
 	est_game_order_path(path, game, player, what);
 	return est_store_read(out, len, est_game_is_sealed(game) ? game->sealed_store : game->store,
 			      NULL, path);
+}
+
+/* The bytes of orders/<player>.received for `order` (caller frees; NULL on ENOMEM). */
+static char *note_text(const est_order *order, const char *bytes, size_t len)
+{
+	char sha[65], *text = NULL;
+	json_t *note;
+
+	est_sha256_hex(sha, bytes, len);
+	note = json_pack("{s:s, s:I, s:I, s:s, s:s}", "player", order->player, "step",
+			 (json_int_t)order->step, "seq", (json_int_t)order->seq, "sha256", sha,
+			 "kept", "by the GM until estafette reveal (a sealed game)");
+	if (note)
+		text = est_json_text(note);
+	json_decref(note);
+	return text;
+}
+
+int est_sealed_note(char oid[EST_STORE_OID_HEX + 1], est_game *game, const est_order *order,
+		    const char *bytes, size_t len)
+{
+	char path[320], *text = note_text(order, bytes, len), *msg = est_game_order_message(order);
+	int error;
+
+	snprintf(path, sizeof(path), "orders/%s.received", order->player);
+	est_store_change change = {path, text, text ? strlen(text) : 0};
+	if (!text || !msg)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else
+		error = est_game_commit(oid, game, &change, 1, msg, NULL);
+	free(msg);
+	free(text);
+	return error;
+}
+
+/*
+ * The order the sealed store holds for `player` at the open step, parsed,
+ * and whether main's note of it is other than est_sealed_note would write.
+ * 0 with *order_out NULL when the store holds none (or none that parses:
+ * it was checked when recorded, so that is no order of this step).
+ */
+static int sealed_order(est_order **order_out, char **bytes_out, size_t *len_out, int *missing_out,
+			est_game *game, const char *player)
+{
+	char path[320], *bytes = NULL, *note = NULL, *want = NULL;
+	est_order *order = NULL;
+	size_t len, note_len;
+	int error = 0;
+
+	*order_out = NULL;
+	*missing_out = 0;
+	est_game_order_path(path, game, player, 0);
+	if (!est_game_is_sealed(game) || !game->sealed_store ||
+	    est_store_read(&bytes, &len, game->sealed_store, NULL, path) < 0 ||
+	    est_orders_parse(&order, path, bytes, len) < 0 || order->step != game->step + 1) {
+		est_error_clear();
+		goto out;
+	}
+	if (!(want = note_text(order, bytes, len))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(path, sizeof(path), "orders/%s.received", player);
+	if (est_store_read(&note, &note_len, game->store, NULL, path) < 0) {
+		est_error_clear();
+		*missing_out = 1;
+	} else {
+		*missing_out = note_len != strlen(want) || memcmp(note, want, note_len) != 0;
+	}
+	*order_out = order;
+	order = NULL;
+	*bytes_out = bytes;
+	*len_out = len;
+	bytes = NULL;
+out:
+	free(want);
+	free(note);
+	free(bytes);
+	est_orders_free(order);
+	return error;
+}
+
+int est_sealed_note_missing(est_game *game, const char *player)
+{
+	est_order *order = NULL;
+	char *bytes = NULL;
+	size_t len;
+	int missing = 0;
+
+	if (sealed_order(&order, &bytes, &len, &missing, game, player) < 0)
+		est_error_clear();
+	est_orders_free(order);
+	free(bytes);
+	return order ? missing : 0;
+}
+
+int est_sealed_repair_notes(json_t **repaired_out, est_game *game)
+{
+	/* (held: a note written reloads the game, and game.json with it) */
+	json_t *repaired = json_array(), *doc = json_incref(game->game), *player;
+	size_t i;
+	int error = 0;
+
+	if (!repaired)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	json_array_foreach(json_object_get(doc, "players"), i, player) {
+		const char *id = json_string_value(json_object_get(player, "id"));
+		char oid[EST_STORE_OID_HEX + 1], sha[65], *bytes = NULL;
+		est_order *order = NULL;
+		size_t len;
+		int missing;
+
+		if ((error = sealed_order(&order, &bytes, &len, &missing, game, id)) == 0 && order &&
+		    missing && (error = est_sealed_note(oid, game, order, bytes, len)) == 0) {
+			est_sha256_hex(sha, bytes, len);
+			json_array_append_new(repaired, json_pack("{s:s, s:I, s:I, s:s, s:s}", "player", id,
+				"step", (json_int_t)order->step, "seq", (json_int_t)order->seq,
+				"sha256", sha, "commit", oid));
+			est_game_warn(game, "orders/%s.received: the sealed store holds %s's orders for step "
+				      "%lld (seq %lld), but their public note was missing (a submit or "
+				      "receive was killed between the two commits); written now", id, id,
+				      order->step, order->seq);
+			/* The next note, and the caller, commit on top of this one. */
+			error = est_game_reload(game);
+		}
+		est_orders_free(order);
+		free(bytes);
+		if (error < 0)
+			break;
+	}
+	if (error == 0 && repaired_out) {
+		*repaired_out = repaired;
+		repaired = NULL;
+	}
+	json_decref(repaired);
+	json_decref(doc);
+	return error;
 }
 
 /* The hidden seed of `step` as the sealed store recorded it. */

@@ -642,6 +642,7 @@ static int seal_step(char **state_text_out, json_t **events_out, step_work *w, e
 	if (error < 0 || (error = est_engine_public_state(state_text_out, game->ruleset, game->rules, wrapped, key)) < 0 ||
 	    (error = est_sealed_commit(game, changes, 3, msg)) < 0)
 		goto out;
+	est_fault_point("sealed-after-step");
 	if (!(public_events = est_public_events(*events_out))) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;

@@ -7,9 +7,10 @@
  * Otherwise it does nothing: the variable is read once a process, so a
  * point costs a comparison of two pointers when unset.
  *
- * tests/integration/fault_points.sh reads the list below (the lines of the
- * form "*   name   what") and kills `run`, `submit`, `receive`, `fetch` and
- * `mail` at each point; it fails when a point in the code is missing here.
+ * tests/integration/fault_points.sh reads the first list below (the lines
+ * of the form "*   name   what") and kills `run`, `submit`, `receive`,
+ * `fetch` and `mail` at each point; it fails when a point in the code is
+ * missing from both lists.
  * Points in use:
  *
  *   store-before-blobs         a commit's file blobs are not written yet
@@ -41,6 +42,14 @@
  *   receive-after-log          receive: intake.log appended, the outbox not delivered
  *   fetch-after-store          a mail's outcome is stored, its message not yet marked seen
  *   fetch-after-seen           the message is marked seen (IMAP or Maildir), the next not read
+ *
+ * Points only a sealed game reaches (tests/integration/sealed_fault_points.sh
+ * kills `run`, `submit`, `receive`, `gm` and `reveal` of a sealed game at
+ * these and at every point above its commands reach, at their first and
+ * second passage: the sealed store's commit, then main's):
+ *
+ *   sealed-after-order         an order is in the sealed store, its public note not yet on main
+ *   sealed-after-step          a step's sealed parts are committed, the public step not yet
  */
 #ifndef EST_UTIL_FAULT_H
 #define EST_UTIL_FAULT_H
