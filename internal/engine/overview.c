@@ -131,7 +131,8 @@ int est_overview_open(est_game **out, int *is_game_out, const char *path)
 		est_error_clear();
 		return 0;
 	}
-	if (error == EST_ENOTFOUND)
+	/* A message that already says how the repository is damaged is kept. */
+	if (error == EST_ENOTFOUND && !strstr(est_error_message(), "the repository is damaged"))
 		error = est_error_set(EST_ENOTFOUND, "the repository is damaged: it has the tag "
 				      "step-0000 of a game but no readable refs/heads/main with "
 				      "game.json; restore it from a clone or a backup (git update-ref "
