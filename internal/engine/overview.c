@@ -127,16 +127,17 @@ int est_overview_open(est_game **out, int *is_game_out, const char *path)
 		*is_game_out = 1;
 		return 0;
 	}
-	if (error == EST_ENOTFOUND && !has_game_tag(path)) {
-		est_error_clear();
-		return 0;
-	}
-	/* A message that already says how the repository is damaged is kept. */
-	if (error == EST_ENOTFOUND && !strstr(est_error_message(), "the repository is damaged"))
+	/* A game whose opening said how its repository is damaged keeps those words. */
+	if (error == EST_ENOTFOUND && !strstr(est_error_message(), "the repository is damaged")) {
+		if (!has_game_tag(path)) {
+			est_error_clear();
+			return 0;
+		}
 		error = est_error_set(EST_ENOTFOUND, "the repository is damaged: it has the tag "
 				      "step-0000 of a game but no readable refs/heads/main with "
 				      "game.json; restore it from a clone or a backup (git update-ref "
 				      "refs/heads/main <the last step's commit>)");
+	}
 	*is_game_out = 1;
 	if (!names_path(est_error_message(), path))
 		est_error_prefix("%s", path);

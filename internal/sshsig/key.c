@@ -413,22 +413,52 @@ static int mpint_canonical(const unsigned char *p, size_t n)
 	return n == 0 || (p[0] != 0 && !(p[0] & 0x80)) || (p[0] == 0 && n > 1 && (p[1] & 0x80));
 }
 
-/* For ssh-rsa: which of e and n (if any) is not in its one encoding. */
-static const char *rsa_noncanonical(const unsigned char *blob, size_t len)
+/* An mpint's bytes as RFC 4251 writes the same number. */
+static void put_mpint_canonical(struct sshsig_buf *b, const unsigned char *p, size_t n)
+{
+	static const unsigned char zero = 0;
+
+	while (n > 0 && p[0] == 0) {
+		p++;
+		n--;
+	}
+	sshsig_put_u32(b, (uint32_t)(n + (n > 0 && (p[0] & 0x80))));
+	if (n > 0 && (p[0] & 0x80))
+		sshsig_put_bytes(b, &zero, 1);
+	sshsig_put_bytes(b, p, n);
+}
+
+/*
+ * For an ssh-rsa blob sshsig_key_parse took: which of e and n (if any) is
+ * not in its one encoding, and the fingerprint of the blob written
+ * canonically into `fingerprint`, to name the key it really is.
+ */
+static const char *rsa_noncanonical(char *fingerprint, const unsigned char *blob, size_t len)
 {
 	struct sshsig_reader r = { blob, len };
-	const unsigned char *p;
-	size_t n;
+	struct sshsig_buf b = { NULL, 0, 0, 0 };
+	const unsigned char *type, *e, *n;
+	size_t type_len, e_len, n_len;
+	const char *which = NULL;
 
-	if (sshsig_get_string(&p, &n, &r) < 0)
+	if (sshsig_get_string(&type, &type_len, &r) < 0 || sshsig_get_string(&e, &e_len, &r) < 0 ||
+	    sshsig_get_string(&n, &n_len, &r) < 0)
 		return NULL;
-	if (sshsig_get_string(&p, &n, &r) < 0)
-		return NULL;
-	if (!mpint_canonical(p, n))
-		return "exponent e";
-	if (sshsig_get_string(&p, &n, &r) < 0)
-		return NULL;
-	return mpint_canonical(p, n) ? NULL : "modulus n";
+	if (!mpint_canonical(n, n_len))
+		which = "modulus n";
+	if (!mpint_canonical(e, e_len))
+		which = "exponent e";
+	if (which) {
+		sshsig_put_string(&b, type, type_len);
+		put_mpint_canonical(&b, e, e_len);
+		put_mpint_canonical(&b, n, n_len);
+		if (b.failed)
+			snprintf(fingerprint, SSHSIG_FINGERPRINT_LEN + 1, "SHA256:?");
+		else
+			sshsig_fingerprint_blob(fingerprint, b.p, b.len);
+	}
+	sshsig_buf_free(&b);
+	return which;
 }
 
 /* 1 if the word (n bytes) names a key type: a second key after the first. */
@@ -517,6 +547,7 @@ int est_sshsig_canonical_key(char **canonical_out, char **fingerprint_out, const
 	struct sshsig_key key;
 	unsigned char *blob = NULL;
 	char *again = NULL, *canonical = NULL, *fingerprint = NULL, reason[512];
+	char canonical_fp[SSHSIG_FINGERPRINT_LEN + 1];
 	size_t blob_len, type_len, b64_len;
 	struct sshsig_reader r;
 	const unsigned char *inner;
@@ -566,11 +597,12 @@ int est_sshsig_canonical_key(char **canonical_out, char **fingerprint_out, const
 			"or bytes follow them); copy the line again from the .pub file", reason);
 		goto out;
 	}
-	if (strcmp(key.type, "ssh-rsa") == 0 && (which = rsa_noncanonical(blob, blob_len)) != NULL) {
+	if (strcmp(key.type, "ssh-rsa") == 0 &&
+	    (which = rsa_noncanonical(canonical_fp, blob, blob_len)) != NULL) {
 		error = est_error_set(EST_EINVAL, "public key: the RSA %s is written with a needless "
-			"leading zero byte: this is key %s written in a second encoding, one "
-			"ssh-keygen never writes, and one key has one encoding and one seat; copy the line again "
-			"from the player's .pub file", which, key.fingerprint);
+			"leading zero byte: this is key %s in a second encoding, one ssh-keygen "
+			"never writes (one key has one encoding, and one seat); copy the line again "
+			"from the player's .pub file", which, canonical_fp);
 		goto out;
 	}
 	if (sshsig_key_check_policy(&key) < 0) {
