@@ -237,6 +237,10 @@ static int check_keys(est_game *game)
 		est_error_clear();
 		return 0;
 	}
+	/* Most games never change their keys: then main's check was step 0's. */
+	if (same_as_created(game->store, NULL, "keys/allowed_signers") &&
+	    same_as_created(game->store, NULL, "game.json"))
+		return 0;
 	if ((error = est_engine_check_keys(game->store, "step-0000")) < 0)
 		return est_error_prefix("%s", est_store_path(game->store));
 	return 0;
