@@ -750,6 +750,26 @@ static int check_fixed(audit *a, long long step, const char *rev)
 	return failed;
 }
 
+/*
+ * keys/allowed_signers at `rev` holds only the lines estafette writes for
+ * game.json's players and the GM (est_engine_check_keys): step 0's keys
+ * judge every order, so a line pasted into them would pass every other
+ * check.
+ */
+static int check_keys(audit *a, long long step, const char *rev)
+{
+	char message[1024];
+	int error = est_engine_check_keys(a->store, rev);
+
+	if (error == 0)
+		return 0;
+	if (error != EST_ENOTFOUND)
+		return -1;
+	snprintf(message, sizeof(message), "%s", est_error_message());
+	est_error_clear();
+	return fail(a, step, "keys/allowed_signers", "keys", "%s", message);
+}
+
 /* The act of a GM step: the file its manifest names, with the SHA-256 it gives (check_gm_acts checked its signature). */
 static int gm_step_act(json_t **act_out, audit *a, long long step, const json_t *manifest)
 {
@@ -961,9 +981,13 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 		failed = fail(&a, 0, "game.json", "chain_tip", "game.json: dice.chain_tip is not 64 hex digits");
 	}
 	if (!failed)
+		failed = check_keys(&a, 0, "step-0000");
+	if (!failed)
 		failed = check_history(&a, last);
 	if (!failed)
 		failed = check_fixed(&a, last, "main");
+	if (!failed)
+		failed = check_keys(&a, last, "main");
 	if (!failed)
 		failed = check_reveal_json(&a, last);
 	if (!failed)

@@ -414,6 +414,21 @@ int est_engine_orders_for(json_t **out, json_t **index_out, const json_t *orders
 int est_engine_fixed_files(char **changed_out, est_store *store, const char *rev);
 
 /*
+ * keys/allowed_signers at `rev` (NULL: main) is what estafette writes for
+ * game.json's players at `rev` and the GM (keys.c): every line as
+ * est_sshsig_read_entries reads it, one per player in game.json's order
+ * with principal the player's id, namespaces="estafette-orders" and the key
+ * game.json gives, then at most one "gm" line with
+ * namespaces="estafette-gm,git"; no key twice. Anything else is a damaged
+ * repository: a line pasted from a key string with a line break, or one
+ * added to step 0 by hand, would let one person sign as another.
+ *
+ * Errors: EST_ENOTFOUND (exit 66) naming the line or the field and saying
+ * the repository is damaged; EST_EINVAL (game.json not JSON), EST_ENOMEM.
+ */
+int est_engine_check_keys(est_store *store, const char *rev);
+
+/*
  * The public state.json text of a sealed game's whole state `wrapped`
  * ({"game", "step", "state"}): each part rs->sealed() names replaced by its
  * commitment under `key`, the step's hidden seed (seal/seal.h). *out is a

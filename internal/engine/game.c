@@ -135,13 +135,18 @@ static int same_as_created(est_store *store, const char *rev, const char *path)
 	return ea == eb && (ea < 0 || strcmp(a, b) == 0);
 }
 
-/* Is `path` at `rev` exactly `text`? */
+/*
+ * Is `path` at `rev` exactly `text`? keys/allowed_signers by its lines'
+ * principals, namespaces and keys: a game made before estafette dropped
+ * the keys' comments keeps them in its lines (est_sshsig_read_entries).
+ */
 static int same_as(est_store *store, const char *rev, const char *path, const char *text)
 {
 	char *bytes = NULL;
 	size_t len;
-	int same = est_store_read(&bytes, &len, store, rev, path) == 0 && len == strlen(text) &&
-		   memcmp(bytes, text, len) == 0;
+	int same = est_store_read(&bytes, &len, store, rev, path) == 0 &&
+		   (strcmp(path, "keys/allowed_signers") == 0 ? est_engine_same_keys(bytes, len, text, strlen(text)) :
+		    len == strlen(text) && memcmp(bytes, text, len) == 0);
 
 	est_error_clear();
 	free(bytes);
@@ -213,6 +218,32 @@ static int check_fixed(est_game *game)
 			      est_store_path(game->store), changed);
 	free(changed);
 	return error;
+}
+
+/*
+ * The keys players sign with are the lines estafette writes for game.json
+ * (keys.c), at main and at step-0000: check_fixed compares main with step
+ * 0, and a line step 0 itself holds (pasted there from a key string with a
+ * line break) would otherwise pass every later check.
+ */
+static int check_keys(est_game *game)
+{
+	char created[EST_STORE_OID_HEX + 1];
+	int error;
+
+	if ((error = est_engine_check_keys(game->store, NULL)) < 0)
+		return est_error_prefix("%s", est_store_path(game->store));
+	if (est_store_tag_target(created, game->store, "step-0000") < 0) {
+		est_error_clear();
+		return 0;
+	}
+	/* Most games never change their keys: then main's check was step 0's. */
+	if (same_as_created(game->store, NULL, "keys/allowed_signers") &&
+	    same_as_created(game->store, NULL, "game.json"))
+		return 0;
+	if ((error = est_engine_check_keys(game->store, "step-0000")) < 0)
+		return est_error_prefix("%s", est_store_path(game->store));
+	return 0;
 }
 
 /*
@@ -356,7 +387,7 @@ int est_game_reload(est_game *game)
 	clear(game);
 	if ((error = est_store_head(game->head, game->store)) < 0)
 		return error;
-	if ((error = check_fixed(game)) < 0)
+	if ((error = check_fixed(game)) < 0 || (error = check_keys(game)) < 0)
 		return error;
 	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
 		return error;

@@ -248,11 +248,8 @@ static int replace_changes(est_changes *c, est_game *game, const json_t *act, co
 	}
 	json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:O}", "step", (json_int_t)(game->step + 1),
 					      "file", file, "sha256", sha, "seat", json_object_get(act, "seat")));
-	if (!(keys = est_engine_allowed_signers(json_object_get(updated, "players"), gm_key))) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((error = est_changes_add_json(c, "game.json", updated)) < 0 ||
+	if ((error = est_engine_allowed_signers(&keys, json_object_get(updated, "players"), gm_key)) < 0 ||
+	    (error = est_changes_add_json(c, "game.json", updated)) < 0 ||
 	    (error = est_changes_add(c, strdup("keys/allowed_signers"), keys, strlen(keys))) < 0)
 		goto out;
 	keys = NULL;

@@ -247,10 +247,15 @@ int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts);
  * Players and keys (new.c, replace.c). est_engine_check_players: every
  * rule `new` applies to a players list (fields, ids, distinct keys, none
  * the GM's `gm_key`, which may be NULL); EST_EINVAL naming `file` and the
- * player. est_engine_allowed_signers: keys/allowed_signers for `players`
- * and the GM's public key line (NULL: none); caller frees; NULL on ENOMEM.
- * est_gm_key_of: the GM's key from an allowed_signers text (caller frees),
- * or NULL. est_replace_apply: a replace act's seat, name, email and key
+ * player; keys are read with est_sshsig_canonical_key, and no key holds
+ * two seats. est_engine_allowed_signers (keys.c): keys/allowed_signers for
+ * `players` and the GM's public key line (NULL: none) into *out, one
+ * est_sshsig_allowed_line per key, no comments; caller frees; EST_EINVAL
+ * naming players[i].key or the GM's key, EST_ENOMEM. est_gm_key_of: the
+ * canonical key of principal gm in an allowed_signers text estafette wrote
+ * (caller frees), or NULL. est_engine_same_keys: 1 if two allowed_signers
+ * texts estafette wrote give the same principals, namespaces and keys in
+ * the same order (comments aside), else 0. est_replace_apply: a replace act's seat, name, email and key
  * into game.json's players; EST_EINVAL for an unknown seat.
  * est_replace_expected: game.json and keys/allowed_signers as they must be
  * at `rev` when keys/replacements.json lists replace acts (step 0's, with
@@ -260,8 +265,9 @@ int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts);
  */
 int est_engine_check_players(const json_t *players, const char *gm_key, const char *file,
 			     const est_ruleset *rs);
-char *est_engine_allowed_signers(const json_t *players, const char *gm_key);
+int est_engine_allowed_signers(char **out, const json_t *players, const char *gm_key);
 char *est_gm_key_of(const char *allowed_signers);
+int est_engine_same_keys(const char *a, size_t a_len, const char *b, size_t b_len);
 int est_replace_apply(json_t *game_doc, const json_t *act);
 int est_replace_expected(char **game_out, char **keys_out, est_store *store, const char *rev);
 

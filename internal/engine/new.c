@@ -115,7 +115,7 @@ static int check_player(const json_t *p, size_t i, const char *file, const est_r
 	if ((error = est_mail_check_address(email, strlen(email), what)) < 0)
 		return error;
 	key = json_string_value(json_object_get(p, "key"));
-	if ((error = est_sshsig_check_public_key(NULL, key)) < 0)
+	if ((error = est_sshsig_canonical_key(NULL, NULL, key)) < 0)
 		return est_error_prefix("%s: players[%zu].key", file, i);
 	if (json_object_get(p, "powers") &&
 	    (!json_is_array(json_object_get(p, "powers")) || !json_array_size(json_object_get(p, "powers"))))
@@ -128,7 +128,10 @@ static int check_player(const json_t *p, size_t i, const char *file, const est_r
 	return 0;
 }
 
-/* A player holding the GM's key could sign GM commits and acts. */
+/*
+ * A player holding the GM's key could sign GM commits and acts. Keys are
+ * compared by fingerprint, which est_sshsig_canonical_key makes one per key.
+ */
 static int check_gm_not_player(const json_t *players, const char *gm_key)
 {
 	char *gm = NULL, *fp = NULL;
@@ -136,14 +139,15 @@ static int check_gm_not_player(const json_t *players, const char *gm_key)
 	json_t *p;
 	int error = 0;
 
-	if (!gm_key || est_sshsig_check_public_key(&gm, gm_key) < 0) {
-		est_error_clear();
+	if (!gm_key)
 		return 0;
-	}
+	if ((error = est_sshsig_canonical_key(NULL, &gm, gm_key)) < 0)
+		return est_error_prefix("the GM's key");
 	json_array_foreach(players, i, p) {
 		/* The players' keys were checked already (check_distinct_keys). */
-		if (est_sshsig_check_public_key(&fp, json_string_value(json_object_get(p, "key"))) == 0 &&
-		    strcmp(fp, gm) == 0)
+		if (est_sshsig_canonical_key(NULL, &fp, json_string_value(json_object_get(p, "key"))) < 0)
+			est_error_clear();
+		else if (strcmp(fp, gm) == 0)
 			error = est_error_set(EST_EINVAL, "the GM's key (%s) is also the key of player \"%s\": "
 					      "that player could sign as the GM; give the GM a key of its "
 					      "own (estafette keygen)", gm,
@@ -167,8 +171,10 @@ static int check_distinct_keys(const json_t *players, const char *file)
 	json_array_foreach(players, i, p) {
 		char *fp = NULL;
 
-		if ((error = est_sshsig_check_public_key(&fp, json_string_value(json_object_get(p, "key")))) < 0)
+		if ((error = est_sshsig_canonical_key(NULL, &fp, json_string_value(json_object_get(p, "key")))) < 0) {
+			est_error_prefix("%s: players[%zu].key", file, i);
 			break;
+		}
 		for (j = 0; j < i; j++)
 			if (strcmp(fp, json_string_value(json_array_get(seen, j))) == 0)
 				error = est_error_set(EST_EINVAL, "%s: players[%zu] and players[%zu] have the same "
@@ -247,29 +253,6 @@ static int deal_powers(json_t *players, const char *file, const est_ruleset *rs)
 					     rs->powers_optional ? "at most" : "exactly");
 	}
 	return 0;
-}
-
-/* keys/allowed_signers: one line per player key, and the GM's. */
-char *est_engine_allowed_signers(const json_t *players, const char *gm_key)
-{
-	char *text = strdup(""), *next;
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(players, i, p) {
-		next = est_strdup_printf("%s%s namespaces=\"%s\" %s\n", text,
-					 json_string_value(json_object_get(p, "id")), EST_ORDERS_NAMESPACE,
-					 json_string_value(json_object_get(p, "key")));
-		free(text);
-		if (!(text = next))
-			return NULL;
-	}
-	if (gm_key) {
-		next = est_strdup_printf("%sgm namespaces=\"estafette-gm,git\" %s\n", text, gm_key);
-		free(text);
-		text = next;
-	}
-	return text;
 }
 
 /*
@@ -462,6 +445,11 @@ static int read_gm_key(char **out, const char *file)
 		return error;
 	while (len > 0 && ((*out)[len - 1] == '\n' || (*out)[len - 1] == '\r'))
 		(*out)[--len] = '\0';
+	/* The file is a .pub file's one line; a second line would be a key of its own. */
+	if (strlen(*out) != len)
+		return est_error_set(EST_EINVAL, "--gm-key %s: holds a NUL byte; give the GM's .pub file", file);
+	if ((error = est_sshsig_canonical_key(NULL, NULL, *out)) < 0)
+		return est_error_prefix("--gm-key %s", file);
 	return 0;
 }
 
@@ -605,13 +593,15 @@ static int step0_files(est_changes *c, char sha[65], const char *id, const est_r
 {
 	json_t *game = game_json(id, rs, opts, players, secrets);
 	json_t *wrapped = json_pack("{s:s, s:i, s:O}", "game", id, "step", 0, "state", state);
-	char *signers = est_engine_allowed_signers(players, gm_key), *state_text = est_json_text(wrapped);
+	char *signers = NULL, *state_text = est_json_text(wrapped);
 	int error;
 
-	if (!game || !wrapped || !signers || !state_text) {
+	if ((error = est_engine_allowed_signers(&signers, players, gm_key)) < 0 || !game || !wrapped ||
+	    !state_text) {
 		free(signers);
 		free(state_text);
-		error = est_error_set(EST_ENOMEM, "out of memory");
+		if (error == 0)
+			error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
 	est_sha256_hex(sha, state_text, strlen(state_text));
@@ -624,6 +614,19 @@ out:
 	json_decref(wrapped);
 	json_decref(game);
 	return error;
+}
+
+/*
+ * "TYPE BASE64" of a public line: the comment of a private key file is
+ * not the GM's to vouch for, and keys/allowed_signers keeps none.
+ */
+static void cut_to_key(char *line)
+{
+	size_t n = strcspn(line, " \r\n");
+
+	if (line[n] == ' ')
+		n += 1 + strcspn(line + n + 1, " \r\n");
+	line[n] = '\0';
 }
 
 /*
@@ -644,7 +647,7 @@ static int read_signing_key(est_signing_key *k, char **path_out, char **gm_key, 
 	if (!*gm_key) {
 		if ((error = est_sshsig_public_key(gm_key, k->key, k->len)) < 0)
 			return est_error_prefix("--gm-signing-key %s", file);
-		(*gm_key)[strcspn(*gm_key, "\r\n")] = '\0';
+		cut_to_key(*gm_key);
 	}
 	return 0;
 }

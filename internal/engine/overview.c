@@ -128,6 +128,9 @@ int est_overview_open(est_game **out, int *is_game_out, const char *path)
 		*is_game_out = 1;
 		return 0;
 	}
+	/* A game whose opening said how its repository is damaged keeps those words. */
+	if (error == EST_ENOTFOUND && strstr(est_error_message(), "the repository is damaged"))
+		goto damaged;
 	/* The store's own word for a dangling main names the commit and the step to go back to. */
 	if (error == EST_ENOTFOUND && strstr(est_error_message(), " is dangling: "))
 		snprintf(dangling, sizeof(dangling), "%s", est_error_message());
@@ -142,6 +145,7 @@ int est_overview_open(est_game **out, int *is_game_out, const char *path)
 				      "step-0000 of a game but no readable refs/heads/main with "
 				      "game.json; restore it from a clone or a backup (git update-ref "
 				      "refs/heads/main <the last step's commit>)");
+damaged:
 	*is_game_out = 1;
 	if (!names_path(est_error_message(), path))
 		est_error_prefix("%s", path);

@@ -16,20 +16,6 @@
 #include "util/error.h"
 #include "util/util.h"
 
-char *est_gm_key_of(const char *allowed_signers)
-{
-	const char *line = allowed_signers, *key, *end;
-
-	while (line && *line) {
-		if (strncmp(line, "gm namespaces=\"", 15) == 0 && (key = strchr(line + 15, '"')) &&
-		    (end = strchr(key, '\n')))
-			return strndup(key + 2, (size_t)(end - key - 2));
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-	}
-	return NULL;
-}
-
 int est_replace_apply(json_t *game_doc, const json_t *act)
 {
 	const char *seat = json_string_value(json_object_get(act, "seat"));
@@ -98,9 +84,10 @@ int est_replace_expected(char **game_out, char **keys_out, est_store *store, con
 			goto out;
 	}
 	gm_key = est_gm_key_of(signers);
-	if (!(*game_out = est_json_text(game)) ||
-	    !(*keys_out = est_engine_allowed_signers(json_object_get(game, "players"), gm_key)))
+	if (!(*game_out = est_json_text(game)))
 		error = est_error_set(EST_ENOMEM, "out of memory");
+	else
+		error = est_engine_allowed_signers(keys_out, json_object_get(game, "players"), gm_key);
 out:
 	free(gm_key);
 	free(signers);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sshsig/sshsig.h"
 #include "util/error.h"
 
 #define LINE_MAX_LEN (64 * 1024)
@@ -379,4 +380,170 @@ void sshsig_allowed_free(struct sshsig_allowed *a)
 	free(a->signers);
 	a->signers = NULL;
 	a->n = 0;
+}
+
+/* ---- keys/allowed_signers as estafette writes it ---- */
+
+/* A principal or a namespace: no pattern characters, quotes, commas or spaces. */
+static int is_plain_name(const char *s, size_t n)
+{
+	if (n == 0 || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '_' || s[i] == '-' ||
+		      s[i] == '@'))
+			return 0;
+	return 1;
+}
+
+static int is_namespace_list(const char *s)
+{
+	size_t n;
+
+	for (;;) {
+		n = strcspn(s, ",");
+		if (!is_plain_name(s, n))
+			return 0;
+		if (s[n] == '\0')
+			return 1;
+		s += n + 1;
+	}
+}
+
+int est_sshsig_allowed_line(char **line_out, const char *principal, const char *namespaces,
+	const char *key_text)
+{
+	char *canonical = NULL;
+	int error;
+
+	*line_out = NULL;
+	/* allowed_signers reads principals as a pattern list: "a,*" would be every principal. */
+	if (!principal || !is_plain_name(principal, strlen(principal)))
+		return est_error_set(EST_EINVAL, "principal \"%.64s\" must be 1 to 64 "
+			"of A-Z a-z 0-9 . _ - @ (no patterns, commas or quotes)",
+			principal ? principal : "");
+	if (!namespaces || !is_namespace_list(namespaces))
+		return est_error_set(EST_EINVAL, "namespaces \"%.64s\" must be "
+			"names of A-Z a-z 0-9 . _ - @ joined by commas", namespaces ? namespaces : "");
+	if ((error = est_sshsig_canonical_key(&canonical, NULL, key_text)) < 0)
+		return error;
+	if (asprintf(line_out, "%s namespaces=\"%s\" %s\n", principal, namespaces, canonical) < 0) {
+		*line_out = NULL;
+		error = est_error_set(EST_ENOMEM, "out of memory writing allowed_signers");
+	}
+	free(canonical);
+	return error;
+}
+
+void est_sshsig_entries_free(est_sshsig_entry *entries, size_t n)
+{
+	for (size_t i = 0; entries && i < n; i++) {
+		free(entries[i].principal);
+		free(entries[i].namespaces);
+		free(entries[i].key);
+		free(entries[i].fingerprint);
+	}
+	free(entries);
+}
+
+/*
+ * One line (NUL-terminated, without its "\n") into *e: cut it as
+ * PRINCIPAL namespaces="NAMESPACES" KEY, write it again from those parts,
+ * and compare.
+ */
+static int read_entry(est_sshsig_entry *e, const char *line, size_t no)
+{
+	static const char opt[] = " namespaces=\"";
+	const char *sp = strchr(line, ' '), *ns, *quote;
+	char *principal = NULL, *namespaces = NULL, *again = NULL;
+	size_t again_len;
+	int error = 0;
+
+	if (!sp || strncmp(sp, opt, strlen(opt)) != 0 || !(quote = strchr(sp + strlen(opt), '"')) ||
+	    quote[1] != ' ')
+		return line_error(no, "is not a line estafette writes: PRINCIPAL "
+			"namespaces=\"NAMESPACES\" TYPE BASE64");
+	ns = sp + strlen(opt);
+	if ((principal = strndup(line, (size_t)(sp - line))) == NULL ||
+	    (namespaces = strndup(ns, (size_t)(quote - ns))) == NULL) {
+		error = est_error_set(EST_ENOMEM, "out of memory reading allowed_signers");
+		goto out;
+	}
+	if ((error = est_sshsig_allowed_line(&again, principal, namespaces, quote + 2)) < 0) {
+		if (error == EST_EINVAL)
+			est_error_prefix("allowed_signers line %zu", no);
+		goto out;
+	}
+	/*
+	 * Byte for byte what estafette writes; or that and the key's comment
+	 * after one space, as estafette wrote before it dropped comments (the
+	 * comment was read with the key, so it is plain text and no key).
+	 */
+	again_len = strlen(again) - 1;
+	if (strncmp(line, again, again_len) != 0 || (line[again_len] != '\0' && line[again_len] != ' ')) {
+		error = line_error(no, "is not the line estafette writes for its principal and key");
+		goto out;
+	}
+	e->line = no;
+	e->principal = principal;
+	e->namespaces = namespaces;
+	principal = namespaces = NULL;
+	e->key = strndup(quote + 2, again_len - (size_t)(quote + 2 - line));
+	if (!e->key || (error = est_sshsig_canonical_key(NULL, &e->fingerprint, e->key)) < 0) {
+		error = error ? error : est_error_set(EST_ENOMEM, "out of memory reading allowed_signers");
+		goto out;
+	}
+out:
+	free(again);
+	free(namespaces);
+	free(principal);
+	return error;
+}
+
+int est_sshsig_read_entries(est_sshsig_entry **out, size_t *n_out, const char *text, size_t len)
+{
+	est_sshsig_entry *entries = NULL, *grown;
+	const char *p = text, *stop = text + len, *nl;
+	char *line = NULL;
+	size_t n = 0, no = 0;
+	int error = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	for (; p < stop; p = nl + 1) {
+		no++;
+		if ((nl = memchr(p, '\n', (size_t)(stop - p))) == NULL) {
+			error = line_error(no, "does not end in a line break; estafette ends every "
+				"line with one");
+			goto out;
+		}
+		if ((size_t)(nl - p) > LINE_MAX_LEN) {
+			error = line_error(no, "the line is longer than %d bytes", LINE_MAX_LEN);
+			goto out;
+		}
+		if (memchr(p, '\0', (size_t)(nl - p))) {
+			error = line_error(no, "the line holds a NUL byte");
+			goto out;
+		}
+		free(line);
+		if ((line = strndup(p, (size_t)(nl - p))) == NULL ||
+		    (grown = realloc(entries, (n + 1) * sizeof(*entries))) == NULL) {
+			error = est_error_set(EST_ENOMEM, "out of memory reading allowed_signers");
+			goto out;
+		}
+		entries = grown;
+		memset(&entries[n], 0, sizeof(entries[n]));
+		n++;
+		if ((error = read_entry(&entries[n - 1], line, no)) < 0)
+			goto out;
+	}
+	*out = entries;
+	*n_out = n;
+	entries = NULL;
+	n = 0;
+out:
+	free(line);
+	est_sshsig_entries_free(entries, n);
+	return error;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -377,6 +378,255 @@ int est_sshsig_check_public_key(char **fingerprint_out, const char *public_line)
 	if (fingerprint_out && !(*fingerprint_out = strdup(key.fingerprint)))
 		error = est_error_set(EST_ENOMEM, "out of memory");
 out:
+	sshsig_key_free(&key);
+	free(blob);
+	return error;
+}
+
+/* ---- the canonical key of keys/allowed_signers ---- */
+
+#define KEY_TEXT_MAX 16384
+
+static const char *const canonical_types[] = { "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa", NULL };
+
+/* A control character, named so a person can find it in the players file. */
+static const char *control_name(unsigned char c)
+{
+	switch (c) {
+	case '\n': return "a line break (\\n)";
+	case '\r': return "a carriage return (\\r)";
+	case '\t': return "a tab";
+	case 0x1b: return "an escape character";
+	case 0x7f: return "a delete character (0x7f)";
+	default: return "a control character";
+	}
+}
+
+/*
+ * RFC 4251 section 5: "Unnecessary leading bytes with the value 0 or 255
+ * MUST NOT be included". A positive mpint starts with 0x00 only when its
+ * next byte has the high bit set; anything else gives one number two
+ * encodings, and so one key two fingerprints.
+ */
+static int mpint_canonical(const unsigned char *p, size_t n)
+{
+	return n == 0 || (p[0] != 0 && !(p[0] & 0x80)) || (p[0] == 0 && n > 1 && (p[1] & 0x80));
+}
+
+/* An mpint's bytes as RFC 4251 writes the same number. */
+static void put_mpint_canonical(struct sshsig_buf *b, const unsigned char *p, size_t n)
+{
+	static const unsigned char zero = 0;
+
+	while (n > 0 && p[0] == 0) {
+		p++;
+		n--;
+	}
+	sshsig_put_u32(b, (uint32_t)(n + (n > 0 && (p[0] & 0x80))));
+	if (n > 0 && (p[0] & 0x80))
+		sshsig_put_bytes(b, &zero, 1);
+	sshsig_put_bytes(b, p, n);
+}
+
+/*
+ * For an ssh-rsa blob sshsig_key_parse took: which of e and n (if any) is
+ * not in its one encoding, and the fingerprint of the blob written
+ * canonically into `fingerprint`, to name the key it really is.
+ */
+static const char *rsa_noncanonical(char *fingerprint, const unsigned char *blob, size_t len)
+{
+	struct sshsig_reader r = { blob, len };
+	struct sshsig_buf b = { NULL, 0, 0, 0 };
+	const unsigned char *type, *e, *n;
+	size_t type_len, e_len, n_len;
+	const char *which = NULL;
+
+	if (sshsig_get_string(&type, &type_len, &r) < 0 || sshsig_get_string(&e, &e_len, &r) < 0 ||
+	    sshsig_get_string(&n, &n_len, &r) < 0)
+		return NULL;
+	if (!mpint_canonical(n, n_len))
+		which = "modulus n";
+	if (!mpint_canonical(e, e_len))
+		which = "exponent e";
+	if (which) {
+		sshsig_put_string(&b, type, type_len);
+		put_mpint_canonical(&b, e, e_len);
+		put_mpint_canonical(&b, n, n_len);
+		if (b.failed)
+			snprintf(fingerprint, SSHSIG_FINGERPRINT_LEN + 1, "SHA256:?");
+		else
+			sshsig_fingerprint_blob(fingerprint, b.p, b.len);
+	}
+	sshsig_buf_free(&b);
+	return which;
+}
+
+/* 1 if the word (n bytes) names a key type: a second key after the first. */
+static int is_key_type(const char *w, size_t n)
+{
+	static const char *const prefixes[] = { "ssh-", "ecdsa-", "sk-", "rsa-sha2-", NULL };
+
+	for (size_t i = 0; prefixes[i]; i++)
+		if (n > strlen(prefixes[i]) && strncmp(w, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* The text of a key as given: characters and layout, before its bytes are read. */
+static int check_key_text(const char **type_end, const char **b64_end, const char *text)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	const char *p, *b64, *comment;
+	size_t i, n, type_len;
+
+	n = strlen(text);
+	if (n == 0)
+		return est_error_set(EST_EINVAL, "public key: is empty; give the line of the player's "
+			".pub file, \"ssh-ed25519 AAAA...\"");
+	if (n > KEY_TEXT_MAX)
+		return est_error_set(EST_EINVAL, "public key: is %zu bytes, more than %d; give the "
+			"one line of the player's .pub file", n, KEY_TEXT_MAX);
+	for (i = 0; i < n; i++) {
+		if (u[i] < 0x20 || u[i] == 0x7f)
+			return est_error_set(EST_EINVAL, "public key: holds %s at byte %zu: a key is "
+				"one line of printable text, \"TYPE BASE64 [COMMENT]\" as in the .pub "
+				"file; copy that line again, without anything after it",
+				control_name(u[i]), i + 1);
+		if (u[i] > 0x7e)
+			return est_error_set(EST_EINVAL, "public key: holds a byte that is not "
+				"printable ASCII at byte %zu (only the comment may hold words, and "
+				"estafette does not keep it); drop the comment after the key or write "
+				"it in plain ASCII", i + 1);
+	}
+	type_len = strcspn(text, " ");
+	if (type_len == 0)
+		return est_error_set(EST_EINVAL, "public key: starts with a space; give the line of "
+			"the .pub file as it is, \"ssh-ed25519 AAAA...\"");
+	for (i = 0; canonical_types[i]; i++)
+		if (strlen(canonical_types[i]) == type_len &&
+		    strncmp(canonical_types[i], text, type_len) == 0)
+			break;
+	if (!canonical_types[i]) {
+		if (memchr(text, '=', type_len) || memchr(text, '"', type_len) ||
+		    (type_len == strlen("cert-authority") && strncasecmp(text, "cert-authority", type_len) == 0))
+			return est_error_set(EST_EINVAL, "public key: starts with options (\"%.*s\"): "
+				"a key is \"TYPE BASE64 [COMMENT]\" and estafette writes the only option "
+				"keys/allowed_signers needs itself; give the key alone",
+				(int)(type_len > 60 ? 60 : type_len), text);
+		return est_error_set(EST_EINVAL, "public key: the key type \"%.*s\" is not one estafette "
+			"accepts (ssh-ed25519, ecdsa-sha2-nistp256, ssh-rsa; no certificates); make "
+			"a key with ssh-keygen -t ed25519", (int)(type_len > 60 ? 60 : type_len), text);
+	}
+	p = text + type_len;
+	if (*p == '\0')
+		return est_error_set(EST_EINVAL, "public key: expected \"TYPE BASE64 [COMMENT]\", "
+			"the line of an id_ed25519.pub file; the base64 after \"%s\" is missing",
+			canonical_types[i]);
+	b64 = p + 1;
+	if (*b64 == ' ' || *b64 == '\0')
+		return est_error_set(EST_EINVAL, "public key: write one space between the key type "
+			"and the base64, as the .pub file has it");
+	p = b64 + strcspn(b64, " ");
+	*type_end = text + type_len;
+	*b64_end = p;
+	if (*p == '\0')
+		return 0;
+	for (comment = p + 1; *comment; comment += n + (comment[n] == ' ')) {
+		n = strcspn(comment, " ");
+		if (is_key_type(comment, n))
+			return est_error_set(EST_EINVAL, "public key: holds a second key (\"%.*s\" in "
+				"the comment): one player, one key; give only the player's own key",
+				(int)(n > 60 ? 60 : n), comment);
+	}
+	return 0;
+}
+
+int est_sshsig_canonical_key(char **canonical_out, char **fingerprint_out, const char *key_text)
+{
+	const char *type_end = NULL, *b64_end = NULL, *which;
+	struct sshsig_key key;
+	unsigned char *blob = NULL;
+	char *again = NULL, *canonical = NULL, *fingerprint = NULL, reason[512];
+	char canonical_fp[SSHSIG_FINGERPRINT_LEN + 1];
+	size_t blob_len, type_len, b64_len;
+	struct sshsig_reader r;
+	const unsigned char *inner;
+	size_t inner_len;
+	int error;
+
+	memset(&key, 0, sizeof(key));
+	if (canonical_out)
+		*canonical_out = NULL;
+	if (fingerprint_out)
+		*fingerprint_out = NULL;
+	if (!key_text)
+		return est_error_set(EST_EINVAL, "public key: is missing");
+	if ((error = check_key_text(&type_end, &b64_end, key_text)) < 0)
+		return error;
+	type_len = (size_t)(type_end - key_text);
+	b64_len = (size_t)(b64_end - type_end - 1);
+	if ((error = sshsig_base64_decode(&blob, &blob_len, type_end + 1, b64_len)) < 0) {
+		if (error == EST_EINVAL)
+			error = est_error_set(EST_EINVAL, "public key: the key after \"%.*s\" is not "
+				"base64; copy the line again from the .pub file", (int)type_len, key_text);
+		return error;
+	}
+	/* Padding, no stray bits: the base64 is the one ssh-keygen writes for these bytes. */
+	if ((again = sshsig_base64_encode(blob, blob_len, 0)) == NULL) {
+		error = est_error_set(EST_ENOMEM, "out of memory reading a public key");
+		goto out;
+	}
+	if (strlen(again) != b64_len || memcmp(again, type_end + 1, b64_len) != 0) {
+		error = est_error_set(EST_EINVAL, "public key: the base64 is not written the way "
+			"ssh-keygen writes it (padding missing, or bits set past the end), so the "
+			"same key could be written two ways; copy the line again from the .pub file");
+		goto out;
+	}
+	r.p = blob;
+	r.len = blob_len;
+	if (sshsig_get_string(&inner, &inner_len, &r) < 0 || inner_len != type_len ||
+	    memcmp(inner, key_text, type_len) != 0) {
+		error = est_error_set(EST_EINVAL, "public key: the key's encoded type does not "
+			"match \"%.*s\"; copy the line again from the .pub file", (int)type_len, key_text);
+		goto out;
+	}
+	/* sshsig_key_parse refuses bytes after the key's last field. */
+	if ((error = sshsig_key_parse(&key, blob, blob_len, EST_EINVAL)) < 0) {
+		snprintf(reason, sizeof(reason), "%s", est_error_message());
+		error = est_error_set(EST_EINVAL, "public key: %s (its fields do not fit its type, "
+			"or bytes follow them); copy the line again from the .pub file", reason);
+		goto out;
+	}
+	if (strcmp(key.type, "ssh-rsa") == 0 &&
+	    (which = rsa_noncanonical(canonical_fp, blob, blob_len)) != NULL) {
+		error = est_error_set(EST_EINVAL, "public key: the RSA %s is written with a needless "
+			"leading zero byte: this is key %s in a second encoding, one ssh-keygen "
+			"never writes (one key has one encoding, and one seat); copy the line again "
+			"from the player's .pub file", which, canonical_fp);
+		goto out;
+	}
+	if (sshsig_key_check_policy(&key) < 0) {
+		snprintf(reason, sizeof(reason), "%s", est_error_message());
+		error = est_error_set(EST_EINVAL, "public key: %s", reason);
+		goto out;
+	}
+	if ((canonical = strndup(key_text, (size_t)(b64_end - key_text))) == NULL ||
+	    (fingerprint = strdup(key.fingerprint)) == NULL) {
+		error = est_error_set(EST_ENOMEM, "out of memory reading a public key");
+		goto out;
+	}
+	if (canonical_out) {
+		*canonical_out = canonical;
+		canonical = NULL;
+	}
+	if (fingerprint_out) {
+		*fingerprint_out = fingerprint;
+		fingerprint = NULL;
+	}
+out:
+	free(fingerprint);
+	free(canonical);
+	free(again);
 	sshsig_key_free(&key);
 	free(blob);
 	return error;

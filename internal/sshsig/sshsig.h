@@ -150,4 +150,79 @@ int est_sshsig_fingerprint(char **out, const char *public_line);
  */
 int est_sshsig_check_public_key(char **fingerprint_out, const char *public_line);
 
+/*
+ * A public key read strictly, for keys/allowed_signers (DESIGN.md "What the
+ * repository holds, exactly"). `key_text` is the line of a .pub file
+ * without its line end, "TYPE BASE64" or "TYPE BASE64 COMMENT":
+ *
+ *   - no control character anywhere (a line break would start a line of
+ *     its own in allowed_signers), only printable ASCII;
+ *   - TYPE is ssh-ed25519, ecdsa-sha2-nistp256 or ssh-rsa: no options such
+ *     as namespaces= or cert-authority before it, no certificate;
+ *   - one space, then BASE64 exactly as ssh-keygen writes it (padded, no
+ *     white space, no bits set past the end);
+ *   - the blob names TYPE, holds the type's fields and nothing after them,
+ *     each in its one encoding (an RSA e or n without a needless leading
+ *     zero byte), and the key may sign orders (RSA of 2048 bits or more);
+ *   - then, after one space, an optional comment that names no second key
+ *     (no word starting "ssh-", "ecdsa-", "sk-" or "rsa-sha2-").
+ *
+ * So every key has one canonical text, and two key texts are the same key
+ * exactly when their fingerprints are equal: one key, one seat.
+ *
+ * *canonical_out: "TYPE BASE64", the comment dropped (estafette keeps no
+ * comment in allowed_signers); *fingerprint_out: "SHA256:..." as
+ * ssh-keygen -l prints it. Either may be NULL; both are new strings the
+ * caller frees.
+ *
+ * Errors: EST_EINVAL, the message starting "public key: " and saying what
+ * is wrong and what to do; EST_ENOMEM.
+ */
+int est_sshsig_canonical_key(char **canonical_out, char **fingerprint_out, const char *key_text);
+
+/*
+ * One keys/allowed_signers line as estafette writes it, the only way it
+ * writes one:
+ *
+ *     PRINCIPAL namespaces="NAMESPACES" TYPE BASE64\n
+ *
+ * with the key of est_sshsig_canonical_key(key_text) and no comment.
+ * `principal` is 1 to 64 of A-Z a-z 0-9 . _ - @ (allowed_signers reads it
+ * as a pattern list, so no patterns or commas); `namespaces` such names
+ * joined by commas. *line_out is new; the caller frees it.
+ *
+ * Errors: EST_EINVAL (the principal, the namespaces, or the key as
+ * est_sshsig_canonical_key says); EST_ENOMEM.
+ */
+int est_sshsig_allowed_line(char **line_out, const char *principal, const char *namespaces,
+	const char *key_text);
+
+/* One line of a keys/allowed_signers file estafette wrote. */
+typedef struct {
+	size_t line;       /* its number, from 1 */
+	char *principal;
+	char *namespaces;
+	char *key;         /* canonical "TYPE BASE64" */
+	char *fingerprint; /* "SHA256:..." */
+} est_sshsig_entry;
+
+/*
+ * Read a keys/allowed_signers text that estafette wrote: every line, each
+ * ending in "\n", is cut into principal, namespaces and key, written again
+ * with est_sshsig_allowed_line and compared byte for byte. A line may also
+ * carry, after one space, the comment of its key (a plain comment as
+ * est_sshsig_canonical_key accepts): estafette wrote key lines with their
+ * comments before it kept canonical keys only. Anything else (a blank or
+ * # line, other options, white space, CR, a key not in its canonical
+ * encoding, a line without its line break) is refused.
+ *
+ * *out is a new array of *n_out entries, in file order (NULL and 0 for an
+ * empty text); free it with est_sshsig_entries_free.
+ *
+ * Errors: EST_EINVAL "allowed_signers line N: ..." saying what is wrong;
+ * EST_ENOMEM.
+ */
+int est_sshsig_read_entries(est_sshsig_entry **out, size_t *n_out, const char *text, size_t len);
+void est_sshsig_entries_free(est_sshsig_entry *entries, size_t n);
+
 #endif

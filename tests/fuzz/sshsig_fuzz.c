@@ -5,7 +5,9 @@
  * Runs what the engine runs on a received order file: find_principals
  * (who may have signed it, with and without the data) and verify (for
  * "france" in the orders namespace, and for the first principal found),
- * and the public-key check on DATA read as a key line. Oracle besides ASan
+ * the public-key checks on DATA read as a key line, and the reading of
+ * ALLOWED_SIGNERS as estafette writes it, each line read back through the
+ * writer (whatever it accepts, the writer writes again). Oracle besides ASan
  * and UBSan: every refusal is one the header lists, with a message.
  */
 #include "fuzz.h"
@@ -45,6 +47,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(found);
 	fuzz_expect(est_sshsig_check_public_key(&fp, part[2]), "est_sshsig_check_public_key", refusal);
 	free(fp);
+	fp = NULL;
+	fuzz_expect(est_sshsig_canonical_key(NULL, &fp, part[2]), "est_sshsig_canonical_key", refusal);
+	free(fp);
+	{
+		est_sshsig_entry *e = NULL;
+		size_t n = 0;
+
+		rc = est_sshsig_read_entries(&e, &n, part[1], len[1]);
+		fuzz_expect(rc, "est_sshsig_read_entries", refusal);
+		for (size_t i = 0; rc == 0 && i < n; i++) {
+			char *line = NULL;
+
+			if (est_sshsig_allowed_line(&line, e[i].principal, e[i].namespaces, e[i].key) != 0) {
+				fprintf(stderr, "fuzz: line %zu was read but is not written again: %s\n",
+					e[i].line, est_error_message());
+				abort();
+			}
+			free(line);
+		}
+		est_sshsig_entries_free(e, n);
+	}
 	fuzz_parts_free(part, 3);
 	return 0;
 }

@@ -928,6 +928,363 @@ static void test_find_principals(void **state)
 	free(text);
 }
 
+/* ---- canonical keys and the lines of keys/allowed_signers ---- */
+
+/* "TYPE BASE64" of a .pub file: its first two fields. */
+static char *pub_key_only(const char *key)
+{
+	char pub[64], *k;
+
+	snprintf(pub, sizeof(pub), "%s.pub", key);
+	k = first_line(pub);
+	k[strcspn(k, " ") + 1 + strcspn(k + strcspn(k, " ") + 1, " ")] = '\0';
+	return k;
+}
+
+/* The .pub file's blob, decoded independently of the module. */
+static unsigned char *pub_blob(size_t *len, const char *key)
+{
+	char *k = pub_key_only(key), *b64 = strchr(k, ' ') + 1;
+	size_t n = strlen(b64), pad = 0;
+	unsigned char *out = malloc(n);
+	int got;
+
+	while (n > pad && b64[n - 1 - pad] == '=')
+		pad++;
+	got = EVP_DecodeBlock(out, (unsigned char *)b64, (int)n);
+	assert_true(got >= 0);
+	*len = (size_t)got - pad;
+	free(k);
+	return out;
+}
+
+static char *key_text(const char *type, const unsigned char *blob, size_t len)
+{
+	char *b64 = malloc((len + 2) / 3 * 4 + 1), *out;
+
+	EVP_EncodeBlock((unsigned char *)b64, blob, (int)len);
+	assert_true(asprintf(&out, "%s %s", type, b64) > 0);
+	free(b64);
+	return out;
+}
+
+/*
+ * ssh-keygen's RSA key written again with a needless 0x00 in front of e
+ * and/or n: the same numbers, so the same key to OpenSSL, but other bytes
+ * and so another fingerprint.
+ */
+static char *rsa_reencoded(int pad_e, int pad_n)
+{
+	size_t len, off = 0, type_len, e_len, n_len;
+	unsigned char *blob = pub_blob(&len, "rsa"), zero = 0;
+	const unsigned char *type = r_string(&type_len, blob, &off);
+	const unsigned char *e = r_string(&e_len, blob, &off), *n = r_string(&n_len, blob, &off);
+	struct wbuf w = { .len = 0 };
+	char *out;
+
+	assert_int_equal(off, len);
+	w_string(&w, type, type_len);
+	w_u32(&w, (uint32_t)(e_len + (pad_e ? 1 : 0)));
+	if (pad_e)
+		w_bytes(&w, &zero, 1);
+	w_bytes(&w, e, e_len);
+	w_u32(&w, (uint32_t)(n_len + (pad_n ? 1 : 0)));
+	if (pad_n)
+		w_bytes(&w, &zero, 1);
+	w_bytes(&w, n, n_len);
+	out = key_text("ssh-rsa", w.p, w.len);
+	free(blob);
+	return out;
+}
+
+static void test_canonical_key_from_ssh_keygen(void **state)
+{
+	static const char *const keys[] = { "ed", "ec", "rsa" };
+
+	for (size_t i = 0; i < 3; i++) {
+		char pub[64], *line, *want = pub_key_only(keys[i]), *canonical = NULL, *fp = NULL, *kfp;
+
+		snprintf(pub, sizeof(pub), "%s.pub", keys[i]);
+		line = first_line(pub);
+		/* The .pub line with its comment gives the key without it. */
+		if (est_sshsig_canonical_key(&canonical, &fp, line) != 0)
+			fail_msg("%s: %s", keys[i], est_error_message());
+		assert_string_equal(canonical, want);
+		assert_int_equal(sh("ssh-keygen -l -f %s | cut -d' ' -f2 > fp.txt", pub), 0);
+		kfp = first_line("fp.txt");
+		assert_string_equal(fp, kfp);
+		free(canonical);
+		free(fp);
+		/* Without a comment, and with NULL outputs. */
+		assert_int_equal(est_sshsig_canonical_key(NULL, NULL, want), 0);
+		free(kfp);
+		free(want);
+		free(line);
+	}
+}
+
+static void test_canonical_key_refusals(void **state)
+{
+	char *ed = pub_key_only("ed"), *other = pub_key_only("other"), *rsa = pub_key_only("rsa");
+	char *ec = pub_key_only("ec"), *t, *out = NULL, long_text[20000];
+	size_t len;
+	unsigned char *blob;
+
+	/* A line break: the rest would be a line of allowed_signers of its own. */
+	assert_true(asprintf(&t, "%s france\ngm namespaces=\"estafette-gm,git\" %s", ed, other) > 0);
+	assert_refused(est_sshsig_canonical_key(&out, NULL, t), EST_EINVAL, "line break");
+	assert_null(out);
+	free(t);
+	assert_true(asprintf(&t, "%s\n", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "line break");
+	free(t);
+	assert_true(asprintf(&t, "%s x\rallies namespaces=\"estafette-orders\" %s", ed, other) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "carriage return");
+	free(t);
+	assert_true(asprintf(&t, "%s\tfrance", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "a tab");
+	free(t);
+	assert_true(asprintf(&t, "%s \x1b[2Jfrance", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "escape");
+	free(t);
+	assert_true(asprintf(&t, "%s fran\x7f" "ce", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "delete");
+	free(t);
+	assert_true(asprintf(&t, "%s Fran\xc3\xa7ois", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "printable ASCII");
+	free(t);
+
+	/* Layout. */
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, ""), EST_EINVAL, "empty");
+	assert_true(asprintf(&t, " %s", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "starts with a space");
+	free(t);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, "ssh-ed25519"), EST_EINVAL, "missing");
+	assert_true(asprintf(&t, "ssh-ed25519  %s", strchr(ed, ' ') + 1) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "one space");
+	free(t);
+
+	/* Options, certificates, other types. */
+	assert_true(asprintf(&t, "namespaces=\"estafette-gm,git\" %s", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "starts with options");
+	free(t);
+	assert_true(asprintf(&t, "cert-authority %s", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "starts with options");
+	free(t);
+	assert_true(asprintf(&t, "ssh-ed25519-cert-v01@openssh.com %s", strchr(ed, ' ') + 1) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "not one estafette accepts");
+	free(t);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, "ssh-dss AAAAB3NzaC1kc3M="), EST_EINVAL,
+		"not one estafette accepts");
+
+	/* A second key after the first. */
+	assert_true(asprintf(&t, "%s %s", ed, other) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "second key");
+	free(t);
+	assert_true(asprintf(&t, "%s mine and also sk-ssh-ed25519@openssh.com AAAA", ed) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "second key");
+	free(t);
+
+	/* Base64 as ssh-keygen writes it, and no other way. */
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, "ssh-ed25519 AAAAnot!!"), EST_EINVAL,
+		"not base64");
+	assert_true(ec[strlen(ec) - 1] == '=');
+	t = strdup(ec);
+	t[strlen(t) - 1] = '\0';
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "the way ssh-keygen");
+	free(t);
+	/* The last digit before "=" with its unused low bits set: the same bytes, other text. */
+	t = strdup(ec);
+	assert_non_null(strchr("AEIMQUYcgkosw048", t[strlen(t) - 2]));
+	t[strlen(t) - 2]++;
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "the way ssh-keygen");
+	free(t);
+
+	/* The blob: its own type, its fields, nothing after them. */
+	assert_true(asprintf(&t, "ssh-rsa %s", strchr(ed, ' ') + 1) > 0);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "does not match");
+	free(t);
+	blob = pub_blob(&len, "ed");
+	blob = realloc(blob, len + 4);
+	memset(blob + len, 0, 4);
+	t = key_text("ssh-ed25519", blob, len + 4);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "bytes follow");
+	free(t);
+	t = key_text("ssh-ed25519", blob, len - 1);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "malformed");
+	free(t);
+	free(blob);
+	if (have_rsa1024) {
+		t = pub_key_only("rsa1024");
+		assert_refused(est_sshsig_canonical_key(NULL, NULL, t), EST_EINVAL, "under 2048");
+		free(t);
+	}
+	memset(long_text, 'A', sizeof(long_text) - 1);
+	long_text[sizeof(long_text) - 1] = '\0';
+	memcpy(long_text, "ssh-rsa ", 8);
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, long_text), EST_EINVAL, "more than");
+	assert_refused(est_sshsig_canonical_key(NULL, NULL, NULL), EST_EINVAL, "missing");
+	free(ed);
+	free(other);
+	free(rsa);
+	free(ec);
+}
+
+/*
+ * One RSA key, two encodings: with a needless leading zero byte in e or n
+ * the key is the same to OpenSSL (a signature by it verifies), but its
+ * bytes and fingerprint differ, so comparing fingerprints would give it two
+ * seats. The strict reading refuses the second encoding.
+ */
+static void test_rsa_leading_zero_is_refused(void **state)
+{
+	char *rsa = pub_key_only("rsa"), *fp_rsa = NULL, *fp = NULL, *allowed;
+
+	assert_int_equal(est_sshsig_canonical_key(NULL, &fp_rsa, rsa), 0);
+	for (int which = 0; which < 3; which++) {
+		char *k = rsa_reencoded(which != 1, which != 0);
+
+		/* The lenient check takes it, under another fingerprint... */
+		assert_int_equal(est_sshsig_check_public_key(&fp, k), 0);
+		assert_string_not_equal(fp, fp_rsa);
+		free(fp);
+		fp = NULL;
+		/* ...for the very key that made rsa.sig. */
+		assert_true(asprintf(&allowed, "prussia %s\n", k) > 0);
+		if (verify_files(allowed, "prussia", NS, "orders.json", "rsa.sig", time(NULL)) != 0)
+			fail_msg("%s", est_error_message());
+		free(allowed);
+		assert_refused(est_sshsig_canonical_key(NULL, &fp, k), EST_EINVAL,
+			which == 1 ? "RSA modulus n is written with a needless leading zero" :
+			"RSA exponent e is written with a needless leading zero");
+		assert_non_null(strstr(est_error_message(), fp_rsa));
+		assert_null(fp);
+		assert_refused(est_sshsig_allowed_line(&allowed, "prussia", NS, k), EST_EINVAL,
+			"leading zero");
+		assert_null(allowed);
+		free(k);
+	}
+	free(fp_rsa);
+	free(rsa);
+}
+
+static void test_allowed_line_is_canonical_and_ssh_keygen_reads_it(void **state)
+{
+	char *line = NULL, *ed_line = first_line("ed.pub"), *ed = pub_key_only("ed"), *want, *file;
+	char *rsa_line = first_line("rsa.pub"), *rsa_allowed = NULL, *gm = NULL;
+
+	assert_int_equal(est_sshsig_allowed_line(&line, "france", NS, ed_line), 0);
+	assert_true(asprintf(&want, "france namespaces=\"" NS "\" %s\n", ed) > 0);
+	assert_string_equal(line, want);
+	assert_int_equal(est_sshsig_allowed_line(&rsa_allowed, "prussia", NS, rsa_line), 0);
+	assert_int_equal(est_sshsig_allowed_line(&gm, "gm", "estafette-gm,git", ed), 0);
+	assert_true(asprintf(&file, "%s%s", line, rsa_allowed) > 0);
+	spit_str("allowed_canonical", file);
+	assert_int_equal(sh("ssh-keygen -Y verify -f allowed_canonical -I france -n " NS
+		" -s ed.sig < orders.json > /dev/null"), 0);
+	assert_int_equal(sh("ssh-keygen -Y verify -f allowed_canonical -I prussia -n " NS
+		" -s rsa.sig < orders.json > /dev/null"), 0);
+	assert_int_equal(verify_files(file, "prussia", NS, "orders.json", "rsa.sig", time(NULL)), 0);
+	assert_non_null(strstr(gm, "gm namespaces=\"estafette-gm,git\" ssh-ed25519 "));
+	free(line);
+	line = NULL;
+
+	/* A principal is a pattern list to ssh-keygen: no patterns, no commas, no quotes. */
+	assert_refused(est_sshsig_allowed_line(&line, "france,gm", NS, ed), EST_EINVAL, "principal");
+	assert_refused(est_sshsig_allowed_line(&line, "*", NS, ed), EST_EINVAL, "principal");
+	assert_refused(est_sshsig_allowed_line(&line, "", NS, ed), EST_EINVAL, "principal");
+	assert_refused(est_sshsig_allowed_line(&line, "a\"b", NS, ed), EST_EINVAL, "principal");
+	assert_refused(est_sshsig_allowed_line(&line, "france", "x\" cert-authority", ed), EST_EINVAL,
+		"namespaces");
+	assert_refused(est_sshsig_allowed_line(&line, "france", "a,,b", ed), EST_EINVAL, "namespaces");
+	assert_null(line);
+	free(want);
+	free(file);
+	free(gm);
+	free(rsa_allowed);
+	free(rsa_line);
+	free(ed);
+	free(ed_line);
+}
+
+static void test_read_entries(void **state)
+{
+	char *ed = pub_key_only("ed"), *ec = first_line("ec.pub"), *rsa = pub_key_only("rsa");
+	char *other = pub_key_only("other"), *l[4], *text, *bad, *fp = NULL;
+	est_sshsig_entry *e = NULL;
+	size_t n = 0;
+
+	assert_int_equal(est_sshsig_allowed_line(&l[0], "france", NS, ed), 0);
+	assert_int_equal(est_sshsig_allowed_line(&l[1], "england", NS, ec), 0);
+	assert_int_equal(est_sshsig_allowed_line(&l[2], "prussia", NS, rsa), 0);
+	assert_int_equal(est_sshsig_allowed_line(&l[3], "gm", "estafette-gm,git", other), 0);
+	assert_true(asprintf(&text, "%s%s%s%s", l[0], l[1], l[2], l[3]) > 0);
+	if (est_sshsig_read_entries(&e, &n, text, strlen(text)) != 0)
+		fail_msg("%s", est_error_message());
+	assert_int_equal(n, 4);
+	assert_int_equal(e[3].line, 4);
+	assert_string_equal(e[3].principal, "gm");
+	assert_string_equal(e[3].namespaces, "estafette-gm,git");
+	assert_string_equal(e[3].key, other);
+	assert_string_equal(e[0].key, ed);
+	assert_int_equal(est_sshsig_canonical_key(NULL, &fp, ec), 0);
+	assert_string_equal(e[1].fingerprint, fp);
+	est_sshsig_entries_free(e, n);
+	e = NULL;
+	assert_int_equal(est_sshsig_read_entries(&e, &n, "", 0), 0);
+	assert_int_equal(n, 0);
+
+	/* As estafette wrote lines before: the key's plain comment after it. */
+	assert_true(asprintf(&bad, "france namespaces=\"" NS "\" %s france@laptop\n", ed) > 0);
+	assert_int_equal(est_sshsig_read_entries(&e, &n, bad, strlen(bad)), 0);
+	assert_string_equal(e[0].key, ed);
+	est_sshsig_entries_free(e, n);
+	e = NULL;
+	free(bad);
+
+#define REFUSED(word, ...) do { \
+		assert_true(asprintf(&bad, __VA_ARGS__) > 0); \
+		assert_refused(est_sshsig_read_entries(&e, &n, bad, strlen(bad)), EST_EINVAL, word); \
+		assert_null(e); \
+		assert_int_equal(n, 0); \
+		free(bad); \
+	} while (0)
+	REFUSED("line 2: does not end in a line break", "%s%s", l[0], "gm");
+	REFUSED("line 2: is not a line estafette writes", "%s\n%s", l[0], l[1]);
+	REFUSED("line 1: is not a line estafette writes", "# keys\n%s", l[0]);
+	REFUSED("line 1: is not a line estafette writes", "france %s\n", ed);
+	REFUSED("line 1: is not a line estafette writes",
+		"france namespaces=\"" NS "\",valid-before=\"20300101Z\" %s\n", ed);
+	REFUSED("line 1: is not a line estafette writes", "france  namespaces=\"" NS "\" %s\n", ed);
+	REFUSED("line 1: public key: starts with a space", "france namespaces=\"" NS "\"  %s\n", ed);
+	REFUSED("line 1: public key: holds a carriage return", "france namespaces=\"" NS "\" %s\r\n", ed);
+	REFUSED("line 1: principal", "france,gm namespaces=\"" NS "\" %s\n", ed);
+	REFUSED("line 1: principal", "\"france\" namespaces=\"" NS "\" %s\n", ed);
+	REFUSED("line 1: public key: holds a second key", "france namespaces=\"" NS "\" %s %s\n", ed, other);
+	REFUSED("line 1: public key: starts with options", "france namespaces=\"" NS "\" cert-authority %s\n", ed);
+	assert_true(asprintf(&bad, "%s", l[0]) > 0);
+	bad[10] = '\0';
+	assert_refused(est_sshsig_read_entries(&e, &n, bad, strlen(l[0])), EST_EINVAL,
+		"line 1: the line holds a NUL byte");
+	free(bad);
+	{
+		char *k = rsa_reencoded(1, 0);
+
+		REFUSED("line 2: public key: the RSA exponent e", "%sprussia namespaces=\"" NS "\" %s\n",
+			l[0], k);
+		free(k);
+	}
+#undef REFUSED
+	for (int i = 0; i < 4; i++)
+		free(l[i]);
+	free(fp);
+	free(text);
+	free(other);
+	free(rsa);
+	free(ec);
+	free(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -958,6 +1315,11 @@ int main(void)
 		cmocka_unit_test_setup(test_comments_blank_lines_and_quotes, test_setup),
 		cmocka_unit_test_setup(test_refuse_malformed_allowed_signers, test_setup),
 		cmocka_unit_test_setup(test_find_principals, test_setup),
+		cmocka_unit_test_setup(test_canonical_key_from_ssh_keygen, test_setup),
+		cmocka_unit_test_setup(test_canonical_key_refusals, test_setup),
+		cmocka_unit_test_setup(test_rsa_leading_zero_is_refused, test_setup),
+		cmocka_unit_test_setup(test_allowed_line_is_canonical_and_ssh_keygen_reads_it, test_setup),
+		cmocka_unit_test_setup(test_read_entries, test_setup),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
