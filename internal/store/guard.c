@@ -27,10 +27,15 @@
  * changes: the root, turns/ (one comparison per step folder) and the new
  * step's folder. A main moved by hand or by a push walks what the push
  * changed. Only a repository never checked (the first open, or a clone)
- * walks every tree of its history's last commit once: a 2,000-step game
- * is some 6,000 trees (README "Performance" has the figures). The base
- * survives the process in <git dir>/estafette-checked, the id of the tree
- * of main last found clean, written (not fsynced: a hint, as
+ * walks every tree of the revision once. Measured on a 2,000-step game
+ * (2,003 trees, 12,010 files at main; callgrind): `status` at an unchanged
+ * main costs the same 87.5 M instructions as without the check, the first
+ * open 157 M (some 15 ms more), a step 295.0 M instead of 292.7 M (+0.8 %,
+ * parsing turns/ once more), and an audit of the 2,000 steps as long
+ * (3.7 to 4.0 s, both).
+ *
+ * The base survives the process in <git dir>/estafette-checked, the id of
+ * the tree of main last found clean, written (not fsynced: a hint, as
  * estafette-worktree) when main's tree is checked. That file is trusted as
  * the rest of <git dir> is (its config names the GM's signing key): what
  * can write there can write the refs too. A push or a fetch writes objects
@@ -38,8 +43,9 @@
  * is no hint.
  *
  * The work tree. libgit2's checkout follows a link it finds in the work
- * tree where a folder should be (turns -> /elsewhere) and writes through
- * it; git's own checkout refuses, or with --force replaces the link.
+ * tree, where a folder should be (turns -> /elsewhere) or at a file it
+ * rewrites (state.json -> /elsewhere/x), and writes through it; git's own
+ * checkout refuses, or with --force replaces the link.
  * Before est_store_commit() moves the branch, every path its checkout will
  * write or remove is looked at with fstatat(AT_SYMLINK_NOFOLLOW), one
  * component at a time from the work tree's root: a link on the way, or at
@@ -157,6 +163,18 @@ static int push_name(struct walk *w, size_t *old, const char *name)
 }
 
 /*
+ * base's entry named `name`, looked for first where the tree has it: a
+ * later tree of a game adds step folders after the earlier ones, so
+ * turns/'s thousands of entries mostly stand at the same index.
+ */
+static const git_tree_entry *base_entry(const git_tree *base, size_t i, const char *name)
+{
+	const git_tree_entry *b = git_tree_entry_byindex(base, i);
+
+	return b && strcmp(git_tree_entry_name(b), name) == 0 ? b : git_tree_entry_byname(base, name);
+}
+
+/*
  * Check `tree` against `base` (NULL: nothing known). 1 with w->path at the
  * first refused entry, 0 if clean, or an EST_E* code.
  */
@@ -168,7 +186,7 @@ static int walk_tree(struct walk *w, const git_tree *tree, const git_tree *base,
 	for (size_t i = 0; i < n && !found; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
-		const git_tree_entry *b = base ? git_tree_entry_byname(base, name) : NULL;
+		const git_tree_entry *b = base ? base_entry(base, i, name) : NULL;
 		unsigned mode = git_tree_entry_filemode_raw(e);
 		git_tree *sub = NULL, *sub_base = NULL;
 

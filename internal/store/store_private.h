@@ -93,10 +93,11 @@ int est_store__guard_tree(char **bad_out, est_store *store, const git_tree *tree
  * est_store__guard_paths: 0 if none of the work tree paths a checkout of
  * the `count` paths of `changes` writes or removes is a symbolic link or
  * reached through one: each path, every folder above it, and every file
- * `parent` (the tree checked out now; NULL: none) holds below it. est_store__guard_full: the same for a checkout of
- * all of `tree` over `index` (the files it may remove). Else EST_EINVAL
- * naming the link and the fix; nothing is written. EST_EIO if a folder
- * cannot be read.
+ * `parent` (the tree checked out now; NULL: none) holds below it.
+ * est_store__guard_full: the same for a checkout of all of `tree` over
+ * `index` (NULL: none; the files it tracks may be removed). Else
+ * EST_EINVAL naming the link and the fix, and nothing is written; EST_EIO
+ * if the work tree cannot be looked at; EST_ENOMEM.
  */
 int est_store__guard_paths(est_store *store, const git_tree *parent,
 			   const est_store_change *changes, size_t count);
