@@ -735,6 +735,25 @@ static int check_gm_acts(audit *a, long long step, const char *prev_sha)
  * `rev` (a step's tag, or "main"): a later edit would change the game
  * under its players.
  */
+/*
+ * Nothing in the tree of `rev` is a link, a submodule or an executable
+ * file (store.h): every read of it would fail, and name a file as missing.
+ */
+static int check_tree(audit *a, long long step, const char *rev)
+{
+	char *bad = NULL;
+	int failed = 0;
+
+	if (est_store_check_tree(&bad, a->store, rev) < 0) {
+		if (!bad)
+			return -1;
+		failed = fail(a, step, bad, "tree", "%s", est_error_message());
+		est_error_clear();
+	}
+	free(bad);
+	return failed;
+}
+
 static int check_fixed(audit *a, long long step, const char *rev)
 {
 	char *changed = NULL;
@@ -803,7 +822,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	snprintf(mpath, sizeof(mpath), "turns/%04lld/manifest.json", step);
 	snprintf(dpath, sizeof(dpath), "turns/%04lld/dice.json", step);
 	tag_of(tag, step);
-	if ((failed = check_fixed(a, step, tag)) != 0 || (failed = check_gm_acts(a, step, sha)) != 0 ||
+	if ((failed = check_tree(a, step, tag)) != 0 || (failed = check_fixed(a, step, tag)) != 0 ||
+	    (failed = check_gm_acts(a, step, sha)) != 0 ||
 	    (failed = read_step_file(&manifest_text, &mlen, a, step, mpath)) != 0 ||
 	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
 	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||

@@ -387,7 +387,13 @@ int est_game_reload(est_game *game)
 	clear(game);
 	if ((error = est_store_head(game->head, game->store)) < 0)
 		return error;
-	if ((error = check_fixed(game)) < 0 || (error = check_keys(game)) < 0)
+	/*
+	 * Every read checks its revision's tree anyway; asking first gives the
+	 * reason (a link, a submodule, an executable) before a check below
+	 * that clears a failed read could name a different one.
+	 */
+	if ((error = est_store_check_tree(NULL, game->store, NULL)) < 0 ||
+	    (error = check_fixed(game)) < 0 || (error = check_keys(game)) < 0)
 		return error;
 	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
 		return error;

@@ -514,18 +514,62 @@ static int is_synced(const est_store *store, const git_oid *commit)
 }
 
 /*
- * When the work tree was last brought to `parent` in full: the changed
- * paths as checkout's pathspec (so only they are looked at, not the rest
- * of a long history) and the parent's tree as checkout's baseline, and
- * *fast set. Otherwise *fast 0 and nothing set, for a full checkout.
+ * What the checkout after a commit does: nothing (a bare repository, or
+ * HEAD on another branch: the work tree belongs to it), the changed paths
+ * only (the work tree was last brought to the parent in full), or all.
  */
-static int fast_checkout(int *fast, git_checkout_options *opts, git_tree **baseline,
-			 est_store *store, const git_commit *parent,
-			 const est_store_change *changes, size_t count)
+enum checkout_plan { CHECKOUT_NONE, CHECKOUT_PATHS, CHECKOUT_FULL };
+
+static int plan_checkout(enum checkout_plan *plan, est_store *store, const git_commit *parent)
 {
-	*fast = 0;
-	if (!parent || !is_synced(store, git_commit_id(parent)))
+	git_reference *head = NULL;
+
+	*plan = CHECKOUT_NONE;
+	if (git_repository_is_bare(store->repo))
 		return 0;
+	if (git_reference_lookup(&head, store->repo, "HEAD") < 0)
+		return est_store__git_error(store, EST_EIO, "reading HEAD");
+	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	    strcmp(git_reference_symbolic_target(head), EST_STORE_BRANCH) == 0)
+		*plan = parent && is_synced(store, git_commit_id(parent)) ? CHECKOUT_PATHS :
+									  CHECKOUT_FULL;
+	git_reference_free(head);
+	return 0;
+}
+
+/*
+ * Before the branch moves: no path the planned checkout writes or removes
+ * may be a link in the work tree, or lie behind one (guard.c).
+ */
+static int guard_checkout(est_store *store, enum checkout_plan plan, const git_tree *base,
+			  const git_tree *tree, const est_store_change *changes, size_t count)
+{
+	git_index *index = NULL;
+	int error;
+
+	if (plan == CHECKOUT_PATHS)
+		return est_store__guard_paths(store, base, changes, count);
+	if (plan == CHECKOUT_NONE)
+		return 0;
+	/* An index that cannot be read fails the checkout itself, which then writes nothing. */
+	if (git_repository_index(&index, store->repo) < 0 || git_index_read(index, 0) < 0) {
+		git_error_clear();
+		git_index_free(index);
+		index = NULL;
+	}
+	error = est_store__guard_full(store, tree, index);
+	git_index_free(index);
+	return error;
+}
+
+/*
+ * A checkout of the changed paths only: they are checkout's pathspec (so
+ * only they are looked at, not the rest of a long history) and the
+ * parent's tree its baseline.
+ */
+static int fast_checkout(git_checkout_options *opts, git_tree **baseline, est_store *store,
+			 const git_commit *parent, const est_store_change *changes, size_t count)
+{
 	if (git_commit_tree(baseline, parent) < 0)
 		return est_store__git_error(store, EST_EIO, "reading the parent's tree");
 	if (!(opts->paths.strings = calloc(count ? count : 1, sizeof(*opts->paths.strings))))
@@ -534,7 +578,6 @@ static int fast_checkout(int *fast, git_checkout_options *opts, git_tree **basel
 		opts->paths.strings[i] = (char *)changes[i].path; /* checkout only reads them */
 	opts->paths.count = count;
 	opts->baseline = *baseline;
-	*fast = 1;
 	return 0;
 }
 
@@ -558,30 +601,23 @@ static int full_checkout(git_checkout_options *opts, git_index **baseline, est_s
 }
 
 /*
- * Bring the work tree and index to `commit` if the repository has a work
- * tree checked out on the branch: only the paths of `changes` when the
- * work tree is known to be at `parent`, else in full.
+ * Bring the work tree and index to `commit` as `plan` says: only the paths
+ * of `changes` when the work tree is known to be at `parent`, else in full.
  */
 static int sync_work_tree(est_store *store, git_commit *commit, const git_commit *parent,
-			  const est_store_change *changes, size_t count)
+			  enum checkout_plan plan, const est_store_change *changes, size_t count)
 {
 	git_checkout_options opts;
-	git_reference *head = NULL;
 	git_index *baseline_index = NULL;
 	git_tree *baseline_tree = NULL;
-	int error = 0, fast;
+	int error = 0;
 
-	if (git_repository_is_bare(store->repo))
+	if (plan == CHECKOUT_NONE)
 		return 0;
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
-	if (git_reference_lookup(&head, store->repo, "HEAD") < 0)
-		return est_store__git_error(store, EST_EIO, "reading HEAD");
-	/* HEAD elsewhere: the work tree belongs to another branch; leave it. */
-	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC ||
-	    strcmp(git_reference_symbolic_target(head), EST_STORE_BRANCH) != 0)
-		goto out;
-	if ((error = fast_checkout(&fast, &opts, &baseline_tree, store, parent, changes, count)) < 0 ||
-	    (!fast && (error = full_checkout(&opts, &baseline_index, store)) < 0))
+	if (plan == CHECKOUT_PATHS ?
+	    (error = fast_checkout(&opts, &baseline_tree, store, parent, changes, count)) < 0 :
+	    (error = full_checkout(&opts, &baseline_index, store)) < 0)
 		goto out;
 	/*
 	 * Forced: a run's commit is the truth; untracked files are not touched.
@@ -600,7 +636,6 @@ out:
 	free(opts.paths.strings);
 	git_index_free(baseline_index);
 	git_tree_free(baseline_tree);
-	git_reference_free(head);
 	return error;
 }
 
@@ -626,6 +661,10 @@ int est_store_sync(est_store *store)
 	}
 	if (is_synced(store, git_commit_id(commit)))
 		goto out;
+	if (git_commit_tree(&tree, commit) < 0) {
+		error = est_store__git_error(store, EST_EIO, "reading " EST_STORE_BRANCH "'s tree");
+		goto out;
+	}
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
 	/*
@@ -633,9 +672,18 @@ int est_store_sync(est_store *store)
 	 * checkout writes the index last, so it is never ahead of the files),
 	 * as in sync_work_tree: files main no longer has are removed, not left
 	 * behind untracked. An index that cannot be read is rebuilt from main.
+	 * Neither main's tree nor the work tree may hold a link (guard.c).
 	 */
-	if (git_repository_index(&index, store->repo) == 0 && git_index_read(index, 0) == 0 &&
-	    index_snapshot(&baseline, store, index) == 0) {
+	if (git_repository_index(&index, store->repo) < 0 || git_index_read(index, 0) < 0 ||
+	    index_snapshot(&baseline, store, index) < 0) {
+		est_error_clear();
+		git_error_clear();
+	}
+	if ((error = est_store__guard_tree(NULL, store, tree, EST_STORE_BRANCH, git_commit_id(commit),
+					   1)) < 0 ||
+	    (error = est_store__guard_full(store, tree, baseline)) < 0)
+		goto out;
+	if (baseline) {
 		opts.baseline_index = baseline;
 		if (git_checkout_tree(store->repo, (const git_object *)commit, &opts) == 0) {
 			mark_synced(store, git_commit_id(commit));
@@ -644,7 +692,7 @@ int est_store_sync(est_store *store)
 	}
 	est_error_clear();
 	opts.baseline_index = NULL;
-	if (git_commit_tree(&tree, commit) < 0 || (!index && git_repository_index(&index, store->repo) < 0) ||
+	if ((!index && git_repository_index(&index, store->repo) < 0) ||
 	    git_index_read_tree(index, tree) < 0 || git_index_write(index) < 0 ||
 	    git_checkout_index(store->repo, index, &opts) < 0)
 		error = est_store__git_error(store, EST_EIO, "bringing the work tree to " EST_STORE_BRANCH);
@@ -725,6 +773,7 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 	git_signature *sig = NULL;
 	const git_commit *parents[1] = {NULL};
 	char *text = NULL, *subject = NULL, *tag_ref = NULL;
+	enum checkout_plan plan = CHECKOUT_NONE;
 	size_t mlen;
 	int error, tag_exists = 0;
 
@@ -748,7 +797,15 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
 		goto out;
 	}
+	/*
+	 * The new tree is checked as any revision read, though its changes are
+	 * plain files: a parent that held a link would pass it on. Then the
+	 * work tree, while nothing has moved yet.
+	 */
 	if ((error = make_tree(&tree, store, base, changes, count)) < 0 ||
+	    (error = est_store__guard_tree(NULL, store, tree, "the new commit", NULL, 0)) < 0 ||
+	    (error = plan_checkout(&plan, store, parent)) < 0 ||
+	    (error = guard_checkout(store, plan, base, tree, changes, count)) < 0 ||
 	    (error = make_signature(&sig, store)) < 0)
 		goto out;
 	if (store->sign) {
@@ -779,13 +836,15 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 	est_fault_point("store-after-ref");
 	/* The step is committed: from here on, report it even on error. */
 	git_oid_tostr(out_oid, EST_STORE_OID_HEX + 1, &commit_oid);
+	/* main's tree now, checked above: the base of the next check (cannot fail) */
+	(void)est_store__guard_tree(NULL, store, tree, EST_STORE_BRANCH, &commit_oid, 1);
 	if (tag && !tag_exists &&
 	    (error = write_tag_ref(store, tag_ref, tag, &tag_oid, &commit_oid)) < 0) {
 		est_error_prefix("commit %s is on " EST_STORE_BRANCH " but its tag is "
 				 "missing (est_store_tag() adds it)", out_oid);
 		goto out;
 	}
-	if ((error = sync_work_tree(store, commit, parent, changes, count)) < 0) {
+	if ((error = sync_work_tree(store, commit, parent, plan, changes, count)) < 0) {
 		est_error_prefix("commit %s is on " EST_STORE_BRANCH " but the work tree "
 				 "lags; run `git -C %s checkout -f main`",
 				 out_oid, store->path);

@@ -528,12 +528,40 @@ static void remember_rev(est_store *store, const char *spec, git_object_t type,
 	git_oid_cpy(&slot->oid, oid);
 }
 
+/* Is `spec` the branch? Then its tree is the base of the next check (guard.c). */
+static int names_branch(const char *spec)
+{
+	return strcmp(spec, EST_STORE_BRANCH) == 0 || strcmp(spec, "main") == 0;
+}
+
+/* Check the tree `obj` (what `spec` names) leads to, before anything of it is read. */
+static int guard_rev(char **bad_out, est_store *store, git_object *obj, const char *spec)
+{
+	git_object *tree = NULL, *commit = NULL;
+	int error;
+
+	if (git_object_peel(&tree, obj, GIT_OBJECT_TREE) < 0)
+		return est_error_set(EST_EINVAL, "%s: revision \"%s\" is not a commit or tree",
+				     store->path, spec);
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
+		git_error_clear();
+	error = est_store__guard_tree(bad_out, store, (git_tree *)tree,
+				      names_branch(spec) ? EST_STORE_BRANCH : spec,
+				      commit ? git_object_id(commit) : NULL, names_branch(spec));
+	git_object_free(commit);
+	git_object_free(tree);
+	return error;
+}
+
 /*
  * Look up `rev` (NULL: the branch) and peel it to `type`. Each spec is
  * resolved once a handle (store.h, "Revisions"): git's rules for a short
  * name try four refs and packed-refs, and a step reads some thirty files.
+ * Its tree is checked first (guard.c), and a spec is remembered only once
+ * it passed, so no file is ever read from a tree that holds a link.
  */
-static int resolve(git_object **out, est_store *store, const char *rev, git_object_t type)
+static int resolve_checked(git_object **out, char **bad_out, est_store *store, const char *rev,
+			   git_object_t type)
 {
 	const char *spec = rev ? rev : EST_STORE_BRANCH;
 	const git_oid *known = known_rev(store, spec, type);
@@ -563,12 +591,37 @@ static int resolve(git_object **out, est_store *store, const char *rev, git_obje
 		return est_store__git_error(store, code_of_git(error), "resolving a revision");
 	}
 	error = git_object_peel(out, obj, type);
-	git_object_free(obj);
 	if (error < 0)
-		return est_error_set(EST_EINVAL, "%s: revision \"%s\" is not a %s", store->path,
-				     spec, type == GIT_OBJECT_COMMIT ? "commit" : "commit or tree");
+		error = est_error_set(EST_EINVAL, "%s: revision \"%s\" is not a %s", store->path,
+				      spec, type == GIT_OBJECT_COMMIT ? "commit" : "commit or tree");
+	else
+		error = guard_rev(bad_out, store, obj, spec);
+	git_object_free(obj);
+	if (error < 0) {
+		git_object_free(*out);
+		*out = NULL;
+		return error;
+	}
 	remember_rev(store, spec, type, git_object_id(*out));
 	return 0;
+}
+
+static int resolve(git_object **out, est_store *store, const char *rev, git_object_t type)
+{
+	return resolve_checked(out, NULL, store, rev, type);
+}
+
+int est_store_check_tree(char **path_out, est_store *store, const char *rev)
+{
+	git_object *tree = NULL;
+	int error;
+
+	if (path_out)
+		*path_out = NULL;
+	error = resolve_checked(&tree, path_out, store, rev, GIT_OBJECT_TREE);
+
+	git_object_free(tree);
+	return error;
 }
 
 /* The tree entry at `path` of `rev` (NULL: the branch), or EST_ENOTFOUND naming what is missing. */

@@ -22,6 +22,18 @@
  * it fell out of the handle's few, names the commit of that moment.
  * est_store_head() and est_store_tag_target() always read the ref anew.
  *
+ * What a game holds (DESIGN.md "What the repository holds, exactly"): only
+ * folders and plain files (mode 100644), never a symbolic link, a
+ * submodule (gitlink) or an executable file. Every function that resolves
+ * a revision first checks its whole tree, at every depth, including paths
+ * estafette never reads, and refuses with EST_EINVAL naming the first such
+ * path; a revision that passed is not checked again by the handle, and a
+ * tree equal to one already checked costs one comparison (guard.c says why
+ * that is sound and what it costs). To that end a handle may write
+ * <git dir>/estafette-checked, a hint naming main's tree as last found
+ * clean; a repository it cannot write is checked in full each time.
+ * est_store_commit() refuses to check out through a link in the work tree.
+ *
  * Every function returns 0 or a negative EST_E* code with the message set
  * (util/error.h). Messages start with the repository's path.
  */
@@ -151,9 +163,10 @@ int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store);
  * *len); the caller frees it with free().
  *
  * Errors: EST_ENOTFOUND if `rev` or `path` does not exist;
- * EST_EINVAL if `path` is malformed, is a folder or is a symbolic link (a
- * committed link is never read or followed), or `rev` is malformed or
- * ambiguous; EST_ENOMEM; EST_ERROR (libgit2).
+ * EST_EINVAL if `path` is malformed or is a folder, `rev` is malformed or
+ * ambiguous, or its tree holds a link, a submodule or an executable file
+ * anywhere (see the top; a committed link is never read or followed);
+ * EST_ENOMEM; EST_ERROR (libgit2).
  */
 int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 		   const char *path);
@@ -186,6 +199,19 @@ int est_store_list(char ***names_out, size_t *count_out, est_store *store,
 
 /* Free an array from est_store_list() (NULL is fine). */
 void est_store_list_free(char **names);
+
+/*
+ * Check the tree of `rev` (as in est_store_read()) as every read does (see
+ * the top), to refuse a revision before reading it with the reason first.
+ * On EST_EINVAL for a refused entry, *path_out (NULL: not wanted) is a new
+ * string with its path, e.g. "turns/0003" (caller frees), and the message
+ * says "<repository>: turns/0003: a symbolic link in the game's tree at
+ * main (commit abc1234); ..." with the fix.
+ *
+ * Errors: EST_EINVAL (a refused entry; `rev` malformed or ambiguous);
+ * EST_ENOTFOUND if `rev` does not exist; EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_check_tree(char **path_out, est_store *store, const char *rev);
 
 /*
  * Commit `changes` (count of them, applied in order; 0 makes a commit with
@@ -227,7 +253,10 @@ void est_store_list_free(char **names);
  * never tag (it would be refused as pointing elsewhere).
  *
  * With a work tree whose HEAD is refs/heads/main, the work tree and index
- * are then brought in line with the new commit: the changed paths are
+ * are then brought in line with the new commit (before the branch moves,
+ * every path that checkout will write or remove is looked at: a symbolic
+ * link in the work tree on the way to one, or at one, refuses the commit,
+ * as nothing may be written through a link): the changed paths are
  * forced (overwritten, or removed when deleted); a hand edit to another
  * tracked file stays as a modification git status shows, and untracked
  * files stay. A work tree not known to be at the parent commit (an earlier
@@ -244,7 +273,10 @@ void est_store_list_free(char **names);
  * commit tries again.
  *
  * Errors: EST_EINVAL (a malformed change path, expected_head, tag or empty
- * message; tag exists elsewhere; expected_head is not a commit);
+ * message; tag exists elsewhere; expected_head is not a commit; the new
+ * tree holds a link, submodule or executable, which only a parent that
+ * held one can cause; a symbolic link in the work tree where checkout
+ * writes, named with the fix: nothing is committed);
  * EST_ETEMPFAIL if refs/heads/main is not at expected_head (nothing is
  * moved; run again); EST_EIO if the commit was made (out_oid is set, the
  * branch moved) but the work tree could not be updated or the tag ref could
@@ -263,8 +295,11 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
  * estafette-worktree says the last checkout of main's commit completed (so
  * the usual run pays nothing). Call it holding the lock.
  *
- * Errors: EST_EIO (libgit2 could not write the index or the files, e.g. a
- * .git/index.lock left by another process; the message says which).
+ * Errors: EST_EINVAL if main's tree holds a link, submodule or executable
+ * file, or a symbolic link in the work tree lies where checkout writes
+ * (nothing is written); EST_EIO (libgit2 could not write the index or the
+ * files, e.g. a .git/index.lock left by another process; the message says
+ * which).
  */
 int est_store_sync(est_store *store);
 

@@ -16,6 +16,7 @@
  * enough for a step's "main", its tag and the tag's parent.
  */
 #define EST_STORE_REVS 8
+#define EST_STORE_CLEAN 8
 struct est_store_rev {
 	char spec[48]; /* "" if unused; longer specs are not kept */
 	git_object_t type;
@@ -34,6 +35,11 @@ struct est_store {
 	size_t unpacked_count, unpacked_cap;
 	struct est_store_rev revs[EST_STORE_REVS];
 	unsigned next_rev; /* the slot the next resolution takes */
+	git_oid clean[EST_STORE_CLEAN]; /* trees guard.c found clean, a ring */
+	unsigned clean_count, next_clean;
+	git_oid base;   /* the clean tree the next check compares with (guard.c) */
+	int have_base;  /* 1 once base is set: a check, or the hint file read at open */
+	int hint_read;  /* 1 once <git dir>/estafette-checked was read */
 };
 
 /*
@@ -71,6 +77,36 @@ int est_store__pack_start(est_store *store);
 int est_store__pack_add(est_store *store, const git_oid *id);
 int est_store__pack_write(est_store *store);
 int est_store__pack_merge(est_store *store);
+
+/*
+ * guard.c: what a game's tree may hold, and where checkout may write (see
+ * there for why these checks are sound and what they cost).
+ *
+ * est_store__guard_tree: 0 if `tree` holds only folders (mode 040000) and
+ * plain files (100644), at every depth; else EST_EINVAL naming the first
+ * other entry (a symbolic link, a submodule, an executable file, any other
+ * mode), what it is and the fix, and *bad_out (NULL: not wanted) a new
+ * string with its path (caller frees). `rev` and `commit` (NULL: the
+ * revision is a tree, not a commit) say in the message where it was found;
+ * `is_main` 1 when `tree` is what refs/heads/main names, so that the next
+ * process compares with it.
+ */
+int est_store__guard_tree(char **bad_out, est_store *store, const git_tree *tree, const char *rev,
+			  const git_oid *commit, int is_main);
+
+/*
+ * est_store__guard_paths: 0 if none of the work tree paths a checkout of
+ * the `count` paths of `changes` writes or removes is a symbolic link or
+ * reached through one: each path, every folder above it, and every file
+ * `parent` (the tree checked out now; NULL: none) holds below it.
+ * est_store__guard_full: the same for a checkout of all of `tree` over
+ * `index` (NULL: none; the files it tracks may be removed). Else
+ * EST_EINVAL naming the link and the fix, and nothing is written; EST_EIO
+ * if the work tree cannot be looked at; EST_ENOMEM.
+ */
+int est_store__guard_paths(est_store *store, const git_tree *parent,
+			   const est_store_change *changes, size_t count);
+int est_store__guard_full(est_store *store, const git_tree *tree, git_index *index);
 
 /* 0 if refs/tags/<tag> is a valid ref name; else EST_EINVAL. */
 int est_store__check_tag(const est_store *store, const char *tag);

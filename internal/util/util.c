@@ -107,7 +107,8 @@ static int write_replacing(const char *path, const void *data, size_t len, mode_
 
 	if (!tmp)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0) {
+	/* A link planted at the temporary name is refused, never written through. */
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)) < 0) {
 		error = est_error_set(EST_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}

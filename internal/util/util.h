@@ -34,7 +34,9 @@ int est_file_read_private(char **out, size_t *len, const char *path, size_t max)
 /*
  * Write `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, rename, fsync of the directory. A crash leaves either
- * the old file or the new one, never a torn one. `mode` e.g. 0600.
+ * the old file or the new one, never a torn one. `mode` e.g. 0600. A
+ * symbolic link at the temporary name is not followed (EST_EIO); one at
+ * `path` is replaced by the file, never written through.
  *
  * Errors: EST_EIO.
  */
