@@ -332,9 +332,17 @@ static void test_malformed(void **state)
 		x ^= x << 5;
 		garbage[i] = (unsigned char)x;
 	}
+	static const char no_header[] = "hello, here are my orders\n\n{\"estafette\": \"orders/1\"}\n";
+	est_intake_message *m = NULL;
+
 	expect_einval("", 0, "empty");
 	expect_einval((const char *)garbage, sizeof(garbage), "not an RFC 5322 message");
-	expect_einval(no_from, strlen(no_from), "no From address");
+	expect_einval(no_header, strlen(no_header), "not an RFC 5322 message");
+	/* Mail without a From is mail still: nobody to answer, not a bounce for the MTA. */
+	assert_int_equal(est_intake_parse(&m, no_from, strlen(no_from), NULL), 0);
+	assert_null(m->from);
+	assert_null(m->reply_to);
+	est_intake_free(m);
 }
 
 /* A pasted order without a signature is still a candidate, sig NULL; a
