@@ -69,10 +69,16 @@ void cmd_print_intake(const json_t *r)
 	printf(" from ");
 	cmd_put_safe(stdout, json_string_value(json_object_get(r, "from")));
 	printf(": %s", status);
-	if (json_object_get(r, "reason") || json_object_get(r, "error")) {
+	if (json_object_get(r, "error") || json_object_get(r, "reason")) {
+		const char *error = json_string_value(json_object_get(r, "error"));
+		const char *reason = json_string_value(json_object_get(r, "reason"));
+
 		printf(" (");
-		cmd_put_safe(stdout, json_string_value(json_object_get(r, json_object_get(r, "reason") ?
-									  "reason" : "error")));
+		cmd_put_safe(stdout, error ? error : reason);
+		if (error && reason) {
+			printf("; ");
+			cmd_put_safe(stdout, reason);
+		}
 		printf(")");
 	}
 	printf("\n");

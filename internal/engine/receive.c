@@ -360,6 +360,8 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 			     best->order->seq, best->c->where,
 			     json_string_value(json_object_get(recorded, "sha256")));
 		receipt_orders(&t, best->order->orders);
+	} else if (m->unread) {
+		est_text_add(&t, "REFUSED: %s.\n", m->unread);
 	} else if (n == 0 && m->ignored == 0) {
 		est_text_add(&t, "REFUSED: no orders found in it. Attach the order file and its .sig, "
 			     "or paste both into the body.\n");
@@ -590,6 +592,7 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
 		return error;
 	}
 	message_key(key, m, bytes, parsed);
+	est_fault_point("receive-after-parse");
 	if ((error = lock_patiently(game)) < 0)
 		goto out;
 	if ((error = est_game_reload(game)) < 0)
@@ -631,6 +634,8 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
 	}
 	if (error == 0 && m->ignored)
 		json_object_set_new(result, "ignored", json_integer((json_int_t)m->ignored));
+	if (error == 0 && m->unread && !too_large)
+		json_object_set_new(result, "error", json_string(m->unread));
 	if (error == 0) {
 		json_t *mail = NULL;
 

@@ -31,7 +31,11 @@
 /* Quote levels deeper than this are read as this one: a line of a million
  * '>' must not make a million layers, nor an HTML body of a million
  * <blockquote> a million '>' before each line. */
-#define QUOTE_DEPTH_MAX 64
+#define QUOTE_DEPTH_MAX 16
+/* GMime checks each line against every boundary still open, so a message
+ * of thousands of nested multiparts costs their number times its lines. A
+ * player's mail has a few; beyond this many, the body is not read. */
+#define BOUNDARIES_MAX 128
 
 /* A found pair before it is handed out; GLib-allocated. */
 typedef struct {
@@ -1218,6 +1222,32 @@ static int read_headers(est_intake_message *m, GMimeMessage *msg, const char *re
 	return 0;
 }
 
+/* The length of the header section: up to and with the empty line that ends it, or all. */
+static size_t header_section(const char *s, size_t len)
+{
+	const char *p = s;
+
+	while ((p = memchr(p, '\n', len - (size_t)(p - s)))) {
+		p++;
+		if ((size_t)(p - s) < len && *p == '\n')
+			return (size_t)(p - s) + 1;
+		if ((size_t)(p - s) + 1 < len && p[0] == '\r' && p[1] == '\n')
+			return (size_t)(p - s) + 2;
+	}
+	return len;
+}
+
+/* How many "boundary" parameters the bytes hold (case-insensitive), counted up to max + 1. */
+static size_t count_boundaries(const char *s, size_t len, size_t max)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i + 8 <= len && n <= max; i++)
+		if ((s[i] == 'b' || s[i] == 'B') && !g_ascii_strncasecmp(s + i, "boundary", 8))
+			n++;
+	return n;
+}
+
 int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 		     const char *return_path)
 {
@@ -1227,7 +1257,7 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 	GMimeMessage *msg = NULL;
 	collector c = {g_ptr_array_new_with_free_func(found_free),
 		       g_ptr_array_new_with_free_func(found_free), {0, 0}, 0};
-	int error;
+	int complex, error;
 
 	*out = NULL;
 	skip_mbox_line(&bytes, &len);
@@ -1236,6 +1266,9 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 		goto out;
 	}
 	ensure_gmime();
+	/* Too many boundaries: GMime reads the header section alone, which is cheap. */
+	if ((complex = count_boundaries(bytes, len, BOUNDARIES_MAX) > BOUNDARIES_MAX))
+		len = header_section(bytes, len);
 	stream = g_mime_stream_mem_new_with_buffer(bytes, len);
 	parser = g_mime_parser_new_with_stream(stream);
 	msg = g_mime_parser_construct_message(parser, NULL);
@@ -1251,8 +1284,19 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 	}
 	if ((error = read_headers(m, msg, return_path)) < 0)
 		goto out;
+	if (complex) {
+		m->unread = est_strdup_printf("its MIME structure has more than %d multipart "
+					      "boundaries, so it was not read; send the order file and "
+					      "its .sig in a plain message", BOUNDARIES_MAX);
+		if (!m->unread)
+			error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+		goto done;
+	}
 	walk_message(msg, "", 0, &c);
 	if ((error = fill_candidates(m, &c)) < 0)
+		goto out;
+done:
+	if (error < 0)
 		goto out;
 	*out = m;
 	m = NULL;
@@ -1286,5 +1330,6 @@ void est_intake_free(est_intake_message *m)
 	free(m->message_id);
 	free(m->subject);
 	free(m->automated_why);
+	free(m->unread);
 	free(m);
 }

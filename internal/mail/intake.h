@@ -92,6 +92,13 @@ typedef struct {
 	size_t count;
 	/* Order files found beyond the EST_INTAKE_MAX_CANDIDATES taken: not read. */
 	size_t ignored;
+	/*
+	 * Why the body was not read at all, in words for the sender (a MIME
+	 * structure of more multipart boundaries than the intake reads, whose
+	 * parsing would cost their number times the message's lines); NULL
+	 * when it was read. Headers, `automated` and `from` are read still.
+	 */
+	char *unread;
 } est_intake_message;
 
 /*
