@@ -3,8 +3,10 @@
  *
  * For .forward, procmail, maildrop or fetchmail's mda. Exits 0 once the
  * message is dealt with — orders recorded, or refused with a receipt to
- * the sender, or ignored as a machine's — so the mail system neither
- * bounces nor retries it; 75 asks it to try again later (lock held).
+ * the sender, or ignored as a machine's, or too large (over git config
+ * estafette.maxmessage, default 10 MiB: not read, the player told) — so
+ * the mail system neither bounces nor retries it; 65 only for what is not
+ * mail at all (mail/intake.h); 75 asks it to try again later (lock held).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,21 +18,21 @@
 #include "util/error.h"
 
 #define USAGE "estafette receive GAME [--return-path ADDR] [--json] < message.eml"
-#define MAX_MESSAGE (32 << 20)
-
-static int read_stdin(char **out, size_t *len)
+/*
+ * Standard input: its first `max` bytes in *out (and *len), its whole size
+ * in *size. A message over `max` is read on to its end and dropped, so the
+ * mail system that pipes it sees it taken (not a broken pipe, not a
+ * failure to bounce) while what is kept stays within the limit.
+ */
+static int read_stdin(char **out, size_t *len, size_t *size, size_t max)
 {
 	size_t cap = 65536, used = 0, n;
-	char *buf = malloc(cap + 1), *grown;
+	char *buf = malloc(cap + 1), *grown, drop[65536];
 
-	while (buf && (n = fread(buf + used, 1, cap - used, stdin)) > 0) {
+	*size = 0;
+	while (buf && used < max && (n = fread(buf + used, 1, (cap < max ? cap : max) - used, stdin)) > 0) {
 		used += n;
-		if (used == cap) {
-			if (cap >= MAX_MESSAGE) {
-				free(buf);
-				return est_error_set(EST_EINVAL, "standard input: a message over 32 MiB; "
-						     "send orders without large attachments");
-			}
+		if (used == cap && cap < max) {
 			if (!(grown = realloc(buf, 2 * cap + 1))) {
 				free(buf);
 				buf = NULL;
@@ -42,6 +44,13 @@ static int read_stdin(char **out, size_t *len)
 	}
 	if (!buf)
 		return est_error_set(EST_ENOMEM, "out of memory");
+	*size = used;
+	while (used == max && (n = fread(drop, 1, sizeof(drop), stdin)) > 0)
+		*size += n;
+	if (ferror(stdin)) {
+		free(buf);
+		return est_error_set(EST_EIO, "standard input: cannot read the message");
+	}
 	buf[used] = '\0';
 	*out = buf;
 	*len = used;
@@ -60,10 +69,16 @@ void cmd_print_intake(const json_t *r)
 	printf(" from ");
 	cmd_put_safe(stdout, json_string_value(json_object_get(r, "from")));
 	printf(": %s", status);
-	if (json_object_get(r, "reason") || json_object_get(r, "error")) {
+	if (json_object_get(r, "error") || json_object_get(r, "reason")) {
+		const char *error = json_string_value(json_object_get(r, "error"));
+		const char *reason = json_string_value(json_object_get(r, "reason"));
+
 		printf(" (");
-		cmd_put_safe(stdout, json_string_value(json_object_get(r, json_object_get(r, "reason") ?
-									  "reason" : "error")));
+		cmd_put_safe(stdout, error ? error : reason);
+		if (error && reason) {
+			printf("; ");
+			cmd_put_safe(stdout, reason);
+		}
 		printf(")");
 	}
 	printf("\n");
@@ -92,7 +107,7 @@ int cmd_receive(int argc, char **argv)
 	est_game *game = NULL;
 	json_t *result = NULL;
 	char *message = NULL;
-	size_t len = 0;
+	size_t len = 0, size = 0, max = 0;
 	int c, json = 0, error, status = 0;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -105,9 +120,10 @@ int cmd_receive(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cmd_usage(USAGE);
-	if ((error = read_stdin(&message, &len)) < 0 ||
-	    (error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_receive(&result, game, message, len, return_path, time(NULL))) < 0) {
+	if ((error = est_game_open(&game, argv[optind])) < 0 ||
+	    (error = est_game_max_message(&max, game)) < 0 ||
+	    (error = read_stdin(&message, &len, &size, max)) < 0 ||
+	    (error = est_game_receive(&result, game, message, len, size, return_path, time(NULL))) < 0) {
 		status = cmd_fail(error, json, NULL);
 		goto out;
 	}

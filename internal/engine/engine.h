@@ -206,26 +206,48 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now);
 
 /*
- * Mail intake (`receive`, `fetch`): one RFC 5322 message (`len` bytes; the
- * envelope sender in `return_path` if known, else NULL). Its candidate
- * orders are checked as est_game_check_order checks a file, the newest
- * valid one by seq is recorded (a commit), and the sender gets a receipt
- * saying what was found, accepted or refused and why, the order file's
- * SHA-256 and what the game awaits; then the outbox is delivered. A message
- * from an address that is not a player's gets a short refusal; one sent by
- * a machine (auto-reply, bounce, list) gets nothing. Each outcome is logged
- * in $ESTAFETTE_HOME/games/<id>/intake.log. Handling one message twice
- * records nothing twice and answers once. Takes the game's lock.
- * *result_out (caller decrefs): {"status": "accepted" | "duplicate" |
- * "refused" | "stranger" | "ignored", "from", "message_id", "subject",
- * "sha256", "candidates": [{"where", "quoted", "status", "error"?,
- * "player"?, "step"?, "seq"?}], "mail", "warnings"}.
+ * The most bytes a message may have to be read: git config
+ * estafette.maxmessage of the game's repository (a number of bytes, or
+ * with k, m or g for KiB, MiB or GiB, as git's integers), 10 MiB if unset.
  *
- * Errors: EST_EINVAL (not a message), EST_ELOCKED, EST_ETEMPFAIL (main
- * moved), EST_EIO. Refused orders are an outcome, not an error.
+ * Errors: EST_ECONFIG (a value that is not a positive size).
+ */
+int est_game_max_message(size_t *out, est_game *game);
+
+/*
+ * Mail intake (`receive`, `fetch`): one RFC 5322 message of `size` bytes,
+ * of which `bytes` holds the first `len` (all of it when len == size; a
+ * caller may stop reading a message over est_game_max_message, but must
+ * give at least its header); the envelope sender in `return_path` if
+ * known, else NULL. Its candidate orders (at most
+ * EST_INTAKE_MAX_CANDIDATES, mail/intake.h) are checked as
+ * est_game_check_order checks a file, the newest valid one by seq is
+ * recorded (a commit), and the sender gets a receipt of a few KiB saying
+ * what was found, accepted or refused and why, the order file's SHA-256 and
+ * what the game awaits; then the outbox is delivered. A message
+ * from an address that is not a player's gets a short refusal (once per
+ * address); one sent by a machine (auto-reply, bounce, list) gets nothing;
+ * one without a From address gets nothing ("unanswerable"). A message over
+ * the size limit is not parsed: its header says who sent it, and a player
+ * gets one short notice with the limit and what to do ("too large"). A
+ * sender's address that no notice can be sent to (RFC 5322 allows it,
+ * SMTP cannot take it) is logged as "not_answered". Each outcome is logged
+ * in $ESTAFETTE_HOME/games/<id>/intake.log. Handling one message twice
+ * records nothing twice and answers once. Parsing is done before the
+ * game's lock is taken; checking, recording and answering hold it.
+ * *result_out (caller decrefs): {"status": "accepted" | "duplicate" |
+ * "refused" | "stranger" | "ignored" | "unanswerable" | "too large",
+ * "from"?, "message_id"?, "subject"?, "sha256", "reason"?, "error"?,
+ * "size"? (too large), "not_answered"?, "ignored"? (order files not read),
+ * "candidates": [{"where", "quoted", "status", "error"?, "player"?,
+ * "step"?, "seq"?}], "mail", "warnings"}.
+ *
+ * Errors: EST_EINVAL (not mail at all: mail/intake.h says where the line
+ * runs), EST_ECONFIG (estafette.maxmessage), EST_ELOCKED, EST_ETEMPFAIL
+ * (main moved), EST_EIO. Refused orders are an outcome, not an error.
  */
 int est_game_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
-		     const char *return_path, time_t now);
+		     size_t size, const char *return_path, time_t now);
 
 /*
  * `fetch`: hand every unseen message of a mailbox to est_game_receive —
@@ -238,7 +260,11 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
  * {"handled", "left", "messages": [est_game_receive results with
  * "mailbox_id"], "warnings"}.
  *
- * Errors: EST_ECONFIG (no mailbox given or configured, login refused, TLS),
+ * A message over est_game_max_message is not downloaded: its header is
+ * (IMAP: its RFC822.SIZE is asked first; Maildir: its file size).
+ *
+ * Errors: EST_ECONFIG (no mailbox given or configured, login refused, TLS,
+ * estafette.maxmessage),
  * EST_ETEMPFAIL (server down; the game's lock held: left for the next run),
  * EST_ENOTFOUND (not a Maildir), and those of est_game_receive.
  */

@@ -342,10 +342,16 @@ int est_game_receipt_for_submit(est_game *game, const json_t *receipt, const str
 int est_game_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
 		     int receipt, time_t now);
 
-/* A text that grows line by line; `failed` is set if memory ran out (receipts.c). */
+/*
+ * A text that grows line by line; `failed` is set if memory ran out
+ * (receipts.c). `len` and `cap` keep each addition proportional to its own
+ * length, not to the text's. Start it as {0}.
+ */
 typedef struct {
 	char *text;
 	int failed;
+	size_t len; /* strlen(text) */
+	size_t cap; /* bytes allocated at text */
 } est_text;
 
 void est_text_add(est_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

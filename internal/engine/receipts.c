@@ -18,18 +18,35 @@
 void est_text_add(est_text *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *line = NULL, *joined;
+	char *line = NULL;
+	int n;
 
+	if (t->failed)
+		return;
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	n = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	joined = line ? est_strdup_printf("%s%s", t->text ? t->text : "", line) : NULL;
-	free(line);
-	if (!joined)
+	if (n < 0) {
 		t->failed = 1;
-	free(t->text);
-	t->text = joined;
+		return;
+	}
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 256;
+		char *grown;
+
+		while (cap < t->len + (size_t)n + 1)
+			cap *= 2;
+		if (!(grown = realloc(t->text, cap))) {
+			free(line);
+			t->failed = 1;
+			return;
+		}
+		t->text = grown;
+		t->cap = cap;
+	}
+	memcpy(t->text + t->len, line, (size_t)n + 1);
+	t->len += (size_t)n;
+	free(line);
 }
 
 void est_text_orders(est_text *t, const json_t *orders)

@@ -1,13 +1,21 @@
 /*
- * Orders by mail (issue 3): one RFC 5322 message in; every order it
- * carries is checked as `submit` checks a file; the newest valid one (by
- * seq) is recorded; the sender gets a receipt; the game's intake log says
- * what happened. Machines (auto-replies, bounces, lists) get no answer.
+ * Orders by mail: one RFC 5322 message in; every order it carries is
+ * checked as `submit` checks a file; the newest valid one (by seq) is
+ * recorded; the sender gets a receipt; the game's intake log says what
+ * happened. Machines (auto-replies, bounces, lists) get no answer.
  * Handling the same message twice records nothing twice and answers once:
  * the receipt's outbox name comes from the message's bytes.
+ *
+ * What a message costs is bounded before the lock is taken: one over the
+ * game's size limit is not parsed (only its header is read, to answer a
+ * player), and the intake takes at most EST_INTAKE_MAX_CANDIDATES order
+ * files from the rest; parsing is done before the lock, and the receipt
+ * stays a few KiB whatever came in.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +30,51 @@
 #include "util/error.h"
 #include "util/fault.h"
 #include "util/util.h"
+
+/* The limit when git config estafette.maxmessage is not set: 10 MiB. */
+#define DEFAULT_MAX_MESSAGE ((size_t)10 << 20)
+/* The header of a message over the limit is read from this many first bytes at most. */
+#define HEADER_READ_MAX ((size_t)256 << 10)
+/* What a receipt lists of the message beyond its verdict and the accepted orders. */
+#define RECEIPT_LIST_MAX 4096
+/* What a receipt lists of the accepted orders themselves (the order file is up to 64 KiB). */
+#define RECEIPT_ORDERS_MAX 2048
+/* One line of a receipt: an error quotes names and text from the message. */
+#define RECEIPT_LINE_MAX 400
+/* Diagnostics listed for one candidate. */
+#define RECEIPT_DIAGNOSTICS_MAX 5
+
+int est_game_max_message(size_t *out, est_game *game)
+{
+	char *value = est_game_config(game, "estafette.maxmessage", NULL), *end = NULL;
+	unsigned long long n, unit = 1;
+	int error = 0;
+
+	*out = DEFAULT_MAX_MESSAGE;
+	if (!value)
+		return 0;
+	/* git's integer syntax (git config --type=int): digits, then k, m or g for 1024^1..3 */
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	if (end && (*end == 'k' || *end == 'K'))
+		unit = 1ULL << 10, end++;
+	else if (end && (*end == 'm' || *end == 'M'))
+		unit = 1ULL << 20, end++;
+	else if (end && (*end == 'g' || *end == 'G'))
+		unit = 1ULL << 30, end++;
+	if (errno || end == value || !isdigit((unsigned char)value[0]) || *end || n == 0 ||
+	    n > (unsigned long long)SIZE_MAX / 4 / unit) {
+		error = est_error_set(EST_ECONFIG, "git config estafette.maxmessage: \"%.40s\" is not a "
+				      "size in bytes (a positive number, optionally with k, m or g for "
+				      "KiB, MiB or GiB); set it with git -C GAME config "
+				      "estafette.maxmessage 10m, or unset it for the default of 10 MiB",
+				      value);
+	} else {
+		*out = (size_t)(n * unit);
+	}
+	free(value);
+	return error;
+}
 
 /* What became of one candidate. */
 typedef struct {
@@ -172,8 +225,31 @@ static tried *newest_valid(tried *all, size_t n)
 	return best;
 }
 
-static void receipt_candidates(est_text *t, const tried *all, size_t n, const tried *best)
+/* Add one line, at most RECEIPT_LINE_MAX bytes of `text` (cut at a UTF-8 boundary). */
+static void add_clipped(est_text *t, const char *prefix, const char *text)
 {
+	size_t n = strlen(text);
+
+	if (n > RECEIPT_LINE_MAX) {
+		n = RECEIPT_LINE_MAX;
+		while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+			n--;
+		est_text_add(t, "%s%.*s ...", prefix, (int)n, text);
+	} else {
+		est_text_add(t, "%s%s", prefix, text);
+	}
+}
+
+/*
+ * The other candidates, one short paragraph each, until RECEIPT_LIST_MAX
+ * bytes are used; the rest are counted in one line (the intake log has
+ * each). The order files the intake did not read are named once.
+ */
+static void receipt_candidates(est_text *t, const tried *all, size_t n, const tried *best,
+			       size_t ignored)
+{
+	size_t start = t->len, unlisted = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		const char *status = json_string_value(json_object_get(all[i].result, "status"));
 		const json_t *d;
@@ -182,23 +258,70 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 
 		if (&all[i] == best)
 			continue;
-		if (all[i].c->quoted && best) {
-			est_text_add(t, "\n- %s: older orders quoted in your message; not used", all[i].c->where);
+		if (t->len - start > RECEIPT_LIST_MAX) {
+			unlisted++;
 			continue;
 		}
-		if (all[i].order)
-			est_text_add(t, "\n- %s: valid, but an order with a higher seq came with it",
-				     all[i].c->where);
-		else /* the message names where the candidate was found */
-			est_text_add(t, "\n- %s", json_string_value(json_object_get(all[i].result, "error")));
+		if (all[i].c->quoted && best) {
+			add_clipped(t, "\n- ", all[i].c->where);
+			est_text_add(t, ": older orders quoted in your message; not used");
+			continue;
+		}
+		if (all[i].order) {
+			add_clipped(t, "\n- ", all[i].c->where);
+			est_text_add(t, ": valid, but an order with a higher seq came with it");
+		} else {
+			const char *error = json_string_value(json_object_get(all[i].result, "error"));
+			const char *where = all[i].c->where;
+
+			/* most messages start with where the candidate was found; those that do not get it */
+			if (strncmp(error, where, strlen(where)) != 0) {
+				add_clipped(t, "\n- ", where);
+				add_clipped(t, ": ", error);
+			} else {
+				add_clipped(t, "\n- ", error);
+			}
+		}
 		if (strcmp(status, "refused") == 0 && !all[i].c->quoted)
 			est_text_add(t, "\n  Fix the file, sign it again and send it.");
 		json_array_foreach(json_object_get(all[i].result, "diagnostics"), j, d) {
+			if (j == RECEIPT_DIAGNOSTICS_MAX) {
+				est_text_add(t, "\n    and %zu more", json_array_size(json_object_get(
+					all[i].result, "diagnostics")) - j);
+				break;
+			}
 			est_diagnostic_text(line, sizeof(line), d);
-			est_text_add(t, "\n    %s", line);
+			add_clipped(t, "\n    ", line);
 		}
 	}
+	if (unlisted)
+		est_text_add(t, "\n- and %zu more order files found in it, not listed here", unlisted);
+	if (ignored)
+		est_text_add(t, "\n- and %zu more order files in it, not read: at most %d are read from "
+			     "one message. Send one order file (and its .sig) a message.", ignored,
+			     EST_INTAKE_MAX_CANDIDATES);
 	est_text_add(t, "\n");
+}
+
+/* The accepted orders, one line each, cut after RECEIPT_ORDERS_MAX bytes. */
+static void receipt_orders(est_text *t, const json_t *orders)
+{
+	est_text all = {0};
+
+	est_text_orders(&all, orders);
+	if (all.failed) {
+		t->failed = 1;
+	} else if (all.len > RECEIPT_ORDERS_MAX) {
+		size_t n = RECEIPT_ORDERS_MAX;
+
+		while (n > 0 && all.text[n - 1] != '\n')
+			n--;
+		est_text_add(t, "%.*s  ... and more: %zu orders in all, as in the order file\n", (int)n,
+			     all.text, json_array_size(orders));
+	} else if (all.text) {
+		est_text_add(t, "%s", all.text);
+	}
+	free(all.text);
 }
 
 /* "Re: SUBJECT" on one line of at most 150 bytes: a decoded subject may hold anything. */
@@ -228,24 +351,26 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 
 	snprintf(name, sizeof(name), "receipt-%.16s", key);
 	reply_subject(subject, sizeof(subject), m->subject);
-	est_text_add(&t, "estafette, game %s: your message %s%s%s\n\n",
+	est_text_add(&t, "estafette, game %s: your message %s%.200s%s\n\n",
 		     json_string_value(json_object_get(game->game, "id")),
 		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "");
 	if (best) {
-		est_text_add(&t, "ACCEPTED: orders of %s for step %lld, seq %lld (%s)\n"
+		est_text_add(&t, "ACCEPTED: orders of %s for step %lld, seq %lld (%.200s)\n"
 			     "SHA-256 of the order file: %s\n", best->order->player, best->order->step,
 			     best->order->seq, best->c->where,
 			     json_string_value(json_object_get(recorded, "sha256")));
-		est_text_orders(&t, best->order->orders);
-	} else if (n == 0) {
+		receipt_orders(&t, best->order->orders);
+	} else if (m->unread) {
+		est_text_add(&t, "REFUSED: %s.\n", m->unread);
+	} else if (n == 0 && m->ignored == 0) {
 		est_text_add(&t, "REFUSED: no orders found in it. Attach the order file and its .sig, "
 			     "or paste both into the body.\n");
 	} else {
 		est_text_add(&t, "NOTHING RECORDED from this message:");
 	}
-	if (best && n > 1)
+	if (best && (n > 1 || m->ignored))
 		est_text_add(&t, "\nAlso found in it:");
-	receipt_candidates(&t, all, n, best);
+	receipt_candidates(&t, all, n, best, m->ignored);
 	est_text_awaiting(&t, game, now);
 	char *answered = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
 
@@ -386,41 +511,131 @@ static int lock_patiently(est_game *game)
 	return error;
 }
 
+/*
+ * A notice that cannot be composed for this sender's address (one RFC 5322
+ * allows but SMTP and our headers cannot carry, or that is not UTF-8) is
+ * no error of the message: it is logged as not answered.
+ */
+static int answered(json_t *result, int error)
+{
+	if (error != EST_EINVAL)
+		return error;
+	json_object_set_new(result, "not_answered", json_string(est_error_message()));
+	est_error_clear();
+	return 0;
+}
+
+/* The header section: the bytes up to and with the empty line that ends it, at most HEADER_READ_MAX. */
+static size_t header_length(const char *bytes, size_t len)
+{
+	size_t n = len < HEADER_READ_MAX ? len : HEADER_READ_MAX;
+
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (bytes[i] != '\n')
+			continue;
+		if (bytes[i + 1] == '\n')
+			return i + 2;
+		if (bytes[i + 1] == '\r' && i + 2 < n && bytes[i + 2] == '\n')
+			return i + 3;
+	}
+	return n;
+}
+
+/* A player's message over the limit: one short notice, once per message, saying what to do. */
+static int notice_too_large(est_game *game, const est_intake_message *m, const char *key,
+			    const char *to, size_t size, size_t limit, time_t now)
+{
+	char name[80], subject[200], text[900];
+	char *answered_id = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
+	int error;
+
+	if (m->message_id && !answered_id)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	snprintf(name, sizeof(name), "too-large-%.16s", key);
+	reply_subject(subject, sizeof(subject), m->subject);
+	snprintf(text, sizeof(text), "estafette, game %s: your message %s%.200s%s is %zu bytes, over "
+		 "this game's limit of %zu bytes, so it was not read and nothing in it was recorded.\n\n"
+		 "Send the order file and its .sig alone (an order file is at most 64 KiB), without "
+		 "other attachments or quoted mail; or ask your GM to raise the limit (git config "
+		 "estafette.maxmessage).\n", json_string_value(json_object_get(game->game, "id")),
+		 m->message_id ? "<" : "", m->message_id ? m->message_id : "",
+		 m->message_id ? ">" : "", size, limit);
+	error = est_game_notice(game, name, to, subject, text, answered_id, now);
+	free(answered_id);
+	return error;
+}
+
 int est_game_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
-		     const char *return_path, time_t now)
+		     size_t size, const char *return_path, time_t now)
 {
 	est_intake_message *m = NULL;
 	const json_t *sender;
 	json_t *result = NULL;
+	size_t limit, parsed = len;
+	int too_large, error;
 	char key[65];
-	int error;
 
-	if ((error = est_intake_parse(&m, bytes, len, return_path)) < 0) {
-		message_key(key, NULL, bytes, len);
+	*result_out = NULL;
+	if ((error = est_game_max_message(&limit, game)) < 0)
+		return error;
+	if (size < len)
+		size = len;
+	/* Over the limit, only the header is read: enough to know whom to tell, and cheap. */
+	if ((too_large = size > limit))
+		parsed = header_length(bytes, len);
+	if ((error = est_intake_parse(&m, bytes, parsed, return_path)) < 0) {
+		message_key(key, NULL, bytes, parsed);
 		result = json_pack("{s:s, s:s, s:s}", "status", "unreadable", "error",
 				   est_error_message(), "sha256", key);
 		log_intake(game, result);
 		json_decref(result);
 		return error;
 	}
-	message_key(key, m, bytes, len);
+	message_key(key, m, bytes, parsed);
+	est_fault_point("receive-after-parse");
 	if ((error = lock_patiently(game)) < 0)
 		goto out;
 	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0)
 		goto unlock;
 	result = json_pack("{s:s?, s:s?, s:s?, s:s}", "from", m->from, "message_id", m->message_id,
 			   "subject", m->subject, "sha256", key);
+	if (too_large) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "%zu bytes, over the limit of %zu bytes (git config "
+			 "estafette.maxmessage): not read", size, limit);
+		json_object_set_new(result, "status", json_string("too large"));
+		json_object_set_new(result, "error", json_string(why));
+		json_object_set_new(result, "size", json_integer((json_int_t)size));
+	}
 	if (m->automated) {
-		json_object_set_new(result, "status", json_string("ignored"));
+		if (!too_large)
+			json_object_set_new(result, "status", json_string("ignored"));
 		json_object_set_new(result, "reason", json_string(m->automated_why));
+	} else if (!m->from) {
+		if (!too_large)
+			json_object_set_new(result, "status", json_string("unanswerable"));
+		json_object_set_new(result, "reason", json_string(
+			"no From address to answer (none, an empty group, or one that does not parse)"));
 	} else if (!(sender = player_by_email(game, m->from))) {
-		json_object_set_new(result, "status", json_string("stranger"));
-		error = refuse_stranger(game, m, now);
+		if (!too_large)
+			json_object_set_new(result, "status", json_string("stranger"));
+		error = answered(result, refuse_stranger(game, m, now));
 	} else {
 		char *to = strdup(json_string_value(json_object_get(sender, "email")));
-		error = to ? handle(result, game, m, key, to, now) : est_error_set(EST_ENOMEM, "out of memory");
+
+		if (!to)
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		else if (too_large)
+			error = answered(result, notice_too_large(game, m, key, to, size, limit, now));
+		else
+			error = handle(result, game, m, key, to, now);
 		free(to);
 	}
+	if (error == 0 && m->ignored)
+		json_object_set_new(result, "ignored", json_integer((json_int_t)m->ignored));
+	if (error == 0 && m->unread && !too_large)
+		json_object_set_new(result, "error", json_string(m->unread));
 	if (error == 0) {
 		json_t *mail = NULL;
 
@@ -452,12 +667,11 @@ typedef struct {
 } fetch_run;
 
 /* est_intake_fn: a message is done (may be marked seen) once its outcome is stored. */
-static int fetch_one(void *payload, const char *message, size_t len, const char *id)
+static int fetch_one(void *payload, const char *message, size_t len, size_t size, const char *id)
 {
 	fetch_run *run = payload;
 	json_t *result = NULL;
-	/* No message: the mailbox could not read it (too large, imap.h); the error says why. */
-	int error = message ? est_game_receive(&result, run->game, message, len, NULL, run->now) : EST_EINVAL;
+	int error = est_game_receive(&result, run->game, message, len, size, NULL, run->now);
 
 	if (error == EST_EINVAL) { /* not a message at all: nothing to answer, and never will be */
 		result = json_pack("{s:s, s:s}", "status", "unreadable", "error", est_error_message());
@@ -471,9 +685,6 @@ static int fetch_one(void *payload, const char *message, size_t len, const char 
 	return error;
 }
 
-
-
-
 int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
 		   time_t now)
 {
@@ -481,21 +692,21 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
 	char *url = imap_url ? strdup(imap_url) : est_game_config(game, "estafette.imapurl", NULL);
 	char *user = est_game_config(game, "estafette.imapuser", NULL), *ca = est_game_config(game, "estafette.imapcafile", NULL);
 	char *password = NULL;
-	size_t handled = 0, left = 0;
+	size_t handled = 0, left = 0, limit;
 	int error;
 
-	if ((error = est_game_password(&password, game, "imap-password")) < 0) {
-		*summary_out = NULL;
+	*summary_out = NULL;
+	if ((error = est_game_max_message(&limit, game)) < 0 ||
+	    (error = est_game_password(&password, game, "imap-password")) < 0)
 		goto out;
-	}
 	if (maildir) {
-		error = est_mail_maildir_fetch(&handled, &left, maildir, fetch_one, &run);
+		error = est_mail_maildir_fetch(&handled, &left, maildir, limit, fetch_one, &run);
 	} else if (!url) {
 		error = est_error_set(EST_ECONFIG, "no mailbox: give --imap URL or --maildir DIR, or set "
 				      "git -C GAME config estafette.imapurl imaps://host/INBOX");
 	} else {
 		est_mail_imap imap = {.url = url, .username = user, .password = password, .netrc = 1,
-				      .ca_file = ca, .timeout_seconds = 60};
+				      .ca_file = ca, .timeout_seconds = 60, .max_message = limit};
 		error = est_mail_imap_fetch(&handled, &left, &imap, fetch_one, &run);
 	}
 	*summary_out = json_pack("{s:I, s:I, s:O, s:O}", "handled", (json_int_t)handled,

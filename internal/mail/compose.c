@@ -279,27 +279,54 @@ static void header_text(struct header *h, const char *s)
 
 /*
  * A bare address as SMTP and our headers take it: printable ASCII, one "@"
- * with something on both sides, no spaces, brackets, quotes or commas
- * (quoted local parts and SMTPUTF8 are not supported).
+ * with something on both sides, no spaces, brackets, quotes or commas; or
+ * a quoted local part (RFC 5321 Quoted-string: "john smith"@example.org)
+ * of printable ASCII and spaces, with \" and \\ escaped, and no "@" in it
+ * (libcurl splits an envelope address at its first "@"). SMTPUTF8 is not
+ * supported.
  */
 int est_mail_check_address(const char *addr, size_t n, const char *what)
 {
-	size_t at = 0, ats = 0;
+	size_t i = 0, at;
 
-	for (size_t i = 0; i < n; i++) {
+	if (n > 254 || n == 0)
+		goto bad;
+	if (addr[0] == '"') {
+		for (i = 1; i < n && addr[i] != '"'; i++) {
+			if (addr[i] == '\\' && ++i == n)
+				goto bad;
+			if ((unsigned char)addr[i] < 0x20 || (unsigned char)addr[i] > 0x7e || addr[i] == '@')
+				goto bad;
+		}
+		if (i >= n || i == 1)
+			goto bad; /* unterminated, or "" */
+		i++;
+	} else {
+		for (; i < n && addr[i] != '@'; i++) {
+			unsigned char c = (unsigned char)addr[i];
+
+			if (c <= 0x20 || c > 0x7e || strchr("<>()[],;:\\\"", c))
+				goto bad;
+		}
+		if (i == 0)
+			goto bad;
+	}
+	if (i >= n || addr[i] != '@')
+		goto bad;
+	at = i;
+	for (i = at + 1; i < n; i++) {
 		unsigned char c = (unsigned char)addr[i];
 
-		if (c <= 0x20 || c > 0x7e || strchr("<>()[],;:\\\"", c))
+		if (c <= 0x20 || c > 0x7e || strchr("<>()[],;:\\\"@", c))
 			goto bad;
-		if (c == '@')
-			at = i, ats++;
 	}
-	if (ats == 1 && at > 0 && at + 1 < n && n <= 254)
+	if (at + 1 < n)
 		return 0;
 bad:
 	return est_error_set(EST_EINVAL,
 			     "%s: \"%.*s\" is not a plain address (local@domain, printable "
-			     "ASCII, no spaces or brackets); fix the address",
+			     "ASCII, no spaces or brackets outside a quoted local part); fix the "
+			     "address",
 			     what, (int)(n > 200 ? 200 : n), addr);
 }
 

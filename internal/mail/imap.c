@@ -34,7 +34,9 @@ struct buffer {
 	char *data;
 	size_t len;
 	size_t cap;
-	int failed; /* out of memory while curl wrote */
+	int failed;   /* out of memory while curl wrote */
+	size_t limit; /* keep at most this many bytes, read and drop the rest; 0: all */
+	size_t seen;  /* bytes curl wrote, kept or not */
 };
 
 struct session {
@@ -52,8 +54,14 @@ struct session {
 static size_t write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 {
 	struct buffer *b = userdata;
-	size_t n = size * nmemb;
+	size_t n = size * nmemb, all = n;
 
+	b->seen += all;
+	/* Past the limit the transfer goes on, so the connection stays in step, but nothing is kept. */
+	if (b->limit && b->len + n > b->limit)
+		n = b->limit > b->len ? b->limit - b->len : 0;
+	if (n == 0)
+		return all;
 	if (n > SIZE_MAX - b->len - 1) {
 		b->failed = 1;
 		return 0;
@@ -74,7 +82,7 @@ static size_t write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 	memcpy(b->data + b->len, ptr, n);
 	b->len += n;
 	b->data[b->len] = '\0';
-	return n;
+	return all;
 }
 
 /* A tagged NO or BAD, or an untagged BYE: what a person needs to see. */
@@ -320,14 +328,19 @@ static int transfer_error(struct session *s, CURLcode rc, const char *what)
 
 /*
  * One transfer on the run's connection: `url`, with `custom` as the IMAP
- * command (NULL: what the URL says). What the server wrote is in s->body.
+ * command (NULL: what the URL says). What the server wrote is in s->body,
+ * its first `limit` bytes only if limit is not 0 (the rest is read and
+ * dropped; s->body.seen counts it all).
  */
-static CURLcode request(struct session *s, const char *url, const char *custom)
+static CURLcode request_limited(struct session *s, const char *url, const char *custom,
+				size_t limit)
 {
 	CURLcode rc;
 
 	s->body.len = 0;
 	s->body.failed = 0;
+	s->body.limit = limit;
+	s->body.seen = 0;
 	if (s->body.data)
 		s->body.data[0] = '\0';
 	s->errbuf[0] = '\0';
@@ -339,6 +352,11 @@ static CURLcode request(struct session *s, const char *url, const char *custom)
 	if (rc == CURLE_OK)
 		s->connected = 1;
 	return rc;
+}
+
+static CURLcode request(struct session *s, const char *url, const char *custom)
+{
+	return request_limited(s, url, custom, 0);
 }
 
 static int compare_uid(const void *a, const void *b)
@@ -453,23 +471,64 @@ static int open_mailbox(struct session *s, const char *verb)
 }
 
 /*
- * Fetch message `uid` whole into s->body, leaving \Seen as it was. *gone_out
- * is 1 when the server has no such message any more.
+ * The RFC822.SIZE of message `uid` in *size_out; *gone_out is 1 when the
+ * server has no such message any more.
  */
-static int fetch_message(int *gone_out, struct session *s, unsigned long uid)
+static int message_size(size_t *size_out, int *gone_out, struct session *s, unsigned long uid)
+{
+	char command[64];
+	const char *p;
+	CURLcode rc;
+
+	*size_out = 0;
+	*gone_out = 0;
+	snprintf(command, sizeof(command), "UID FETCH %lu (RFC822.SIZE)", uid);
+	if ((rc = request(s, s->mailbox_url, command)) != CURLE_OK)
+		return transfer_error(s, rc, command);
+	/* "* 12 FETCH (UID 7 RFC822.SIZE 1234)": no such line when the message is gone */
+	for (p = s->body.data; p && (p = strcasestr(p, "RFC822.SIZE ")); p++) {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(p + strlen("RFC822.SIZE "), &end, 10);
+		if (errno || end == p + strlen("RFC822.SIZE ") || n > SIZE_MAX / 2)
+			return est_error_set(EST_ETEMPFAIL, "%s: %s: the server answered a size out of "
+					     "range; run again", s->display, command);
+		*size_out = (size_t)n;
+		return 0;
+	}
+	*gone_out = 1;
+	return 0;
+}
+
+/*
+ * Fetch message `uid` into s->body, leaving \Seen as it was: whole, or,
+ * when its size is over s->max_message, its header only (both cut at what
+ * may be kept). *size_out is the message's size; *gone_out is 1 when the
+ * server has no such message any more.
+ */
+static int fetch_message(size_t *size_out, int *gone_out, struct session *s,
+			 const est_mail_imap *imap, unsigned long uid)
 {
 	char *url = NULL;
 	char what[64];
+	size_t size = 0;
+	int error, over;
 	CURLcode rc;
-	int error;
 
 	*gone_out = 0;
 	snprintf(what, sizeof(what), "UID FETCH %lu", uid);
 	if ((error = open_mailbox(s, "EXAMINE")) < 0)
 		return error;
-	if (!(url = est_strdup_printf("%s;UID=%lu", s->mailbox_url, uid)))
+	if (imap->max_message && (error = message_size(&size, gone_out, s, uid)) < 0)
+		return error;
+	if (*gone_out)
+		return 0;
+	over = imap->max_message && size > imap->max_message;
+	if (!(url = est_strdup_printf("%s;UID=%lu%s", s->mailbox_url, uid, over ? ";SECTION=HEADER" : "")))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	rc = request(s, url, NULL);
+	rc = request_limited(s, url, NULL, over ? EST_MAIL_HEAD_MAX : imap->max_message);
 	free(url);
 	if (rc == CURLE_REMOTE_FILE_NOT_FOUND && !s->refused_socket) {
 		*gone_out = 1;
@@ -479,6 +538,8 @@ static int fetch_message(int *gone_out, struct session *s, unsigned long uid)
 		return transfer_error(s, rc, what);
 	if (!s->body.data && !(s->body.data = calloc(1, 1)))
 		return est_error_set(EST_ENOMEM, "out of memory");
+	/* Whole, the size is what came in: more than was kept if the server sent more than it said. */
+	*size_out = over ? size : s->body.seen;
 	return 0;
 }
 
@@ -511,16 +572,17 @@ int est_mail_imap_fetch(size_t *handled_out, size_t *left_out, const est_mail_im
 		goto out;
 	for (i = 0; i < count; i++) {
 		char id[32];
+		size_t size = 0;
 		int missing;
 
-		if ((error = fetch_message(&missing, &s, uids[i])) < 0)
+		if ((error = fetch_message(&size, &missing, &s, imap, uids[i])) < 0)
 			goto out;
 		if (missing) {
 			gone++;
 			continue;
 		}
 		snprintf(id, sizeof(id), "UID %lu", uids[i]);
-		error = fn(payload, s.body.data, s.body.len, id);
+		error = fn(payload, s.body.data, s.body.len, size, id);
 		if (error > 0)
 			error = EST_ERROR;
 		if (error < 0 && error != EST_EINVAL)

@@ -27,18 +27,23 @@
  * Called once per message, in the mailbox's order (ascending UID; Maildir
  * file name order). `message` is the message exactly as stored, `len` bytes
  * (CRLF line ends from IMAP; whatever the file holds from a Maildir), with
- * a NUL after them for convenience; borrowed for the call only. `id` names
+ * a NUL after them for convenience; borrowed for the call only. `size` is
+ * the message's whole size: when it is over the caller's max_message,
+ * `message` holds only its beginning (IMAP: its header section, BODY[HEADER];
+ * Maildir: its first EST_MAIL_HEAD_MAX bytes), so len < size. `id` names
  * the message for logs: "UID 42" or the Maildir file name ("new/NAME" or
- * "cur/NAME"). `message` is NULL (and `len` 0) for a message that cannot
- * be read because it is too large: est_error_message() says why, and fn
- * returns EST_EINVAL to have it marked seen rather than block the mailbox.
+ * "cur/NAME").
  *
  * Return 0 when the message's result is stored durably (the mailbox then
  * marks it seen), EST_EINVAL when it was refused for good (also marked seen:
  * the refusal was answered), any other negative EST_E* code to stop the run
  * and leave this message and the ones after it unseen for the next run.
  */
-typedef int (*est_intake_fn)(void *payload, const char *message, size_t len, const char *id);
+typedef int (*est_intake_fn)(void *payload, const char *message, size_t len, size_t size,
+			     const char *id);
+
+/* What is read of a message over max_message: enough for any header a client writes. */
+#define EST_MAIL_HEAD_MAX ((size_t)256 << 10)
 
 typedef struct {
 	/*
@@ -55,14 +60,22 @@ typedef struct {
 	int require_tls;      /* non-zero: imap:// fails unless STARTTLS succeeds */
 	const char *ca_file;  /* PEM bundle to verify the server with; NULL: system's */
 	long timeout_seconds; /* connect and per-reply timeout; 0: 60 seconds */
+	/*
+	 * A message bigger than this (by its RFC822.SIZE) is not downloaded:
+	 * only its header, up to EST_MAIL_HEAD_MAX bytes, is. If the server
+	 * sends more than it said, the bytes past the limit are read and
+	 * dropped and fn gets what came in with the size seen. 0: no limit.
+	 */
+	size_t max_message;
 } est_mail_imap;
 
 /*
  * Hand every unseen message of the IMAP mailbox `imap->url` to `fn`.
  *
  * Over one connection (one libcurl handle for the whole run): UID SEARCH
- * UNSEEN, then for each UID in ascending order, fetch the whole message
- * without setting \Seen (the mailbox is opened read-only with EXAMINE for
+ * UNSEEN, then for each UID in ascending order, ask its RFC822.SIZE and
+ * fetch the whole message (or its header, if over max_message) without
+ * setting \Seen (the mailbox is opened read-only with EXAMINE for
  * the fetch, because libcurl 7.88 fetches with BODY[], not BODY.PEEK[]),
  * call fn(payload, message, len, "UID n"), and only after fn returned 0 or
  * EST_EINVAL set \Seen (SELECT, UID STORE n +FLAGS.SILENT (\Seen)). If the
@@ -91,7 +104,8 @@ int est_mail_imap_fetch(size_t *handled_out, size_t *left_out, const est_mail_im
 
 /*
  * Hand every unseen message of the Maildir `maildir` (a folder holding new/,
- * cur/ and tmp/) to `fn`: the files in new/ and those in cur/ whose info
+ * cur/ and tmp/) to `fn` (a file over `max_message` bytes, 0 for no limit,
+ * as its first EST_MAIL_HEAD_MAX bytes only): the files in new/ and those in cur/ whose info
  * ("NAME:2,FLAGS") has no S flag, all in ascending order of their file
  * name (Maildir names start with the delivery time). Names starting with
  * '.' are skipped. After fn returns 0 or EST_EINVAL the file is marked seen
@@ -103,11 +117,10 @@ int est_mail_imap_fetch(size_t *handled_out, size_t *left_out, const est_mail_im
  * est_mail_imap_fetch.
  *
  * Errors: EST_ENOTFOUND (`maildir` lacks new/, cur/ or tmp/); EST_EIO (a
- * folder or message cannot be read, a message is over 64 MiB, or the
- * rename fails); EST_ENOMEM; any
+ * folder or message cannot be read, or the rename fails); EST_ENOMEM; any
  * error fn returned other than EST_EINVAL, passed through.
  */
 int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *maildir,
-			   est_intake_fn fn, void *payload);
+			   size_t max_message, est_intake_fn fn, void *payload);
 
 #endif

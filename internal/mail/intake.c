@@ -12,6 +12,7 @@
 #include "mail/intake.h"
 
 #include "util/error.h"
+#include "util/util.h"
 
 #include <gmime/gmime.h>
 #include <stdlib.h>
@@ -24,6 +25,17 @@
 /* An order file is at most 64 KiB (DESIGN.md "Order files"); in a body it
  * may grow by quote prefixes and markup, so look a good deal further. */
 #define OBJECT_SCAN_MAX (512 * 1024)
+/* An armored SSH signature is a few hundred bytes (Ed25519) to a few KiB (RSA
+ * 16384); a longer block, quoted and wrapped, is not one. */
+#define SIG_SCAN_MAX (64 * 1024)
+/* Quote levels deeper than this are read as this one: a line of a million
+ * '>' must not make a million layers, nor an HTML body of a million
+ * <blockquote> a million '>' before each line. */
+#define QUOTE_DEPTH_MAX 16
+/* GMime checks each line against every boundary still open, so a message
+ * of thousands of nested multiparts costs their number times its lines. A
+ * player's mail has a few; beyond this many, the body is not read. */
+#define BOUNDARIES_MAX 128
 
 /* A found pair before it is handed out; GLib-allocated. */
 typedef struct {
@@ -39,9 +51,12 @@ typedef struct {
 	GString *bytes;
 } blob;
 
+typedef struct collector collector;
+
 /* What one message level (the message, or a forwarded message/rfc822 in
  * it) holds, gathered while its parts are walked. */
 typedef struct {
+	collector *c;       /* where its candidates go, and what room is left */
 	const char *prefix; /* "" or "forwarded message: " */
 	int quoted;
 	GPtrArray *jsons;   /* blob *: order attachments */
@@ -51,10 +66,12 @@ typedef struct {
 	GString *body_sig;  /* the first armored block of the top-level body */
 } level;
 
-typedef struct {
+struct collector {
 	GPtrArray *top;    /* found * */
 	GPtrArray *quoted; /* found * */
-} collector;
+	size_t held[2];    /* candidates taken, top level [0] and quoted [1] */
+	size_t ignored;    /* order files found once both were full */
+};
 
 static void found_free(gpointer p)
 {
@@ -106,23 +123,19 @@ static int ends_with_ci(const char *s, const char *suffix)
 }
 
 /*
- * The signature block starting at `begin` (which points at SIG_BEGIN) in its
- * canonical form, or NULL if no END line follows. Everything between the
- * armor lines that is not base64 is dropped: line breaks of any client,
- * quote marks, flowed spaces, the "=" of quoted-printable never reach here
- * since GMime decoded it.
+ * The armored block from `begin` (which points at SIG_BEGIN) to `end` (which
+ * points at SIG_END) in its canonical form. Everything between the armor
+ * lines that is not base64 is dropped: line breaks of any client, quote
+ * marks, flowed spaces; the "=" of quoted-printable never reaches here since
+ * GMime decoded it.
  */
-static GString *canonical_sig(const char *begin, const char *limit)
+static GString *canonical_sig(const char *begin, const char *end)
 {
 	const char *body = begin + strlen(SIG_BEGIN);
-	const char *end = g_strstr_len(body, limit - body, SIG_END);
-	GString *b64, *out;
+	GString *b64 = g_string_new(NULL), *out;
 	const char *p;
 	size_t i;
 
-	if (!end)
-		return NULL;
-	b64 = g_string_new(NULL);
 	for (p = body; p < end; p++)
 		if (g_ascii_isalnum(*p) || *p == '+' || *p == '/' || *p == '=')
 			g_string_append_c(b64, *p);
@@ -137,31 +150,151 @@ static GString *canonical_sig(const char *begin, const char *limit)
 	return out;
 }
 
-/* The first armored signature at or after `from`, or NULL. */
-static GString *next_sig(const char *from, const char *limit)
-{
-	const char *begin;
+/*
+ * Finds the armored signatures of one text for queries that only move
+ * forward, each byte searched once however many orders ask: a text of
+ * many BEGIN lines and no END, or many orders and no signature, would
+ * otherwise be searched to its end once per order.
+ */
+typedef struct {
+	const char *limit;
+	const char *search; /* the next BEGIN is searched from here */
+	const char *end;    /* the first END after the last BEGIN found; NULL: not searched */
+	const char *block;  /* the BEGIN of the cached block; NULL: none */
+	GString *sig;       /* the cached block, canonical */
+	int done;           /* no signature from `search` on */
+} sig_finder;
 
-	while (from < limit && (begin = g_strstr_len(from, limit - from, SIG_BEGIN))) {
-		GString *sig = canonical_sig(begin, limit);
-		if (sig)
-			return sig;
-		from = begin + 1;
+static void sig_finder_init(sig_finder *f, const char *s, const char *limit)
+{
+	memset(f, 0, sizeof(*f));
+	f->search = s;
+	f->limit = limit;
+}
+
+static void sig_finder_clear(sig_finder *f)
+{
+	if (f->sig)
+		g_string_free(f->sig, TRUE);
+	f->sig = NULL;
+}
+
+/* The first armored signature at or after `from` (borrowed from `f`), or NULL. */
+static const GString *sig_next(sig_finder *f, const char *from)
+{
+	const size_t begin_len = strlen(SIG_BEGIN);
+
+	while (!f->done) {
+		const char *start = MAX(from, f->search), *begin;
+
+		if (f->block && f->block >= from)
+			return f->sig;
+		if (!(begin = memmem(start, f->limit - start, SIG_BEGIN, begin_len)))
+			break;
+		if (!f->end || f->end < begin + begin_len)
+			f->end = memmem(begin + begin_len, f->limit - begin - begin_len, SIG_END,
+					strlen(SIG_END));
+		if (!f->end)
+			break; /* no END after this BEGIN, so none after any later one */
+		f->search = begin + 1;
+		if ((size_t)(f->end - begin) <= SIG_SCAN_MAX) {
+			sig_finder_clear(f);
+			f->block = begin;
+			f->sig = canonical_sig(begin, f->end);
+			return f->sig;
+		}
 	}
+	f->done = 1;
 	return NULL;
 }
 
+static GString *copy_or_null(const GString *s)
+{
+	return s ? g_string_new_len(s->str, s->len) : NULL;
+}
+
+/* The first armored signature of `len` bytes, canonical, or NULL. */
+static GString *first_sig(const char *s, size_t len)
+{
+	sig_finder f;
+	GString *sig;
+
+	sig_finder_init(&f, s, s + len);
+	sig = copy_or_null(sig_next(&f, s));
+	sig_finder_clear(&f);
+	return sig;
+}
+
 /*
- * Past the '}' that closes the object opening at s[0] == '{', or NULL if it
- * does not close within `len` bytes. Braces inside JSON strings do not count.
+ * If `p` starts the key and value "estafette": "orders/1", where that
+ * value ends, else NULL.
  */
-static const char *object_end(const char *s, size_t len)
+static const char *marker_end(const char *p, const char *end)
+{
+	static const char key[] = "\"estafette\"", value[] = "\"orders/1\"";
+	const char *q = p + strlen(key);
+
+	while (q < end && g_ascii_isspace(*q))
+		q++;
+	if (q >= end || *q != ':')
+		return NULL;
+	q++;
+	while (q < end && g_ascii_isspace(*q))
+		q++;
+	if ((size_t)(end - q) < strlen(value) || memcmp(q, value, strlen(value)) != 0)
+		return NULL;
+	return q + strlen(value);
+}
+
+/* 1 if the '"' at s[i] ends or starts a JSON string: not escaped by an odd run of '\'. */
+static int is_quote(const char *s, size_t i, size_t lo)
+{
+	size_t run = 0;
+
+	while (i > lo + run && s[i - run - 1] == '\\')
+		run++;
+	return s[i] == '"' && run % 2 == 0;
+}
+
+/*
+ * The '{' of the object whose member starts at s[m] (outside any string, at
+ * depth 1), searched back to s[lo], or -1. Walking back over a JSON text
+ * from a point outside its strings parses it as well as walking forward.
+ */
+static ptrdiff_t object_start(const char *s, size_t lo, size_t m)
+{
+	size_t depth = 0, i = m;
+	int in_string = 0;
+
+	while (i-- > lo) {
+		char c = s[i];
+
+		if (c == '"' && is_quote(s, i, lo))
+			in_string = !in_string;
+		else if (in_string)
+			continue;
+		else if (c == '}')
+			depth++;
+		else if (c == '{' && depth-- == 0)
+			return (ptrdiff_t)i;
+	}
+	return -1;
+}
+
+/*
+ * Past the '}' that closes the object opening at s[start], if s[m] is at
+ * its depth 1 outside any string and it closes before s[hi]; else 0.
+ */
+static size_t object_close(const char *s, size_t start, size_t m, size_t hi)
 {
 	int in_string = 0, escaped = 0;
 	size_t depth = 0, i;
 
-	for (i = 0; i < len && i < OBJECT_SCAN_MAX; i++) {
+	for (i = start; i < hi; i++) {
 		char c = s[i];
+
+		if (i == m && (in_string || depth != 1))
+			return 0;
 		if (in_string) {
 			if (escaped)
 				escaped = 0;
@@ -174,31 +307,8 @@ static const char *object_end(const char *s, size_t len)
 		} else if (c == '{') {
 			depth++;
 		} else if (c == '}' && --depth == 0) {
-			return s + i + 1;
+			return i > m ? i + 1 : 0;
 		}
-	}
-	return NULL;
-}
-
-/* 1 if the object text holds "estafette": "orders/1". */
-static int is_order_object(const char *s, size_t len)
-{
-	static const char key[] = "\"estafette\"", value[] = "\"orders/1\"";
-	const char *end = s + len, *p = s;
-
-	while ((p = g_strstr_len(p, end - p, key))) {
-		const char *q = p + strlen(key);
-		while (q < end && g_ascii_isspace(*q))
-			q++;
-		if (q < end && *q == ':') {
-			q++;
-			while (q < end && g_ascii_isspace(*q))
-				q++;
-			if ((size_t)(end - q) >= strlen(value) &&
-			    memcmp(q, value, strlen(value)) == 0)
-				return 1;
-		}
-		p++;
 	}
 	return 0;
 }
@@ -249,31 +359,83 @@ static found *found_new(GString *order, GString *sig, char *where, int quoted)
 	return f;
 }
 
+/* Room for one more candidate of its kind (top level or quoted)? Else it is counted as ignored. */
+static int take_slot(collector *c, int quoted)
+{
+	if (c->held[quoted] >= EST_INTAKE_MAX_CANDIDATES) {
+		c->ignored++;
+		return 0;
+	}
+	c->held[quoted]++;
+	return 1;
+}
+
+/* The offsets of every "estafette": "orders/1" member in `text`. */
+static GArray *find_markers(const GString *text)
+{
+	static const char key[] = "\"estafette\"";
+	GArray *at = g_array_new(FALSE, FALSE, sizeof(size_t));
+	const char *s = text->str, *limit = s + text->len, *p = s;
+
+	while ((p = memmem(p, limit - p, key, strlen(key)))) {
+		if (marker_end(p, limit)) {
+			size_t off = p - s;
+			g_array_append_val(at, off);
+		}
+		p++;
+	}
+	return at;
+}
+
 /*
  * Every order object in `text` (one quote level, prefixes removed), each
- * with the first armored signature after it, appended to `into`. The first
- * armored block of the text goes to *first_sig if that is not NULL and
- * still unset.
+ * with the first armored signature after it, appended to `into` while the
+ * collector has room. The first armored block of the text goes to
+ * *first_out if that is not NULL and still unset.
+ *
+ * An order object is found from its "estafette": "orders/1" member: back to
+ * the '{' that opens it, forward to the '}' that closes it, and it holds
+ * no other such member. So each stretch of text between two members is
+ * walked at most three times, and the cost is linear in the text whatever
+ * braces, quotes and armor lines it holds.
  */
-static void scan_layer(GPtrArray *into, const GString *text, const char *where,
-		       int quoted, GString **first_sig)
+static void scan_layer(collector *c, GPtrArray *into, const GString *text, const char *where,
+		       int quoted, GString **first_out)
 {
-	const char *s = text->str, *limit = text->str + text->len;
-	const char *p = s;
+	const char *s = text->str;
+	GArray *markers = find_markers(text);
+	size_t n = markers->len, taken_end = 0, i;
+	sig_finder sigs;
 
-	if (first_sig && !*first_sig)
-		*first_sig = next_sig(s, limit);
-	while ((p = memchr(p, '{', limit - p))) {
-		const char *end = object_end(p, limit - p);
-		if (end && is_order_object(p, end - p)) {
-			g_ptr_array_add(into, found_new(order_from_text(p, end - p),
-							next_sig(end, limit),
-							g_strdup(where), quoted));
-			p = end;
-		} else {
-			p++;
-		}
+	sig_finder_init(&sigs, s, s + text->len);
+	if (first_out && !*first_out)
+		*first_out = copy_or_null(sig_next(&sigs, s));
+	for (i = 0; i < n; i++) {
+		size_t m = g_array_index(markers, size_t, i);
+		size_t lo = i ? g_array_index(markers, size_t, i - 1) + 1 : 0;
+		size_t hi = i + 1 < n ? g_array_index(markers, size_t, i + 1) : text->len;
+		size_t close;
+		ptrdiff_t start;
+
+		if (m < taken_end)
+			continue;
+		lo = MAX(lo, taken_end);
+		if (m > OBJECT_SCAN_MAX)
+			lo = MAX(lo, m - OBJECT_SCAN_MAX);
+		if ((start = object_start(s, lo, m)) < 0)
+			continue;
+		hi = MIN(hi, (size_t)start + OBJECT_SCAN_MAX);
+		if (!(close = object_close(s, (size_t)start, m, hi)))
+			continue;
+		taken_end = close;
+		if (!take_slot(c, quoted))
+			continue;
+		g_ptr_array_add(into, found_new(order_from_text(s + start, close - (size_t)start),
+						copy_or_null(sig_next(&sigs, s + close)),
+						g_strdup(where), quoted));
 	}
+	sig_finder_clear(&sigs);
+	g_array_free(markers, TRUE);
 }
 
 /* ---- format=flowed (RFC 3676) ---- */
@@ -363,7 +525,7 @@ static void html_put(html_text *h, const char *s, size_t n)
 	h->collapsed = 0;
 	if (h->line_start && n) {
 		int d;
-		for (d = 0; d < h->quote; d++)
+		for (d = 0; d < MIN(h->quote, QUOTE_DEPTH_MAX); d++)
 			g_string_append_c(h->out, '>');
 		if (h->quote)
 			g_string_append_c(h->out, ' ');
@@ -437,6 +599,11 @@ static size_t html_tag(html_text *h, const char *s, const char *limit)
 	while (p < limit && g_ascii_isalnum(*p))
 		p++;
 	n = p - name;
+	/* A lone '<' is text: looking for its '>' would walk the rest of the body once per '<'. */
+	if (n == 0 && (closing || !(p < limit && (*p == '!' || *p == '?')))) {
+		html_put(h, "<", 1);
+		return 1;
+	}
 	/* Attribute values may hold '>'. */
 	for (gt = p; gt < limit && *gt != '>'; gt++) {
 		if (*gt == '"' || *gt == '\'') {
@@ -448,12 +615,8 @@ static size_t html_tag(html_text *h, const char *s, const char *limit)
 	}
 	if (gt >= limit)
 		return limit - s;
-	if (n == 0) { /* "<!DOCTYPE", "<?xml", or a lone '<' */
-		if (!closing && s + 1 < limit && (s[1] == '!' || s[1] == '?'))
-			return gt + 1 - s;
-		html_put(h, "<", 1);
-		return 1;
-	}
+	if (n == 0) /* "<!DOCTYPE", "<?xml" */
+		return gt + 1 - s;
 	if (!closing && (tag_is(name, n, "head") || tag_is(name, n, "style") ||
 			 tag_is(name, n, "script") || tag_is(name, n, "title"))) {
 		char *close = g_strdup_printf("</%.*s", (int)n, name);
@@ -575,6 +738,7 @@ static void scan_body(level *lv, const GString *text, int html)
 
 		if (depth == 0 && !forwarding && is_forward_marker(content))
 			forwarding = 1;
+		depth = MIN(depth, QUOTE_DEPTH_MAX);
 		while (layers->len <= (guint)depth)
 			g_ptr_array_add(layers, g_string_new(NULL));
 		into = depth == 0 && forwarding ? forwarded : g_ptr_array_index(layers, depth);
@@ -585,16 +749,16 @@ static void scan_body(level *lv, const GString *text, int html)
 		char *where = i == 0 ? g_strdup_printf("%sbody%s", lv->prefix, html ? " (HTML)" : "")
 				     : g_strdup_printf("%squoted text (level %zu)", lv->prefix, i);
 		if (i == 0)
-			scan_layer(lv->body, g_ptr_array_index(layers, 0), where, lv->quoted,
+			scan_layer(lv->c, lv->body, g_ptr_array_index(layers, 0), where, lv->quoted,
 				   &lv->body_sig);
 		else
-			scan_layer(lv->inner, g_ptr_array_index(layers, i), where, 1, NULL);
+			scan_layer(lv->c, lv->inner, g_ptr_array_index(layers, i), where, 1, NULL);
 		g_free(where);
 		g_string_free(g_ptr_array_index(layers, i), TRUE);
 	}
 	if (forwarded->len) {
 		char *where = g_strdup_printf("%sforwarded text in body", lv->prefix);
-		scan_layer(lv->inner, forwarded, where, 1, NULL);
+		scan_layer(lv->c, lv->inner, forwarded, where, 1, NULL);
 		g_free(where);
 	}
 	g_string_free(forwarded, TRUE);
@@ -670,8 +834,9 @@ static void scan_text_part(level *lv, GMimeTextPart *part)
 
 static void walk(level *lv, GMimeObject *obj, collector *c);
 
-static void level_init(level *lv, const char *prefix, int quoted)
+static void level_init(level *lv, collector *c, const char *prefix, int quoted)
 {
+	lv->c = c;
 	lv->prefix = prefix;
 	lv->quoted = quoted;
 	lv->jsons = g_ptr_array_new_with_free_func(blob_free);
@@ -733,7 +898,7 @@ static void walk_message(GMimeMessage *msg, const char *prefix, int quoted, coll
 	GMimeObject *body = g_mime_message_get_mime_part(msg);
 	level lv;
 
-	level_init(&lv, prefix, quoted);
+	level_init(&lv, c, prefix, quoted);
 	if (body)
 		walk(&lv, body, c);
 	level_flush(&lv, c);
@@ -765,13 +930,17 @@ static void walk_part(level *lv, GMimePart *part)
 
 	if (g_mime_content_type_is_type(ct, "application", "json") ||
 	    (filename && ends_with_ci(filename, ".json"))) {
-		blob *b = g_new0(blob, 1);
+		blob *b;
+
+		if (!take_slot(lv->c, lv->quoted))
+			return; /* counted, not decoded */
+		b = g_new0(blob, 1);
 		b->name = g_strdup(filename ? filename : "(unnamed)");
 		b->bytes = part_utf8(part);
 		g_ptr_array_add(lv->jsons, b);
 	} else if (filename && ends_with_ci(filename, ".sig")) {
 		GString *raw = part_bytes(part);
-		GString *sig = next_sig(raw->str, raw->str + raw->len);
+		GString *sig = first_sig(raw->str, raw->len);
 		if (sig) {
 			blob *b = g_new0(blob, 1);
 			b->name = g_strdup(filename);
@@ -927,7 +1096,7 @@ static char *dup_len(const char *s, size_t len)
 }
 
 /* Move the collected pairs into m->candidates, top level first, dropping
- * repeats. */
+ * repeats, at most EST_INTAKE_MAX_CANDIDATES; m->ignored counts the rest. */
 static int fill_candidates(est_intake_message *m, collector *c)
 {
 	GPtrArray *all = g_ptr_array_new();
@@ -951,6 +1120,10 @@ static int fill_candidates(est_intake_message *m, collector *c)
 			repeat = same_found(g_ptr_array_index(all, j), f);
 		if (repeat)
 			continue;
+		if (m->count == EST_INTAKE_MAX_CANDIDATES) {
+			m->ignored++;
+			continue;
+		}
 		cand = &m->candidates[m->count++];
 		cand->order = dup_len(f->order->str, f->order->len);
 		cand->order_len = f->order->len;
@@ -963,6 +1136,7 @@ static int fill_candidates(est_intake_message *m, collector *c)
 			goto out;
 		}
 	}
+	m->ignored += c->ignored;
 out:
 	g_ptr_array_free(all, TRUE);
 	return error;
@@ -990,6 +1164,39 @@ static void skip_mbox_line(const char **bytes, size_t *len)
 	}
 }
 
+/* 1 if s[0..n) is a dot-atom (RFC 5322 3.2.3): atoms of atext joined by single dots. */
+static int is_dot_atom(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || s[0] == '.' || s[n - 1] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '.' ? s[i + 1] == '.' : !(g_ascii_isalnum(ch) || strchr("!#$%&'*+-/=?^_`{|}~", ch)))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The address as players' records hold it: a quoted local part that needs
+ * no quotes loses them ("john.smith"@example.org is john.smith@example.org,
+ * RFC 5321 4.1.2), one that needs them ("john smith"@example.org) keeps
+ * them. A new malloc'd string, or NULL on ENOMEM.
+ */
+static char *canonical_addr(const char *addr)
+{
+	const char *at = strrchr(addr, '@');
+	size_t n = at ? (size_t)(at - addr) : 0;
+
+	if (at && n >= 2 && addr[0] == '"' && addr[n - 1] == '"' &&
+	    !memchr(addr + 1, '"', n - 2) && !memchr(addr + 1, '\\', n - 2) &&
+	    is_dot_atom(addr + 1, n - 2))
+		return est_strdup_printf("%.*s%s", (int)(n - 2), addr + 1, at);
+	return strdup(addr);
+}
+
 static int read_headers(est_intake_message *m, GMimeMessage *msg, const char *return_path)
 {
 	const char *from = first_addr(g_mime_message_get_from(msg));
@@ -998,24 +1205,47 @@ static int read_headers(est_intake_message *m, GMimeMessage *msg, const char *re
 	const char *subject = g_mime_message_get_subject(msg);
 	GString *why;
 
-	if (!from)
-		return est_error_set(EST_EINVAL,
-				     "message: no From address (not an RFC 5322 message, or its "
-				     "From header does not parse); send the orders as a mail");
 	if (!return_path)
 		return_path = g_mime_object_get_header(GMIME_OBJECT(msg), "Return-Path");
 	why = automated_reasons(msg, from, return_path);
 	m->automated = why->len > 0;
 	m->automated_why = why->len ? strdup(why->str) : NULL;
 	g_string_free(why, TRUE);
-	m->from = strdup(from);
-	m->reply_to = strdup(reply_to ? reply_to : from);
+	m->from = from ? canonical_addr(from) : NULL;
+	m->reply_to = reply_to || from ? canonical_addr(reply_to ? reply_to : from) : NULL;
 	m->message_id = dup_or_null(id);
 	m->subject = dup_or_null(subject);
-	if (!m->from || !m->reply_to || (id && !m->message_id) || (subject && !m->subject) ||
+	if ((from && !m->from) || ((reply_to || from) && !m->reply_to) || (id && !m->message_id) ||
+	    (subject && !m->subject) ||
 	    (m->automated && !m->automated_why))
 		return est_error_set(EST_ENOMEM, "mail intake: out of memory");
 	return 0;
+}
+
+/* The length of the header section: up to and with the empty line that ends it, or all. */
+static size_t header_section(const char *s, size_t len)
+{
+	const char *p = s;
+
+	while ((p = memchr(p, '\n', len - (size_t)(p - s)))) {
+		p++;
+		if ((size_t)(p - s) < len && *p == '\n')
+			return (size_t)(p - s) + 1;
+		if ((size_t)(p - s) + 1 < len && p[0] == '\r' && p[1] == '\n')
+			return (size_t)(p - s) + 2;
+	}
+	return len;
+}
+
+/* How many "boundary" parameters the bytes hold (case-insensitive), counted up to max + 1. */
+static size_t count_boundaries(const char *s, size_t len, size_t max)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i + 8 <= len && n <= max; i++)
+		if ((s[i] == 'b' || s[i] == 'B') && !g_ascii_strncasecmp(s + i, "boundary", 8))
+			n++;
+	return n;
 }
 
 int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
@@ -1026,8 +1256,8 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 	GMimeParser *parser = NULL;
 	GMimeMessage *msg = NULL;
 	collector c = {g_ptr_array_new_with_free_func(found_free),
-		       g_ptr_array_new_with_free_func(found_free)};
-	int error;
+		       g_ptr_array_new_with_free_func(found_free), {0, 0}, 0};
+	int complex, error;
 
 	*out = NULL;
 	skip_mbox_line(&bytes, &len);
@@ -1036,10 +1266,13 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 		goto out;
 	}
 	ensure_gmime();
+	/* Too many boundaries: GMime reads the header section alone, which is cheap. */
+	if ((complex = count_boundaries(bytes, len, BOUNDARIES_MAX) > BOUNDARIES_MAX))
+		len = header_section(bytes, len);
 	stream = g_mime_stream_mem_new_with_buffer(bytes, len);
 	parser = g_mime_parser_new_with_stream(stream);
 	msg = g_mime_parser_construct_message(parser, NULL);
-	if (!msg) {
+	if (!msg || g_mime_header_list_get_count(g_mime_object_get_header_list(GMIME_OBJECT(msg))) == 0) {
 		error = est_error_set(EST_EINVAL,
 				      "message: no header parses (not an RFC 5322 message); "
 				      "send the orders as a mail");
@@ -1051,8 +1284,19 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 	}
 	if ((error = read_headers(m, msg, return_path)) < 0)
 		goto out;
+	if (complex) {
+		m->unread = est_strdup_printf("its MIME structure has more than %d multipart "
+					      "boundaries, so it was not read; send the order file and "
+					      "its .sig in a plain message", BOUNDARIES_MAX);
+		if (!m->unread)
+			error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+		goto done;
+	}
 	walk_message(msg, "", 0, &c);
 	if ((error = fill_candidates(m, &c)) < 0)
+		goto out;
+done:
+	if (error < 0)
 		goto out;
 	*out = m;
 	m = NULL;
@@ -1086,5 +1330,6 @@ void est_intake_free(est_intake_message *m)
 	free(m->message_id);
 	free(m->subject);
 	free(m->automated_why);
+	free(m->unread);
 	free(m);
 }

@@ -21,6 +21,15 @@
 
 #include <stddef.h>
 
+/*
+ * At most this many candidates are taken from one message (and as many
+ * more from its quoted text while it is parsed); the order files found
+ * beyond them are only counted, in `ignored`. A player sends one order
+ * file, a reply quotes a few: a message with hundreds is not a player's,
+ * and checking each would cost the game its lock for as long.
+ */
+#define EST_INTAKE_MAX_CANDIDATES 32
+
 typedef struct {
 	/*
 	 * The order JSON, `order_len` bytes plus a NUL that is not counted:
@@ -51,8 +60,18 @@ typedef struct {
 } est_intake_candidate;
 
 typedef struct {
-	char *from;       /* the first From address, addr-spec only ("a@b.org") */
-	char *reply_to;   /* Reply-To's first address if present, else `from` */
+	/*
+	 * The first From address, addr-spec only ("a@b.org"), in the form
+	 * players' records hold: a quoted local part keeps its quotes only
+	 * if it needs them ("john smith"@example.org). Comments, display
+	 * names (encoded words too), groups and the obsolete forms of RFC
+	 * 5322 4.4 (routes, CFWS around dots, empty list elements) are
+	 * GMime's to read. NULL when the message names no address a reply
+	 * could go to (no From, an empty group, a From that does not
+	 * parse): it is mail all the same, only there is nobody to answer.
+	 */
+	char *from;
+	char *reply_to;   /* Reply-To's first address if present, else `from` (NULL with it) */
 	char *message_id; /* without angle brackets; NULL if the message has none */
 	char *subject;    /* decoded to UTF-8; NULL if the message has none */
 	/*
@@ -71,6 +90,15 @@ typedef struct {
 	 */
 	est_intake_candidate *candidates;
 	size_t count;
+	/* Order files found beyond the EST_INTAKE_MAX_CANDIDATES taken: not read. */
+	size_t ignored;
+	/*
+	 * Why the body was not read at all, in words for the sender (a MIME
+	 * structure of more multipart boundaries than the intake reads, whose
+	 * parsing would cost their number times the message's lines); NULL
+	 * when it was read. Headers, `automated` and `from` are read still.
+	 */
+	char *unread;
 } est_intake_message;
 
 /*
@@ -90,8 +118,23 @@ typedef struct {
  * A message without any order gives 0 and a message with count 0.
  * On success *out is the caller's, to free with est_intake_free.
  *
- * Errors: EST_EINVAL if `bytes` is not a message: empty, no header that
- * parses, or no From address (the message says which); EST_ENOMEM.
+ * Where mail ends: `bytes` is mail when, after an optional mbox "From "
+ * line, it starts with a header section GMime reads at least one field
+ * from ("Name: value" lines, up to the first empty line). Everything
+ * else about it may be wrong (no From, a From that does not parse, a
+ * broken MIME structure, bad encodings, charsets or base64): it is still
+ * mail, parsed as far as it goes, and the caller deals with it. What is
+ * not mail is the empty input and bytes that do not start with a header
+ * field (binary junk, a bare order file, a text without headers).
+ *
+ * The cost is linear in `len`: order objects are found from their
+ * "estafette": "orders/1" member, signatures by one forward search per
+ * text part, quote levels are capped, and at most
+ * EST_INTAKE_MAX_CANDIDATES order files are copied out. The caller bounds
+ * `len` (the engine's git config estafette.maxmessage).
+ *
+ * Errors: EST_EINVAL if `bytes` is not mail (above; the message says
+ * which); EST_ENOMEM.
  */
 int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 		     const char *return_path);

@@ -85,9 +85,11 @@ int est_mail_compose(char **eml_out, size_t *eml_len, const est_mail_message *ms
 /*
  * Check that the `len` bytes at `addr` are a plain address, as envelopes and
  * headers take it: printable ASCII, exactly one "@" with text on both sides,
- * no spaces, brackets, quotes, commas or semicolons, at most 254 octets
- * (quoted local parts and SMTPUTF8 are not supported). `what` starts the
- * message, e.g. "players.json: field \"email\"".
+ * no spaces, brackets, quotes, commas or semicolons, at most 254 octets; or
+ * a quoted local part ("john smith"@example.org: printable ASCII and
+ * spaces, \" and \\ escaped, no "@") before the "@" (SMTPUTF8 is not
+ * supported). `what` starts the message, e.g. "players.json: field
+ * \"email\"".
  *
  * Errors: EST_EINVAL.
  */

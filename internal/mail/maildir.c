@@ -5,6 +5,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +17,6 @@
 #include "util/fault.h"
 #include "util/util.h"
 
-/* Messages are read whole; a bigger one is not an order. */
-#define MAX_MESSAGE_BYTES ((size_t)64 * 1024 * 1024)
 
 struct entry {
 	char *name;   /* file name inside its folder */
@@ -185,8 +185,61 @@ out:
 	return error;
 }
 
+/*
+ * The message at `path`: whole, or its first EST_MAIL_HEAD_MAX bytes when it
+ * is over `max` (0: no limit); *size is the file's size either way.
+ * Errors: those of est_file_read.
+ */
+static int read_message(char **out, size_t *len, size_t *size, const char *path, size_t max)
+{
+	struct stat st;
+	size_t want, got = 0;
+	char *buf;
+	int fd;
+
+	*out = NULL;
+	*len = *size = 0;
+	/* est_file_read says what a missing or odd file is; only a big one is read here */
+	if (max == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size <= max) {
+		int error = est_file_read(out, len, path, 0);
+
+		*size = *len;
+		return error;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return est_error_set(errno == ENOENT ? EST_ENOTFOUND : EST_EIO, "%s: cannot open: %s",
+				     path, strerror(errno));
+	want = EST_MAIL_HEAD_MAX;
+	if (!(buf = malloc(want + 1))) {
+		close(fd);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	while (got < want) {
+		ssize_t n = read(fd, buf + got, want - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			return est_error_set(EST_EIO, "%s: cannot read: %s", path, strerror(e));
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
 int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *maildir,
-			   est_intake_fn fn, void *payload)
+			   size_t max_message, est_intake_fn fn, void *payload)
 {
 	struct list l = { NULL, 0, 0 };
 	size_t handled = 0, gone = 0, i;
@@ -205,7 +258,7 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 	for (i = 0; i < l.count; i++) {
 		const struct entry *e = &l.items[i];
 		char *path, *id, *message = NULL;
-		size_t len = 0;
+		size_t len = 0, size = 0;
 
 		path = est_strdup_printf("%s/%s/%s", maildir, e->in_cur ? "cur" : "new", e->name);
 		id = est_strdup_printf("%s/%s", e->in_cur ? "cur" : "new", e->name);
@@ -215,14 +268,9 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 			error = est_error_set(EST_ENOMEM, "out of memory");
 			goto out;
 		}
-		error = est_file_read(&message, &len, path, MAX_MESSAGE_BYTES);
+		error = read_message(&message, &len, &size, path, max_message);
 		free(path);
-		if (error == EST_EINVAL) {
-			/* too large: fn refuses it, and marked seen it cannot block the mail after it */
-			est_error_set(EST_EINVAL, "%s: a message over 64 MiB, so not orders: marked seen and "
-				      "skipped; players send orders without large attachments", id);
-			error = fn(payload, NULL, 0, id);
-		} else if (error == EST_ENOTFOUND) {
+		if (error == EST_ENOTFOUND) {
 			/* another reader moved it since we listed the folder */
 			free(id);
 			gone++;
@@ -239,7 +287,7 @@ int est_mail_maildir_fetch(size_t *handled_out, size_t *left_out, const char *ma
 			}
 			goto out;
 		} else {
-			error = fn(payload, message, len, id);
+			error = fn(payload, message, len, size, id);
 		}
 		free(message);
 		free(id);

@@ -37,6 +37,7 @@
  *   outbox-after-sent-eml      its .eml is in sent/, its .json still in pending/
  *   outbox-after-sent          both files in sent/: the acceptance is recorded
  *   submit-after-record        submit: the order is committed, press and receipt not queued
+ *   receive-after-parse        receive: the message is parsed, the game's lock not yet taken
  *   receive-after-record       receive: the order is committed, press and receipt not queued
  *   receive-after-receipt      receive: the receipt is queued, intake.log not written
  *   receive-after-log          receive: intake.log appended, the outbox not delivered

@@ -28,11 +28,16 @@ STYLEs (each mimics one client habit):
   bounce         multipart/report from MAILER-DAEMON, Return-Path <>, original attached
   list           sent through a mailing list (List-Id)
   none           an ordinary mail without any order
+  many-pasted    every order of --order and --more pasted in the body, each with its
+                 signature (FILE.sig), then --copies forged ones: --order with "seq"
+                 raised and --sig pasted after it (a signature over other bytes)
+  many-attached  the same, as orders-N.json and orders-N.json.sig attachments
 """
 import argparse
 import base64
 import email.policy
 import html
+import re
 import sys
 from email import quoprimime
 from email.message import EmailMessage, Message
@@ -45,7 +50,8 @@ from email.utils import formatdate, make_msgid
 STYLES = ["plain", "attachments", "both", "alternative", "html-only", "qp", "base64",
           "latin1", "bom", "crlf", "flowed", "reply", "reply-nested", "html-reply",
           "attach-paste-sig", "attach-other-sig", "forward",
-          "forward-inline", "autoreply", "bounce", "list", "none"]
+          "forward-inline", "autoreply", "bounce", "list", "none", "many-pasted",
+          "many-attached"]
 
 p = argparse.ArgumentParser()
 p.add_argument("style", choices=STYLES)
@@ -55,6 +61,8 @@ p.add_argument("--from", dest="sender", required=True)
 p.add_argument("--to", required=True)
 p.add_argument("--older")
 p.add_argument("--older-sig")
+p.add_argument("--more", action="append", default=[], help="another signed order (many-*)")
+p.add_argument("--copies", type=int, default=0, help="forged pairs to add (many-*)")
 a = p.parse_args()
 
 
@@ -258,6 +266,23 @@ elif s == "bounce":
     status.set_payload([per_message, per_recipient])
     msg.attach(status)
     msg.attach(MIMEMessage(headers(text_part(pasted))))
+elif s in ("many-pasted", "many-attached"):
+    pairs = [(order_b, sig_b)] + [(read(f), read(f + ".sig")) for f in a.more]
+    head, _, tail = order.partition('"seq": ')
+    seq = int(re.match(r"\d+", tail).group(0))
+    rest = tail[len(str(seq)):]
+    for i in range(a.copies):
+        pairs.append(((head + '"seq": ' + str(seq + 1 + i) + rest).encode("utf-8"), sig_b))
+    if s == "many-pasted":
+        body = INTRO + "".join(o.decode("utf-8") + "\n" + g.decode("ascii") + "\n"
+                               for o, g in pairs) + OUTRO
+        msg = headers(text_part(body))
+    else:
+        msg = headers(MIMEMultipart("mixed"))
+        msg.attach(text_part("My orders are attached.\n"))
+        for i, (o, g) in enumerate(pairs):
+            msg.attach(attachment(o, "orders-%d.json" % i, "application", "json"))
+            msg.attach(attachment(g, "orders-%d.json.sig" % i, "application", "octet-stream"))
 else:  # none
     msg = headers(text_part("See you at the next step. No orders from me this time.\n"))
 

@@ -44,6 +44,7 @@ struct server {
 struct recorder {
 	char *messages[MAX_RECORDS];
 	size_t lens[MAX_RECORDS];
+	size_t sizes[MAX_RECORDS];
 	char ids[MAX_RECORDS][300];
 	size_t count;
 	size_t fail_at;   /* 1-based call that returns fail_code; 0: none */
@@ -62,7 +63,7 @@ static const char *const letters[] = {
 	"third body \xc3\xa9t\xc3\xa9\r\n",
 };
 
-static int record(void *payload, const char *message, size_t len, const char *id)
+static int record(void *payload, const char *message, size_t len, size_t size, const char *id)
 {
 	struct recorder *r = payload;
 	size_t n;
@@ -74,6 +75,7 @@ static int record(void *payload, const char *message, size_t len, const char *id
 	assert_non_null(r->messages[n]);
 	memcpy(r->messages[n], message, len + 1);
 	r->lens[n] = len;
+	r->sizes[n] = size;
 	snprintf(r->ids[n], sizeof(r->ids[n]), "%s", id);
 	if (r->drop_connection && r->count == 1)
 		assert_int_equal(system(r->drop_connection), 0);
@@ -230,7 +232,7 @@ static int teardown_plain(void **state)
 
 static est_mail_imap imaps_config(const struct server *s)
 {
-	est_mail_imap imap = { s->imaps_url, s->user, s->pass, 0, 0, s->ca, 10 };
+	est_mail_imap imap = { s->imaps_url, s->user, s->pass, 0, 0, s->ca, 10, 0 };
 
 	return imap;
 }
@@ -474,7 +476,7 @@ static void test_imap_crash_before_store(void **state)
 static void test_imap_connection_lost(void **state)
 {
 	struct server *s = *state;
-	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 0, NULL, 10 };
+	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 0, NULL, 10, 0 };
 	struct recorder r = { 0 };
 	char command[512];
 	size_t handled = 9, left = 9, logins;
@@ -523,7 +525,7 @@ static size_t count_logins(const struct server *s, int tls_only)
 static void test_imap_starttls(void **state)
 {
 	struct server *s = *state;
-	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 1, s->ca, 10 };
+	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 1, s->ca, 10, 0 };
 	struct recorder r = { 0 };
 	size_t handled, left, before;
 
@@ -625,7 +627,7 @@ static void test_imap_netrc(void **state)
 static void test_imap_require_tls_not_offered(void **state)
 {
 	struct server *s = *state;
-	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 1, NULL, 10 };
+	est_mail_imap imap = { s->imap_url, s->user, s->pass, 0, 1, NULL, 10, 0 };
 	struct recorder r = { 0 };
 	size_t handled;
 	char *tmp = est_strdup_printf("%s/tmp/1700000000.M1P1.test", s->maildir);
@@ -652,7 +654,7 @@ static void test_imap_no_server(void **state)
 	struct sockaddr_in addr;
 	socklen_t alen = sizeof(addr);
 	char url[128];
-	est_mail_imap imap = { url, "u", "p", 0, 0, NULL, 5 };
+	est_mail_imap imap = { url, "u", "p", 0, 0, NULL, 5, 0 };
 	struct recorder r = { 0 };
 	size_t handled = 9, left = 9;
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -682,7 +684,7 @@ static void test_imap_bad_urls(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
-		est_mail_imap imap = { urls[i], "u", "p", 0, 0, NULL, 5 };
+		est_mail_imap imap = { urls[i], "u", "p", 0, 0, NULL, 5, 0 };
 
 		assert_int_equal(est_mail_imap_fetch(NULL, NULL, &imap, record, &r), EST_ECONFIG);
 		assert_null(strstr(est_error_message(), "secret"));
@@ -741,7 +743,7 @@ static void test_maildir_fetch(void **state)
 	put_file(dir, "new/.hidden", "not a message");
 	put_file(dir, "tmp/1700000004.M4.host", "still being delivered");
 
-	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, record, &r), 0);
+	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, 0, record, &r), 0);
 	assert_int_equal(handled, 3);
 	assert_int_equal(left, 0);
 	assert_int_equal(r.count, 3);
@@ -757,7 +759,7 @@ static void test_maildir_fetch(void **state)
 	assert_exists(dir, "new/.hidden", 1);
 	recorder_free(&r);
 
-	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, record, &r), 0);
+	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, 0, record, &r), 0);
 	assert_int_equal(r.count, 0);
 	assert_int_equal(handled, 0);
 	assert_int_equal(est_remove_tree(dir), 0);
@@ -776,7 +778,7 @@ static void test_maildir_flags_and_refusal(void **state)
 	put_file(dir, "cur/2.B.host", "two");
 	r.fail_at = 1;
 	r.fail_code = EST_EINVAL;
-	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, record, &r), 0);
+	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, 0, record, &r), 0);
 	assert_int_equal(handled, 2);
 	assert_exists(dir, "cur/1.A.host:2,RST", 1);
 	assert_exists(dir, "cur/2.B.host:2,S", 1);
@@ -798,7 +800,7 @@ static void test_maildir_tempfail_stops(void **state)
 	put_file(dir, "new/3.C.host", letters[2]);
 	r.fail_at = 2;
 	r.fail_code = EST_ETEMPFAIL;
-	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, record, &r), EST_ETEMPFAIL);
+	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, 0, record, &r), EST_ETEMPFAIL);
 	assert_int_equal(handled, 1);
 	assert_int_equal(left, 2);
 	assert_exists(dir, "cur/1.A.host:2,S", 1);
@@ -806,7 +808,7 @@ static void test_maildir_tempfail_stops(void **state)
 	assert_exists(dir, "new/3.C.host", 1);
 	recorder_free(&r);
 
-	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, record, &r), 0);
+	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, 0, record, &r), 0);
 	assert_int_equal(r.count, 2);
 	assert_letter(&r, 0, 1, "new/2.B.host");
 	assert_letter(&r, 1, 2, "new/3.C.host");
@@ -824,7 +826,7 @@ static void test_maildir_not_a_maildir(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(est_mail_maildir_fetch(NULL, NULL, dir, record, &r), EST_ENOTFOUND);
+	assert_int_equal(est_mail_maildir_fetch(NULL, NULL, dir, 0, record, &r), EST_ENOTFOUND);
 	assert_non_null(strstr(est_error_message(), "not a Maildir"));
 	sub = est_strdup_printf("%s/new", dir);
 	assert_int_equal(mkdir(sub, 0700), 0);
@@ -832,12 +834,101 @@ static void test_maildir_not_a_maildir(void **state)
 	sub = est_strdup_printf("%s/cur", dir);
 	assert_int_equal(mkdir(sub, 0700), 0);
 	free(sub);
-	assert_int_equal(est_mail_maildir_fetch(NULL, NULL, dir, record, &r), EST_ENOTFOUND);
+	assert_int_equal(est_mail_maildir_fetch(NULL, NULL, dir, 0, record, &r), EST_ENOTFOUND);
 	assert_non_null(strstr(est_error_message(), "tmp/"));
-	assert_int_equal(est_mail_maildir_fetch(NULL, NULL, "/nonexistent/maildir", record, &r),
+	assert_int_equal(est_mail_maildir_fetch(NULL, NULL, "/nonexistent/maildir", 0, record, &r),
 			 EST_ENOTFOUND);
 	assert_int_equal(r.count, 0);
 	assert_int_equal(est_remove_tree(dir), 0);
+}
+
+/* A letter of about `body` bytes: a From and a Subject, then lines of 'x'. */
+static char *big_letter(size_t body)
+{
+	const char head[] = "From: France <france@example.org>\r\nSubject: big\r\n\r\n";
+	char *out = malloc(sizeof(head) + body + 2);
+	size_t i, n = sizeof(head) - 1;
+
+	assert_non_null(out);
+	memcpy(out, head, n);
+	for (i = 0; i < body; i++)
+		out[n++] = i % 72 == 70 ? '\r' : i % 72 == 71 ? '\n' : 'x';
+	out[n] = '\0';
+	return out;
+}
+
+/* The bytes the server sent in the last IMAP session its log names ("Logged out in=.. out=N"). */
+static size_t last_session_out(const struct server *s)
+{
+	char *path = est_strdup_printf("%s/dovecot.log", s->dir), *log = NULL, *p, *last = NULL;
+	size_t len, out;
+
+	assert_int_equal(est_file_read(&log, &len, path, 0), 0);
+	for (p = log; (p = strstr(p, " out=")) != NULL; p++)
+		last = p;
+	assert_non_null(last);
+	out = strtoul(last + 5, NULL, 10);
+	free(log);
+	free(path);
+	return out;
+}
+
+/*
+ * A message over max_message is not downloaded: fn gets its header and its
+ * RFC822.SIZE, the server sends little more than the header, and the
+ * message is marked seen like any other; the one after it comes whole.
+ */
+static void test_imap_over_limit_header_only(void **state)
+{
+	struct server *s = *state;
+	est_mail_imap imap = imaps_config(s);
+	struct recorder r = { 0 };
+	size_t handled = 9, left = 9, big_len;
+	char *big = big_letter(2 << 20);
+
+	big_len = strlen(big);
+	free(imap_command(s, NULL, big));
+	free(imap_command(s, NULL, letters[0]));
+	free(imap_command(s, "UID STORE 1:* -FLAGS (\\Seen)", NULL));
+	imap.max_message = 64 << 10;
+	assert_int_equal(est_mail_imap_fetch(&handled, &left, &imap, record, &r), 0);
+	assert_int_equal(handled, 2);
+	assert_int_equal(left, 0);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.sizes[0], big_len);
+	assert_string_equal(r.messages[0], "From: France <france@example.org>\r\nSubject: big\r\n\r\n");
+	assert_string_equal(r.messages[1], letters[0]);
+	assert_int_equal(r.sizes[1], strlen(letters[0]));
+	/* 2 MiB stayed on the server: the session sent a few KiB */
+	assert_true(last_session_out(s) < (64 << 10));
+	assert_unseen(s, "* SEARCH");
+	recorder_free(&r);
+	free(big);
+}
+
+/* A Maildir file over max_message: its first EST_MAIL_HEAD_MAX bytes and its size. */
+static void test_maildir_over_limit(void **state)
+{
+	char *dir = make_maildir(), *big = big_letter(1 << 20);
+	struct recorder r = { 0 };
+	size_t handled = 9, left = 9;
+
+	(void)state;
+	put_file(dir, "new/1.host", big);
+	put_file(dir, "new/2.host", letters[0]);
+	assert_int_equal(est_mail_maildir_fetch(&handled, &left, dir, 64 << 10, record, &r), 0);
+	assert_int_equal(handled, 2);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.lens[0], EST_MAIL_HEAD_MAX);
+	assert_int_equal(r.sizes[0], strlen(big));
+	assert_memory_equal(r.messages[0], big, EST_MAIL_HEAD_MAX);
+	assert_string_equal(r.messages[1], letters[0]);
+	assert_int_equal(r.sizes[1], strlen(letters[0]));
+	assert_exists(dir, "cur/1.host:2,S", 1);
+	recorder_free(&r);
+	assert_int_equal(est_remove_tree(dir), 0);
+	free(dir);
+	free(big);
 }
 
 int main(void)
@@ -867,7 +958,10 @@ int main(void)
 						teardown_plain),
 		cmocka_unit_test(test_imap_no_server),
 		cmocka_unit_test(test_imap_bad_urls),
+		cmocka_unit_test_setup_teardown(test_imap_over_limit_header_only, setup_tls,
+						teardown_tls),
 		cmocka_unit_test(test_maildir_fetch),
+		cmocka_unit_test(test_maildir_over_limit),
 		cmocka_unit_test(test_maildir_flags_and_refusal),
 		cmocka_unit_test(test_maildir_tempfail_stops),
 		cmocka_unit_test(test_maildir_not_a_maildir),

@@ -332,9 +332,17 @@ static void test_malformed(void **state)
 		x ^= x << 5;
 		garbage[i] = (unsigned char)x;
 	}
+	static const char no_header[] = "hello, here are my orders\n\n{\"estafette\": \"orders/1\"}\n";
+	est_intake_message *m = NULL;
+
 	expect_einval("", 0, "empty");
 	expect_einval((const char *)garbage, sizeof(garbage), "not an RFC 5322 message");
-	expect_einval(no_from, strlen(no_from), "no From address");
+	expect_einval(no_header, strlen(no_header), "not an RFC 5322 message");
+	/* Mail without a From is mail still: nobody to answer, not a bounce for the MTA. */
+	assert_int_equal(est_intake_parse(&m, no_from, strlen(no_from), NULL), 0);
+	assert_null(m->from);
+	assert_null(m->reply_to);
+	est_intake_free(m);
 }
 
 /* A pasted order without a signature is still a candidate, sig NULL; a
@@ -359,6 +367,127 @@ static void test_unsigned_and_braces(void **state)
 	assert_null(m->candidates[0].sig);
 	assert_int_equal(m->candidates[0].sig_len, 0);
 	est_intake_free(m);
+}
+
+/* One message of `n` distinct pasted orders, each followed by the same armored block. */
+static char *many_orders(size_t n)
+{
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	fprintf(f, "From: Anne <anne@example.org>\nSubject: x\n\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "{\"estafette\": \"orders/1\", \"seq\": %zu}\n"
+			"-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n", i + 1);
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+/*
+ * At most EST_INTAKE_MAX_CANDIDATES are taken, in the order they come, each
+ * with its signature; the rest are counted, not copied.
+ */
+static void test_candidates_capped(void **state)
+{
+	char *msg = many_orders(EST_INTAKE_MAX_CANDIDATES + 8);
+	est_intake_message *m = NULL;
+
+	(void)state;
+	assert_int_equal(est_intake_parse(&m, msg, strlen(msg), NULL), 0);
+	assert_int_equal(m->count, EST_INTAKE_MAX_CANDIDATES);
+	assert_int_equal(m->ignored, 8);
+	assert_string_equal(m->candidates[0].order, "{\"estafette\": \"orders/1\", \"seq\": 1}\n");
+	assert_string_equal(m->candidates[EST_INTAKE_MAX_CANDIDATES - 1].order,
+			    "{\"estafette\": \"orders/1\", \"seq\": 32}\n");
+	assert_non_null(m->candidates[31].sig);
+	est_intake_free(m);
+	free(msg);
+}
+
+/*
+ * The member finds its object whatever stands around it: an unclosed brace
+ * and a stray quote in the prose before, a nested object before the member,
+ * another object without the member; an object holding a second member is
+ * no order file.
+ */
+static void test_object_from_member(void **state)
+{
+	static const char msg[] =
+		"From: Anne <anne@example.org>\nSubject: x\n\n"
+		"my {draft \"orders\n"
+		"{\"orders\": [{\"type\": \"pass\"}], \"note\": \"}{\\\"\", \"estafette\": \"orders/1\"}\n"
+		"{\"not\": \"an order\"}\n"
+		"{\"estafette\": \"orders/1\", \"x\": {\"estafette\": \"orders/1\"}}\n";
+	est_intake_message *m = NULL;
+
+	(void)state;
+	assert_int_equal(est_intake_parse(&m, msg, strlen(msg), NULL), 0);
+	assert_int_equal(m->count, 2);
+	assert_string_equal(m->candidates[0].order,
+			    "{\"orders\": [{\"type\": \"pass\"}], \"note\": \"}{\\\"\", \"estafette\": \"orders/1\"}\n");
+	/* the inner object of the last: the outer one holds two members */
+	assert_string_equal(m->candidates[1].order, "{\"estafette\": \"orders/1\"}\n");
+	est_intake_free(m);
+}
+
+/*
+ * Quoted local parts: one that needs its quotes keeps them, one that does
+ * not loses them (the address players' records hold); an address GMime
+ * cannot read leaves a message without a sender, which is mail still.
+ */
+static void test_quoted_local_parts(void **state)
+{
+	static const struct {
+		const char *header, *from;
+	} cases[] = {
+		{"From: \"john smith\"@example.org\n", "\"john smith\"@example.org"},
+		{"From: John <\"john smith\"@example.org>\n", "\"john smith\"@example.org"},
+		{"From: \"john.smith\"@example.org\n", "john.smith@example.org"},
+		{"From: john.smith@example.org (John \"Q\" Smith)\n", "john.smith@example.org"},
+		{"From: undisclosed-recipients:;\n", NULL},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *msg = est_strdup_printf("%sSubject: x\n\nhello\n", cases[i].header);
+		est_intake_message *m = NULL;
+
+		assert_int_equal(est_intake_parse(&m, msg, strlen(msg), NULL), 0);
+		if (cases[i].from)
+			assert_string_equal(m->from, cases[i].from);
+		else
+			assert_null(m->from);
+		est_intake_free(m);
+		free(msg);
+	}
+}
+
+/* More multipart boundaries than the intake reads: the header is read, the body is not. */
+static void test_too_many_boundaries(void **state)
+{
+	est_intake_message *m = NULL;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
+	int i;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "From: Anne <anne@example.org>\nSubject: x\nMIME-Version: 1.0\n");
+	for (i = 0; i < 200; i++)
+		fprintf(f, "Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d\n", i, i);
+	fprintf(f, "Content-Type: text/plain\n\n{\"estafette\": \"orders/1\"}\n");
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(est_intake_parse(&m, msg, len, NULL), 0);
+	assert_string_equal(m->from, "anne@example.org");
+	assert_int_equal(m->count, 0);
+	assert_non_null(m->unread);
+	assert_non_null(strstr(m->unread, "more than 128 multipart boundaries"));
+	est_intake_free(m);
+	free(msg);
 }
 
 int main(void)
@@ -391,6 +520,10 @@ int main(void)
 		cmocka_unit_test(test_tampered_order_fails_verify),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_unsigned_and_braces),
+		cmocka_unit_test(test_candidates_capped),
+		cmocka_unit_test(test_object_from_member),
+		cmocka_unit_test(test_quoted_local_parts),
+		cmocka_unit_test(test_too_many_boundaries),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
