@@ -72,9 +72,17 @@ static int rsa_from_blob(struct sshsig_key *key, struct sshsig_reader *r)
 	int ok = 0;
 
 	/* RFC 4253 6.6: "ssh-rsa", mpint e, mpint n. */
-	if (sshsig_get_mpint(&e, r) < 0 || sshsig_get_mpint(&n, r) < 0 ||
-	    BN_is_zero(n) || !BN_is_odd(e))
+	if (sshsig_get_mpint(&e, r) < 0 || sshsig_get_mpint(&n, r) < 0 || BN_is_zero(n))
 		goto out;
+	/*
+	 * With e = 1 a signature is its own padded hash, which anyone can write;
+	 * an even e or n, or e >= n, is no RSA key either. OpenSSL checks none
+	 * of this when it imports a public key.
+	 */
+	if (!BN_is_odd(e) || !BN_is_odd(n) || BN_is_one(e) || BN_cmp(e, n) >= 0) {
+		ok = -1;
+		goto out;
+	}
 	key->bits = BN_num_bits(n);
 	if ((bld = OSSL_PARAM_BLD_new()) == NULL ||
 	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
@@ -92,7 +100,7 @@ out:
 	OSSL_PARAM_BLD_free(bld);
 	BN_free(e);
 	BN_free(n);
-	return ok ? 0 : -1;
+	return ok > 0 ? 0 : ok < 0 ? -2 : -1;
 }
 
 int sshsig_key_parse(struct sshsig_key *key, const unsigned char *blob, size_t len, int code)
@@ -121,6 +129,14 @@ int sshsig_key_parse(struct sshsig_key *key, const unsigned char *blob, size_t l
 		bad = rsa_from_blob(key, &r);
 	else
 		return 0; /* kept as bytes; sshsig_key_check_policy refuses it */
+	if (bad == -2) {
+		error = est_error_set(code, "ssh-rsa public key %s is no RSA key (its exponent is 1 or "
+				      "even, its modulus even, or the exponent not below the modulus): "
+				      "anyone could sign as it; make a key with ssh-keygen -t ed25519",
+				      key->fingerprint);
+		sshsig_key_free(key);
+		return error;
+	}
 	if (bad < 0 || r.len != 0) {
 		error = est_error_set(code, "malformed %s public key", key->type);
 		sshsig_key_free(key);
@@ -593,8 +609,12 @@ int est_sshsig_canonical_key(char **canonical_out, char **fingerprint_out, const
 	/* sshsig_key_parse refuses bytes after the key's last field. */
 	if ((error = sshsig_key_parse(&key, blob, blob_len, EST_EINVAL)) < 0) {
 		snprintf(reason, sizeof(reason), "%s", est_error_message());
-		error = est_error_set(EST_EINVAL, "public key: %s (its fields do not fit its type, "
-			"or bytes follow them); copy the line again from the .pub file", reason);
+		if (strncmp(reason, "malformed ", 10) == 0)
+			error = est_error_set(EST_EINVAL, "public key: %s (its fields do not fit its "
+				"type, or bytes follow them); copy the line again from the .pub file",
+				reason);
+		else
+			error = est_error_set(EST_EINVAL, "public key: %s", reason);
 		goto out;
 	}
 	if (strcmp(key.type, "ssh-rsa") == 0 &&

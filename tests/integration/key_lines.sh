@@ -81,6 +81,11 @@ for part in e n; do
 	refuse_new "zero-$part" "zero-$part.json" "zero-$part.json: players[1].key: public key: the RSA" \
 		"needless leading zero byte" "$(ssh-keygen -l -f prussia.pub | cut -d' ' -f2)"
 done
+# An RSA key with e = 1 signs for anyone: tests/helpers/forge_rsa.py makes such a key and a
+# signature by it without any private key.
+players e1.json "$("$PY" "$TOP/tests/helpers/forge_rsa.py" pub prussia.pub)" "$(cat allies.pub)"
+refuse_new e1 e1.json "e1.json: players[0].key: public key: ssh-rsa public key" "is no RSA key" \
+	"anyone could sign as it"
 # The same key with two comments is still one key.
 players comments.json "$(cat france.pub)" "$(cut -d' ' -f1,2 france.pub) someone-else"
 refuse_new comments comments.json "players[0] and players[1] have the same key"

@@ -997,6 +997,68 @@ static char *rsa_reencoded(int pad_e, int pad_n)
 	return out;
 }
 
+/* ssh-keygen's RSA key with its exponent replaced by `e` (e_len bytes), or its modulus made even. */
+static char *rsa_with(const unsigned char *new_e, size_t new_e_len, int even_n)
+{
+	size_t len, off = 0, type_len, e_len, n_len;
+	unsigned char *blob = pub_blob(&len, "rsa"), *n_copy;
+	const unsigned char *type = r_string(&type_len, blob, &off);
+	const unsigned char *e = r_string(&e_len, blob, &off), *n = r_string(&n_len, blob, &off);
+	struct wbuf w = { .len = 0 };
+	char *out;
+
+	assert_non_null(n_copy = malloc(n_len));
+	memcpy(n_copy, n, n_len);
+	if (even_n)
+		n_copy[n_len - 1] &= 0xfe;
+	w_string(&w, type, type_len);
+	if (new_e)
+		w_string(&w, new_e, new_e_len);
+	else
+		w_string(&w, e, e_len);
+	w_string(&w, n_copy, n_len);
+	out = key_text("ssh-rsa", w.p, w.len);
+	free(n_copy);
+	free(blob);
+	return out;
+}
+
+/*
+ * With e = 1 an RSA "signature" is the padded hash itself: anyone signs as
+ * such a key. It, an even e or an even n is refused, both as a key handed to
+ * the game and in an allowed_signers line a signature is judged against.
+ */
+static void test_rsa_degenerate_exponent_is_refused(void **state)
+{
+	static const unsigned char one[] = { 1 }, even[] = { 1, 0, 2 };
+	char *keys[] = { rsa_with(one, 1, 0), rsa_with(even, 3, 0), rsa_with(NULL, 0, 1) };
+	char *allowed, *fp = NULL;
+
+	for (size_t i = 0; i < 3; i++) {
+		assert_refused(est_sshsig_canonical_key(NULL, &fp, keys[i]), EST_EINVAL, "is no RSA key");
+		assert_non_null(strstr(est_error_message(), "anyone could sign as it"));
+		assert_null(fp);
+		assert_true(asprintf(&allowed, "prussia %s\n", keys[i]) > 0);
+		assert_true(verify_files(allowed, "prussia", NS, "orders.json", "rsa.sig", time(NULL)) < 0);
+		free(allowed);
+		free(keys[i]);
+	}
+
+	/* The forgery itself: no private key, yet the signature is good for e = 1. */
+	assert_int_equal(sh("/usr/bin/python3 " EST_SOURCE_DIR "/tests/helpers/forge_rsa.py pub rsa.pub "
+			    "> e1.pub && /usr/bin/python3 " EST_SOURCE_DIR "/tests/helpers/forge_rsa.py sign "
+			    "\"$(cat e1.pub)\" " NS " orders.json > forged.sig"), 0);
+	{
+		char *e1 = first_line("e1.pub");
+
+		assert_true(asprintf(&allowed, "prussia %s\n", e1) > 0);
+		assert_true(verify_files(allowed, "prussia", NS, "orders.json", "forged.sig", time(NULL)) < 0);
+		assert_non_null(strstr(est_error_message(), "is no RSA key"));
+		free(allowed);
+		free(e1);
+	}
+}
+
 static void test_canonical_key_from_ssh_keygen(void **state)
 {
 	static const char *const keys[] = { "ed", "ec", "rsa" };
@@ -1318,6 +1380,7 @@ int main(void)
 		cmocka_unit_test_setup(test_canonical_key_from_ssh_keygen, test_setup),
 		cmocka_unit_test_setup(test_canonical_key_refusals, test_setup),
 		cmocka_unit_test_setup(test_rsa_leading_zero_is_refused, test_setup),
+		cmocka_unit_test_setup(test_rsa_degenerate_exponent_is_refused, test_setup),
 		cmocka_unit_test_setup(test_allowed_line_is_canonical_and_ssh_keygen_reads_it, test_setup),
 		cmocka_unit_test_setup(test_read_entries, test_setup),
 	};
