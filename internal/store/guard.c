@@ -6,7 +6,13 @@
  * The tree. Every revision this handle resolves (store.c, resolve) and
  * every tree est_store_commit() makes is checked here before any file of
  * it is read or checked out: each entry, at every depth, must be a folder
- * (040000) or a plain file (100644). A link committed at turns/0003 would
+ * (040000) or a plain file (100644), under a name git itself would check
+ * out: not empty, ".", "..", ".git" in any case or with trailing dots or
+ * spaces (how Windows reads it), "git~1" (its short name), and no byte
+ * that is not UTF-8 or code point of util/unicode.h's table (which holds
+ * the characters macOS ignores in names, so ".g\u200cit" is no way round,
+ * and the controls, so no name can split a line of a log). A ".git" folder
+ * in a commit would be checked out as the repository's own. A link committed at turns/0003 would
  * otherwise have the next step's checkout write turns/0003/manifest.json
  * wherever the link points; a submodule or an executable has no place in a
  * game, and refusing every other mode keeps the rule one line long.
@@ -64,12 +70,28 @@
 
 #include "store/store_private.h"
 #include "util/error.h"
+#include "util/unicode.h"
 #include "util/util.h"
 
 #define HINT_NAME "estafette-checked"
 
 /* Deeper folders than any game has: a hostile tree nested a million deep would exhaust the stack. */
 #define MAX_DEPTH 256
+
+/* A name git checks out as a file of the work tree, and no other (see above). */
+static int name_is_safe(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strchr(name, '/') ||
+	    strcasecmp(name, "git~1") == 0)
+		return 0;
+	while (n > 4 && (name[n - 1] == '.' || name[n - 1] == ' '))
+		n--;
+	if (n == 4 && strncasecmp(name, ".git", 4) == 0)
+		return 0;
+	return est_unicode_check(NULL, name, strlen(name), EST_UNICODE_NAME) == 0;
+}
 
 static int is_clean(const est_store *store, const git_oid *id)
 {
@@ -138,6 +160,7 @@ struct walk {
 	size_t len, cap;
 	unsigned mode; /* the refused entry's mode, or 0 */
 	int too_deep;
+	int bad_name;
 };
 
 /* Append "/name" (or "name" at the root) to w->path; the old length in *old. */
@@ -193,10 +216,14 @@ static int walk_tree(struct walk *w, const git_tree *tree, const git_tree *base,
 		if (b && git_tree_entry_filemode_raw(b) == mode &&
 		    git_oid_equal(git_tree_entry_id(b), git_tree_entry_id(e)))
 			continue; /* the same files as base's, which were checked */
-		if (mode == GIT_FILEMODE_BLOB)
+		if (mode == GIT_FILEMODE_BLOB && name_is_safe(name))
 			continue;
 		if ((found = push_name(w, &old, name)) < 0)
 			return found;
+		if (!name_is_safe(name)) {
+			w->bad_name = 1;
+			return 1;
+		}
 		if (mode != GIT_FILEMODE_TREE) {
 			w->mode = mode;
 			return 1;
@@ -221,6 +248,22 @@ static int walk_tree(struct walk *w, const git_tree *tree, const git_tree *base,
 	return found;
 }
 
+/* `path` with every byte but printable ASCII as \xHH, so no name can hide in a message. */
+static char *shown_path(const char *path)
+{
+	char *out = malloc(strlen(path) * 4 + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		if (*c >= 0x20 && *c < 0x7f && *c != '\\' && *c != '"')
+			*o++ = (char)*c;
+		else
+			o += sprintf(o, "\\x%02x", *c);
+	*o = '\0';
+	return out;
+}
+
 /* The refusal of w->path, found in the tree of `rev`. */
 static int refuse_entry(const struct walk *w, const char *rev, const git_oid *commit)
 {
@@ -232,6 +275,17 @@ static int refuse_entry(const struct walk *w, const char *rev, const git_oid *co
 
 		git_oid_tostr(hex, sizeof(hex), commit);
 		snprintf(at, sizeof(at), " (commit %.7s)", hex);
+	}
+	if (w->bad_name) {
+		char *shown = shown_path(p);
+		int error = est_error_set(EST_EINVAL, "%s: \"%s\": a name git never checks out (\".git\", "
+				     "\"..\", or an invisible or control character) in the game's tree "
+				     "at %s%s; a game's files have plain names: remove that path with "
+				     "git -C %s rm -r --cached and commit", repo,
+				     shown ? shown : "(out of memory)", rev, at, repo);
+
+		free(shown);
+		return error;
 	}
 	if (w->too_deep)
 		return est_error_set(EST_EINVAL, "%s: %s: folders nested deeper than %d in the game's "

@@ -142,6 +142,31 @@ g "$G" update-index --chmod=-x turns/0001/report.txt && g "$G" commit -qm "not e
 expect_exit 0 "$ESTAFETTE" status "$G"
 passed committed/executable-step-file
 
+# Names git never checks out: a ".git" folder in a commit (here one that would plant the
+# tree guard's own hint), its Windows and macOS spellings, "..", and a name with a line
+# break. git mktree writes them; git fsck --strict flags them (hasDotgit and friends).
+n=0
+for name in .git .GIT '.git. ' git~1 $'.g\u200cit' .. $'a\nb'; do
+	n=$((n + 1))
+	fresh "name-$n"
+	blob=$(printf '%s\n' 0000000000000000000000000000000000000000 | git -C "$G" hash-object -w --stdin)
+	sub=$(printf '100644 blob %s\testafette-checked\n' "$blob" | git -C "$G" mktree)
+	root=$( (git -C "$G" ls-tree -z main; printf '040000 tree %s\t%s\0' "$sub" "$name") |
+		git -C "$G" mktree -z) || fail "git mktree took no $(printf '%q' "$name")"
+	g "$G" update-ref refs/heads/main "$(g "$G" commit-tree "$root" -p main -m 'the host adds a folder')"
+	h=$(head_of "$G")
+	for cmd in run status audit; do
+		refused 65 "a name git never checks out" "$ESTAFETTE" "$cmd" "$G"
+	done
+	refused 65 "a name git never checks out" "$ESTAFETTE" submit "$G" "$WORK/base/f2.json"
+	# The name is shown with every byte but printable ASCII escaped: no line can be split.
+	[ "$(grep -c 'a name git never checks out' "$WORK/last.err")" = 1 ] ||
+		fail "committed/bad-name $n: the name split the message: $(cat "$WORK/last.err")"
+	unchanged "$G" "$h" "committed/bad-name $n"
+	empty "$OUT" "committed/bad-name $n"
+	passed "committed/bad-name $(printf '%q' "$name")"
+done
+
 # ---------------------------------------------------------------- worktree
 # Nothing committed: the work tree's turns/ is a link to a folder outside.
 fresh wt-turns
