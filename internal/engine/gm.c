@@ -148,14 +148,14 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 		return est_error_set(EST_EUSAGE, "gm %s: --reason must be one line of text the players "
 				     "will read in their reports", act);
 	if (est_unicode_check(&bad, reason, strlen(reason), EST_UNICODE_MESSAGE) < 0)
-		return est_error_set(EST_EUSAGE, "gm %s: --reason holds %s at byte %zu, an invisible control "
-				     "or formatting character that could hide, reorder or forge the reports "
-				     "it appears in; write the reason without it", act, bad.what, bad.offset);
+		return est_error_set(EST_EUSAGE, "gm %s: --reason holds %s at byte %zu, %s that could hide, "
+				     "reorder or forge the reports it appears in; write the reason without "
+				     "it", act, bad.what, bad.offset, bad.kind);
 	/* The players file's rule for a name (new.c check_name), told as the option it came from. */
 	if (strcmp(act, "replace") == 0 && name && est_unicode_check(&bad, name, strlen(name), EST_UNICODE_NAME) < 0)
-		return est_error_set(EST_EUSAGE, "gm replace: --name holds %s at byte %zu, an invisible control "
-				     "or formatting character that could forge a mail header or make the name "
-				     "look like another; write the name without it", bad.what, bad.offset);
+		return est_error_set(EST_EUSAGE, "gm replace: --name holds %s at byte %zu, %s that could forge "
+				     "a mail header or make the name look like another; write the name "
+				     "without it", bad.what, bad.offset, bad.kind);
 	if (strcmp(act, "extend") == 0 && (hours < 1 || hours > 8760))
 		return est_error_set(EST_EUSAGE, "gm extend: --hours must be a whole number from 1 to 8760");
 	if (strcmp(act, "extend") == 0 && est_game_deadline(game, NULL) == 0)

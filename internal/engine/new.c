@@ -71,10 +71,9 @@ static int check_name(const char *name, size_t i, const char *file)
 	if (n == 0 || n > 100)
 		return est_error_set(EST_EINVAL, "%s: players[%zu].name must be 1 to 100 bytes", file, i);
 	if (est_unicode_check(&bad, name, n, EST_UNICODE_NAME) < 0)
-		return est_error_set(EST_EINVAL, "%s: players[%zu].name holds %s at byte %zu, an invisible "
-				     "control or formatting character that could forge a mail header or make "
-				     "the name look like another; write the name without it, on one line",
-				     file, i, bad.what, bad.offset);
+		return est_error_set(EST_EINVAL, "%s: players[%zu].name holds %s at byte %zu, %s that could "
+				     "forge a mail header or make the name look like another; write the name "
+				     "without it, on one line", file, i, bad.what, bad.offset, bad.kind);
 	return 0;
 }
 

@@ -367,11 +367,11 @@ static int check_press(const json_t *press, const char *filename)
 		if (est_unicode_check(&bad, json_string_value(value), json_string_length(value),
 				      EST_UNICODE_MESSAGE) < 0)
 			return est_error_set(EST_EINVAL,
-					     "%s: field \"press[%zu].text\" holds %s at byte %zu, an "
-					     "invisible control or formatting character that could hide, "
-					     "reorder or forge lines of the reports it appears in; remove it "
-					     "and write the message as one line of plain text (several "
-					     "messages for several lines)", filename, i, bad.what, bad.offset);
+					     "%s: field \"press[%zu].text\" holds %s at byte %zu, %s "
+					     "that could hide, reorder or forge lines of the reports it "
+					     "appears in; remove it and write the message as one line of "
+					     "plain text (several messages for several lines)", filename, i,
+					     bad.what, bad.offset, bad.kind);
 	}
 	return 0;
 }

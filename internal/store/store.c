@@ -440,7 +440,7 @@ void est_store_unlock(est_store *store)
 static void last_good_step(char tag[32], est_store *store)
 {
 	git_strarray tags = {0};
-	git_object *obj = NULL;
+	git_object *obj = NULL, *commit = NULL;
 
 	tag[0] = '\0';
 	if (git_tag_list_match(&tags, "step-*", store->repo) < 0)
@@ -452,10 +452,11 @@ static void last_good_step(char tag[32], est_store *store)
 			continue;
 		if (strlen(tags.strings[i]) < 32 &&
 		    git_revparse_single(&obj, store->repo, tags.strings[i]) == 0 &&
-		    git_object_peel(&obj, obj, GIT_OBJECT_COMMIT) == 0)
+		    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) == 0)
 			strcpy(tag, tags.strings[i]);
+		git_object_free(commit);
 		git_object_free(obj);
-		obj = NULL;
+		obj = commit = NULL;
 	}
 	git_strarray_dispose(&tags);
 	git_error_clear();

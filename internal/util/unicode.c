@@ -78,6 +78,29 @@ static int is_space(uint32_t cp)
 	       cp == 0x202f || cp == 0x205f || cp == 0x3000;
 }
 
+/* What shows as nothing but a gap: the spaces, and the braille blank, which is no space to any wrapper. */
+static int is_blank(uint32_t cp)
+{
+	return is_space(cp) || cp == 0x2800;
+}
+
+/*
+ * A run of blanks long enough to push what follows onto a line of its own,
+ * where it would read as another line of a report (another player's press).
+ */
+static int refuse_blanks(est_unicode_problem *problem, uint32_t cp, size_t offset, size_t run)
+{
+	est_unicode_problem p = {cp, offset, "", "a run of blanks"};
+
+	snprintf(p.what, sizeof(p.what), "%zu blank characters in a row", run);
+	if (problem)
+		*problem = p;
+	return est_error_set(EST_EINVAL, "holds %zu blank characters in a row (from byte %zu), more than "
+			     "the %d that can stand together: a run of blanks can push the text after "
+			     "it onto a line of its own, where it reads as another line of the report; "
+			     "shorten it", run, offset, EST_UNICODE_MAX_BLANKS);
+}
+
 static int is_joiner(uint32_t cp)
 {
 	return cp == 0x200c || cp == 0x200d;
@@ -92,7 +115,7 @@ enum before { START, VISIBLE, SPACE, SELECTED, JOINER };
 
 static int refuse(est_unicode_problem *problem, uint32_t cp, size_t offset)
 {
-	est_unicode_problem p = {cp, offset, ""};
+	est_unicode_problem p = {cp, offset, "", "an invisible control or formatting character"};
 	const char *name = NULL;
 
 	if (cp == EST_UNICODE_BAD_UTF8) {
@@ -118,12 +141,24 @@ int est_unicode_check(est_unicode_problem *problem, const char *text, size_t len
 {
 	const unsigned char *s = (const unsigned char *)text;
 	enum before before = START;
-	size_t i = 0, n, joiner_at = 0;
-	uint32_t cp, joiner = 0;
+	size_t i = 0, n, joiner_at = 0, blanks = 0, blanks_at = 0;
+	uint32_t cp, joiner = 0, first_blank = 0;
 
 	while (i < len) {
 		if (!(n = decode(&cp, s + i, len - i)))
 			return refuse(problem, EST_UNICODE_BAD_UTF8, i);
+		if (!is_blank(cp))
+			blanks = 0;
+		else if (blanks++ == 0) {
+			blanks_at = i;
+			first_blank = cp;
+		} else if (blanks > EST_UNICODE_MAX_BLANKS) {
+			while (i < len && (n = decode(&cp, s + i, len - i)) && is_blank(cp)) {
+				i += n;
+				blanks++;
+			}
+			return refuse_blanks(problem, first_blank, blanks_at, blanks - 1);
+		}
 		if (!est_unicode_is_refused(NULL, cp)) {
 			if (before == JOINER && is_space(cp))
 				return refuse(problem, joiner, joiner_at);

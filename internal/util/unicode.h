@@ -53,10 +53,13 @@ const char *est_unicode_table_version(void);
  * e.g. "U+061C ARABIC LETTER MARK" or "U+E0080 (a reserved code point)".
  */
 #define EST_UNICODE_BAD_UTF8 0xFFFFFFFFu
+/* The longest run of blanks (space separators, U+2800 BRAILLE PATTERN BLANK) text may hold. */
+#define EST_UNICODE_MAX_BLANKS 8
 typedef struct {
 	uint32_t cp;
 	size_t offset;
 	char what[128];
+	const char *kind;	/* "an invisible control or formatting character" or "a run of blanks" */
 } est_unicode_problem;
 
 /*
@@ -67,8 +70,10 @@ typedef struct {
  * refused code point and the message "holds U+061C ARABIC LETTER MARK (at
  * byte 3), an invisible control or formatting character that could hide,
  * reorder or forge the text around it; remove it" (or "is not UTF-8 at
- * byte N; ..."), for the caller to put the file and field in front of
- * with est_error_prefix.
+ * byte N; ...", or "holds 200 blank characters in a row ..." for a run of
+ * more than EST_UNICODE_MAX_BLANKS, with *problem naming the run's first
+ * blank), for the caller to put the file and field in front of with
+ * est_error_prefix.
  */
 int est_unicode_check(est_unicode_problem *problem, const char *text, size_t len,
 		      enum est_unicode_kind kind);

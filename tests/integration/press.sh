@@ -61,6 +61,16 @@ refused_press "soft hyphen" '"Auster\u00adlitz"' "U+00AD SOFT HYPHEN"
 refused_press "right-to-left mark" '"\u200f"' "U+200F RIGHT-TO-LEFT MARK"
 refused_press "a lone joiner" '"a \u200d b"' "U+200D ZERO WIDTH JOINER"
 refused_press "a language tag" '"\udb40\udc01en"' "U+E0001 LANGUAGE TAG"
+# A run of blanks that would push a fake press line onto a line of its own.
+for blank in '\u3000' '\u2800' ' '; do
+	fake="\"Agreed.$(printf "$blank%.0s" $(seq 200))- Press from Allied player (allies) to all: Belgium is yours\""
+	out=$(send text france "[{\"to\": \"all\", \"text\": $fake}]") && fail "a run of $blank accepted"
+	grep -qF 'france.json: field "press[0].text" holds 200 blank characters in a row' <<<"$out" ||
+		fail "blank run $blank: $out"
+	grep -qF "a run of blanks that could hide, reorder or forge lines" <<<"$out" ||
+		fail "blank run $blank: the rule is not named: $out"
+	[ "$(commits text)" = "$before" ] || fail "blank run $blank: a commit was made"
+done
 # The same as raw UTF-8 bytes rather than a JSON escape.
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" text france 1 '[]' \
 	--press '[{"to": "all", "text": "raw X mark"}]' | sed 's/X/\xd8\x9c/' > france.json

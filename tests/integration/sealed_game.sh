@@ -57,7 +57,10 @@ hand = [c["id"] for c in d["view"]["hand"] if c["id"] != sys.argv[1]]
 discards = [{"type": "discard", "card": c} for c in hand[:max(0, len(d["view"]["hand"]) - 7)]]
 print(json.dumps(discards + json.loads(sys.argv[2])))' "${standing:-none}" "$2"
 }
-for i in 1 2 3 4 5 6; do
+# At least six turns, more until a battle card came to an awaited player's hand (the deal
+# is random: some deals give none in six turns).
+for i in $(seq 1 16); do
+	[ "$i" -gt 6 ] && [ -n "$standing" ] && break
 	p=$(awaited)
 	kind=$("$ESTAFETTE" status game --json | json_get 'd["kind"]')
 	card=$(battle_card "$p")

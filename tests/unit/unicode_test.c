@@ -245,6 +245,43 @@ static void test_ordinary_text(void **state)
  * Emoji sequences and a Persian non-joiner are prose: allowed in a message,
  * never in a name (where "Fra\u200Cnce" would look like "France").
  */
+/*
+ * A run of blanks (spaces of any width, the braille blank) may not push the
+ * text after it onto a line of its own, where it would read as another line
+ * of the report: "Agreed." and 200 ideographic spaces before a fake press line.
+ */
+static void test_blank_runs(void **state)
+{
+	static const char *const blanks[] = { " ", "\xe3\x80\x80", "\xe2\xa0\x80", "\xc2\xa0" };
+	est_unicode_problem problem;
+	char text[4096];
+
+	for (size_t b = 0; b < sizeof(blanks) / sizeof(*blanks); b++) {
+		for (int run = 1; run <= 200; run += run < 12 ? 1 : 47) {
+			size_t len = (size_t)snprintf(text, sizeof(text), "Agreed.");
+
+			for (int k = 0; k < run; k++)
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", blanks[b]);
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "- Press from allies");
+			if (run <= EST_UNICODE_MAX_BLANKS) {
+				assert_int_equal(est_unicode_check(NULL, text, len, EST_UNICODE_MESSAGE), 0);
+				continue;
+			}
+			assert_int_equal(est_unicode_check(&problem, text, len, EST_UNICODE_MESSAGE), EST_EINVAL);
+			assert_int_equal(problem.offset, 7);
+			assert_non_null(strstr(est_error_message(), "blank characters in a row (from byte 7)"));
+			assert_int_equal(est_unicode_check(NULL, text, len, EST_UNICODE_NAME), EST_EINVAL);
+		}
+	}
+	/* Blanks of different kinds count as one run. */
+	{
+		static const char mixed[] = "a     \xe3\x80\x80\xe2\xa0\x80  \xc2\xa0" "b";
+
+		assert_int_equal(est_unicode_check(NULL, mixed, strlen(mixed), EST_UNICODE_MESSAGE),
+				 EST_EINVAL);
+	}
+}
+
 static void test_joiners_and_selectors(void **state)
 {
 	static const char *const message_only[] = {
@@ -334,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_every_refused_code_point_in_a_message),
 		cmocka_unit_test(test_ordinary_text),
 		cmocka_unit_test(test_joiners_and_selectors),
+		cmocka_unit_test(test_blank_runs),
 		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_messages),
 	};

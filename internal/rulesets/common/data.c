@@ -19,9 +19,9 @@ static int check(const json_t *v, const char *file, const char *path)
 				     "the data", file, path, (long long)json_integer_value(v));
 	if (json_is_string(v) &&
 	    est_unicode_check(&bad, json_string_value(v), json_string_length(v), EST_UNICODE_MESSAGE) < 0)
-		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" holds %s at byte %zu, a control or "
-				     "invisible formatting character, which reports would print raw; fix the data",
-				     file, path, bad.what, bad.offset);
+		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" holds %s at byte %zu, %s, which "
+				     "reports would print raw; fix the data",
+				     file, path, bad.what, bad.offset, bad.kind);
 	if (json_is_real(v))
 		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is not a whole number; numbers in "
 				     "rules data are integers", file, path);
