@@ -74,8 +74,14 @@ static int check_name(const char *name, size_t i, const char *file)
 		return est_error_set(EST_EINVAL, "%s: players[%zu].name holds %s at byte %zu, %s that could "
 				     "forge a mail header or make the name look like another; write the name "
 				     "without it, on one line", file, i, bad.what, bad.offset, bad.kind);
+	/* Only ASCII's space can be told from the name's edge; a wider blank is a name's whole disguise. */
+	if (name[0] == ' ' || name[n - 1] == ' ' || !est_unicode_has_visible(name, n))
+		return est_error_set(EST_EINVAL, "%s: players[%zu].name \"%s\" starts or ends with a blank, "
+				     "or is nothing but blanks; give the name the player is known by",
+				     file, i, name);
 	return 0;
 }
+
 
 /* Check one player of the players file; `i` numbers it in messages. */
 static int check_player(const json_t *p, size_t i, const char *file, const est_ruleset *rs)
@@ -202,11 +208,20 @@ int est_engine_check_players(const json_t *players, const char *gm_key, const ch
 	json_array_foreach(players, i, p) {
 		if ((error = check_player(p, i, file, rs)) < 0)
 			return error;
-		for (size_t j = 0; j < i; j++)
-			if (json_equal(json_object_get(p, "id"),
-				       json_object_get(json_array_get(players, j), "id")))
+		for (size_t j = 0; j < i; j++) {
+			const json_t *q = json_array_get(players, j);
+
+			if (json_equal(json_object_get(p, "id"), json_object_get(q, "id")))
 				return est_error_set(EST_EINVAL, "%s: players[%zu].id repeats players[%zu].id",
 						     file, i, j);
+			/* Reports and mail name players by name: two alike would pass for each other. */
+			if (strcasecmp(json_string_value(json_object_get(p, "name")),
+				       json_string_value(json_object_get(q, "name"))) == 0)
+				return est_error_set(EST_EINVAL, "%s: players[%zu].name is players[%zu].name "
+						     "(\"%s\"): reports could not tell them apart; give "
+						     "each player a name of their own", file, i, j,
+						     json_string_value(json_object_get(q, "name")));
+		}
 	}
 	if ((error = check_distinct_keys(players, file)) < 0)
 		return error;

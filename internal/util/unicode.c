@@ -180,3 +180,17 @@ int est_unicode_check(est_unicode_problem *problem, const char *text, size_t len
 		return refuse(problem, joiner, joiner_at);
 	return 0;
 }
+
+int est_unicode_has_visible(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, n;
+	uint32_t cp;
+
+	while (i < len && (n = decode(&cp, s + i, len - i))) {
+		if (!is_blank(cp) && !est_unicode_is_refused(NULL, cp))
+			return 1;
+		i += n;
+	}
+	return 0;
+}

@@ -78,4 +78,11 @@ typedef struct {
 int est_unicode_check(est_unicode_problem *problem, const char *text, size_t len,
 		      enum est_unicode_kind kind);
 
+/*
+ * 1 if the `len` bytes of UTF-8 `text` hold a code point that shows: one
+ * neither blank (a space separator, U+2800 BRAILLE PATTERN BLANK) nor in
+ * the table; else 0 (also for bytes that are not UTF-8, from there on).
+ */
+int est_unicode_has_visible(const char *text, size_t len);
+
 #endif

@@ -95,6 +95,14 @@ for name in 'Napoleon \u061c' 'Fra\u200cnce' 'France \u202eplayer' 'France\u00ad
 	grep -qF "write the name without it" "$WORK/last.err" || fail "no fix: $(cat "$WORK/last.err")"
 	[ ! -e badname ] || fail "new wrote badname for the name $name"
 done
+# Nothing but blanks, a blank at the edge, or another player's name in other case: none names a player.
+for name in '\u3000\u3000' '\u2800' ' ' 'France player ' 'ALLIED PLAYER'; do
+	sed "s/\"France player\"/\"$(sed 's/\\/\\\\/g' <<<"$name")\"/" players.json > players-bad.json
+	expect_exit 65 "$ESTAFETTE" new badname --ruleset napoleonic-empire --players players-bad.json
+	grep -qE 'players-bad.json: players\[[01]\].name (".*" starts or ends with a blank|is players\[0\].name)' \
+		"$WORK/last.err" || fail "new with name '$name': $(cat "$WORK/last.err")"
+	[ ! -e badname ] || fail "new wrote badname for the name '$name'"
+done
 printf '%s' "$(cat players.json)" | sed "s/\"France player\"/\"France $(printf '\xd8\x9c')\"/" > players-bad.json
 expect_exit 65 "$ESTAFETTE" new badname --ruleset napoleonic-empire --players players-bad.json
 grep -qF 'players[0].name holds U+061C ARABIC LETTER MARK at byte 7' "$WORK/last.err" || fail "$(cat "$WORK/last.err")"
