@@ -554,6 +554,27 @@ static int guard_rev(char **bad_out, est_store *store, git_object *obj, const ch
 	return error;
 }
 
+/* EST_ENOTFOUND naming the ref if `spec` is a ref whose object is missing; else 0. */
+static int dangling_ref(est_store *store, const char *spec)
+{
+	git_reference *ref = NULL, *direct = NULL;
+	git_odb *odb = NULL;
+	int error = 0;
+
+	if (git_reference_dwim(&ref, store->repo, spec) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	if (git_reference_resolve(&direct, ref) == 0 && git_repository_odb(&odb, store->repo) == 0 &&
+	    !git_odb_exists(odb, git_reference_target(direct)))
+		error = dangling_error(store, git_reference_name(ref), git_reference_target(direct));
+	git_error_clear();
+	git_odb_free(odb);
+	git_reference_free(direct);
+	git_reference_free(ref);
+	return error;
+}
+
 /*
  * Look up `rev` (NULL: the branch) and peel it to `type`. Each spec is
  * resolved once a handle (store.h, "Revisions"): git's rules for a short
@@ -572,18 +593,14 @@ static int resolve_checked(git_object **out, char **bad_out, est_store *store, c
 	*out = NULL;
 	if (known && git_object_lookup(out, store->repo, known, type) == 0)
 		return 0;
+	/*
+	 * A ref that exists but names a missing object is damage, not an
+	 * unknown name; asked before git_revparse_single, which leaks what it
+	 * looked up when the object is missing (libgit2 1.5).
+	 */
+	if ((error = dangling_ref(store, spec)) < 0)
+		return error;
 	if ((error = git_revparse_single(&obj, store->repo, spec)) < 0) {
-		git_reference *ref = NULL;
-		git_oid target;
-
-		/* A ref that exists but names a missing object is damage, not an unknown name. */
-		if (error == GIT_ENOTFOUND && git_reference_dwim(&ref, store->repo, spec) == 0 &&
-		    git_reference_name_to_id(&target, store->repo, git_reference_name(ref)) == 0) {
-			error = dangling_error(store, git_reference_name(ref), &target);
-			git_reference_free(ref);
-			return error;
-		}
-		git_reference_free(ref);
 		if (error == GIT_ENOTFOUND)
 			return est_error_set(EST_ENOTFOUND,
 					     "%s: no revision \"%s\" in the repository; list "
