@@ -881,7 +881,8 @@ static int check_history(audit *a, long long last)
 		if (est_store_tag_target(target, a->store, tag) < 0) {
 			est_error_clear();
 			failed = fail(a, t, tag, "history", "step %lld has no tag %s: a step was dropped or "
-				      "its tag removed", t, tag);
+				      "its tag removed (a clone that never fetched the tags has none: "
+				      "git fetch --tags, then audit again)", t, tag);
 		} else if ((size_t)(t - 1) >= count || strcmp(names[t - 1], name) != 0) {
 			failed = fail(a, t, "turns/", "history", "turns/%s is missing at main: a step was "
 				      "dropped from the history", name);
