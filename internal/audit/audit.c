@@ -421,7 +421,7 @@ static int check_hidden_domain(audit *a, long long step, const json_t *dice)
 /*
  * h^k(start) for every k up to `len` - 1, into a->chain, made once: step t
  * needs hash^(N - t), and computing it afresh for every step cost the
- * audit N hashes a step (issue 9: 73% of an audit).
+ * audit N hashes a step (three quarters of a long game's audit).
  */
 static int chain_values(audit *a, const unsigned char start[32], long long len)
 {

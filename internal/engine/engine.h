@@ -373,7 +373,7 @@ int est_engine_read_json(json_t **out, est_store *store, const char *rev, const 
 int est_engine_read_rules(json_t **out, est_store *store, const char *rev);
 
 /*
- * A GM act on the open step, as the GM (issue 5). `act` and its `params`
+ * A GM act on the open step, as the GM. `act` and its `params`
  * (an object, its fields copied into the act):
  *   "extend"   {"hours": 1..8760}: the open step's deadline moves
  *   "pause"    {}: nothing resolves until "resume"

@@ -1,5 +1,5 @@
 /*
- * GM acts (issue 5): extend a step's deadline, pause and resume a game.
+ * GM acts: extend a step's deadline, pause and resume a game.
  * Each is a gm/1 file (orders.h) the GM's key signs, principal "gm" in
  * namespace "estafette-gm" of keys/allowed_signers, committed at main as
  * gm/NNNN-SEQ.json and .sig like any order, and kept with the step under

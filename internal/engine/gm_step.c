@@ -1,5 +1,5 @@
 /*
- * GM acts that change the state (issue 5): end the game, adjust the state,
+ * GM acts that change the state: end the game, adjust the state,
  * roll back to an earlier step. Each is a step of its own: a gm/1 file the
  * GM signs, a manifest of kind "gm", the chain value revealed as for any
  * step (no rolls), the state the act gives, a report and a tag. History is

@@ -1,6 +1,6 @@
 /*
  * What keeps a run from resolving a step by its deadline when it should
- * not (issue 5): a player in civil disorder, the GM's "nmr": "wait", a
+ * not: a player in civil disorder, the GM's "nmr": "wait", a
  * clock that jumped, and a deadline that looks like a mail outage. Each
  * refusal is a warning the run prints; the GM overrides with `run --force`
  * (recorded in the step's manifest) or `run --confirm-clock`.

@@ -1,5 +1,5 @@
 /*
- * Press (issue 5, item 7): messages players send with their orders
+ * Press: messages players send with their orders
  * ("press": [{"to": "all" | [player ids], "text"}]), under the game's
  * setting in game.json:
  *

@@ -1,5 +1,5 @@
 /*
- * Notices to players (issue 3): receipts for every submission, whatever
+ * Notices to players: receipts for every submission, whatever
  * channel, and reminders before a deadline. Each goes through the outbox
  * under a stable name, so a submission handled twice (a mail fetched again
  * after a crash) is answered once.

@@ -1,5 +1,5 @@
 /*
- * The GM's "replace" act (issue 5): a new person takes a player's seat,
+ * The GM's "replace" act: a new person takes a player's seat,
  * with a new name, address and key; the old key is revoked. It is the one
  * act that changes game.json and keys/allowed_signers, which are otherwise
  * fixed at creation (game.c check_fixed): keys/replacements.json lists the

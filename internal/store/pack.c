@@ -3,7 +3,7 @@
  *
  * libgit2 writes each new object as a loose file: a step made some fifteen
  * files, as many folders and fsyncs, and in the profile of a 50-game batch
- * on ext4 half the time went to allocating those inodes (issue 9). So the
+ * on ext4 half the time went to allocating those inodes. So the
  * objects go to an in-memory store (libgit2's mempack) first, and land as
  * one .pack and its .idx, both fsynced by libgit2's indexer, before any ref
  * names them.
@@ -141,7 +141,7 @@ static int put_entry(FILE *f, z_stream *zs, git_odb_object *obj)
  * pack format version 2, "PACK", version and count, each object whole
  * (est_store__pack_merge makes the deltas), then the SHA-1 of all that.
  * Not git_packbuilder: to order the objects it reads every tag of the
- * repository, one ref lookup each, 10% of a step at step 1,100 (issue 9).
+ * repository, one ref lookup each, 10% of a step at step 1,100.
  */
 static int pack_noted(char **out, size_t *len, est_store *store)
 {

@@ -162,7 +162,7 @@ static char *strip_slash(const char *path)
  * and an audit's step cost more the longer the history (tests/bench).
  * Trees are cached whatever their size, and the whole cache is bounded so
  * that memory stays flat over long histories: at 2 MiB, an audit of 2,000
- * packed steps peaks at 27 MiB resident (35 MiB at 4 MiB, issue 9).
+ * packed steps peaks at 27 MiB resident (35 MiB at 4 MiB).
  */
 static void store_init(void)
 {
