@@ -22,7 +22,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_CFLAGS)
 LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-MODULES := util orders sshsig dice seal store render mail engine audit rulesets/common \
+MODULES := util orders sshsig dice seal store render mail game turn intake step engine audit rulesets/common \
 	rulesets/napoleonic-empire \
 	rulesets/la-guerre rulesets/levee-en-masse rulesets/campaign
 -include $(wildcard internal/*/module.mk internal/rulesets/*/module.mk)

@@ -4,8 +4,13 @@
 #include <sysexits.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
+#include "util/json.h"
 
 /*
  * A message may quote what an attacker wrote (a player id, a file name, a

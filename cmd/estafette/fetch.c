@@ -3,6 +3,10 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 
@@ -34,7 +38,7 @@ int cmd_fetch(int argc, char **argv)
 	if (optind + 1 != argc || (imap && maildir))
 		return cmd_usage(USAGE);
 	if ((error = est_game_open(&game, argv[optind])) == 0)
-		error = est_game_fetch(&summary, game, imap, maildir, time(NULL));
+		error = est_intake_fetch(&summary, game, imap, maildir, time(NULL));
 	if (json && summary)
 		cmd_print_json(summary);
 	else if (summary) {

@@ -1,10 +1,14 @@
-/* estafette gm GAME ACT ...: the GM's signed acts (engine.h est_game_gm_act) */
+/* estafette gm GAME ACT ...: the GM's signed acts (engine.h est_engine_gm_act) */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 
@@ -116,7 +120,7 @@ int cmd_gm(int argc, char **argv)
 			"/PATH=JSON, e.g. --set /countries/Austria/France=5; --key a readable .pub file" : USAGE);
 	}
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_gm_act(&receipt, game, act, params, reason, now)) < 0) {
+	    (error = est_engine_gm_act(&receipt, game, act, params, reason, now)) < 0) {
 		status = cmd_fail(error, json, NULL);
 		goto out;
 	}

@@ -3,6 +3,10 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 
@@ -25,7 +29,7 @@ int cmd_mail(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(USAGE);
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_mail(&mail, game)) < 0) {
+	    (error = est_engine_mail(&mail, game)) < 0) {
 		status = cmd_fail(error, json, mail);
 		goto out;
 	}

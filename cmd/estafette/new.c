@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 #include "util/util.h"

@@ -14,6 +14,10 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 
@@ -121,9 +125,9 @@ int cmd_receive(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(USAGE);
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_max_message(&max, game)) < 0 ||
+	    (error = est_intake_max_message(&max, game)) < 0 ||
 	    (error = read_stdin(&message, &len, &size, max)) < 0 ||
-	    (error = est_game_receive(&result, game, message, len, size, return_path, time(NULL))) < 0) {
+	    (error = est_intake_receive(&result, game, message, len, size, return_path, time(NULL))) < 0) {
 		status = cmd_fail(error, json, NULL);
 		goto out;
 	}

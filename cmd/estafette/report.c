@@ -4,6 +4,10 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 
@@ -37,7 +41,7 @@ int cmd_report(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(USAGE);
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_report(&out, game, step, player, format)) < 0)
+	    (error = est_report_format(&out, game, step, player, format)) < 0)
 		status = cmd_fail(error, json, NULL);
 	else
 		fputs(out, stdout);

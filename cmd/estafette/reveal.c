@@ -3,6 +3,10 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 
@@ -28,7 +32,7 @@ int cmd_reveal(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(USAGE);
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_reveal(&summary, game, before_end)) < 0) {
+	    (error = est_engine_reveal(&summary, game, before_end)) < 0) {
 		status = cmd_fail(error, json, NULL);
 		goto out;
 	}

@@ -6,8 +6,11 @@
 #include <sysexits.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
-#include "engine/overview.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -113,7 +116,7 @@ static void run_game(run_tally *t, est_game *game, int error, const char *path, 
 
 	t->games++;
 	if (game)
-		error = est_game_run(&summary, game, now, run_flags);
+		error = est_engine_run(&summary, game, now, run_flags);
 	if (error < 0) {
 		int temporary = error == EST_ELOCKED || error == EST_ETEMPFAIL;
 
@@ -149,7 +152,7 @@ static void run_one(run_tally *t, const char *path, time_t now, int json, json_t
 
 /*
  * Every game repository directly under `dir` (with a work tree or bare), in
- * name order, each under its own lock (est_game_run takes it); folders that
+ * name order, each under its own lock (est_engine_run takes it); folders that
  * are not games are passed over, a damaged game is a failure of its own.
  */
 static int run_all(run_tally *t, const char *dir, time_t now, int json, json_t *results)

@@ -1,7 +1,7 @@
 /*
  * estafette standings DIR [--json]: the games of each deal under DIR,
- * ranked, each with the verdict of its own audit (README "Challenges: one
- * deal, many players").
+ * ranked, each with the verdict of its own audit (docs/gm-guide.md
+ * "Challenges: one deal, many players").
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,8 +11,11 @@
 
 #include "audit/audit.h"
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
-#include "engine/overview.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -36,7 +39,7 @@ static json_t *deal_key(const est_game *game)
 	const json_t *dice = json_object_get(game->game, "dice");
 	char rules[65];
 
-	if (est_engine_rules_sha256(rules, game->store, "step-0000") < 0) {
+	if (est_game_rules_sha256(rules, game->store, "step-0000") < 0) {
 		est_error_clear();
 		snprintf(rules, sizeof(rules), "unreadable");
 	}
@@ -80,7 +83,7 @@ static int score_row(json_t *row, const est_game *game)
 	json_t *score = NULL, *pending = NULL;
 	int over, error;
 
-	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
+	if ((error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
 		return error;
 	over = strcmp(json_string_value(json_object_get(pending, "mode")), "over") == 0;
 	json_decref(pending);

@@ -4,8 +4,11 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
-#include "engine/overview.h"
 #include "util/error.h"
 
 #define USAGE "estafette status GAME | --all DIR [--now TIME] [--json]\n" \
@@ -241,7 +244,7 @@ int cmd_status(int argc, char **argv)
 	if (all)
 		return status_all(all, now, json);
 	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_game_pending(&status_json, game, now)) < 0) {
+	    (error = est_intake_pending(&status_json, game, now)) < 0) {
 		status = cmd_fail(error, json, NULL);
 		goto out;
 	}

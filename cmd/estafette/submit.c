@@ -10,6 +10,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "orders/orders.h"
 #include "util/error.h"
@@ -107,7 +111,7 @@ static int refuse(int error, int json, json_t *diagnostics)
 				fprintf(stderr, "  ... and %zu more\n", json_array_size(diagnostics) - i);
 				break;
 			}
-			est_diagnostic_text(line, sizeof(line), d);
+			est_intake_diagnostic_text(line, sizeof(line), d);
 			fputs("  ", stderr);
 			cmd_put_safe(stderr, line);
 			fputc('\n', stderr);
@@ -137,10 +141,10 @@ static int run(int argc, char **argv, int write, const char *usage)
 		goto out;
 	}
 	if (write)
-		error = est_game_submit(&receipt, &diagnostics, game, a.file, a.bytes, a.len,
+		error = est_intake_submit(&receipt, &diagnostics, game, a.file, a.bytes, a.len,
 					a.sig_file, a.sig, a.sig_len, a.now);
 	else
-		error = est_game_check_order(&order, &diagnostics, game, a.file, a.bytes, a.len,
+		error = est_intake_check(&order, &diagnostics, game, a.file, a.bytes, a.len,
 					     a.sig_file, a.sig, a.sig_len, a.now);
 	if (error < 0) {
 		status = refuse(error, a.json, diagnostics);

@@ -13,11 +13,14 @@
 
 #include "audit/audit.h"
 #include "dice/dice.h"
-#include "engine/engine.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "step/step.h"
 #include "orders/orders.h"
 #include "seal/seal.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
 
 typedef struct {
@@ -246,7 +249,7 @@ static int check_signed(est_order **order_out, audit *a, long long step, const j
 	 * any player.
 	 */
 	char *changed = NULL;
-	if (est_engine_fixed_files(&changed, a->store, tag) < 0 || changed) {
+	if (est_game_fixed_files(&changed, a->store, tag) < 0 || changed) {
 		est_error_clear();
 		failed = fail(a, step, "keys/allowed_signers", "keys", "keys/allowed_signers before step "
 			      "%lld is neither the one the game began with nor one the GM's replace acts "
@@ -296,7 +299,7 @@ static int check_order(json_t *orders, audit *a, long long step, const json_t *e
 	}
 	json_array_foreach(json_object_get(entry, "powers"), i, power) {
 		json_t *mine = NULL;
-		if (est_engine_orders_for(&mine, NULL, order->orders, json_string_value(power),
+		if (est_turn_orders_for(&mine, NULL, order->orders, json_string_value(power),
 					  json_object_get(entry, "powers")) < 0) {
 			est_orders_free(order);
 			est_error_clear();
@@ -466,7 +469,7 @@ static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long 
 				     "hidden chain checks; the GM publishes it with estafette reveal");
 	else
 		return est_dice_new_fixed(out, NULL, 0);
-	if (est_engine_hidden_seed(seed, &domain, a->game, h, step, manifest_sha) < 0)
+	if (est_step_hidden_seed(seed, &domain, a->game, h, step, manifest_sha) < 0)
 		return -1;
 	return est_dice_new(out, seed);
 }
@@ -560,7 +563,7 @@ static int check_revealed(audit *a, long long step, const json_t *wrapped, est_d
 static int public_text(char **out, audit *a, const json_t *wrapped, const unsigned char key[32])
 {
 	if (a->sealed)
-		return est_engine_public_state(out, a->rs, a->rules, wrapped, key) < 0 ? -1 : 0;
+		return est_sealed_public_state(out, a->rs, a->rules, wrapped, key) < 0 ? -1 : 0;
 	return (*out = est_json_text(wrapped)) ? 0 : -1;
 }
 
@@ -577,7 +580,7 @@ static int resolve_again(json_t **wrapped_out, audit *a, long long step, const j
 	int error;
 
 	if (act)
-		error = est_engine_gm_apply(wrapped_out, &events, a->store, prev, act, step);
+		error = est_step_gm_apply(wrapped_out, &events, a->store, prev, act, step);
 	else if ((error = a->rs->resolve(&state, &events, json_object_get(prev, "state"), a->rules,
 					 orders, dice, hidden)) == 0 &&
 		 !(*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", a->id, "step", (json_int_t)step,
@@ -759,7 +762,7 @@ static int check_fixed(audit *a, long long step, const char *rev)
 	char *changed = NULL;
 	int failed = 0;
 
-	if (est_engine_fixed_files(&changed, a->store, rev) < 0)
+	if (est_game_fixed_files(&changed, a->store, rev) < 0)
 		return -1;
 	if (changed)
 		failed = fail(a, step, changed, "fixed", "%s at %s is not the one the game was created "
@@ -771,14 +774,14 @@ static int check_fixed(audit *a, long long step, const char *rev)
 
 /*
  * keys/allowed_signers at `rev` holds only the lines estafette writes for
- * game.json's players and the GM (est_engine_check_keys): step 0's keys
+ * game.json's players and the GM (est_game_check_keys): step 0's keys
  * judge every order, so a line pasted into them would pass every other
  * check.
  */
 static int check_keys(audit *a, long long step, const char *rev)
 {
 	char message[1024];
-	int error = est_engine_check_keys(a->store, rev);
+	int error = est_game_check_keys(a->store, rev);
 
 	if (error == 0)
 		return 0;
@@ -928,7 +931,7 @@ static int check_reveal_json(audit *a, long long last)
 	long long t;
 	int failed;
 
-	if (est_engine_read_json(&doc, a->store, "main", "reveal.json") < 0) {
+	if (est_store_read_json(&doc, a->store, "main", "reveal.json") < 0) {
 		est_error_clear();
 		return 0; /* nothing revealed yet */
 	}
@@ -956,13 +959,13 @@ static int open_audit(audit *a, const char *path, const char *home)
 	int error;
 
 	if ((error = est_store_open(&a->store, path)) < 0 ||
-	    (error = est_engine_read_json(&a->game, a->store, "step-0000", "game.json")) < 0 ||
-	    (error = est_engine_read_rules(&a->rules, a->store, "step-0000")) < 0 ||
+	    (error = est_store_read_json(&a->game, a->store, "step-0000", "game.json")) < 0 ||
+	    (error = est_game_read_rules(&a->rules, a->store, "step-0000")) < 0 ||
 	    (error = est_store_read(&a->signers, &a->signers_len, a->store, "step-0000",
 				    "keys/allowed_signers")) < 0)
 		return error;
 	a->id = json_string_value(json_object_get(a->game, "id"));
-	if (!a->id || !(a->rs = est_engine_ruleset(json_string_value(json_object_get(a->game, "ruleset")))))
+	if (!a->id || !(a->rs = est_game_ruleset(json_string_value(json_object_get(a->game, "ruleset")))))
 		return est_error_set(EST_ECONFIG, "game.json at step-0000: ruleset \"%s\" is not one this "
 				     "estafette has; audit it with the estafette that made it",
 				     json_string_value(json_object_get(a->game, "ruleset")));
@@ -972,7 +975,7 @@ static int open_audit(audit *a, const char *path, const char *home)
 				     "%s %s: it cannot replay it; audit with the estafette of that version",
 				     a->rs->name, version ? version : "?", a->rs->name, a->rs->version);
 	unsigned char chain[32];
-	a->have_hidden = home && est_engine_secrets(chain, a->hidden_secret, home, a->id) == 0;
+	a->have_hidden = home && est_game_secrets(chain, a->hidden_secret, home, a->id) == 0;
 	est_error_clear();
 	a->sealed = json_is_true(json_object_get(a->game, "sealed"));
 	if (a->sealed && home)
@@ -993,7 +996,7 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 
 	if ((error = open_audit(&a, path, home)) < 0)
 		goto out;
-	if ((error = est_engine_read_json(&latest, a.store, "main", "state.json")) < 0)
+	if ((error = est_store_read_json(&latest, a.store, "main", "state.json")) < 0)
 		goto out;
 	last = json_integer_value(json_object_get(latest, "step"));
 	tip = json_string_value(json_object_get(json_object_get(a.game, "dice"), "chain_tip"));

@@ -80,8 +80,8 @@ int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
 		       const unsigned char manifest_sha256[32]);
 
 /*
- * The hidden stream's seed in a dealt game (game.json "deal"; README
- * "Challenges: one deal, many players"):
+ * The hidden stream's seed in a dealt game (game.json "deal"; docs/protocol.md
+ * "Deals"):
  * seed'_t = HMAC-SHA256(key = reveal, enc(EST_DICE_DOMAIN_DEAL) || enc(deal)
  *                       || u32be(step))
  * into out[32]. Neither the game id nor the manifest enters, so every game

@@ -1,5 +1,5 @@
 /*
- * Challenges: one deal, many players (README). The games of a deal share
+ * Challenges: one deal, many players (docs/gm-guide.md). The games of a deal share
  * the hidden dice chain secret and the rules/ files, so that their hidden
  * streams, seeded without the game id and the manifest, deal the same
  * cards at the same step whatever each player does.
@@ -10,85 +10,14 @@
 #include <string.h>
 
 #include "dice/dice.h"
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
+#include "engine/engine.h"
 #include "orders/orders.h"
 #include "util/error.h"
 #include "util/util.h"
-
-int est_engine_hidden_seed(unsigned char out[32], const char **domain_out, const json_t *game,
-			   const unsigned char h[32], long long step,
-			   const unsigned char manifest_sha[32])
-{
-	const json_t *deal = json_object_get(game, "deal");
-	const char *id = json_string_value(json_object_get(game, "id"));
-
-	if (deal) {
-		if (!json_is_string(deal))
-			return est_error_set(EST_EINVAL, "game.json: field \"deal\" is not a string; "
-					     "a dealt game names its deal, e.g. \"deal\": \"march-2027\"");
-		*domain_out = EST_DICE_DOMAIN_DEAL;
-		return est_dice_deal_seed(out, h, json_string_value(deal), (uint32_t)step);
-	}
-	if (!id)
-		return est_error_set(EST_EINVAL, "game.json: field \"id\" is missing or not a string");
-	*domain_out = EST_DICE_DOMAIN_HIDDEN;
-	return est_dice_step_seed(out, h, EST_DICE_DOMAIN_HIDDEN, id, (uint32_t)step, manifest_sha);
-}
-
-static void digest_enc(EVP_MD_CTX *md, const void *x, size_t len)
-{
-	unsigned char prefix[4] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16),
-				   (unsigned char)(len >> 8), (unsigned char)len};
-
-	EVP_DigestUpdate(md, prefix, sizeof(prefix));
-	EVP_DigestUpdate(md, x, len);
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int est_engine_rules_sha256(char out[65], est_store *store, const char *rev)
-{
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	unsigned char digest[32];
-	char **names = NULL, *bytes = NULL, *path = NULL;
-	size_t count = 0, len;
-	int error;
-
-	if (!md || !EVP_DigestInit_ex(md, EVP_sha256(), NULL)) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0)
-		goto out;
-	qsort(names, count, sizeof(*names), compare_names);
-	for (size_t i = 0; i < count; i++) {
-		if (!(path = est_strdup_printf("rules/%s", names[i]))) {
-			error = est_error_set(EST_ENOMEM, "out of memory");
-			goto out;
-		}
-		if ((error = est_store_read(&bytes, &len, store, rev, path)) < 0)
-			goto out;
-		digest_enc(md, names[i], strlen(names[i]));
-		digest_enc(md, bytes, len);
-		free(bytes);
-		free(path);
-		bytes = path = NULL;
-	}
-	if (!EVP_DigestFinal_ex(md, digest, NULL)) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	est_hex_encode(out, digest, 32);
-out:
-	free(bytes);
-	free(path);
-	est_store_list_free(names);
-	EVP_MD_CTX_free(md);
-	return error;
-}
 
 /* rules/ of `store` at step-0000, every file's bytes as they are, as changes of the new game. */
 static int copy_rules(est_changes *c, est_store *store)
@@ -150,7 +79,7 @@ int est_deal_join(est_deal_source *out, est_changes *c, const char *path, const 
 		est_error_prefix("--deal-from %s: the deal's dice secrets are needed on this host", path);
 		goto out;
 	}
-	if ((error = est_engine_read_rules(&out->rules, src->store, "step-0000")) < 0 ||
+	if ((error = est_game_read_rules(&out->rules, src->store, "step-0000")) < 0 ||
 	    (error = copy_rules(c, src->store)) < 0)
 		goto out;
 	dice = json_object_get(src->game, "dice");

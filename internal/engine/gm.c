@@ -11,110 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
+#include "engine/engine.h"
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/unicode.h"
 #include "util/util.h"
-
-int est_gm_act_read(json_t **act_out, char sha_out[65], est_store *store, const char *rev,
-		    const char *path, const char *signers)
-{
-	char sig_path[320], *bytes = NULL, *sig = NULL;
-	size_t len, sig_len;
-	est_order *act = NULL;
-	int error;
-
-	*act_out = NULL;
-	snprintf(sig_path, sizeof(sig_path), "%s.sig", path);
-	if ((error = est_store_read(&bytes, &len, store, rev, path)) < 0 ||
-	    (error = est_store_read(&sig, &sig_len, store, rev, sig_path)) < 0 ||
-	    (error = est_orders_parse(&act, path, bytes, len)) < 0)
-		goto out;
-	if (sha_out)
-		est_sha256_hex(sha_out, bytes, len);
-	if (!act->gm_act)
-		error = est_error_set(EST_EINVAL, "%s: not a gm/1 file; only GM acts belong there", path);
-	else if (est_sshsig_verify(signers, strlen(signers), "gm", EST_GM_NAMESPACE, bytes, len, sig,
-				   sig_len, 0) < 0)
-		error = est_error_prefix("%s: not the GM's signature", sig_path);
-	else if (!(*act_out = json_incref(act->root)))
-		error = est_error_set(EST_ENOMEM, "out of memory");
-out:
-	est_orders_free(act);
-	free(sig);
-	free(bytes);
-	return error;
-}
-
-/* One act file of gm/ at main, if it concerns the open step ("file" added), else NULL. */
-static int read_act(json_t **out, est_game *game, const char *name)
-{
-	char path[300];
-	int error;
-
-	snprintf(path, sizeof(path), "gm/%s", name);
-	if ((error = est_gm_act_read(out, NULL, game->store, NULL, path, game->allowed_signers)) < 0)
-		return error;
-	if (json_integer_value(json_object_get(*out, "step")) != game->step + 1) {
-		json_decref(*out);
-		*out = NULL;
-		return 0;
-	}
-	json_object_set_new(*out, "file", json_string(name));
-	return 0;
-}
-
-int est_gm_acts(json_t **acts_out, est_game *game)
-{
-	char **names = NULL;
-	size_t count = 0, i, n;
-	json_t *acts = json_array(), *act;
-	int error;
-
-	if ((error = est_store_list(&names, &count, game->store, NULL, "gm")) < 0)
-		goto out;
-	for (i = 0; i < count; i++) {
-		n = strlen(names[i]);
-		if (n < 5 || strcmp(names[i] + n - 5, ".json") != 0)
-			continue;
-		if ((error = read_act(&act, game, names[i])) < 0)
-			goto out;
-		if (act)
-			json_array_append_new(acts, act);
-	}
-	*acts_out = acts;
-	acts = NULL;
-out:
-	est_store_list_free(names);
-	json_decref(acts);
-	return error;
-}
-
-int est_gm_effect(long long *added_out, int *paused_out, const json_t *acts)
-{
-	long long paused_since = 0;
-	size_t i;
-	json_t *a;
-
-	*added_out = 0;
-	json_array_foreach(acts, i, a) {
-		const char *act = json_string_value(json_object_get(a, "act"));
-		long long at = json_integer_value(json_object_get(a, "at"));
-		if (strcmp(act, "extend") == 0)
-			*added_out += json_integer_value(json_object_get(a, "hours")) * 3600;
-		else if (strcmp(act, "pause") == 0)
-			paused_since = at;
-		else if (strcmp(act, "resume") == 0 && paused_since) {
-			/* The step's deadline moves by as long as the game stood still. */
-			*added_out += at > paused_since ? at - paused_since : 0;
-			paused_since = 0;
-		}
-	}
-	*paused_out = paused_since != 0;
-	return 0;
-}
 
 static int check_end(est_game *game, const json_t *params)
 {
@@ -141,7 +48,8 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 	long long to = json_integer_value(json_object_get(params, "to_step"));
 	est_unicode_problem bad;
 	const char *name = json_string_value(json_object_get(params, "name"));
-	int paused;
+	time_t deadline = 0;
+	int paused, error;
 
 	est_gm_effect(&added, &paused, acts);
 	if (!reason || !*reason || strpbrk(reason, "\r\n\t"))
@@ -158,7 +66,9 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 				     "without it", bad.what, bad.offset, bad.kind);
 	if (strcmp(act, "extend") == 0 && (hours < 1 || hours > 8760))
 		return est_error_set(EST_EUSAGE, "gm extend: --hours must be a whole number from 1 to 8760");
-	if (strcmp(act, "extend") == 0 && est_game_deadline(game, NULL) == 0)
+	if (strcmp(act, "extend") == 0 && (error = est_turn_deadline(&deadline, game, NULL)) < 0)
+		return error;
+	if (strcmp(act, "extend") == 0 && deadline == 0)
 		return est_error_set(EST_EUSAGE, "gm extend: step %lld has no deadline to extend (the "
 				     "schedule gives it none)", game->step + 1);
 	if (strcmp(act, "pause") == 0 && paused)
@@ -230,7 +140,7 @@ static int replace_changes(est_changes *c, est_game *game, const json_t *act, co
 			   const char *text)
 {
 	json_t *updated = json_deep_copy(game->game), *list = NULL;
-	char *gm_key = est_gm_key_of(game->allowed_signers), *keys = NULL, sha[65];
+	char *gm_key = est_game_gm_key(game->allowed_signers), *keys = NULL, sha[65];
 	int error;
 
 	est_sha256_hex(sha, text, strlen(text));
@@ -239,7 +149,7 @@ static int replace_changes(est_changes *c, est_game *game, const json_t *act, co
 		goto out;
 	}
 	if ((error = est_replace_apply(updated, act)) < 0 ||
-	    (error = est_engine_check_players(json_object_get(updated, "players"), gm_key, "gm replace",
+	    (error = est_game_check_players(json_object_get(updated, "players"), gm_key, "gm replace",
 					      game->ruleset)) < 0)
 		goto out;
 	if (est_game_read_json(&list, game, NULL, "keys/replacements.json") < 0) {
@@ -248,7 +158,7 @@ static int replace_changes(est_changes *c, est_game *game, const json_t *act, co
 	}
 	json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:O}", "step", (json_int_t)(game->step + 1),
 					      "file", file, "sha256", sha, "seat", json_object_get(act, "seat")));
-	if ((error = est_engine_allowed_signers(&keys, json_object_get(updated, "players"), gm_key)) < 0 ||
+	if ((error = est_game_allowed_signers(&keys, json_object_get(updated, "players"), gm_key)) < 0 ||
 	    (error = est_changes_add_json(c, "game.json", updated)) < 0 ||
 	    (error = est_changes_add(c, strdup("keys/allowed_signers"), keys, strlen(keys))) < 0)
 		goto out;
@@ -268,7 +178,7 @@ static int is_step(const char *act)
 	return strcmp(act, "end") == 0 || strcmp(act, "adjust") == 0 || strcmp(act, "rollback") == 0;
 }
 
-int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const json_t *params,
+int est_engine_gm_act(json_t **receipt_out, est_game *game, const char *act, const json_t *params,
 		    const char *reason, time_t now)
 {
 	char *text = NULL, *sig = NULL, *msg = NULL, path[64], sig_path[72], oid[EST_STORE_OID_HEX + 1];
@@ -283,7 +193,7 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const
 	if ((error = est_game_lock(game)) < 0)
 		return error;
 	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0 ||
-	    (error = est_game_pending(&pending, game, now)) < 0 ||
+	    (error = est_intake_pending(&pending, game, now)) < 0 ||
 	    (error = est_gm_acts(&acts, game)) < 0)
 		goto out;
 	if (json_is_true(json_object_get(pending, "over"))) {
@@ -325,7 +235,11 @@ int est_game_gm_act(json_t **receipt_out, est_game *game, const char *act, const
 				 "file", path, "reason", reason, "commit", oid);
 	if (*receipt_out && strcmp(act, "pause") != 0) {
 		char when[32];
-		est_time_iso(when, est_game_deadline(game, NULL));
+		time_t deadline;
+
+		if ((error = est_turn_deadline(&deadline, game, NULL)) < 0)
+			goto out;
+		est_time_iso(when, deadline);
 		json_object_set_new(*receipt_out, "deadline", json_string(when));
 	}
 out:

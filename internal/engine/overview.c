@@ -10,7 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "engine/overview.h"
+#include "engine/engine.h"
+#include "intake/intake.h"
 #include "mail/mail.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -162,7 +163,7 @@ static int count_missing(json_t *missed, est_game *game, const char *name)
 
 	if (!path)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	error = est_engine_read_json(&manifest, game->store, NULL, path);
+	error = est_store_read_json(&manifest, game->store, NULL, path);
 	free(path);
 	if (error == EST_ENOTFOUND) { /* a folder without a manifest is no resolved step */
 		est_error_clear();
@@ -294,7 +295,7 @@ int est_overview_game(json_t **out, est_game *game, time_t now)
 	size_t mail = 0;
 	int error, locked = 0;
 
-	if ((error = est_game_pending(&pending, game, now)) < 0 ||
+	if ((error = est_intake_pending(&pending, game, now)) < 0 ||
 	    (error = missed_steps(&missed, game)) < 0 ||
 	    (error = outbox_pending(&mail, game, id)) < 0)
 		goto out;

@@ -17,20 +17,24 @@
 #include <openssl/crypto.h>
 
 #include "dice/dice.h"
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
+#include "engine/engine.h"
 #include "util/error.h"
 #include "util/util.h"
 
 /* The game is over, or the GM says to reveal before the end. */
 static int check_over(est_game *game, int before_end)
 {
-	json_t *pending = NULL;
+	const json_t *open;
 	int over, error;
 
-	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
+	if ((error = est_turn_open(&open, game)) < 0)
 		return error;
-	over = strcmp(json_string_value(json_object_get(pending, "mode")), "over") == 0;
-	json_decref(pending);
+	over = strcmp(json_string_value(json_object_get(json_object_get(open, "pending"), "mode")),
+		      "over") == 0;
 	if (over || before_end)
 		return 0;
 	return est_error_set(EST_EUSAGE, "game %s is not over (step %lld is open): reveal publishes "
@@ -157,7 +161,7 @@ static long long revealed_step(est_game *game)
 	return step;
 }
 
-int est_game_reveal(json_t **summary_out, est_game *game, int before_end)
+int est_engine_reveal(json_t **summary_out, est_game *game, int before_end)
 {
 	char oid[EST_STORE_OID_HEX + 1], *msg = NULL;
 	est_changes c = {0};

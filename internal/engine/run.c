@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
+#include "engine/engine.h"
 #include "mail/mail.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -35,7 +39,6 @@ static char *mailbox(const char *name, const char *addr)
 	free(quoted);
 	return box;
 }
-
 
 /* A report's parts: the text is required; the HTML and the SVG map where the ruleset has them. */
 typedef struct {
@@ -113,7 +116,7 @@ out:
 	return error;
 }
 
-int est_game_queue_reports(int *queued_out, est_game *game, long long step)
+int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 {
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER), tag[40];
 	long long date = 0;
@@ -146,50 +149,7 @@ out:
 	return error;
 }
 
-int est_game_password(char **out, est_game *game, const char *name)
-{
-	char *path = est_strdup_printf("%s/%s", game->home, name);
-	size_t len;
-	int error;
-
-	*out = NULL;
-	if (!path)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_file_read_private(out, &len, path, 4096)) == 0) {
-		(*out)[strcspn(*out, "\r\n")] = '\0';
-	} else if (error == EST_ENOTFOUND) { /* none: ~/.netrc, or no login at all */
-		est_error_clear();
-		error = 0;
-	}
-	free(path);
-	return error;
-}
-
-int est_game_deliver(json_t **mail_out, est_game *game)
-{
-	const char *id = json_string_value(json_object_get(game->game, "id"));
-	char *url = est_game_config(game, "estafette.smtpurl", NULL);
-	char *user = est_game_config(game, "estafette.smtpuser", NULL), *password = NULL, *dir = NULL;
-	size_t sent = 0, pending = 0;
-	int error;
-
-	if ((error = est_game_password(&password, game, "smtp-password")) < 0)
-		goto out;
-	est_mail_smtp smtp = {.url = url, .username = user, .password = password, .netrc = 1,
-			      .timeout_seconds = 30};
-	error = est_mail_outbox_deliver(&sent, &pending, game->home, id, url ? &smtp : NULL);
-	if (est_mail_outbox_dir(&dir, game->home, id) == 0)
-		*mail_out = json_pack("{s:I, s:I, s:s, s:b}", "sent", (json_int_t)sent,
-				      "pending", (json_int_t)pending, "outbox", dir, "configured", url != NULL);
-out:
-	free(dir);
-	free(password);
-	free(user);
-	free(url);
-	return error;
-}
-
-int est_game_mail(json_t **mail_out, est_game *game)
+int est_engine_mail(json_t **mail_out, est_game *game)
 {
 	int error;
 
@@ -200,7 +160,7 @@ int est_game_mail(json_t **mail_out, est_game *game)
 	return error;
 }
 
-int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
+int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
 	int error, queued, more = 1, count = 0, clock_sure;
@@ -210,7 +170,7 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flag
 		goto out;
 	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0)
 		goto out;
-	if (game->step > 0 && (error = est_game_queue_reports(&queued, game, game->step)) < 0)
+	if (game->step > 0 && (error = est_engine_queue_reports(&queued, game, game->step)) < 0)
 		goto out;
 	if ((error = est_clock_check(&clock_sure, game, now, (flags & EST_RUN_CONFIRM_CLOCK) != 0)) < 0)
 		goto out;
@@ -225,12 +185,12 @@ int est_game_run(json_t **summary_out, est_game *game, time_t now, unsigned flag
 			goto out;
 		if (more) {
 			json_array_append_new(resolved, json_integer(game->step));
-			if ((error = est_game_queue_reports(&queued, game, game->step)) < 0)
+			if ((error = est_engine_queue_reports(&queued, game, game->step)) < 0)
 				goto out;
 		}
 	}
-	if ((error = est_game_pending(&waiting, game, now)) < 0 ||
-	    (error = est_game_remind(&queued, game, now)) < 0)
+	if ((error = est_intake_pending(&waiting, game, now)) < 0 ||
+	    (error = est_engine_remind(&queued, game, now)) < 0)
 		goto out;
 	if (!(flags & EST_RUN_NO_MAIL))
 		error = est_game_deliver(&mail, game);

@@ -16,6 +16,7 @@
 
 #include "store/store_private.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
 
 #define LOCK_NAME "estafette.lock"
@@ -717,6 +718,19 @@ int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 out:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
+	return error;
+}
+
+int est_store_read_json(json_t **out, est_store *store, const char *rev, const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	int error;
+
+	if ((error = est_store_read(&text, &len, store, rev, path)) < 0)
+		return error;
+	error = est_json_parse(out, text, len, path);
+	free(text);
 	return error;
 }
 

@@ -139,7 +139,7 @@ void est_store_unlock(est_store *store);
  * be left by a process that was killed: remove them. *removed_out is a new
  * JSON array of the paths removed (caller decrefs), usually empty. A git
  * command run by hand at the same moment would lose its lock: the GM runs
- * no git command that writes to a game while estafette does (README).
+ * no git command that writes to a game while estafette does (docs/hosting.md "Locks and concurrency").
  *
  * Errors: EST_ERROR if the lock is not held; EST_ENOMEM.
  */
@@ -170,6 +170,13 @@ int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store);
  */
 int est_store_read(char **out, size_t *len, est_store *store, const char *rev,
 		   const char *path);
+
+/*
+ * The JSON file `path` at `rev` (as in est_store_read()), parsed strictly
+ * (duplicate keys refused). *out is a new reference. Errors: those of
+ * est_store_read(); EST_EINVAL naming the file, line and column.
+ */
+int est_store_read_json(json_t **out, est_store *store, const char *rev, const char *path);
 
 /*
  * The git object id (40 hex digits and a NUL, into out) of the file or

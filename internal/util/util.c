@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -310,4 +311,13 @@ char *est_home_dir(void)
 	if (!(home = getenv("HOME")) || !*home)
 		return NULL;
 	return est_strdup_printf("%s/.local/share/estafette", home);
+}
+
+void est_time_iso(char buf[32], time_t t)
+{
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&t, &tm))
+		strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

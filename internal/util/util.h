@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define EST_SHA256_LEN 32
 #define EST_SHA256_HEX_LEN 64
@@ -100,5 +101,24 @@ char *est_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2
  * Returns NULL if neither variable is set.
  */
 char *est_home_dir(void);
+
+/* `t` (seconds since the epoch) as ISO 8601 UTC, "2026-11-29T16:00:00Z", into buf[32]; "" for 0. */
+void est_time_iso(char buf[32], time_t t);
+
+/*
+ * A text that grows line by line (util/text.c); `failed` is set if memory
+ * ran out, and later additions are then dropped. `len` and `cap` keep each
+ * addition proportional to its own length, not to the text's. Start it as
+ * {0}; the caller frees `text`.
+ */
+typedef struct {
+	char *text;
+	int failed;
+	size_t len; /* strlen(text) */
+	size_t cap; /* bytes allocated at text */
+} est_text;
+
+/* Append printf-style text to `t`. */
+void est_text_add(est_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

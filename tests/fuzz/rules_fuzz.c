@@ -22,7 +22,7 @@
 #include <jansson.h>
 
 #include "dice/dice.h"
-#include "engine/ruleset.h"
+#include "rulesets/ruleset.h"
 #include "fuzz.h"
 #include "orders/orders.h"
 #include "rulesets/campaign/campaign.h"

@@ -28,7 +28,7 @@ disagree with internal/dice/dice.c.
             HMAC-SHA256(key = r'_t, enc("estafette/dice/v1/deal-step")
                         || enc(deal) || u32be(t))
         with neither the game id nor the manifest, so that every game of the
-        deal draws the same hidden values (README "Verifying the dice").
+        deal draws the same hidden values (docs/protocol.md "Deals").
 
 Exit status: 0 when everything agrees, 1 on the first disagreement (named on
 stderr with its step and roll index), 2 on usage errors or an unreadable
@@ -92,7 +92,7 @@ def step_seed(reveal, domain, game_id, step, manifest_sha256):
 
 
 def deal_seed(reveal, deal, step):
-    # A dealt game's hidden seed (README "Verifying the dice"): the deal's
+    # A dealt game's hidden seed (docs/protocol.md "Deals"): the deal's
     # name in place of the game id, and no manifest, so the games of a deal,
     # sharing the hidden chain, draw the same hidden values at each step.
     message = enc(DOMAIN_DEAL) + enc(deal.encode("utf-8")) + struct.pack(">I", step)

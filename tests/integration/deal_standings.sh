@@ -1,5 +1,5 @@
 #!/bin/bash
-# Challenges (README "Challenges: one deal, many players"): three Napoleonic
+# Challenges (docs/gm-guide.md "Challenges: one deal, many players"): three Napoleonic
 # Empire games of one deal (its step 1 deals the deck with the hidden stream)
 # and one outside it made from the same test secret. Then:
 #  - the joined games carry the deal, the first game's dice secrets (chain

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `estafette new` refuses a players file that would later break mail or let
 # one player sign for another, never leaves a half-made game, and the small
-# commands answer as the README says (mail, --help, exit codes).
+# commands answer as docs/gm-guide.md says (mail, --help, exit codes).
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch

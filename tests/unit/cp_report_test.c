@@ -80,7 +80,7 @@ static json_t *view(const json_t *state, const char *power)
 	return v;
 }
 
-/* The engine's report data (internal/engine/report.c) for a player of `power`, or the public. */
+/* The engine's report data (internal/step/report.c) for a player of `power`, or the public. */
 static json_t *model(const json_t *state, const char *power, json_t *events)
 {
 	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s}], s:s, s:i, s:s,"

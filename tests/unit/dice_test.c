@@ -202,7 +202,7 @@ static void test_hidden_domain(void **state)
 }
 
 /*
- * A dealt game's hidden stream (README.md "Verifying the dice"): keyed by
+ * A dealt game's hidden stream (docs/protocol.md "Deals"): keyed by
  * r'_t over the deal name and the step only. The known answer was computed
  * with Python's hmac module from the normative r_1:
  * HMAC(r_1, enc("estafette/dice/v1/deal-step") || enc("spring-1793") || u32be(1)).

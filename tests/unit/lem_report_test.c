@@ -82,7 +82,7 @@ static json_t *provisional(void)
 	return list;
 }
 
-/* The engine's report data (engine/report.c) for the player, with `events` (taken) and `rolls`. */
+/* The engine's report data (step/report.c) for the player, with `events` (taken) and `rolls`. */
 static json_t *model(const json_t *state, json_t *events, const json_t *rolls)
 {
 	const char *phase = json_string_value(json_object_get(state, "phase"));

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ruleset.h"
+#include "rulesets/ruleset.h"
 #include "render/render.h"
 #include "util/error.h"
 

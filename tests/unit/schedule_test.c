@@ -1,5 +1,5 @@
 /*
- * The schedule's pure rules (engine/schedule.c): the hours per kind of
+ * The schedule's pure rules (turn/schedule.c): the hours per kind of
  * step, deadlines moved to allowed days and hours, the grace, and the
  * strict check of a schedule. Times are UTC; 2026-01-05 is a Monday.
  */
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
 #include "util/error.h"
 
 #define MON_10 1767607200LL /* 2026-01-05T10:00:00Z */

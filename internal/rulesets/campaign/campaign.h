@@ -15,10 +15,10 @@
 #ifndef EST_RULESETS_CAMPAIGN_H
 #define EST_RULESETS_CAMPAIGN_H
 
-#include "engine/ruleset.h"
+#include "rulesets/ruleset.h"
 
 /*
- * The ruleset table (engine/ruleset.h documents each function, its
+ * The ruleset table (rulesets/ruleset.h documents each function, its
  * ownership rules and its errors: EST_EINVAL for refused orders, players
  * or options §1 does not allow, or a board the rules cannot play;
  * EST_ERROR for a state this ruleset did not write; EST_ENOMEM).

@@ -35,7 +35,7 @@ static int deal(json_t **out, size_t players)
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-/* The bases from options["players"] (engine/ruleset.h powers_optional), checked against §1. */
+/* The bases from options["players"] (rulesets/ruleset.h powers_optional), checked against §1. */
 static int read_bases(json_t **bases_out, json_t **partners_out, const json_t *options)
 {
 	const json_t *players = json_object_get(options, "players");

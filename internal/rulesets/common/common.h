@@ -1,5 +1,5 @@
 /*
- * What every ruleset does alike: the step's events (engine/ruleset.h: each
+ * What every ruleset does alike: the step's events (rulesets/ruleset.h: each
  * event an object with at least "type" and "text"), dice rolls logged with
  * their purpose, and the range check of rules data.
  */
@@ -21,7 +21,7 @@ int est_rules_event(json_t *events, json_t *fields, const char *type, const char
 
 /*
  * Append to `diags` (an array, borrowed) a rules check's refusal as
- * engine/ruleset.h validate() gives it: {"index": i (-1: the orders as a
+ * rulesets/ruleset.h validate() gives it: {"index": i (-1: the orders as a
  * whole), "field", "rule", "message": the printf-style text, ending with
  * the fix}. Out of memory, the diagnostic is lost (the caller still
  * refuses: it counts on the array only being non-empty).
@@ -46,14 +46,14 @@ json_t *est_rules_find(const json_t *list, const char *key, const char *value);
 int est_rules_in_list(const json_t *list, const char *name);
 
 /*
- * The end of a resolve() (engine/ruleset.h): with `error` 0 it hands the
+ * The end of a resolve() (rulesets/ruleset.h): with `error` 0 it hands the
  * new `state` and `events` to the out-parameters, otherwise it releases
  * both (either may be NULL). Returns `error`.
  */
 int est_rules_resolved(json_t **state_out, json_t **events_out, json_t *state, json_t *events, int error);
 
 /*
- * engine/ruleset.h default_orders() for a ruleset whose missed step
+ * rulesets/ruleset.h default_orders() for a ruleset whose missed step
  * orders nothing: a new empty array. Errors: EST_ENOMEM.
  */
 int est_rules_no_orders(json_t **out, const json_t *state, const json_t *rules, const char *power);

@@ -16,10 +16,10 @@
 #ifndef EST_RULESETS_LEVEE_EN_MASSE_H
 #define EST_RULESETS_LEVEE_EN_MASSE_H
 
-#include "engine/ruleset.h"
+#include "rulesets/ruleset.h"
 
 /*
- * The ruleset table (engine/ruleset.h documents each function, its
+ * The ruleset table (rulesets/ruleset.h documents each function, its
  * ownership rules and its errors: EST_EINVAL for refused orders, an
  * unknown option or rules data the rules cannot play, EST_ERROR for a
  * state this ruleset did not write, EST_ENOMEM).

@@ -154,7 +154,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 }
 
 /*
- * engine/ruleset.h score(): a victory ranks above every defeat, victories by
+ * rulesets/ruleset.h score(): a victory ranks above every defeat, victories by
  * the Republic's level (so by grade); defeats and games in play by the cards
  * survived, then the Republic's level.
  */

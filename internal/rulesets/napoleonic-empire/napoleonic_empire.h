@@ -13,10 +13,10 @@
 #ifndef EST_RULESETS_NAPOLEONIC_EMPIRE_H
 #define EST_RULESETS_NAPOLEONIC_EMPIRE_H
 
-#include "engine/ruleset.h"
+#include "rulesets/ruleset.h"
 
 /*
- * The ruleset table (engine/ruleset.h documents each function, its
+ * The ruleset table (rulesets/ruleset.h documents each function, its
  * ownership rules and its errors: EST_EINVAL for refused orders or a rules
  * data file that lacks what the seed gives, EST_ERROR for a state that is
  * not one this ruleset wrote, EST_ENOMEM).

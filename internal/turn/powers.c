@@ -1,11 +1,12 @@
 /*
- * Order items by power (engine/ruleset.h): a player holding several of the
+ * Order items by power (rulesets/ruleset.h): a player holding several of the
  * powers a step awaits addresses each item to one of them.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "game/game.h"
+#include "turn/turn.h"
 #include "util/error.h"
 
 static int held_by(const json_t *held, const char *power)
@@ -19,7 +20,7 @@ static int held_by(const json_t *held, const char *power)
 	return 0;
 }
 
-int est_engine_orders_for(json_t **out, json_t **index_out, const json_t *orders, const char *power,
+int est_turn_orders_for(json_t **out, json_t **index_out, const json_t *orders, const char *power,
 			  const json_t *held)
 {
 	json_t *mine = json_array(), *index = json_array(), *item;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
@@ -41,7 +41,7 @@ static int append(char **text, size_t *len, char *line)
 	return 0;
 }
 
-int est_engine_allowed_signers(char **out, const json_t *players, const char *gm_key)
+int est_game_allowed_signers(char **out, const json_t *players, const char *gm_key)
 {
 	char *text = strdup(""), *line;
 	size_t len = 0, i;
@@ -76,7 +76,7 @@ out:
 	return error;
 }
 
-char *est_gm_key_of(const char *allowed_signers)
+char *est_game_gm_key(const char *allowed_signers)
 {
 	est_sshsig_entry *entries = NULL;
 	size_t n = 0;
@@ -164,7 +164,7 @@ static int check_entries(const est_sshsig_entry *e, size_t n, const json_t *play
 	return 0;
 }
 
-int est_engine_check_keys(est_store *store, const char *rev)
+int est_game_check_keys(est_store *store, const char *rev)
 {
 	est_sshsig_entry *entries = NULL;
 	json_t *game = NULL;
@@ -172,7 +172,7 @@ int est_engine_check_keys(est_store *store, const char *rev)
 	size_t len, n = 0;
 	int error;
 
-	if ((error = est_engine_read_json(&game, store, rev, "game.json")) < 0 ||
+	if ((error = est_store_read_json(&game, store, rev, "game.json")) < 0 ||
 	    (error = est_store_read(&text, &len, store, rev, "keys/allowed_signers")) < 0)
 		goto out;
 	if ((error = est_sshsig_read_entries(&entries, &n, text, len)) < 0) {
@@ -190,7 +190,7 @@ out:
 	return error;
 }
 
-int est_engine_same_keys(const char *a, size_t a_len, const char *b, size_t b_len)
+int est_game_same_keys(const char *a, size_t a_len, const char *b, size_t b_len)
 {
 	est_sshsig_entry *ea = NULL, *eb = NULL;
 	size_t na = 0, nb = 0, i;

@@ -15,23 +15,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
 #include "orders/orders.h"
 #include "util/error.h"
 #include "util/util.h"
 
 int est_sealed_orders_step(int *out, est_game *game)
 {
-	json_t *pending = NULL;
+	const json_t *open;
 	int error;
 
 	*out = 0;
 	if (!json_is_true(json_object_get(game->game, "sealed_orders")))
 		return 0;
-	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
+	if ((error = est_turn_open(&open, game)) < 0)
 		return error;
-	*out = strcmp(json_string_value(json_object_get(pending, "mode")), "simultaneous") == 0;
-	json_decref(pending);
+	*out = strcmp(json_string_value(json_object_get(json_object_get(open, "pending"), "mode")),
+		      "simultaneous") == 0;
 	return 0;
 }
 
@@ -57,7 +58,7 @@ int est_commitment_read(char out_sha[65], est_game *game, const char *player)
 /*
  * The open step's commitments: how many awaited players have none, and
  * whether commitments are closed (every awaited player committed, or the
- * deadline passed). *awaiting_out: est_game_pending's "awaiting".
+ * deadline passed). *awaiting_out: est_intake_pending's "awaiting".
  */
 static int commitment_state(int *closed_out, json_t **pending_out, est_game *game, time_t now)
 {
@@ -65,7 +66,7 @@ static int commitment_state(int *closed_out, json_t **pending_out, est_game *gam
 	size_t i, missing = 0;
 	int error;
 
-	if ((error = est_game_pending_unchecked(&pending, game, now)) < 0)
+	if ((error = est_turn_pending(&pending, game, now)) < 0)
 		return error;
 	json_array_foreach(json_object_get(pending, "awaiting"), i, entry)
 		missing += !json_is_true(json_object_get(entry, "committed"));
@@ -149,12 +150,16 @@ int est_sealed_orders_check(est_game *game, const est_order *order, const char *
 	return error;
 }
 
-time_t est_reveal_deadline(est_game *game)
+int est_reveal_deadline(time_t *out, est_game *game)
 {
 	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "reveal_hours");
-	time_t deadline = est_game_deadline(game, NULL);
+	time_t deadline;
+	int error;
 
+	if ((error = est_turn_deadline(&deadline, game, NULL)) < 0)
+		return error;
 	/* The reveals come after the commitments close: the deadline and its grace. */
-	return deadline ? deadline + est_schedule_grace(json_object_get(game->game, "schedule")) +
+	*out = deadline ? deadline + est_schedule_grace(json_object_get(game->game, "schedule")) +
 		(time_t)json_integer_value(hours) * 3600 : 0;
+	return 0;
 }

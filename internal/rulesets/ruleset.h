@@ -20,8 +20,8 @@
  * message set (util/error.h): EST_EINVAL for bad orders or options,
  * EST_ENOMEM, EST_ERROR for an inconsistent state.
  */
-#ifndef EST_ENGINE_RULESET_H
-#define EST_ENGINE_RULESET_H
+#ifndef EST_RULESETS_RULESET_H
+#define EST_RULESETS_RULESET_H
 
 #include <jansson.h>
 

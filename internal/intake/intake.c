@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
 #include "mail/mail.h"
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
@@ -42,14 +44,15 @@ static int signature_error(est_game *game, const est_order *order, const char *s
 /* The player's powers this step awaits, as an array (caller decrefs). */
 static int awaited_powers(json_t **out, est_game *game, const char *player)
 {
-	json_t *pending = NULL, *powers = json_array();
-	const json_t *record = est_game_player(game, player);
+	json_t *powers = json_array();
+	const json_t *record = est_game_player(game, player), *open, *pending;
 	size_t i;
 	json_t *power;
 	int error;
 
-	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
+	if ((error = est_turn_open(&open, game)) < 0)
 		goto out;
+	pending = json_object_get(open, "pending");
 	json_array_foreach(json_object_get(pending, "powers"), i, power) {
 		const json_t *holder = est_game_player_by_power(game, json_string_value(power));
 		if (holder == record)
@@ -68,7 +71,6 @@ static int awaited_powers(json_t **out, est_game *game, const char *player)
 	powers = NULL;
 out:
 	json_decref(powers);
-	json_decref(pending);
 	return error;
 }
 
@@ -107,7 +109,7 @@ static int check_seq(est_game *game, const est_order *order, const char *order_b
  * One of the ruleset's diagnostics as a line: "orders[I].FIELD: MESSAGE
  * (RULE)", or "MESSAGE (RULE)" for the file as a whole (index -1).
  */
-void est_diagnostic_text(char *buf, size_t len, const json_t *d)
+void est_intake_diagnostic_text(char *buf, size_t len, const json_t *d)
 {
 	long long index = json_integer_value(json_object_get(d, "index"));
 	size_t used = 0;
@@ -149,7 +151,7 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 	}
 	json_array_foreach(powers, i, power) {
 		json_t *diagnostics = NULL, *mine = NULL, *index = NULL;
-		if ((error = est_engine_orders_for(&mine, &index, order->orders, json_string_value(power),
+		if ((error = est_turn_orders_for(&mine, &index, order->orders, json_string_value(power),
 						   powers)) < 0) {
 			est_error_prefix("%s", filename);
 			return error;
@@ -164,7 +166,7 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 			char first[1024];
 
 			if (n > 0) {
-				est_diagnostic_text(first, sizeof(first), json_array_get(diagnostics, 0));
+				est_intake_diagnostic_text(first, sizeof(first), json_array_get(diagnostics, 0));
 				if (n == 1)
 					est_error_set(EST_EINVAL, "%s: %s", filename, first);
 				else
@@ -190,6 +192,7 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	est_order *order = NULL;
 	json_t *powers = NULL;
+	time_t deadline;
 	int error;
 
 	if (diagnostics_out)
@@ -220,13 +223,15 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		est_error_prefix("%s", filename);
 		goto out;
 	}
-	if (order->wait && est_game_deadline(game, NULL) == 0) {
+	if (order->wait && (error = est_turn_deadline(&deadline, game, NULL)) < 0)
+		goto out;
+	if (order->wait && deadline == 0) {
 		error = est_error_set(EST_EINVAL, "%s: field \"wait\" asks step %lld to wait for its "
 				      "deadline, and it has none (the game's schedule gives it none); "
 				      "remove \"wait\"", filename, game->step + 1);
 		goto out;
 	}
-	if ((error = est_press_check(game, order, filename)) < 0 ||
+	if ((error = est_intake_press_check(game, order, filename)) < 0 ||
 	    (error = est_sealed_orders_check(game, order, bytes, len, filename, now)) < 0 ||
 	    (!recorded && (error = check_seq(game, order, bytes, len, filename)) < 0) ||
 	    (!order->commitment && (error = validate(diagnostics_out, game, order, powers, filename)) < 0))
@@ -241,7 +246,7 @@ out:
 	return error;
 }
 
-int est_game_check_order(est_order **order_out, json_t **diagnostics_out, est_game *game,
+int est_intake_check(est_order **order_out, json_t **diagnostics_out, est_game *game,
 			 const char *filename, const char *bytes, size_t len,
 			 const char *sig_name, const char *sig, size_t sig_len, time_t now)
 {
@@ -249,7 +254,7 @@ int est_game_check_order(est_order **order_out, json_t **diagnostics_out, est_ga
 			   sig_len, now, 0);
 }
 
-int est_game_check_recorded(est_order **order_out, est_game *game, const char *filename,
+int est_intake_check_recorded(est_order **order_out, est_game *game, const char *filename,
 			    const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now)
 {
 	char sig_name[320];
@@ -272,14 +277,7 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-char *est_game_order_message(const est_order *order)
-{
-	return est_strdup_printf("%s: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
-				 order->commitment ? "commitment" : "orders", order->player,
-				 order->step, order->seq, order->step);
-}
-
-int est_game_record(json_t **receipt_out, est_game *game, const est_order *order,
+int est_intake_record(json_t **receipt_out, est_game *game, const est_order *order,
 		    const char *bytes, size_t len, const char *sig, size_t sig_len)
 {
 	char path[320], sig_path[320], oid[EST_STORE_OID_HEX + 1] = "", *msg;
@@ -315,7 +313,7 @@ int est_game_record(json_t **receipt_out, est_game *game, const est_order *order
 	return error;
 }
 
-int est_game_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
+int est_intake_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
 		     int receipt, time_t now)
 {
 	est_order *order = NULL;
@@ -336,8 +334,8 @@ int est_game_requeue(est_game *game, const char *filename, const char *bytes, si
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((error = est_press_mail(game, order, sha, now)) == 0 && receipt)
-		error = est_game_receipt_for_submit(game, recorded, order, now);
+	if ((error = est_intake_press_mail(game, order, sha, now)) == 0 && receipt)
+		error = est_intake_receipt(game, recorded, order, now);
 out:
 	json_decref(recorded);
 	free(text);
@@ -395,7 +393,7 @@ static int finish_killed(json_t **receipt_out, est_order **order_out, est_game *
 	if (!note)
 		return 0;
 	/* The same checks as when it was recorded, but for the seq against itself. */
-	if ((error = est_game_check_recorded(order_out, game, filename, bytes, len, sig, sig_len, now)) < 0)
+	if ((error = est_intake_check_recorded(order_out, game, filename, bytes, len, sig, sig_len, now)) < 0)
 		return error;
 	if ((error = receipt(receipt_out, *order_out, bytes, len,
 			     json_string_value(json_object_get(note, "commit")))) < 0)
@@ -406,7 +404,7 @@ static int finish_killed(json_t **receipt_out, est_order **order_out, est_game *
 	return 0;
 }
 
-int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
+int est_intake_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
 		    const char *filename, const char *bytes, size_t len,
 		    const char *sig_name, const char *sig, size_t sig_len, time_t now)
 {
@@ -424,29 +422,29 @@ int est_game_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *ga
 		goto out;
 	if (*receipt_out)
 		goto mail;
-	if ((error = est_game_check_order(&order, diagnostics_out, game, filename, bytes, len,
+	if ((error = est_intake_check(&order, diagnostics_out, game, filename, bytes, len,
 					  sig_name, sig, sig_len, now)) == EST_EINVAL) {
 		/* Refused, but perhaps recorded by a submit killed before its mail was queued. */
 		char *refusal = strdup(est_error_message());
 
-		if (est_game_requeue(game, filename, bytes, len, 1, now) < 0)
+		if (est_intake_requeue(game, filename, bytes, len, 1, now) < 0)
 			est_game_warn(game, "%s", est_error_message());
 		error = est_error_set(EST_EINVAL, "%s", refusal ? refusal : "out of memory");
 		free(refusal);
 	}
 	if (error < 0 || (error = outbox_writable(game)) < 0 ||
-	    (error = est_game_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
+	    (error = est_intake_record(receipt_out, game, order, bytes, len, sig, sig_len)) < 0)
 		goto out;
 	est_fault_point("submit-after-record");
 mail:
 	/*
 	 * The order is recorded: a failure to queue its mail now must not tell
 	 * the player it was not. Submitting the same file again queues what is
-	 * missing (est_game_requeue), once.
+	 * missing (est_intake_requeue), once.
 	 */
-	if ((error = est_press_mail(game, order, json_string_value(json_object_get(*receipt_out, "sha256")),
+	if ((error = est_intake_press_mail(game, order, json_string_value(json_object_get(*receipt_out, "sha256")),
 				    now)) < 0 ||
-	    (error = est_game_receipt_for_submit(game, *receipt_out, order, now)) < 0) {
+	    (error = est_intake_receipt(game, *receipt_out, order, now)) < 0) {
 		est_game_warn(game, "%s: the orders were recorded, but their receipt or press mail was not "
 			      "queued: %s; when $ESTAFETTE_HOME can be written, submit the same file again: "
 			      "it is not recorded twice, and what was not queued is", filename,

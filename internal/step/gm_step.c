@@ -5,13 +5,16 @@
  * step (no rolls), the state the act gives, a report and a tag. History is
  * never rewritten: a rollback is a new step whose state is an old one, and
  * the steps after it draw fresh dice from the chain. audit applies the same
- * act to the previous state (est_engine_gm_apply) and compares.
+ * act to the previous state (est_step_gm_apply) and compares.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -95,7 +98,7 @@ static int rolled_back(json_t **state, est_store *store, json_t *events, const j
 		return est_error_set(EST_EINVAL, "gm rollback: --to %lld must be an earlier step, 0 to %lld",
 				     to, step - 2);
 	snprintf(tag, sizeof(tag), "step-%04lld", to);
-	if ((error = est_engine_read_json(&old, store, tag, "state.json")) < 0)
+	if ((error = est_store_read_json(&old, store, tag, "state.json")) < 0)
 		return error;
 	json_decref(*state);
 	*state = json_incref(json_object_get(old, "state"));
@@ -108,7 +111,7 @@ static int rolled_back(json_t **state, est_store *store, json_t *events, const j
 	return 0;
 }
 
-int est_engine_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *store,
+int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *store,
 			const json_t *prev_wrapped, const json_t *act, long long step)
 {
 	const char *kind = json_string_value(json_object_get(act, "act"));

@@ -32,10 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
 #include "orders/orders.h"
 #include "seal/seal.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
 
 int est_game_is_sealed(const est_game *game)
@@ -310,7 +311,7 @@ static int step_key(unsigned char key[32], est_game *game, long long step)
 	int error;
 
 	snprintf(path, sizeof(path), "steps/%04lld/hidden.json", step);
-	if ((error = est_engine_read_json(&hidden, game->sealed_store, NULL, path)) < 0)
+	if ((error = est_store_read_json(&hidden, game->sealed_store, NULL, path)) < 0)
 		return error;
 	const char *seed = json_string_value(json_object_get(hidden, "seed"));
 	error = seed && est_hex_decode(key, 32, seed) == 0 ? 0 :
@@ -319,7 +320,7 @@ static int step_key(unsigned char key[32], est_game *game, long long step)
 	return error;
 }
 
-int est_engine_public_state(char **out, const est_ruleset *rs, const json_t *rules,
+int est_sealed_public_state(char **out, const est_ruleset *rs, const json_t *rules,
 			    const json_t *wrapped, const unsigned char key[32])
 {
 	json_t *paths = NULL, *inner = NULL, *pub = NULL;
@@ -357,7 +358,7 @@ int est_sealed_load_state(est_game *game)
 	if (!game->sealed_store || game->step == 0)
 		return 0;
 	snprintf(path, sizeof(path), "steps/%04lld/state.json", game->step);
-	if ((error = est_engine_read_json(&full, game->sealed_store, NULL, path)) == EST_ENOTFOUND) {
+	if ((error = est_store_read_json(&full, game->sealed_store, NULL, path)) == EST_ENOTFOUND) {
 		error = est_error_set(EST_ECONFIG, "%s: the sealed store has no %s, so it is older than the "
 				      "game (step %lld at main); restore the GM's latest copy of it",
 				      est_store_path(game->sealed_store), path, game->step);
@@ -365,7 +366,7 @@ int est_sealed_load_state(est_game *game)
 	}
 	if (error < 0 ||
 	    (error = step_key(key, game, game->step)) < 0 ||
-	    (error = est_engine_public_state(&text, game->ruleset, game->rules, full, key)) < 0)
+	    (error = est_sealed_public_state(&text, game->ruleset, game->rules, full, key)) < 0)
 		goto out;
 	if (strcmp(text, game->state_text) != 0) {
 		error = est_error_set(EST_ECONFIG, "%s: %s does not seal to state.json at main: this "
@@ -387,7 +388,7 @@ int est_sealed_step_json(json_t **out, est_game *game, long long step, const cha
 	char path[64];
 
 	snprintf(path, sizeof(path), "steps/%04lld/%s", step, file);
-	return est_engine_read_json(out, game->sealed_store, NULL, path);
+	return est_store_read_json(out, game->sealed_store, NULL, path);
 }
 
 json_t *est_public_events(const json_t *events_doc)
@@ -403,4 +404,11 @@ json_t *est_public_events(const json_t *events_doc)
 	else
 		json_decref(list);
 	return doc;
+}
+
+char *est_game_order_message(const est_order *order)
+{
+	return est_strdup_printf("%s: %s for step %lld (seq %lld)\n\nEstafette-Step: %lld\n",
+				 order->commitment ? "commitment" : "orders", order->player,
+				 order->step, order->seq, order->step);
 }

@@ -1,8 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
 #include "util/error.h"
+#include "util/json.h"
 
 static int append(est_changes *c, char *path, char *data, size_t len, int keep_null_data)
 {

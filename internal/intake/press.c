@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
 #include "orders/orders.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -28,7 +30,7 @@ static const char *press_setting(const est_game *game, const char *key, const ch
 	return v ? v : fallback;
 }
 
-int est_press_check(est_game *game, const est_order *order, const char *filename)
+int est_intake_press_check(est_game *game, const est_order *order, const char *filename)
 {
 	const char *mode = press_setting(game, "mode", "full");
 	size_t i, j;
@@ -70,7 +72,7 @@ static int addressed_to(const json_t *item, const json_t *p, const char *sender)
 	return 0;
 }
 
-int est_press_mail(est_game *game, const est_order *order, const char *sha256, time_t now)
+int est_intake_press_mail(est_game *game, const est_order *order, const char *sha256, time_t now)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	const json_t *from = est_game_player(game, order->player), *item, *p;

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "dice/dice.h"
-#include "engine/internal.h"
+#include "game/game.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/fault.h"
 #include "util/util.h"
 
@@ -188,7 +189,7 @@ out:
 	return error;
 }
 
-int est_engine_secrets(unsigned char chain[32], unsigned char hidden[32], const char *home,
+int est_game_secrets(unsigned char chain[32], unsigned char hidden[32], const char *home,
 		       const char *id)
 {
 	est_secrets secrets;

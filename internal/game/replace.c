@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
 
 int est_replace_apply(json_t *game_doc, const json_t *act)
@@ -67,11 +68,11 @@ int est_replace_expected(char **game_out, char **keys_out, est_store *store, con
 	int error;
 
 	*game_out = *keys_out = NULL;
-	if ((error = est_engine_read_json(&list, store, rev, "keys/replacements.json")) == EST_ENOTFOUND) {
+	if ((error = est_store_read_json(&list, store, rev, "keys/replacements.json")) == EST_ENOTFOUND) {
 		est_error_clear();
 		return 0;
 	}
-	if (error < 0 || (error = est_engine_read_json(&game, store, "step-0000", "game.json")) < 0 ||
+	if (error < 0 || (error = est_store_read_json(&game, store, "step-0000", "game.json")) < 0 ||
 	    (error = est_store_read(&signers, &len, store, "step-0000", "keys/allowed_signers")) < 0)
 		goto out;
 	json_array_foreach(list, i, entry) {
@@ -83,11 +84,11 @@ int est_replace_expected(char **game_out, char **keys_out, est_store *store, con
 		if (error < 0)
 			goto out;
 	}
-	gm_key = est_gm_key_of(signers);
+	gm_key = est_game_gm_key(signers);
 	if (!(*game_out = est_json_text(game)))
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	else
-		error = est_engine_allowed_signers(keys_out, json_object_get(game, "players"), gm_key);
+		error = est_game_allowed_signers(keys_out, json_object_get(game, "players"), gm_key);
 out:
 	free(gm_key);
 	free(signers);

@@ -1,5 +1,5 @@
 /*
- * A game's schedule (game.json "schedule"; engine.h est_schedule_check):
+ * A game's schedule (game.json "schedule"; turn.h est_schedule_check):
  * when each step's deadline falls, and how long the grace after it runs.
  * Pure functions of the schedule and the times given: the clock itself is
  * read by `run` alone (run.c), so that every rule here can be tested with
@@ -10,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
 #include "util/error.h"
 
 static const char *const day_names[7] = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"};

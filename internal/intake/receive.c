@@ -22,7 +22,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
 #include "mail/imap.h"
 #include "mail/intake.h"
 #include "orders/orders.h"
@@ -44,7 +46,7 @@
 /* Diagnostics listed for one candidate. */
 #define RECEIPT_DIAGNOSTICS_MAX 5
 
-int est_game_max_message(size_t *out, est_game *game)
+int est_intake_max_message(size_t *out, est_game *game)
 {
 	char *value = est_game_config(game, "estafette.maxmessage", NULL), *end = NULL;
 	unsigned long long n, unit = 1;
@@ -155,7 +157,7 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 			   "-----BEGIN SSH SIGNATURE----- block after the orders");
 		return;
 	}
-	error = est_game_check_order(&t->order, &diagnostics, game, c->where, c->order, c->order_len,
+	error = est_intake_check(&t->order, &diagnostics, game, c->where, c->order, c->order_len,
 				     "its signature", c->sig, c->sig_len, now);
 	if (error == EST_ESIG && c->order_len > 1) {
 		char first[4096];
@@ -164,7 +166,7 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 		snprintf(first, sizeof(first), "%s", est_error_message());
 		json_decref(diagnostics);
 		diagnostics = NULL;
-		retry = est_game_check_order(&t->order, &diagnostics, game, c->where, c->order,
+		retry = est_intake_check(&t->order, &diagnostics, game, c->where, c->order,
 					     c->order_len - 1, "its signature", c->sig, c->sig_len, now);
 		if (retry == 0) {
 			t->len = c->order_len - 1;
@@ -290,7 +292,7 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 					all[i].result, "diagnostics")) - j);
 				break;
 			}
-			est_diagnostic_text(line, sizeof(line), d);
+			est_intake_diagnostic_text(line, sizeof(line), d);
 			add_clipped(t, "\n    ", line);
 		}
 	}
@@ -308,7 +310,7 @@ static void receipt_orders(est_text *t, const json_t *orders)
 {
 	est_text all = {0};
 
-	est_text_orders(&all, orders);
+	est_intake_text_orders(&all, orders);
 	if (all.failed) {
 		t->failed = 1;
 	} else if (all.len > RECEIPT_ORDERS_MAX) {
@@ -371,7 +373,7 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 	if (best && (n > 1 || m->ignored))
 		est_text_add(&t, "\nAlso found in it:");
 	receipt_candidates(&t, all, n, best, m->ignored);
-	est_text_awaiting(&t, game, now);
+	est_intake_text_awaiting(&t, game, now);
 	char *answered = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
 
 	if (t.failed) {
@@ -448,9 +450,9 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 		json_array_append(list, all[i].result);
 	}
 	if ((best = newest_valid(all, m->count)) &&
-	    ((error = est_game_record(&recorded, game, best->order, best->c->order, best->len,
+	    ((error = est_intake_record(&recorded, game, best->order, best->c->order, best->len,
 				      best->c->sig, best->c->sig_len)) < 0 ||
-	     (error = est_press_mail(game, best->order, json_string_value(json_object_get(recorded, "sha256")),
+	     (error = est_intake_press_mail(game, best->order, json_string_value(json_object_get(recorded, "sha256")),
 				     now)) < 0))
 		goto out;
 	if (best)
@@ -460,7 +462,7 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 			set_status(&all[i], "superseded", NULL);
 		/* Recorded by a run killed before its press was queued: queue it (once). */
 		if (!best && !strcmp(json_string_value(json_object_get(all[i].result, "status")), "duplicate") &&
-		    (error = est_game_requeue(game, all[i].c->where, all[i].c->order, all[i].c->order_len,
+		    (error = est_intake_requeue(game, all[i].c->where, all[i].c->order, all[i].c->order_len,
 					      0, now)) < 0)
 			goto out;
 	}
@@ -565,7 +567,7 @@ static int notice_too_large(est_game *game, const est_intake_message *m, const c
 	return error;
 }
 
-int est_game_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
+int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
 		     size_t size, const char *return_path, time_t now)
 {
 	est_intake_message *m = NULL;
@@ -576,7 +578,7 @@ int est_game_receive(json_t **result_out, est_game *game, const char *bytes, siz
 	char key[65];
 
 	*result_out = NULL;
-	if ((error = est_game_max_message(&limit, game)) < 0)
+	if ((error = est_intake_max_message(&limit, game)) < 0)
 		return error;
 	if (size < len)
 		size = len;
@@ -671,7 +673,7 @@ static int fetch_one(void *payload, const char *message, size_t len, size_t size
 {
 	fetch_run *run = payload;
 	json_t *result = NULL;
-	int error = est_game_receive(&result, run->game, message, len, size, NULL, run->now);
+	int error = est_intake_receive(&result, run->game, message, len, size, NULL, run->now);
 
 	if (error == EST_EINVAL) { /* not a message at all: nothing to answer, and never will be */
 		result = json_pack("{s:s, s:s}", "status", "unreadable", "error", est_error_message());
@@ -685,7 +687,7 @@ static int fetch_one(void *payload, const char *message, size_t len, size_t size
 	return error;
 }
 
-int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
+int est_intake_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
 		   time_t now)
 {
 	fetch_run run = {game, now, json_array()};
@@ -696,7 +698,7 @@ int est_game_fetch(json_t **summary_out, est_game *game, const char *imap_url, c
 	int error;
 
 	*summary_out = NULL;
-	if ((error = est_game_max_message(&limit, game)) < 0 ||
+	if ((error = est_intake_max_message(&limit, game)) < 0 ||
 	    (error = est_game_password(&password, game, "imap-password")) < 0)
 		goto out;
 	if (maildir) {

@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "render/render.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
 
 /* Whether `reader` (a player record; NULL: the public) may see `event`. */
@@ -90,8 +94,8 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 	int error;
 
 	if ((error = game->ruleset->view(&view, state, game->rules, power)) < 0 ||
-	    (error = est_engine_pending(&pending, game->ruleset, game->rules, wrapped_state)) < 0 ||
-	    (error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
+	    (error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, wrapped_state)) < 0 ||
+	    (error = est_turn_awaiting(&awaiting, game, pending, deadline)) < 0)
 		goto out;
 	data = json_pack("{s:O, s:s, s:I, s:O?, s:b, s:o, s:o, s:O, s:I, s:s, s:b, s:o}",
 		"game", json_object_get(game->game, "id"), "ruleset", game->ruleset->name,
@@ -164,6 +168,7 @@ int est_report_data(json_t **out, est_game *game, long long step, const json_t *
 {
 	char name[32], tag[40], *text = NULL, sha[65];
 	json_t *wrapped = NULL, *events = NULL, *dice = NULL;
+	time_t deadline;
 	size_t len;
 	int error;
 
@@ -179,8 +184,9 @@ int est_report_data(json_t **out, est_game *game, long long step, const json_t *
 	dice = step_json(game, tag, name, step, "dice.json");
 	if ((error = sealed_parts(&wrapped, &events, game, step)) < 0)
 		goto out;
-	error = est_report_build(out, game, step, wrapped, sha, events, dice, player,
-				 est_game_deadline(game, tag));
+	if ((error = est_turn_deadline(&deadline, game, tag)) < 0)
+		goto out;
+	error = est_report_build(out, game, step, wrapped, sha, events, dice, player, deadline);
 out:
 	free(text);
 	json_decref(dice);
@@ -272,7 +278,7 @@ int est_report_render(char **out, est_game *game, json_t *data, const char *name
 
 	if (!sub)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if (!(src.dir = est_engine_datadir(sub))) {
+	if (!(src.dir = est_game_datadir(sub))) {
 		error = est_error_code();
 		goto out;
 	}
@@ -294,7 +300,7 @@ out:
 	return error;
 }
 
-int est_game_report(char **out, est_game *game, long long step, const char *player,
+int est_report_format(char **out, est_game *game, long long step, const char *player,
 		    const char *format)
 {
 	const json_t *reader = NULL;

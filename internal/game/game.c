@@ -7,49 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
-
-char *est_json_text(const json_t *value)
-{
-	char *body = json_dumps(value, JSON_INDENT(2) | JSON_SORT_KEYS), *text;
-
-	if (!body)
-		return NULL;
-	text = est_strdup_printf("%s\n", body);
-	free(body);
-	return text;
-}
-
-int est_json_parse(json_t **out, const char *text, size_t len, const char *what)
-{
-	json_error_t jerr;
-
-	if (!(*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr)))
-		return est_error_set(EST_EINVAL, "%s: not valid JSON at line %d, column %d: %s",
-				     what, jerr.line, jerr.column, jerr.text);
-	return 0;
-}
-
-int est_engine_read_json(json_t **out, est_store *store, const char *rev, const char *path)
-{
-	char *text = NULL;
-	size_t len;
-	int error;
-
-	if ((error = est_store_read(&text, &len, store, rev, path)) < 0)
-		return error;
-	error = est_json_parse(out, text, len, path);
-	free(text);
-	return error;
-}
 
 int est_game_read_json(json_t **out, est_game *game, const char *rev, const char *path)
 {
-	return est_engine_read_json(out, game->store, rev, path);
+	return est_store_read_json(out, game->store, rev, path);
 }
 
 void est_step_name(char buf[32], long long step)
@@ -57,69 +24,11 @@ void est_step_name(char buf[32], long long step)
 	snprintf(buf, 32, "%04lld", step);
 }
 
-void est_time_iso(char buf[32], time_t t)
-{
-	struct tm tm;
-
-	buf[0] = '\0';
-	if (t > 0 && gmtime_r(&t, &tm))
-		strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 char *est_game_home_path(const est_game *game, const char *name)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 
 	return est_strdup_printf("%s/games/%s/%s", game->home, id, name);
-}
-
-int est_engine_read_rules(json_t **out, est_store *store, const char *rev)
-{
-	json_t *rules = json_object();
-	char **names = NULL;
-	size_t count = 0;
-	int error;
-
-	if ((error = est_store_list(&names, &count, store, rev, "rules")) < 0)
-		goto out;
-	for (size_t i = 0; i < count; i++) {
-		size_t n = strlen(names[i]);
-		char *path, key[256];
-		json_t *value = NULL;
-
-		if (n <= 5 || n - 5 >= sizeof(key) || strcmp(names[i] + n - 5, ".json") != 0)
-			continue;
-		memcpy(key, names[i], n - 5);
-		key[n - 5] = '\0';
-		if (!(path = est_strdup_printf("rules/%s", names[i]))) {
-			error = est_error_set(EST_ENOMEM, "out of memory");
-			goto out;
-		}
-		error = est_engine_read_json(&value, store, rev, path);
-		free(path);
-		if (error < 0)
-			goto out;
-		json_object_set_new(rules, key, value);
-	}
-	*out = rules;
-	rules = NULL;
-out:
-	est_store_list_free(names);
-	json_decref(rules);
-	return error;
-}
-
-int est_engine_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped)
-{
-	const json_t *ended = json_object_get(wrapped, "ended");
-	char prompt[512];
-
-	if (!ended)
-		return rs->pending(out, json_object_get(wrapped, "state"), rules);
-	snprintf(prompt, sizeof(prompt), "the GM ended the game: %s",
-		 json_string_value(json_object_get(ended, "text")));
-	*out = json_pack("{s:s, s:s, s:[], s:s}", "mode", "over", "kind", "over", "powers", "prompt", prompt);
-	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
 /*
@@ -145,7 +54,7 @@ static int same_as(est_store *store, const char *rev, const char *path, const ch
 	char *bytes = NULL;
 	size_t len;
 	int same = est_store_read(&bytes, &len, store, rev, path) == 0 &&
-		   (strcmp(path, "keys/allowed_signers") == 0 ? est_engine_same_keys(bytes, len, text, strlen(text)) :
+		   (strcmp(path, "keys/allowed_signers") == 0 ? est_game_same_keys(bytes, len, text, strlen(text)) :
 		    len == strlen(text) && memcmp(bytes, text, len) == 0);
 
 	est_error_clear();
@@ -153,7 +62,7 @@ static int same_as(est_store *store, const char *rev, const char *path, const ch
 	return same;
 }
 
-int est_engine_fixed_files(char **changed_out, est_store *store, const char *rev)
+int est_game_fixed_files(char **changed_out, est_store *store, const char *rev)
 {
 	static const char *const fixed[] = {"game.json", "keys/allowed_signers", ".gitattributes"};
 	char **names = NULL, path[300], *expected[2] = {NULL, NULL};
@@ -210,7 +119,7 @@ static int check_fixed(est_game *game)
 		est_error_clear();
 		return 0;
 	}
-	if ((error = est_engine_fixed_files(&changed, game->store, NULL)) < 0 || !changed)
+	if ((error = est_game_fixed_files(&changed, game->store, NULL)) < 0 || !changed)
 		return error;
 	error = est_error_set(EST_ECONFIG, "%s: %s at main is not the one the game was created with "
 			      "(tag step-0000): it is fixed for the whole game; restore it with git -C %s "
@@ -231,7 +140,7 @@ static int check_keys(est_game *game)
 	char created[EST_STORE_OID_HEX + 1];
 	int error;
 
-	if ((error = est_engine_check_keys(game->store, NULL)) < 0)
+	if ((error = est_game_check_keys(game->store, NULL)) < 0)
 		return est_error_prefix("%s", est_store_path(game->store));
 	if (est_store_tag_target(created, game->store, "step-0000") < 0) {
 		est_error_clear();
@@ -241,7 +150,7 @@ static int check_keys(est_game *game)
 	if (same_as_created(game->store, NULL, "keys/allowed_signers") &&
 	    same_as_created(game->store, NULL, "game.json"))
 		return 0;
-	if ((error = est_engine_check_keys(game->store, "step-0000")) < 0)
+	if ((error = est_game_check_keys(game->store, "step-0000")) < 0)
 		return est_error_prefix("%s", est_store_path(game->store));
 	return 0;
 }
@@ -312,6 +221,8 @@ static void clear(est_game *game)
 {
 	json_decref(game->game);
 	json_decref(game->state);
+	json_decref(game->open_step);
+	game->open_step = NULL;
 	free(game->state_text);
 	free(game->allowed_signers);
 	game->game = game->state = NULL;
@@ -370,7 +281,7 @@ static int read_rules(est_game *game)
 		memcpy(game->rules_id, id, sizeof(id));
 		return 0;
 	}
-	if ((error = est_engine_read_rules(&game->rules, game->store, NULL)) < 0)
+	if ((error = est_game_read_rules(&game->rules, game->store, NULL)) < 0)
 		return error;
 	memcpy(game->rules_id, id, sizeof(id));
 	if (id[0])
@@ -398,7 +309,7 @@ int est_game_reload(est_game *game)
 	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
 		return error;
 	ruleset = json_string_value(json_object_get(game->game, "ruleset"));
-	if (!(game->ruleset = est_engine_ruleset(ruleset)))
+	if (!(game->ruleset = est_game_ruleset(ruleset)))
 		return est_error_set(EST_ECONFIG, "game.json: field \"ruleset\" names \"%s\", which this "
 				     "estafette does not have; upgrade estafette", ruleset ? ruleset : "");
 	if ((error = read_rules(game)) < 0)
@@ -422,7 +333,7 @@ static int sign_for_git(char **armored_out, const char *data, size_t len, void *
 	return est_sshsig_sign(armored_out, &armored_len, k->key, k->len, "git", data, len);
 }
 
-void est_engine_sign_with(est_store *store, const est_signing_key *key)
+void est_game_sign_with(est_store *store, const est_signing_key *key)
 {
 	est_store_set_signer(store, key && key->key ? sign_for_git : NULL, (void *)key);
 }
@@ -441,7 +352,7 @@ static int load_signing_key(est_game *game)
 	if (error < 0)
 		est_error_prefix("git config estafette.signingkey");
 	else
-		est_engine_sign_with(game->store, &game->signing_key);
+		est_game_sign_with(game->store, &game->signing_key);
 	free(path);
 	return error;
 }
@@ -618,205 +529,4 @@ const json_t *est_game_player_by_power(const est_game *game, const char *power)
 		if (holds_power(p, power))
 			return p;
 	return NULL;
-}
-
-time_t est_game_deadline(est_game *game, const char *rev)
-{
-	json_t *wrapped = NULL, *pending = NULL;
-	long long opened;
-	char tag[40];
-	time_t deadline = 0;
-
-	/* A step opens with the commit of the step before it: order commits since do not move it. */
-	if (!rev) {
-		snprintf(tag, sizeof(tag), "step-%04lld", game->step);
-		rev = tag;
-		wrapped = json_incref(game->state);
-	} else if (est_game_read_json(&wrapped, game, rev, "state.json") < 0) {
-		wrapped = NULL;
-	}
-	if (wrapped && est_store_commit_time(&opened, game->store, rev) == 0 &&
-	    est_engine_pending(&pending, game->ruleset, game->rules, wrapped) == 0)
-		deadline = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
-	/* The open step's deadline moves with the GM's acts (gm.c). */
-	if (deadline && rev == tag) {
-		json_t *acts = NULL;
-		long long added;
-		int paused;
-		if (est_gm_acts(&acts, game) == 0 && est_gm_effect(&added, &paused, acts) == 0)
-			deadline += (time_t)added;
-		json_decref(acts);
-	}
-	est_error_clear();
-	json_decref(pending);
-	json_decref(wrapped);
-	return deadline;
-}
-
-/* The order recorded for `player`, if it is for `step`: its seq, else 0. */
-static long long recorded_seq(est_game *game, const char *player, long long step)
-{
-	char *text = NULL;
-	size_t len;
-	json_t *order = NULL;
-	long long seq = 0;
-
-	/* A player's copy of a sealed game knows only the note orders/<player>.received. */
-	if (est_game_is_sealed(game) && !game->sealed_store) {
-		char path[300];
-		snprintf(path, sizeof(path), "orders/%s.received", player);
-		if (est_store_read(&text, &len, game->store, NULL, path) < 0)
-			text = NULL;
-	} else if (est_game_order_read(&text, &len, game, player, 0) < 0) {
-		text = NULL;
-	}
-	if (!text || !(order = json_loadb(text, len, 0, NULL))) {
-		est_error_clear();
-		free(text);
-		return 0;
-	}
-	free(text);
-	if (json_integer_value(json_object_get(order, "step")) == step)
-		seq = json_integer_value(json_object_get(order, "seq"));
-	json_decref(order);
-	return seq;
-}
-
-int est_game_awaiting(json_t **out, est_game *game, const json_t *pending, time_t deadline)
-{
-	json_t *awaiting = json_array();
-	const char *mode = json_string_value(json_object_get(pending, "mode"));
-	char when[32];
-	size_t i;
-	json_t *power;
-
-	est_time_iso(when, deadline);
-	json_array_foreach(json_object_get(pending, "powers"), i, power) {
-		const json_t *player = est_game_player_by_power(game, json_string_value(power));
-		const char *id = json_string_value(json_object_get(player, "id"));
-		json_t *entry = NULL;
-		size_t j;
-
-		if (!player)
-			continue;
-		json_array_foreach(awaiting, j, entry)
-			if (strcmp(json_string_value(json_object_get(entry, "player")), id) == 0)
-				break;
-		if (j < json_array_size(awaiting)) {
-			json_array_append(json_object_get(entry, "awaited_powers"), power);
-			continue;
-		}
-		long long seq = recorded_seq(game, id, game->step + 1);
-		json_array_append_new(awaiting, entry = json_pack("{s:s, s:O, s:O, s:[O], s:s, s:s?, s:b, s:I}",
-			"player", id, "name", json_object_get(player, "name"),
-			"powers", json_object_get(player, "powers"), "awaited_powers", power,
-			"mode", mode, "deadline", *when ? when : NULL, "received", seq > 0,
-			"seq", (json_int_t)seq));
-		if (entry && seq == 0 && est_in_civil_disorder(game, id))
-			json_object_set_new(entry, "civil_disorder", json_true());
-		/*
-		 * The GM's copy reads the sealed store, players' copies only the
-		 * note: say when the note lags, or the two disagree unexplained.
-		 */
-		if (entry && seq > 0 && est_sealed_note_missing(game, id))
-			json_object_set_new(entry, "note_missing", json_true());
-		/* Sealed orders: a commitment counts as a sign of life, not as orders. */
-		char sha[65];
-		if (entry && json_is_true(json_object_get(game->game, "sealed_orders")) &&
-		    strcmp(mode, "simultaneous") == 0)
-			json_object_set_new(entry, "committed", json_boolean(est_commitment_read(sha, game, id)));
-	}
-	*out = awaiting;
-	return 0;
-}
-
-/*
- * Each awaited player's recorded order judged as run will judge it
- * (est_game_check_recorded): one that run would refuse, signed by a key
- * since replaced or expired, is not "received" but "refused", with why.
- * A player's copy of a sealed game holds only the notes, and is left as it is.
- */
-static void judge_received(est_game *game, json_t *awaiting, time_t now)
-{
-	json_t *entry;
-	size_t i;
-
-	if (est_game_is_sealed(game) && !game->sealed_store)
-		return;
-	json_array_foreach(awaiting, i, entry) {
-		const char *player = json_string_value(json_object_get(entry, "player"));
-		char path[320], *bytes = NULL, *sig = NULL;
-		size_t len, sig_len;
-
-		if (!json_is_true(json_object_get(entry, "received")))
-			continue;
-		est_game_order_path(path, game, player, 0);
-		if (est_game_order_read(&bytes, &len, game, player, 0) < 0 ||
-		    est_game_order_read(&sig, &sig_len, game, player, 1) < 0 ||
-		    est_game_check_recorded(NULL, game, path, bytes, len, sig, sig_len, now) < 0) {
-			json_object_set_new(entry, "received", json_false());
-			json_object_set_new(entry, "refused", json_string(est_error_message()));
-		}
-		est_error_clear();
-		free(bytes);
-		free(sig);
-	}
-}
-
-int est_game_pending(json_t **out, est_game *game, time_t now)
-{
-	int error = est_game_pending_unchecked(out, game, now);
-
-	if (error == 0)
-		judge_received(game, json_object_get(*out, "awaiting"), now);
-	return error;
-}
-
-int est_game_pending_unchecked(json_t **out, est_game *game, time_t now)
-{
-	json_t *pending = NULL, *awaiting = NULL, *acts = NULL;
-	long long added;
-	int paused;
-	const char *mode;
-	time_t deadline;
-	char when[32];
-	int error;
-
-	if ((error = est_engine_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
-		return error;
-	mode = json_string_value(json_object_get(pending, "mode"));
-	deadline = est_game_deadline(game, NULL);
-	est_time_iso(when, deadline);
-	if ((error = est_game_awaiting(&awaiting, game, pending, deadline)) < 0)
-		goto out;
-	if ((error = est_gm_acts(&acts, game)) < 0 || (error = est_gm_effect(&added, &paused, acts)) < 0)
-		goto out;
-	*out = json_pack("{s:O, s:s, s:I, s:s, s:O, s:O, s:O, s:o, s:b, s:s?, s:b, s:b}",
-		"game", json_object_get(game->game, "id"),
-		"ruleset", game->ruleset->name,
-		"step", (json_int_t)(game->step + 1),
-		"state_sha256", game->state_sha256,
-		"kind", json_object_get(pending, "kind"),
-		"mode", json_object_get(pending, "mode"),
-		"prompt", json_object_get(pending, "prompt"),
-		"awaiting", awaiting,
-		"over", mode && strcmp(mode, "over") == 0,
-		"deadline", *when ? when : NULL,
-		"deadline_passed", !paused && deadline > 0 &&
-			now >= deadline + est_schedule_grace(json_object_get(game->game, "schedule")),
-		"paused", paused);
-	awaiting = NULL;
-	if (!*out)
-		error = est_error_set(EST_ERROR, "the ruleset's pending() answer lacks \"kind\", "
-				      "\"mode\" or \"prompt\"");
-	else if (deadline && json_is_true(json_object_get(game->game, "sealed_orders")) &&
-		 mode && strcmp(mode, "simultaneous") == 0) {
-		est_time_iso(when, est_reveal_deadline(game));
-		json_object_set_new(*out, "reveal_deadline", json_string(when));
-	}
-out:
-	json_decref(acts);
-	json_decref(awaiting);
-	json_decref(pending);
-	return error;
 }

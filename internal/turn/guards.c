@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
 #include "mail/mail.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/fault.h"
 #include "util/util.h"
 
@@ -46,19 +48,22 @@ static const json_t *listed(const json_t *manifest, const char *key, const char 
  * walk stops at the player's last awaited step, whatever the history's
  * length; manifests written before that field are counted one by one.
  */
-int est_missed_in_a_row(est_game *game, const char *player, int limit)
+int est_missed_in_a_row(int *out, est_game *game, const char *player, int limit)
 {
 	json_t *manifest = NULL;
 	const json_t *skipped;
 	char path[64];
-	int missed = 0, done = 0;
+	int missed = 0, done = 0, error;
 
 	for (long long t = game->step; t >= 1 && t > game->step - LOOK_BACK && !done && missed < limit;
 	     t--) {
 		snprintf(path, sizeof(path), "turns/%04lld/manifest.json", t);
-		if (est_game_read_json(&manifest, game, NULL, path) < 0) {
+		/* A step without a manifest (made by hand) ends the count; a damaged one is an error. */
+		if ((error = est_game_read_json(&manifest, game, NULL, path)) == EST_ENOTFOUND) {
 			est_error_clear();
 			break;
+		} else if (error < 0) {
+			return error;
 		}
 		skipped = listed(manifest, "missing", player);
 		done = listed(manifest, "orders", player) != NULL;
@@ -71,7 +76,8 @@ int est_missed_in_a_row(est_game *game, const char *player, int limit)
 		}
 		json_decref(manifest);
 	}
-	return missed < limit ? missed : limit;
+	*out = missed < limit ? missed : limit;
+	return 0;
 }
 
 int est_civil_disorder_reached(est_game *game, int missed)
@@ -81,11 +87,18 @@ int est_civil_disorder_reached(est_game *game, int missed)
 	return after > 0 && missed >= after;
 }
 
-int est_in_civil_disorder(est_game *game, const char *player)
+int est_in_civil_disorder(int *out, est_game *game, const char *player)
 {
 	long long after = schedule_int(game, "civil_disorder_after", 0);
+	int missed = 0, error;
 
-	return after > 0 && est_civil_disorder_reached(game, est_missed_in_a_row(game, player, (int)after));
+	*out = 0;
+	if (after <= 0)
+		return 0;
+	if ((error = est_missed_in_a_row(&missed, game, player, (int)after)) < 0)
+		return error;
+	*out = est_civil_disorder_reached(game, missed);
+	return 0;
 }
 
 /* Tell the GM, once per `name`, at the game's sender address (git config estafette.sender). */

@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/internal.h"
+#include "game/game.h"
+#include "turn/turn.h"
+#include "intake/intake.h"
+#include "step/step.h"
 #include "orders/orders.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/fault.h"
 #include "util/util.h"
 
@@ -110,14 +114,23 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 
 	est_game_order_path(path, game, player, 0);
 	snprintf(file, sizeof(file), "%s.json", player);
-	if (est_game_order_read(&bytes, &len, game, player, 0) < 0 ||
-	    est_game_order_read(&sig, &sig_len, game, player, 1) < 0) {
-		est_error_clear();
+	/* Only a file that is not there is a missing order: any other failure stops the step. */
+	if ((error = est_game_order_read(&bytes, &len, game, player, 0)) < 0 ||
+	    (error = est_game_order_read(&sig, &sig_len, game, player, EST_ORDER_SIG)) < 0) {
 		free(bytes);
 		free(sig);
+		if (error != EST_ENOTFOUND)
+			return error;
+		est_error_clear();
 		return 0;
 	}
-	if (est_game_check_recorded(&order, game, path, bytes, len, sig, sig_len, now) < 0) {
+	if ((error = est_intake_check_recorded(&order, game, path, bytes, len, sig, sig_len, now)) < 0) {
+		/* A refusal (the file, its signature) is an outcome; anything else is an error. */
+		if (error != EST_EINVAL && error != EST_ESIG) {
+			free(bytes);
+			free(sig);
+			return error;
+		}
 		refused = json_pack("{s:s, s:s}", "player", player, "reason", est_error_message());
 		json_array_append_new(json_object_get(w->manifest, "refused"), refused);
 		est_error_clear();
@@ -128,7 +141,7 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {
 		json_t *mine = NULL;
 		/* Checked when the file was accepted; the same split now. */
-		if ((error = est_engine_orders_for(&mine, NULL, order->orders, json_string_value(power),
+		if ((error = est_turn_orders_for(&mine, NULL, order->orders, json_string_value(power),
 						   json_object_get(entry, "awaited_powers"))) < 0) {
 			est_orders_free(order);
 			free(bytes);
@@ -182,11 +195,15 @@ static void tell_missed(step_work *w, est_game *game, const json_t *entry, int m
 static int take_default(step_work *w, est_game *game, const json_t *entry)
 {
 	const char *player = json_string_value(json_object_get(entry, "player"));
-	/* One walk back through the manifests gives both. */
-	int missed = est_missed_in_a_row(game, player, 1000), disorder = est_civil_disorder_reached(game, missed);
-	json_t *given = json_object(), *power;
+	json_t *given, *power;
 	size_t i;
-	int error;
+	int missed, disorder, error;
+
+	/* One walk back through the manifests gives both. */
+	if ((error = est_missed_in_a_row(&missed, game, player, 1000)) < 0)
+		return error;
+	disorder = est_civil_disorder_reached(game, missed);
+	given = json_object();
 
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {
 		json_t *orders = NULL;
@@ -285,10 +302,14 @@ static int take_commitments(step_work *w, est_game *game, const json_t *awaiting
 		char *bytes = NULL, *sig = NULL, sha[65], sig_sha[65], file[300];
 		size_t len, sig_len;
 
-		if (est_game_order_read(&bytes, &len, game, player, EST_ORDER_COMMITMENT) < 0 ||
-		    est_game_order_read(&sig, &sig_len, game, player, EST_ORDER_COMMITMENT | EST_ORDER_SIG) < 0) {
-			est_error_clear();
+		if ((error = est_game_order_read(&bytes, &len, game, player, EST_ORDER_COMMITMENT)) < 0 ||
+		    (error = est_game_order_read(&sig, &sig_len, game, player,
+						 EST_ORDER_COMMITMENT | EST_ORDER_SIG)) < 0) {
 			free(bytes);
+			if (error != EST_ENOTFOUND)
+				break;
+			est_error_clear();
+			error = 0;
 			continue;
 		}
 		est_sha256_hex(sha, bytes, len);
@@ -309,12 +330,14 @@ static int take_commitments(step_work *w, est_game *game, const json_t *awaiting
 static int sealed_orders_due(step_work *w, est_game *game, const json_t *awaiting, size_t missing,
 			     time_t now)
 {
-	time_t reveal_by = est_reveal_deadline(game);
+	time_t reveal_by;
 	size_t i, unrevealed = 0;
 	json_t *entry;
 	int sealed, error;
 
 	if ((error = est_sealed_orders_step(&sealed, game)) < 0 || !sealed)
+		return error;
+	if ((error = est_reveal_deadline(&reveal_by, game)) < 0)
 		return error;
 	json_array_foreach(awaiting, i, entry) {
 		const char *first = json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0));
@@ -342,7 +365,7 @@ static int decide_due(step_work *w, est_game *game, const json_t *pending, size_
 		const char *first = json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0));
 		if (json_object_get(w->orders, first))
 			continue;
-		/* est_game_awaiting marked both, for those who sent nothing. */
+		/* est_turn_awaiting marked both, for those who sent nothing. */
 		disorder += json_is_true(json_object_get(entry, "civil_disorder"));
 		/* Sealed orders: who committed is no outage, only not yet revealed (sealed_orders_due). */
 		committed += json_is_true(json_object_get(entry, "committed"));
@@ -421,13 +444,14 @@ static int take_gm_acts(step_work *w, est_game *game)
 static int collect(step_work *w, est_game *game, time_t now, unsigned flags)
 {
 	json_t *pending = NULL, *awaiting = NULL, *entry;
-	time_t deadline = est_game_deadline(game, NULL);
+	time_t deadline;
 	const char *mode;
 	size_t i, missing = 0;
 	char when[32];
 	int error, got;
 
-	if ((error = est_game_pending_unchecked(&pending, game, now)) < 0)
+	if ((error = est_turn_deadline(&deadline, game, NULL)) < 0 ||
+	    (error = est_turn_pending(&pending, game, now)) < 0)
 		return error;
 	w->pending = pending;
 	mode = json_string_value(json_object_get(pending, "mode"));
@@ -639,7 +663,7 @@ static int seal_step(char **state_text_out, json_t **events_out, step_work *w, e
 	if (!error && !(msg = est_strdup_printf("step %s: the sealed parts\n\nEstafette-Step: %lld\n",
 						 w->name, w->step)))
 		error = est_error_set(EST_ENOMEM, "out of memory");
-	if (error < 0 || (error = est_engine_public_state(state_text_out, game->ruleset, game->rules, wrapped, key)) < 0 ||
+	if (error < 0 || (error = est_sealed_public_state(state_text_out, game->ruleset, game->rules, wrapped, key)) < 0 ||
 	    (error = est_sealed_commit(game, changes, 3, msg)) < 0)
 		goto out;
 	est_fault_point("sealed-after-step");
@@ -670,7 +694,7 @@ static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], uns
 	    (error = est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)step,
 					manifest_sha)) < 0)
 		return error;
-	return est_engine_hidden_seed(hidden_seed, &domain, game->game, h, step, manifest_sha);
+	return est_step_hidden_seed(hidden_seed, &domain, game->game, h, step, manifest_sha);
 }
 
 /* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */
@@ -681,7 +705,7 @@ static int next_deadline(time_t *out, est_game *game, const json_t *wrapped)
 	int error;
 
 	if ((error = est_store_clock(&opened)) < 0 ||
-	    (error = est_engine_pending(&pending, game->ruleset, game->rules, wrapped)) < 0)
+	    (error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, wrapped)) < 0)
 		return error;
 	*out = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
 	json_decref(pending);
@@ -697,7 +721,7 @@ static int new_state(json_t **wrapped_out, json_t **events_out, step_work *w, es
 	int error;
 
 	if (w->gm_act) {
-		if ((error = est_engine_gm_apply(wrapped_out, events_out, game->store, game->state,
+		if ((error = est_step_gm_apply(wrapped_out, events_out, game->store, game->state,
 						 w->gm_act, w->step)) < 0)
 			return error;
 		return json_array_extend(*events_out, w->press) < 0 ?

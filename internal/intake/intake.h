@@ -1,0 +1,192 @@
+/*
+ * Orders in (DESIGN.md "Order files", "Reports and mail"): an order file
+ * checked (format, signature, binding, turn, rules) and recorded as a
+ * commit, by `submit` or from a mail message (`receive`, `fetch`), each
+ * answered with a receipt; press that travels with orders.
+ *
+ * Errors follow util/error.h; each function lists the codes it returns.
+ */
+#ifndef EST_INTAKE_INTAKE_H
+#define EST_INTAKE_INTAKE_H
+
+#include <jansson.h>
+#include <time.h>
+
+#include "game/game.h"
+#include "util/util.h"
+
+struct est_order;
+
+/*
+ * What the game awaits now, as est_turn_pending, with each order marked
+ * "received" judged as `run` will judge it (est_intake_check_recorded,
+ * keys as they are now): one it would refuse (signed by a key that gm
+ * replace has revoked) is not received, and "refused" holds why. *out is
+ * new. Errors: those of est_turn_pending.
+ */
+int est_intake_pending(json_t **out, est_game *game, time_t now);
+
+/*
+ * Check an order file (bytes as received) and its armored signature
+ * against the game as it stands (`sig_name` names the signature in
+ * messages): strict parsing, the signature by a key of
+ * the player named in the file (keys/allowed_signers at main), the binding
+ * (game, step, prev), the player's turn, seq, and the ruleset's validation.
+ * `filename` names the file in messages. On success *order_out (may be NULL
+ * if unwanted) holds the parsed order, caller frees with est_orders_free.
+ * *diagnostics_out (caller decrefs, may be NULL) gets the ruleset's
+ * per-order diagnostics when it refuses.
+ *
+ * Errors: EST_EINVAL (parse, binding, rules), EST_ESIG (signature).
+ */
+struct est_order;
+int est_intake_check(struct est_order **order_out, json_t **diagnostics_out, est_game *game,
+			 const char *filename, const char *bytes, size_t len,
+			 const char *sig_name, const char *sig, size_t sig_len, time_t now);
+
+/*
+ * One ruleset diagnostic ({"index", "field", "rule", "message"}) as a line
+ * for a person into buf: "orders[I].FIELD: MESSAGE (RULE)", or "MESSAGE
+ * (RULE)" when it concerns the whole file (index -1).
+ */
+void est_intake_diagnostic_text(char *buf, size_t len, const json_t *diagnostic);
+
+/*
+ * Check and record an order file: commits orders/<player>.json and its
+ * .sig ("orders: <player> for step N (seq S)"). Takes the game's lock.
+ * *receipt_out (caller decrefs) says what was accepted: player, step, seq,
+ * sha256, replaced seq if any.
+ *
+ * A sealed game: the file goes to the sealed store and main gets its note
+ * orders/<player>.received. First the notes a killed submit or receive
+ * left out are written (est_sealed_repair_notes); when this very file's
+ * was one of them, its submit was cut short and this one finishes it:
+ * nothing is recorded again, the receipt says "already_recorded": true and
+ * names the note's commit, and its press and receipt mail are queued.
+ *
+ * Errors: those of est_intake_check; EST_ELOCKED; EST_ETEMPFAIL (main
+ * moved); EST_EIO.
+ */
+int est_intake_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *game,
+		    const char *filename, const char *bytes, size_t len,
+		    const char *sig_name, const char *sig, size_t sig_len, time_t now);
+
+/*
+ * The most bytes a message may have to be read: git config
+ * estafette.maxmessage of the game's repository (a number of bytes, or
+ * with k, m or g for KiB, MiB or GiB, as git's integers), 10 MiB if unset.
+ *
+ * Errors: EST_ECONFIG (a value that is not a positive size).
+ */
+int est_intake_max_message(size_t *out, est_game *game);
+
+/*
+ * Mail intake (`receive`, `fetch`): one RFC 5322 message of `size` bytes,
+ * of which `bytes` holds the first `len` (all of it when len == size; a
+ * caller may stop reading a message over est_intake_max_message, but must
+ * give at least its header); the envelope sender in `return_path` if
+ * known, else NULL. Its candidate orders (at most
+ * EST_INTAKE_MAX_CANDIDATES, mail/intake.h) are checked as
+ * est_intake_check checks a file, the newest valid one by seq is
+ * recorded (a commit), and the sender gets a receipt of a few KiB saying
+ * what was found, accepted or refused and why, the order file's SHA-256 and
+ * what the game awaits; then the outbox is delivered. A message
+ * from an address that is not a player's gets a short refusal (once per
+ * address); one sent by a machine (auto-reply, bounce, list) gets nothing;
+ * one without a From address gets nothing ("unanswerable"). A message over
+ * the size limit is not parsed: its header says who sent it, and a player
+ * gets one short notice with the limit and what to do ("too large"). A
+ * sender's address that no notice can be sent to (RFC 5322 allows it,
+ * SMTP cannot take it) is logged as "not_answered". Each outcome is logged
+ * in $ESTAFETTE_HOME/games/<id>/intake.log. Handling one message twice
+ * records nothing twice and answers once. Parsing is done before the
+ * game's lock is taken; checking, recording and answering hold it.
+ * *result_out (caller decrefs): {"status": "accepted" | "duplicate" |
+ * "refused" | "stranger" | "ignored" | "unanswerable" | "too large",
+ * "from"?, "message_id"?, "subject"?, "sha256", "reason"?, "error"?,
+ * "size"? (too large), "not_answered"?, "ignored"? (order files not read),
+ * "candidates": [{"where", "quoted", "status", "error"?, "player"?,
+ * "step"?, "seq"?}], "mail", "warnings"}.
+ *
+ * Errors: EST_EINVAL (not mail at all: mail/intake.h says where the line
+ * runs), EST_ECONFIG (estafette.maxmessage), EST_ELOCKED, EST_ETEMPFAIL
+ * (main moved), EST_EIO. Refused orders are an outcome, not an error.
+ */
+int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
+		     size_t size, const char *return_path, time_t now);
+
+/*
+ * `fetch`: hand every unseen message of a mailbox to est_intake_receive —
+ * the IMAP mailbox `imap_url` (NULL: git config estafette.imapurl; user
+ * estafette.imapuser, password in $ESTAFETTE_HOME/imap-password or
+ * ~/.netrc, CA file estafette.imapcafile), or the Maildir `maildir` when
+ * not NULL. A message is marked seen only after its outcome is stored, so a
+ * fetch killed midway loses nothing, and one handed over again is answered
+ * once (est_intake_receive). *summary_out (caller decrefs, set on error too):
+ * {"handled", "left", "messages": [est_intake_receive results with
+ * "mailbox_id"], "warnings"}.
+ *
+ * A message over est_intake_max_message is not downloaded: its header is
+ * (IMAP: its RFC822.SIZE is asked first; Maildir: its file size).
+ *
+ * Errors: EST_ECONFIG (no mailbox given or configured, login refused, TLS,
+ * estafette.maxmessage),
+ * EST_ETEMPFAIL (server down; the game's lock held: left for the next run),
+ * EST_ENOTFOUND (not a Maildir), and those of est_intake_receive.
+ */
+int est_intake_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
+		   time_t now);
+
+/*
+ * Press (press.c). est_intake_press_check: the order's press under game.json
+ * "press".mode ("full", "public": only to all, "none") and to players of
+ * the game; EST_EINVAL naming the message and the fix. est_intake_press_mail:
+ * with "press".delivery "mail", queue each message of a recorded order to
+ * its recipients at once (once per message and reader: `sha256` is the
+ * order file's). Errors: those of est_game_notice.
+ */
+int est_intake_press_check(est_game *game, const struct est_order *order, const char *filename);
+int est_intake_press_mail(est_game *game, const struct est_order *order, const char *sha256, time_t now);
+
+/*
+ * Check a recorded order file as `run` does before resolving: like
+ * est_intake_check but without the seq check against itself.
+ */
+int est_intake_check_recorded(struct est_order **order_out, est_game *game, const char *filename,
+			    const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now);
+
+/*
+ * Commit a checked order file and its signature as orders/<player>.json
+ * and .json.sig (the caller holds the lock and checked it with
+ * est_intake_check). *receipt_out as est_intake_submit's.
+ * Errors: EST_ETEMPFAIL (main moved), EST_EIO.
+ */
+int est_intake_record(json_t **receipt_out, est_game *game, const struct est_order *order,
+		    const char *bytes, size_t len, const char *sig, size_t sig_len);
+
+/*
+ * The receipt of an order file recorded by `submit` (receipts.c): mailed
+ * to the player whose orders they are, through the outbox (sent by the
+ * next delivery). Errors: those of composing and queueing mail.
+ */
+int est_intake_receipt(est_game *game, const json_t *receipt, const struct est_order *order,
+				time_t now);
+
+/*
+ * The mail of an order file recorded already (intake.c): when `bytes` (or
+ * they without their final newline) are the file recorded for their
+ * player, queue its press again and, with `receipt`, its submit receipt. A
+ * command killed after recording the file and before queueing its mail,
+ * then run again, loses nothing: queueing is idempotent by name, so mail
+ * queued or sent before is not queued twice. Does nothing (0) for any other
+ * bytes. Errors: those of est_intake_press_mail and est_intake_receipt.
+ */
+int est_intake_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
+		     int receipt, time_t now);
+
+/* The order items, numbered, one line each: "  1. move from=France to=Rhineland armies=4". */
+void est_intake_text_orders(est_text *t, const json_t *orders);
+/* What the game awaits now, and by when: one paragraph. */
+void est_intake_text_awaiting(est_text *t, est_game *game, time_t now);
+
+#endif

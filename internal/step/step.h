@@ -1,0 +1,101 @@
+/*
+ * A step resolved (DESIGN.md "Steps, phases and decisions", "Dice"): the
+ * orders taken, the ruleset's resolve() with the step's dice, the GM's
+ * acts that are steps, and the reports rendered from templates.
+ *
+ * Errors follow util/error.h; each function lists the codes it returns.
+ */
+#ifndef EST_STEP_STEP_H
+#define EST_STEP_STEP_H
+
+#include <jansson.h>
+#include <time.h>
+
+#include "game/game.h"
+
+/*
+ * Render a report of step `step` (-1: the latest) for `player` (NULL: the
+ * public report) as "text", "html" or "json" (the report data model).
+ * *out is a new string (caller frees).
+ * Errors: EST_ENOTFOUND (step or player), EST_EINVAL (format), rendering
+ * errors.
+ */
+int est_report_format(char **out, est_game *game, long long step, const char *player,
+		    const char *format);
+
+/*
+ * A GM act that changes the state (gm_step.c), applied to the whole state
+ * `prev_wrapped` ({"game", "step", "state"}) as step `step`: "adjust" sets
+ * each {"path", "value"} of act "set" (JSON pointers to fields the state
+ * has), "rollback" takes the state of tag step-<act "to_step"> from `store`,
+ * "end" keeps the state and adds "ended": {"result", "winner", "reason",
+ * "text"} to the document. *wrapped_out is the new state.json document,
+ * *events_out the step's events (both new). Errors: EST_EINVAL (a path the
+ * state lacks, a step out of range, another act), EST_ENOTFOUND, EST_ENOMEM.
+ */
+int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *store,
+			const json_t *prev_wrapped, const json_t *act, long long step);
+
+/*
+ * The seed of the hidden stream of step `step` of the game whose game.json
+ * is `game`, from its hidden chain value `h` (r'_t): in a dealt game
+ * est_dice_deal_seed (no game id, no manifest), else est_dice_step_seed
+ * with EST_DICE_DOMAIN_HIDDEN, `manifest_sha` (raw SHA-256 of the step's
+ * manifest.json) and the game id. *domain_out (static string) gets the
+ * domain used. Errors: EST_EINVAL (game.json "deal" or "id" is not a
+ * string), EST_ENOMEM.
+ */
+int est_step_hidden_seed(unsigned char out[32], const char **domain_out, const json_t *game,
+			   const unsigned char h[32], long long step,
+			   const unsigned char manifest_sha[32]);
+
+/*
+ * The report data model (engine.h est_report_format) of step `step` for
+ * `player` (a game.json player record; NULL: public), read from the
+ * repository at tag step-NNNN. Caller decrefs.
+ */
+int est_report_data(json_t **out, est_game *game, long long step, const json_t *player);
+
+/*
+ * The same from the step's parts in memory (state.json, events.json and
+ * dice.json documents, any of the last two may be NULL), for the public
+ * report that goes into the step's own commit. `state_sha256` is that of
+ * the public state.json (the "prev" of the next orders), which in a sealed
+ * game is not the whole state's. `deadline` 0: none.
+ */
+int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
+		     const char *state_sha256, const json_t *events_doc, const json_t *dice_doc,
+		     const json_t *player, time_t deadline);
+
+/*
+ * Resolve the next step if it is due (step.c): *resolved_out is 1 if a
+ * step was committed, 0 if the game waits or is over. `flags`:
+ * EST_STEP_FORCE resolves by deadline past the outage guard and the "wait"
+ * policy (the manifest says so); EST_STEP_CLOCK_UNSURE resolves nothing by
+ * deadline (est_clock_check did not trust the clock); turn/turn.h
+ * defines them.
+ */
+int est_step_try(int *resolved_out, est_game *game, time_t now, unsigned flags);
+
+/*
+ * A GM step (gm_step.c): the act `act` (its gm/1 file `text` and signature
+ * `sig`, both taken over and freed) resolves the next step in place of the
+ * ruleset: the manifest says kind "gm" and names the act's file, kept
+ * under turns/NNNN/gm/. The caller holds the lock. Errors: those of
+ * est_step_gm_apply and of committing a step.
+ */
+int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t sig_len);
+
+/*
+ * Render report data with template `name` ("report.txt", "report.html",
+ * "map.svg"): templates/NAME.mustache of the game repository at main if the
+ * GM put one there, else the installed templates/<ruleset>/NAME.mustache
+ * (partials likewise). Adds data["template"] = {"name", "source", "sha256",
+ * "short"} so the report can say which template made it. Text is rendered
+ * without escaping; HTML and SVG with it.
+ * Errors: EST_ENOTFOUND (no such template), EST_EINVAL (template syntax),
+ * EST_ECONFIG (no templates installed), EST_ENOMEM.
+ */
+int est_report_render(char **out, est_game *game, json_t *data, const char *name);
+
+#endif
