@@ -127,7 +127,7 @@ fuzz-run: $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_TARGETS))
 	B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 deps:
-	@tests/deps.sh
+	@SHARED=$(SHARED) tests/deps.sh
 
 install: $(B)/estafette
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/estafette

@@ -6,6 +6,21 @@ PY=/usr/bin/python3
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# need_pkgs PKG...: Debian packages only some tests need (chromium,
+# dovecot-imapd), installed now by tests/deps.sh when missing. When they
+# cannot be, the test ends as skipped (exit 77, see tests/run-tests.sh) with
+# a SKIP: line saying which packages and why.
+need_pkgs() {
+	local out
+	if out=$("$TOP/tests/deps.sh" "$@" 2>&1); then
+		[ -z "$out" ] || echo "NOTE: $(echo "$out" | head -n 1)"
+		return 0
+	fi
+	echo "SKIP: needs $*, which could not be installed here: $(echo "$out" | tail -n 3 |
+		tr '\n' ' ')(install them with tests/deps.sh $*)"
+	exit 77
+}
+
 # scratch: a new folder removed at exit, with its own ESTAFETTE_HOME.
 scratch() {
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/estafette-test.XXXXXX")

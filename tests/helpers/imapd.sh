@@ -36,6 +36,10 @@
 #              -X 'UID STORE 1:* -FLAGS (\Seen)' "imaps://127.0.0.1:$IMAPS_PORT/INBOX"
 #
 # Returns non-zero (and prints the server's log) when the server does not come up.
+# Dovecot (Debian's dovecot-imapd) is installed by start_imapd when missing
+# (tests/deps.sh); it returns non-zero, saying why, when it cannot be.
+
+IMAPD_DEPS=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/deps.sh
 
 imapd_free_port() {
 	/usr/bin/python3 -c 'import socket
@@ -62,6 +66,10 @@ start_imapd() {
 		echo "start_imapd: usage: start_imapd DIR" >&2
 		return 2
 	fi
+	"$IMAPD_DEPS" dovecot-imapd >&2 || {
+		echo "start_imapd: dovecot-imapd is missing and could not be installed" >&2
+		return 1
+	}
 	mkdir -p "$dir" || return 1
 	dir=$(cd "$dir" && pwd) || return 1
 	# nobody must reach its Maildir below $dir

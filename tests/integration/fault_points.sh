@@ -27,6 +27,7 @@
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/helpers/imapd.sh"
+need_pkgs dovecot-imapd
 scratch
 trap 'stop_imapd 2>/dev/null; stop_smtpd; rm -rf "$WORK"' EXIT
 [ -z "${FAULT_KEEP:-}" ] || trap 'stop_imapd 2>/dev/null; stop_smtpd; echo "kept $WORK" >&2' EXIT

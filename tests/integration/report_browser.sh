@@ -18,11 +18,13 @@
 # Screenshots are left in $SCREENS when it is set (e.g. to look at them).
 set -euo pipefail
 source "$TOP/tests/lib.sh"
+# Debian's chromium, installed now if missing, unless CHROMIUM names another
+if [ -z "${CHROMIUM:-}" ]; then
+	need_pkgs chromium
+	CHROMIUM=/usr/bin/chromium
+fi
+[ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing"
 scratch
-
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-[ -x "$CHROMIUM" ] ||
-	fail "$CHROMIUM is missing: install Debian's chromium package (tests/deps.sh) to run this test"
 
 export DEMO_DIR=$WORK/demo
 DEMO_GAMES=napoleonic-empire B=${B:-build} bash "$TOP/tests/demo.sh" > "$WORK/demo.log" 2>&1 ||
