@@ -10,6 +10,8 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "engine/engine.h"
+
 int cmd_new(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -36,6 +38,14 @@ void cmd_print_intake(const json_t *result);
  * merged into it.
  */
 int cmd_fail(int code, int json, const json_t *extra);
+
+/*
+ * Open the game at `path` for a command (est_game_open). When it cannot
+ * be opened, report why as cmd_fail does and return the sysexits code (66
+ * no game there, 65 a file does not parse, 78 an unknown ruleset, ...);
+ * *out is NULL then. Returns 0 with the game in *out (est_game_free it).
+ */
+int cmd_open_game(est_game **out, const char *path, int json);
 
 /* Print each string of `warnings` (may be NULL) to stderr as a warning. */
 void cmd_print_warnings(const json_t *warnings);

@@ -42,6 +42,15 @@ int cmd_fail(int code, int json, const json_t *extra)
 	return est_error_exit_code(code);
 }
 
+int cmd_open_game(est_game **out, const char *path, int json)
+{
+	int error;
+
+	if ((error = est_game_open(out, path)) < 0)
+		return cmd_fail(error, json, NULL);
+	return 0;
+}
+
 void cmd_print_warnings(const json_t *warnings)
 {
 	size_t i;
