@@ -1,36 +1,41 @@
 /* estafette keygen FILE [-C COMMENT]: FILE (private, 0600) and FILE.pub, as ssh-keygen -t ed25519 -N '' */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "opt.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette keygen FILE [-C COMMENT] [--json]"
+static struct {
+	const char *comment;
+} args;
+
+static const struct est_opt keygen_opts[] = {
+	{NULL, EST_OPT_STRING, &args.comment, "the public key's comment (default: USER@HOST)",
+	 .arg = "COMMENT", .short_name = 'C'},
+	{NULL}
+};
+
+static const struct est_opt_cmd keygen_cmd = {"keygen", "FILE", 1, 1, keygen_opts,
+	"  writes the private key to FILE (mode 0600, no passphrase) and the public key to\n"
+	"  FILE.pub, as ssh-keygen -t ed25519 -N '' would; never overwrites a key"};
 
 int cmd_keygen(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
-	const char *comment = NULL, *file;
+	struct est_opt_args a;
+	const char *comment, *file;
 	char *priv = NULL, *pub = NULL, *pub_path = NULL, *fingerprint = NULL, host[256];
-	int c, json = 0, error, status = 0;
+	int json, error, status = 0;
 
-	while ((c = getopt_long(argc, argv, "C:", longopts, NULL)) != -1) {
-		if (c == 'C')
-			comment = optarg;
-		else if (c == 'j')
-			json = 1;
-		else
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-	}
-	if (optind + 1 != argc)
-		return cmd_usage(USAGE);
-	file = argv[optind];
+	if ((error = est_opt_parse(&a, &keygen_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	json = a.json;
+	file = a.args[0];
+	comment = args.comment;
 	if (!comment) {
 		const char *user = getenv("USER");
 		if (gethostname(host, sizeof(host)) < 0)
