@@ -53,12 +53,6 @@ void cmd_print_warnings(const json_t *warnings);
 /* Print text (NULL prints "?") with control characters as \xNN: it may quote an attacker. */
 void cmd_put_safe(FILE *out, const char *text);
 
-/* Print the usage on stdout for --help and return 0. */
-int cmd_help(const char *usage);
-
-/* Print a usage error for `cmd` and return 64. */
-int cmd_usage(const char *usage);
-
 /* Print `value` as estafette's JSON (indented, a final newline). */
 void cmd_print_json(const json_t *value);
 

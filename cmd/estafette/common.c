@@ -63,18 +63,6 @@ void cmd_print_warnings(const json_t *warnings)
 	}
 }
 
-int cmd_help(const char *usage)
-{
-	printf("usage: %s\n", usage);
-	return 0;
-}
-
-int cmd_usage(const char *usage)
-{
-	fprintf(stderr, "usage: %s\n", usage);
-	return EX_USAGE;
-}
-
 void cmd_print_json(const json_t *value)
 {
 	char *text = est_json_text(value);
