@@ -1,5 +1,4 @@
 /* estafette audit GAME [--json]: replay and verify the whole history (internal/audit) */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sysexits.h>
@@ -7,10 +6,17 @@
 
 #include "audit/audit.h"
 #include "cmd.h"
+#include "opt.h"
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette audit GAME [--json]"
+static const struct est_opt audit_opts[] = {
+	{NULL}
+};
+
+static const struct est_opt_cmd audit_cmd = {"audit", "GAME", 1, 1, audit_opts,
+	"  replays the game from its creation and checks every step: the orders, their\n"
+	"  signatures, the dice and the state; exit status 65 when a step fails"};
 
 /* A progress bar on a terminal, for long histories. */
 static void progress(void *payload, long long step, long long last)
@@ -26,26 +32,17 @@ static void progress(void *payload, long long step, long long last)
 
 int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
+	struct est_opt_args a;
 	json_t *report = NULL;
 	const json_t *f;
-	char *home = est_home_dir();
-	int c, json = 0, error, status = 0;
+	char *home;
+	int json, error, status = 0;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else {
-			free(home);
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-		}
-	}
-	if (optind + 1 != argc) {
-		free(home);
-		return cmd_usage(USAGE);
-	}
-	error = est_audit_run(&report, argv[optind], home,
+	if ((error = est_opt_parse(&a, &audit_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	json = a.json;
+	home = est_home_dir();
+	error = est_audit_run(&report, a.args[0], home,
 			      !json && isatty(STDERR_FILENO) ? progress : NULL, NULL);
 	free(home);
 	if (error < 0)

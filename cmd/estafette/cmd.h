@@ -10,6 +10,12 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "engine/engine.h"
+#include "game/game.h"
+#include "intake/intake.h"
+#include "step/step.h"
+#include "turn/turn.h"
+
 int cmd_new(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -37,17 +43,19 @@ void cmd_print_intake(const json_t *result);
  */
 int cmd_fail(int code, int json, const json_t *extra);
 
+/*
+ * Open the game at `path` for a command (est_game_open). When it cannot
+ * be opened, report why as cmd_fail does and return the sysexits code (66
+ * no game there, 65 a file does not parse, 78 an unknown ruleset, ...);
+ * *out is NULL then. Returns 0 with the game in *out (est_game_free it).
+ */
+int cmd_open_game(est_game **out, const char *path, int json);
+
 /* Print each string of `warnings` (may be NULL) to stderr as a warning. */
 void cmd_print_warnings(const json_t *warnings);
 
 /* Print text (NULL prints "?") with control characters as \xNN: it may quote an attacker. */
 void cmd_put_safe(FILE *out, const char *text);
-
-/* Print the usage on stdout for --help and return 0. */
-int cmd_help(const char *usage);
-
-/* Print a usage error for `cmd` and return 64. */
-int cmd_usage(const char *usage);
 
 /* Print `value` as estafette's JSON (indented, a final newline). */
 void cmd_print_json(const json_t *value);

@@ -47,6 +47,15 @@ int cmd_fail(int code, int json, const json_t *extra)
 	return est_error_exit_code(code);
 }
 
+int cmd_open_game(est_game **out, const char *path, int json)
+{
+	int error;
+
+	if ((error = est_game_open(out, path)) < 0)
+		return cmd_fail(error, json, NULL);
+	return 0;
+}
+
 void cmd_print_warnings(const json_t *warnings)
 {
 	size_t i;
@@ -57,18 +66,6 @@ void cmd_print_warnings(const json_t *warnings)
 		cmd_put_safe(stderr, json_string_value(w));
 		fputc('\n', stderr);
 	}
-}
-
-int cmd_help(const char *usage)
-{
-	printf("usage: %s\n", usage);
-	return 0;
-}
-
-int cmd_usage(const char *usage)
-{
-	fprintf(stderr, "usage: %s\n", usage);
-	return EX_USAGE;
 }
 
 void cmd_print_json(const json_t *value)

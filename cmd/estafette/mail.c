@@ -1,39 +1,37 @@
 /* estafette mail GAME: send what waits in the game's outbox (DESIGN.md "Command line") */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
+#include "engine/engine.h"
 #include "game/game.h"
-#include "turn/turn.h"
 #include "intake/intake.h"
 #include "step/step.h"
-#include "engine/engine.h"
+#include "turn/turn.h"
+#include "opt.h"
 #include "util/error.h"
 
-#define USAGE "estafette mail GAME [--json]"
+static const struct est_opt mail_opts[] = {
+	{NULL}
+};
+
+static const struct est_opt_cmd mail_cmd = {"mail", "GAME", 1, 1, mail_opts, NULL};
 
 int cmd_mail(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
+	struct est_opt_args a;
 	est_game *game = NULL;
 	json_t *mail = NULL;
-	int c, json = 0, error, status = 0;
+	int error, status;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-	}
-	if (optind + 1 != argc)
-		return cmd_usage(USAGE);
-	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_engine_mail(&mail, game)) < 0) {
-		status = cmd_fail(error, json, mail);
+	if ((error = est_opt_parse(&a, &mail_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
+		goto out;
+	if ((error = est_engine_mail(&mail, game)) < 0) {
+		status = cmd_fail(error, a.json, mail);
 		goto out;
 	}
-	if (json)
+	if (a.json)
 		cmd_print_json(mail);
 	else
 		printf("%lld sent, %lld waiting in %s\n",

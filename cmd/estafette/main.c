@@ -76,6 +76,27 @@ static void retry_hint(int argc, char **argv)
 	fputs(strcmp(argv[1], "receive") == 0 ? " < (the same message)\n" : "\n", stderr);
 }
 
+/*
+ * Run one command on a copy of argv's slots: its parser reorders them
+ * (opt.h), and the retry hint says the command line as it was given.
+ */
+static int run_command(int (*fn)(int, char **), int argc, char **argv)
+{
+	char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+	int code;
+
+	if (!copy) {
+		fprintf(stderr, "estafette: out of memory\n");
+		return EX_SOFTWARE;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	code = fn(argc - 1, copy + 1);
+	free(copy);
+	if (code == EX_TEMPFAIL)
+		retry_hint(argc, argv);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -98,13 +119,8 @@ int main(int argc, char **argv)
 	 */
 	git_libgit2_init();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0) {
-			int code = commands[i].fn(argc - 1, argv + 1);
-
-			if (code == EX_TEMPFAIL)
-				retry_hint(argc, argv);
-			return code;
-		}
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return run_command(commands[i].fn, argc, argv);
 	fprintf(stderr, "estafette: \"%s\" is not a command\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

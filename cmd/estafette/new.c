@@ -1,5 +1,4 @@
 /* estafette new DIR --ruleset NAME --players FILE [--scenario S] [--option K=V]... */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,43 +9,63 @@
 #include "intake/intake.h"
 #include "step/step.h"
 #include "engine/engine.h"
+#include "opt.h"
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette new DIR --ruleset NAME --players FILE [--id ID] [--scenario S]\n" \
-	"       [--option K=V]... [--gm-key FILE.pub] [--gm-signing-key KEY]\n" \
-	"       [--deadline-hours N [--reminder-hours R]]\n" \
-	"       [--schedule FILE.json] [--sealed | --sealed-orders [--reveal-hours R]]\n" \
-	"       [--press full|public|none] [--press-by-mail]\n" \
-	"       [--rules DIR] [--test-dice-secret TEXT] [--deal NAME | --deal-from GAME] [--json]"
+static struct {
+	est_new_options opts;
+	const char *scenario, *schedule;
+	long long deadline_hours, reminder_hours, reveal_hours;
+	json_t *options; /* --option K=V... */
+} args;
 
-/* K=V into options; V is an integer when it reads as one. */
-static int add_option(json_t *options, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	char *key, *end;
-	long long n;
+static const struct est_opt new_opts[] = {
+	{"ruleset", EST_OPT_STRING, &args.opts.ruleset, "the rules played, e.g. napoleonic-empire",
+	 .arg = "NAME", .flags = EST_OPT_REQUIRED},
+	{"players", EST_OPT_FILE, &args.opts.players_file,
+	 "{\"players\": [{\"id\", \"name\", \"email\", \"key\", \"powers\"?}, ...]}",
+	 .flags = EST_OPT_REQUIRED},
+	{"id", EST_OPT_STRING, &args.opts.id, "the game's id (default: DIR's last name)", .arg = "ID"},
+	{"scenario", EST_OPT_STRING, &args.scenario, "the ruleset's scenario S", .arg = "S"},
+	{"option", EST_OPT_KV, &args.options, "a rule option of the ruleset (V a number or text)"},
+	{"gm-key", EST_OPT_FILE, &args.opts.gm_key, "the GM's public key", .arg = "FILE.pub"},
+	{"gm-signing-key", EST_OPT_FILE, &args.opts.signing_key,
+	 "sign every commit and tag with this private key", .arg = "KEY"},
+	{"deadline-hours", EST_OPT_INT, &args.deadline_hours,
+	 "each step's deadline, N hours after it opens (1 to 8760)",
+	 .arg = "N", .min = 1, .max = 8760},
+	{"reminder-hours", EST_OPT_INT, &args.reminder_hours,
+	 "remind the awaited players N hours before a deadline",
+	 .arg = "N", .min = 1, .max = 8760},
+	{"schedule", EST_OPT_FILE, &args.schedule, "deadlines, days, hours, grace... as one object",
+	 .arg = "FILE.json"},
+	{"sealed", EST_OPT_FLAG, &args.opts.sealed,
+	 "hidden parts only as commitments on the public refs"},
+	{"sealed-orders", EST_OPT_FLAG, &args.opts.sealed_orders,
+	 "simultaneous steps: commitments first, then reveals"},
+	{"reveal-hours", EST_OPT_INT, &args.reveal_hours,
+	 "sealed orders: reveals close N hours after the deadline",
+	 .arg = "N", .min = 1, .max = 8760},
+	{"press", EST_OPT_STRING, &args.opts.press, "who may send press (default: full)",
+	 .arg = "full|public|none"},
+	{"press-by-mail", EST_OPT_FLAG, &args.opts.press_by_mail,
+	 "also mail press to its readers at once"},
+	{"rules", EST_OPT_DIR, &args.opts.rules_dir,
+	 "its NAME.json files replace the ruleset's data files of that name"},
+	{"test-dice-secret", EST_OPT_STRING, &args.opts.test_secret,
+	 "sample games only: dice anyone can recompute from TEXT"},
+	{"deal", EST_OPT_STRING, &args.opts.deal, "start the deal NAME (a challenge)", .arg = "NAME"},
+	{"deal-from", EST_OPT_DIR, &args.opts.deal_from, "join the deal of the game GAME",
+	 .arg = "GAME"},
+	{NULL}
+};
 
-	if (!eq || eq == kv)
-		return -1;
-	key = strndup(kv, (size_t)(eq - kv));
-	n = strtoll(eq + 1, &end, 10);
-	json_object_set_new(options, key, *(eq + 1) && !*end ? json_integer(n) : json_string(eq + 1));
-	free(key);
-	return 0;
-}
-
-/* A whole number of hours, 1 to a year. */
-static int parse_hours(int *out, const char *text)
-{
-	char *end;
-	long n = strtol(text, &end, 10);
-
-	if (*end || end == text || n < 1 || n > 8760)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
+static const struct est_opt_cmd new_cmd = {"new", "DIR", 1, 1, new_opts,
+	"  creates the game's repository in DIR; the dice secrets go to\n"
+	"  $ESTAFETTE_HOME/games/ID/secrets.json, never into the repository.\n"
+	"  --reveal-hours is for --sealed-orders games; --sealed and --sealed-orders,\n"
+	"  and --deal and --deal-from, exclude each other"};
 
 static void print_summary(const json_t *summary)
 {
@@ -95,84 +114,41 @@ static int read_schedule(json_t **out, const char *file)
 
 int cmd_new(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"ruleset", required_argument, NULL, 'r'}, {"players", required_argument, NULL, 'p'},
-		{"scenario", required_argument, NULL, 's'}, {"option", required_argument, NULL, 'o'},
-		{"id", required_argument, NULL, 'i'}, {"gm-key", required_argument, NULL, 'g'},
-		{"deadline-hours", required_argument, NULL, 'd'},
-		{"reminder-hours", required_argument, NULL, 'R'},
-		{"gm-signing-key", required_argument, NULL, 'k'}, {"sealed", no_argument, NULL, 'S'},
-		{"sealed-orders", no_argument, NULL, 'O'}, {"reveal-hours", required_argument, NULL, 'V'},
-		{"schedule", required_argument, NULL, 'c'}, {"press", required_argument, NULL, 'P'},
-		{"press-by-mail", no_argument, NULL, 'M'}, {"rules", required_argument, NULL, 'D'},
-		{"test-dice-secret", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
-		{"deal", required_argument, NULL, 'e'}, {"deal-from", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	est_new_options opts = {0};
-	json_t *options = json_object(), *summary = NULL, *schedule = NULL;
-	const char *schedule_file = NULL;
-	int c, json = 0, error, status = 0;
+	struct est_opt_args a;
+	est_new_options *opts = &args.opts;
+	json_t *summary = NULL, *schedule = NULL;
+	int error, status = 0;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': opts.ruleset = optarg; break;
-		case 'p': opts.players_file = optarg; break;
-		case 's': json_object_set_new(options, "scenario", json_string(optarg)); break;
-		case 'o':
-			if (add_option(options, optarg) < 0) {
-				status = cmd_usage(USAGE);
-				goto out;
-			}
-			break;
-		case 'i': opts.id = optarg; break;
-		case 'g': opts.gm_key = optarg; break;
-		case 'k': opts.signing_key = optarg; break;
-		case 'd':
-		case 'R':
-		case 'V':
-			if (parse_hours(c == 'd' ? &opts.deadline_hours : c == 'R' ? &opts.reminder_hours :
-					&opts.reveal_hours, optarg) < 0) {
-				status = cmd_usage(USAGE "\n  hours are a whole number from 1 to 8760");
-				goto out;
-			}
-			break;
-		case 't': opts.test_secret = optarg; break;
-		case 'S': opts.sealed = 1; break;
-		case 'O': opts.sealed_orders = 1; break;
-		case 'c': schedule_file = optarg; break;
-		case 'P': opts.press = optarg; break;
-		case 'M': opts.press_by_mail = 1; break;
-		case 'D': opts.rules_dir = optarg; break;
-		case 'e': opts.deal = optarg; break;
-		case 'f': opts.deal_from = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': status = cmd_help(USAGE); goto out;
-		default: status = cmd_usage(USAGE); goto out;
-		}
-	}
-	if (optind + 1 != argc || !opts.ruleset || !opts.players_file) {
-		status = cmd_usage(USAGE);
+	if ((error = est_opt_parse(&a, &new_cmd, argc, argv)) != 0) {
+		status = est_opt_exit(error);
 		goto out;
 	}
-	if (!argv[optind][0]) {
-		status = cmd_usage(USAGE "\n  DIR: the folder for the new game, not an empty name");
+	if (!a.args[0][0]) {
+		status = est_opt_refuse(&new_cmd, "DIR: the folder for the new game, not an empty name");
 		goto out;
 	}
-	opts.dir = argv[optind];
-	opts.options = options;
-	if (schedule_file && (error = read_schedule(&schedule, schedule_file)) < 0) {
-		status = cmd_fail(error, json, NULL);
+	if (!args.options)
+		args.options = json_object();
+	if (args.scenario)
+		json_object_set_new(args.options, "scenario", json_string(args.scenario));
+	opts->dir = a.args[0];
+	opts->options = args.options;
+	opts->deadline_hours = (int)args.deadline_hours;
+	opts->reminder_hours = (int)args.reminder_hours;
+	opts->reveal_hours = (int)args.reveal_hours;
+	if (args.schedule && (error = read_schedule(&schedule, args.schedule)) < 0) {
+		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
-	opts.schedule = schedule;
-	if ((error = est_engine_new(&summary, &opts)) < 0) {
-		status = cmd_fail(error, json, NULL);
+	opts->schedule = schedule;
+	if ((error = est_engine_new(&summary, opts)) < 0) {
+		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
-	json ? cmd_print_json(summary) : print_summary(summary);
+	a.json ? cmd_print_json(summary) : print_summary(summary);
 out:
 	json_decref(summary);
 	json_decref(schedule);
-	json_decref(options);
+	json_decref(args.options);
 	return status;
 }

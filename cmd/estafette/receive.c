@@ -8,20 +8,34 @@
  * the mail system neither bounces nor retries it; 65 only for what is not
  * mail at all (mail/intake.h); 75 asks it to try again later (lock held).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "engine/engine.h"
 #include "game/game.h"
-#include "turn/turn.h"
 #include "intake/intake.h"
 #include "step/step.h"
-#include "engine/engine.h"
+#include "turn/turn.h"
+#include "opt.h"
 #include "util/error.h"
 
-#define USAGE "estafette receive GAME [--return-path ADDR] [--json] < message.eml"
+static struct {
+	const char *return_path;
+} args;
+
+static const struct est_opt receive_opts[] = {
+	{"return-path", EST_OPT_STRING, &args.return_path,
+	 "the envelope sender, when the mail system gives it apart from the message", .arg = "ADDR"},
+	{NULL}
+};
+
+static const struct est_opt_cmd receive_cmd = {"receive", "GAME", 1, 1, receive_opts,
+	"  reads one mail message on standard input: estafette receive GAME < message.eml\n"
+	"  exit status 0 once it is dealt with (recorded, refused with a receipt to the\n"
+	"  sender, ignored or too large), 65 only for what is not mail, 75 to try later"};
+
 /*
  * Standard input: its first `max` bytes in *out (and *len), its whole size
  * in *size. A message over `max` is read on to its end and dropped, so the
@@ -104,34 +118,25 @@ void cmd_print_intake(const json_t *r)
 
 int cmd_receive(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"return-path", required_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *return_path = NULL;
+	struct est_opt_args a;
 	est_game *game = NULL;
 	json_t *result = NULL;
 	char *message = NULL;
 	size_t len = 0, size = 0, max = 0;
-	int c, json = 0, error, status = 0;
+	int error, status;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'r')
-			return_path = optarg;
-		else if (c == 'j')
-			json = 1;
-		else
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-	}
-	if (optind + 1 != argc)
-		return cmd_usage(USAGE);
-	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_intake_max_message(&max, game)) < 0 ||
+	if ((error = est_opt_parse(&a, &receive_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
+		goto out;
+	if ((error = est_intake_max_message(&max, game)) < 0 ||
 	    (error = read_stdin(&message, &len, &size, max)) < 0 ||
-	    (error = est_intake_receive(&result, game, message, len, size, return_path, time(NULL))) < 0) {
-		status = cmd_fail(error, json, NULL);
+	    (error = est_intake_receive(&result, game, message, len, size, args.return_path,
+				      time(NULL))) < 0) {
+		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
-	if (json) {
+	if (a.json) {
 		cmd_print_json(result);
 	} else {
 		cmd_print_intake(result);

@@ -1,50 +1,55 @@
 /* estafette report GAME [--step N] [--player P] [--format text|html|svg|json] */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "engine/engine.h"
 #include "game/game.h"
-#include "turn/turn.h"
 #include "intake/intake.h"
 #include "step/step.h"
-#include "engine/engine.h"
+#include "turn/turn.h"
+#include "opt.h"
 #include "util/error.h"
 
-#define USAGE "estafette report GAME [--step N] [--player P] [--format text|html|svg|json] [--json]"
+static struct {
+	long long step;
+	const char *player, *format;
+} args;
+
+static const struct est_opt report_opts[] = {
+	{"step", EST_OPT_INT, &args.step, "the report of step N (default: the last resolved)",
+	 .min = 0, .max = LLONG_MAX},
+	{"player", EST_OPT_STRING, &args.player, "as player P sees it (default: the public report)",
+	 .arg = "P"},
+	{"format", EST_OPT_STRING, &args.format, "text (the default), html, svg or json",
+	 .arg = "text|html|svg|json"},
+	{NULL}
+};
+
+static const struct est_opt_cmd report_cmd = {"report", "GAME", 1, 1, report_opts,
+	"  --json is --format json"};
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"step", required_argument, NULL, 's'}, {"player", required_argument, NULL, 'p'},
-		{"format", required_argument, NULL, 'f'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *player = NULL, *format = "text";
-	long long step = -1;
+	struct est_opt_args a;
 	est_game *game = NULL;
-	char *out = NULL, *end;
-	int c, error, status = 0, json = 0;
+	char *out = NULL;
+	int error, status;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			step = strtoll(optarg, &end, 10);
-			if (*end || step < 0)
-				return cmd_usage(USAGE);
-			break;
-		case 'p': player = optarg; break;
-		case 'f': format = optarg; break;
-		case 'j': json = 1; format = "json"; break;
-		default: return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-		}
-	}
-	if (optind + 1 != argc)
-		return cmd_usage(USAGE);
-	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_report_format(&out, game, step, player, format)) < 0)
-		status = cmd_fail(error, json, NULL);
+	if ((error = est_opt_parse(&a, &report_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	if (!est_opt_given(&a, "step"))
+		args.step = -1;
+	if (a.json || !args.format)
+		args.format = a.json ? "json" : "text";
+	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
+		goto out;
+	if ((error = est_report_format(&out, game, args.step, args.player, args.format)) < 0)
+		status = cmd_fail(error, a.json, NULL);
 	else
 		fputs(out, stdout);
+out:
 	free(out);
 	est_game_free(game);
 	return status;

@@ -1,35 +1,48 @@
 /* estafette run GAME... | --all DIR [--now TIME] */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 
 #include "cmd.h"
+#include "engine/engine.h"
 #include "game/game.h"
-#include "turn/turn.h"
 #include "intake/intake.h"
 #include "step/step.h"
-#include "engine/engine.h"
+#include "turn/turn.h"
+#include "opt.h"
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette run GAME... | --all DIR [--now TIME] [--no-mail] [--force] [--confirm-clock]\n" \
-	"       [--json]\n" \
-	"  --no-mail: queue the reports, send nothing (estafette mail sends them)\n" \
-	"  --force: resolve by deadline past the outage guard and \"nmr\": \"wait\"\n" \
-	"  --confirm-clock: the time is right, although it jumped since the last run\n" \
-	"  --all: every game repository directly under DIR, each under its own lock;\n" \
-	"  folders that are not games are passed over, a failing game never stops\n" \
-	"  the rest; one summary line per game (the steps resolved, nothing due, or\n" \
-	"  what failed), then a line of totals\n" \
-	"  exit status: 0 every game ran; 75 the only failures were a lock held or a\n" \
-	"  temporary failure (SMTP down, main moved: the next run catches up); else\n" \
-	"  the sysexits code of the first other failure (65 data, 66 missing or\n" \
-	"  damaged repository, 70 internal, 73 cannot write, 78 configuration)\n" \
-	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"
+static struct {
+	const char *all;
+	time_t now;
+	int no_mail, force, confirm_clock;
+} args;
 
-static unsigned run_flags; /* EST_RUN_NO_MAIL, EST_RUN_FORCE, EST_RUN_CONFIRM_CLOCK */
+static const struct est_opt run_opts[] = {
+	{"all", EST_OPT_DIR, &args.all, "every game repository directly under DIR",
+	 .flags = EST_OPT_INSTEAD},
+	{"now", EST_OPT_TIME, &args.now, "resolve as of TIME instead of the clock"},
+	{"no-mail", EST_OPT_FLAG, &args.no_mail,
+	 "queue the reports, send nothing (estafette mail sends them)"},
+	{"force", EST_OPT_FLAG, &args.force,
+	 "resolve by deadline past the outage guard and \"nmr\": \"wait\""},
+	{"confirm-clock", EST_OPT_FLAG, &args.confirm_clock,
+	 "the time is right, although it jumped since the last run"},
+	{NULL}
+};
+
+static const struct est_opt_cmd run_cmd = {"run", "GAME...", 1, -1, run_opts,
+	"  --all: every game repository directly under DIR, each under its own lock;\n"
+	"  folders that are not games are passed over, a failing game never stops\n"
+	"  the rest; one summary line per game (the steps resolved, nothing due, or\n"
+	"  what failed), then a line of totals\n"
+	"  exit status: 0 every game ran; 75 the only failures were a lock held or a\n"
+	"  temporary failure (SMTP down, main moved: the next run catches up); else\n"
+	"  the sysexits code of the first other failure (65 data, 66 missing or\n"
+	"  damaged repository, 70 internal, 73 cannot write, 78 configuration)\n"
+	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"};
 
 static void print_awaiting(const json_t *waiting)
 {
@@ -77,19 +90,24 @@ static void print_summary(const json_t *s)
 }
 
 /*
- * What happened to the games of one command: the exit status a cron job
+ * The games of one command: what they run with, where --json collects
+ * their summaries, and what happened to them. The exit status a cron job
  * acts on is 0 when every game ran, 75 (EX_TEMPFAIL) when the only
  * failures were a lock held or a temporary one (the next run catches up),
  * else the sysexits code of the first other failure.
  */
 typedef struct {
+	time_t now;
+	unsigned flags;   /* EST_RUN_NO_MAIL, EST_RUN_FORCE, EST_RUN_CONFIRM_CLOCK */
+	int json;
+	json_t *results;  /* --json: one summary or failure per game */
 	int games, failed, temporary;
 	int hard; /* exit code of the first failure that is not temporary, or 0 */
-} run_tally;
+} run_batch;
 
-static int tally_status(const run_tally *t)
+static int batch_status(const run_batch *b)
 {
-	return t->hard ? t->hard : t->temporary ? EX_TEMPFAIL : 0;
+	return b->hard ? b->hard : b->temporary ? EX_TEMPFAIL : 0;
 }
 
 /* A game that --all could not run: one line on stdout, like a summary. */
@@ -103,50 +121,58 @@ static void print_failure(const char *path, int error)
 	       est_error_exit_code(error), est_error_message());
 }
 
+/* Count the failure `error` of the game at `path` and say it (see run_game). */
+static void game_failed(run_batch *b, int error, const char *path, int all, int summarised)
+{
+	int temporary = error == EST_ELOCKED || error == EST_ETEMPFAIL;
+
+	if (strncmp(est_error_message(), path, strlen(path)) != 0)
+		est_error_prefix("%s", path);
+	if (b->json)
+		json_array_append_new(b->results, json_pack("{s:s, s:s, s:s, s:s, s:i}", "game", path,
+			"outcome", temporary ? "temporary" : "failed", "error", est_error_name(error),
+			"message", est_error_message(), "exit", est_error_exit_code(error)));
+	else if (all && !summarised)
+		print_failure(path, error);
+	else
+		fprintf(stderr, "estafette: %s\n", est_error_message());
+	temporary ? b->temporary++ : b->failed++;
+	if (!temporary && !b->hard)
+		b->hard = est_error_exit_code(error);
+	est_error_clear();
+}
+
 /*
  * Run `game` (opened from `path`; NULL when opening failed with `error`),
- * print or collect its summary and count the outcome in `t`. With `all`,
- * a failure is a summary line on stdout (cron mails it with the rest);
- * else it goes to stderr.
+ * print or collect its summary and count the outcome. With `all`, a
+ * failure is a summary line on stdout (cron mails it with the rest); else
+ * it goes to stderr.
  */
-static void run_game(run_tally *t, est_game *game, int error, const char *path, time_t now,
-		     int json, json_t *results, int all)
+static void run_game(run_batch *b, est_game *game, int error, const char *path, int all)
 {
 	json_t *summary = NULL;
 
-	t->games++;
+	b->games++;
 	if (game)
-		error = est_engine_run(&summary, game, now, run_flags);
-	if (error < 0) {
-		int temporary = error == EST_ELOCKED || error == EST_ETEMPFAIL;
-
-		if (strncmp(est_error_message(), path, strlen(path)) != 0)
-			est_error_prefix("%s", path);
-		if (json)
-			json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:s, s:i}", "game", path,
-				"outcome", temporary ? "temporary" : "failed", "error", est_error_name(error),
-				"message", est_error_message(), "exit", est_error_exit_code(error)));
-		else if (all && !summary)
-			print_failure(path, error);
-		else
-			fprintf(stderr, "estafette: %s\n", est_error_message());
-		temporary ? t->temporary++ : t->failed++;
-		if (!temporary && !t->hard)
-			t->hard = est_error_exit_code(error);
-		est_error_clear();
-	}
+		error = est_engine_run(&summary, game, b->now, b->flags);
+	if (error < 0)
+		game_failed(b, error, path, all, summary != NULL);
 	if (summary)
-		json ? (void)json_array_append(results, summary) : print_summary(summary);
+		b->json ? (void)json_array_append(b->results, summary) : print_summary(summary);
 	json_decref(summary);
 }
 
-/* `run GAME`: the game must be there. */
-static void run_one(run_tally *t, const char *path, time_t now, int json, json_t *results)
+/*
+ * `run GAME`: the game must be there. A game that cannot be opened is a
+ * failure of the batch like any other (cmd_open_game would end the
+ * command), so that `run A B` still runs B.
+ */
+static void run_one(run_batch *b, const char *path)
 {
 	est_game *game = NULL;
 	int error = est_game_open(&game, path);
 
-	run_game(t, game, error, path, now, json, results, 0);
+	run_game(b, game, error, path, 0);
 	est_game_free(game);
 }
 
@@ -155,21 +181,21 @@ static void run_one(run_tally *t, const char *path, time_t now, int json, json_t
  * name order, each under its own lock (est_engine_run takes it); folders that
  * are not games are passed over, a damaged game is a failure of its own.
  */
-static int run_all(run_tally *t, const char *dir, time_t now, int json, json_t *results)
+static int run_all(run_batch *b, const char *dir)
 {
 	char **paths = NULL;
 	size_t count = 0;
 	int error;
 
 	if ((error = est_overview_scan(&paths, &count, dir)) < 0)
-		return cmd_fail(error, json, NULL);
+		return cmd_fail(error, b->json, NULL);
 	for (size_t i = 0; i < count; i++) {
 		est_game *game = NULL;
 		int is_game;
 
 		error = est_overview_open(&game, &is_game, paths[i]);
 		if (is_game)
-			run_game(t, game, error, paths[i], now, json, results, 1);
+			run_game(b, game, error, paths[i], 1);
 		est_game_free(game);
 		est_error_clear();
 	}
@@ -177,61 +203,48 @@ static int run_all(run_tally *t, const char *dir, time_t now, int json, json_t *
 	return 0;
 }
 
+static void print_totals(const run_batch *b)
+{
+	if (b->json)
+		cmd_print_json(b->results);
+	else if (args.all && b->games == 0)
+		printf("no games in %s\n", args.all);
+	else if (args.all)
+		printf("%d game%s: %d ran, %d locked or failed temporarily, %d failed\n", b->games,
+		       b->games == 1 ? "" : "s", b->games - b->failed - b->temporary,
+		       b->temporary, b->failed);
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"all", required_argument, NULL, 'a'}, {"now", required_argument, NULL, 'n'},
-		{"no-mail", no_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'},
-		{"force", no_argument, NULL, 'f'}, {"confirm-clock", no_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *all = NULL, *now_text = NULL;
-	json_t *results = json_array();
-	run_tally tally = {0};
-	int c, json = 0, status = 0;
-	time_t now;
+	struct est_opt_args a;
+	run_batch b = {0};
+	int error, status;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a': all = optarg; break;
-		case 'n': now_text = optarg; break;
-		case 'm': run_flags |= EST_RUN_NO_MAIL; break;
-		case 'f': run_flags |= EST_RUN_FORCE; break;
-		case 'c': run_flags |= EST_RUN_CONFIRM_CLOCK; break;
-		case 'j': json = 1; break;
-		default:
-			json_decref(results);
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-		}
-	}
-	if ((all && optind != argc) || (!all && optind == argc) ||
-	    (now = cmd_parse_time(now_text)) == (time_t)-1) {
-		json_decref(results);
-		return cmd_usage(USAGE);
-	}
+	if ((error = est_opt_parse(&a, &run_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	b.now = args.now;
+	b.json = a.json;
+	b.flags = (args.no_mail ? EST_RUN_NO_MAIL : 0) | (args.force ? EST_RUN_FORCE : 0) |
+		  (args.confirm_clock ? EST_RUN_CONFIRM_CLOCK : 0);
 	/*
 	 * The steps this run commits are dated by its clock, so each new
 	 * step's deadline counts from the run's "now" (a replay with --now
 	 * never finds every later deadline already passed).
 	 */
-	if (now_text) {
+	if (est_opt_given(&a, "now")) {
 		char secs[32];
-		snprintf(secs, sizeof(secs), "%lld", (long long)now);
+		snprintf(secs, sizeof(secs), "%lld", (long long)args.now);
 		setenv("ESTAFETTE_COMMIT_TIME", secs, 1);
 	}
-	if (all && (status = run_all(&tally, all, now, json, results)) != 0) {
-		json_decref(results);
-		return status;
-	}
-	for (int i = optind; i < argc; i++)
-		run_one(&tally, argv[i], now, json, results);
-	if (json)
-		cmd_print_json(results);
-	else if (all && tally.games == 0)
-		printf("no games in %s\n", all);
-	else if (all)
-		printf("%d game%s: %d ran, %d locked or failed temporarily, %d failed\n", tally.games,
-		       tally.games == 1 ? "" : "s", tally.games - tally.failed - tally.temporary,
-		       tally.temporary, tally.failed);
-	json_decref(results);
-	return tally_status(&tally);
+	b.results = json_array();
+	if (args.all && (status = run_all(&b, args.all)) != 0)
+		goto out;
+	for (int i = 0; i < a.count; i++)
+		run_one(&b, a.args[i]);
+	print_totals(&b);
+	status = batch_status(&b);
+out:
+	json_decref(b.results);
+	return status;
 }

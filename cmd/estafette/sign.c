@@ -2,7 +2,6 @@
  * estafette sign FILE [-f KEY] [-n NAMESPACE]: FILE.sig, as
  * ssh-keygen -Y sign -f KEY -n NAMESPACE FILE would write it.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +12,26 @@
 #include "intake/intake.h"
 #include "step/step.h"
 #include "engine/engine.h"
+#include "opt.h"
 #include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette sign FILE [-f KEY] [-n NAMESPACE] [--json]\n" \
-	"  KEY defaults to $ESTAFETTE_KEY, then ~/.ssh/id_ed25519; NAMESPACE to " EST_ORDERS_NAMESPACE
+static struct {
+	const char *key, *namespace;
+} args;
+
+static const struct est_opt sign_opts[] = {
+	{NULL, EST_OPT_FILE, &args.key,
+	 "the private key (default: $ESTAFETTE_KEY, then ~/.ssh/id_ed25519)", .arg = "KEY",
+	 .short_name = 'f'},
+	{NULL, EST_OPT_STRING, &args.namespace, "the signature's namespace (default: "
+	 EST_ORDERS_NAMESPACE ")", .arg = "NAMESPACE", .short_name = 'n'},
+	{NULL}
+};
+
+static const struct est_opt_cmd sign_cmd = {"sign", "FILE", 1, 1, sign_opts,
+	"  writes FILE.sig, as ssh-keygen -Y sign -f KEY -n NAMESPACE FILE would"};
 
 static char *default_key(void)
 {
@@ -31,30 +44,18 @@ static char *default_key(void)
 
 int cmd_sign(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
-	const char *namespace = EST_ORDERS_NAMESPACE, *file;
+	struct est_opt_args a;
+	const char *namespace, *file;
 	char *key_file = NULL, *key = NULL, *data = NULL, *sig = NULL, *sig_path = NULL;
 	size_t key_len, len, sig_len;
-	int c, json = 0, error, status = 0;
+	int json, error, status = 0;
 
-	while ((c = getopt_long(argc, argv, "f:n:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': free(key_file); key_file = strdup(optarg); break;
-		case 'n': namespace = optarg; break;
-		case 'j': json = 1; break;
-		default:
-			free(key_file);
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-		}
-	}
-	if (optind + 1 != argc) {
-		free(key_file);
-		return cmd_usage(USAGE);
-	}
-	file = argv[optind];
-	if (!key_file)
-		key_file = default_key();
+	if ((error = est_opt_parse(&a, &sign_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	json = a.json;
+	file = a.args[0];
+	namespace = args.namespace ? args.namespace : EST_ORDERS_NAMESPACE;
+	key_file = args.key ? strdup(args.key) : default_key();
 	sig_path = est_strdup_printf("%s.sig", file);
 	if ((error = est_file_read(&key, &key_len, key_file, 65536)) < 0) {
 		est_error_prefix("private key (give it with -f KEY or $ESTAFETTE_KEY)");

@@ -1,9 +1,8 @@
 /*
  * estafette standings DIR [--json]: the games of each deal under DIR,
- * ranked, each with the verdict of its own audit (docs/gm-guide.md
- * "Challenges: one deal, many players").
+ * ranked, each with the verdict of its own audit (README "Challenges: one
+ * deal, many players").
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,23 +10,28 @@
 
 #include "audit/audit.h"
 #include "cmd.h"
+#include "engine/engine.h"
 #include "game/game.h"
-#include "turn/turn.h"
 #include "intake/intake.h"
 #include "step/step.h"
-#include "engine/engine.h"
+#include "turn/turn.h"
+#include "opt.h"
 #include "util/error.h"
 #include "util/util.h"
 
-#define USAGE "estafette standings DIR [--json]\n" \
-	"  every game repository directly under DIR that is in a deal (game.json\n" \
-	"  \"deal\"; games in no deal are not listed), grouped by deal and ranked:\n" \
-	"  finished games first by score, then unfinished ones by score. Each game is\n" \
-	"  audited as `estafette audit` does; a game that fails its audit, or does not\n" \
-	"  share its deal's hidden dice chain, rules/ files and options, is shown but\n" \
-	"  not ranked, nor is a game whose ruleset does not score games\n" \
-	"  exit status: 0; 66 when DIR is missing; 65 when a game failed its audit or\n" \
-	"  the deal check or could not be read (after printing everything)"
+static const struct est_opt standings_opts[] = {
+	{NULL}
+};
+
+static const struct est_opt_cmd standings_cmd = {"standings", "DIR", 1, 1, standings_opts,
+	"  every game repository directly under DIR that is in a deal (game.json\n"
+	"  \"deal\"; games in no deal are not listed), grouped by deal and ranked:\n"
+	"  finished games first by score, then unfinished ones by score. Each game is\n"
+	"  audited as `estafette audit` does; a game that fails its audit, or does not\n"
+	"  share its deal's hidden dice chain, rules/ files and options, is shown but\n"
+	"  not ranked, nor is a game whose ruleset does not score games\n"
+	"  exit status: 0; 66 when DIR is missing; 65 when a game failed its audit or\n"
+	"  the deal check or could not be read (after printing everything)"};
 
 /*
  * What must be equal across the games of one deal, as a new object:
@@ -391,17 +395,10 @@ out:
 
 int cmd_standings(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
-	int c, json = 0;
+	struct est_opt_args a;
+	int error;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-	}
-	if (optind + 1 != argc)
-		return cmd_usage(USAGE);
-	return standings(argv[optind], json);
+	if ((error = est_opt_parse(&a, &standings_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	return standings(a.args[0], a.json);
 }

@@ -1,26 +1,38 @@
 /* estafette status GAME | --all DIR [--now TIME] [--json] */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "engine/engine.h"
 #include "game/game.h"
-#include "turn/turn.h"
 #include "intake/intake.h"
 #include "step/step.h"
-#include "engine/engine.h"
+#include "turn/turn.h"
+#include "opt.h"
 #include "util/error.h"
 
-#define USAGE "estafette status GAME | --all DIR [--now TIME] [--json]\n" \
-	"  --all: one line per game repository directly under DIR (folders that are\n" \
-	"  not games are passed over): the next step, whom it awaits, the deadline,\n" \
-	"  missed steps per player and what needs the GM\n" \
-	"  exit status with --all: 0 when every game could be read; else the code of\n" \
-	"  the first game (in name order) that could not, per sysexits: 65 a file does\n" \
-	"  not parse, 66 a part of the repository is missing, 70 git cannot read it,\n" \
-	"  78 a setting is wrong (an unknown ruleset, a fixed file edited by hand);\n" \
-	"  the other games are listed all the same (66 also when DIR is missing)\n" \
-	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"
+static struct {
+	const char *all;
+	time_t now;
+} args;
+
+static const struct est_opt status_opts[] = {
+	{"all", EST_OPT_DIR, &args.all, "one line per game repository directly under DIR",
+	 .flags = EST_OPT_INSTEAD},
+	{"now", EST_OPT_TIME, &args.now, "as of TIME instead of the clock"},
+	{NULL}
+};
+
+static const struct est_opt_cmd status_cmd = {"status", "GAME", 1, 1, status_opts,
+	"  --all: one line per game repository directly under DIR (folders that are\n"
+	"  not games are passed over): the next step, whom it awaits, the deadline,\n"
+	"  missed steps per player and what needs the GM\n"
+	"  exit status with --all: 0 when every game could be read; else the code of\n"
+	"  the first game (in name order) that could not, per sysexits: 65 a file does\n"
+	"  not parse, 66 a part of the repository is missing, 70 git cannot read it,\n"
+	"  78 a setting is wrong (an unknown ruleset, a fixed file edited by hand);\n"
+	"  the other games are listed all the same (66 also when DIR is missing)\n"
+	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"};
 
 static void print_status(const json_t *s)
 {
@@ -220,35 +232,22 @@ static int status_all(const char *dir, time_t now, int json)
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"now", required_argument, NULL, 'n'}, {"json", no_argument, NULL, 'j'},
-		{"all", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'}, {0}};
-	const char *now_text = NULL, *all = NULL;
+	struct est_opt_args a;
 	est_game *game = NULL;
 	json_t *status_json = NULL;
-	int c, json = 0, error, status = 0;
-	time_t now;
+	int error, status;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'n')
-			now_text = optarg;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'a')
-			all = optarg;
-		else
-			return c == 'h' ? cmd_help(USAGE) : cmd_usage(USAGE);
-	}
-	if (optind + (all ? 0 : 1) != argc || (now = cmd_parse_time(now_text)) == (time_t)-1)
-		return cmd_usage(USAGE);
-	if (all)
-		return status_all(all, now, json);
-	if ((error = est_game_open(&game, argv[optind])) < 0 ||
-	    (error = est_intake_pending(&status_json, game, now)) < 0) {
-		status = cmd_fail(error, json, NULL);
+	if ((error = est_opt_parse(&a, &status_cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	if (args.all)
+		return status_all(args.all, args.now, a.json);
+	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
+		goto out;
+	if ((error = est_intake_pending(&status_json, game, args.now)) < 0) {
+		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
-	json ? cmd_print_json(status_json) : print_status(status_json);
+	a.json ? cmd_print_json(status_json) : print_status(status_json);
 out:
 	json_decref(status_json);
 	est_game_free(game);

@@ -2,7 +2,6 @@
  * estafette submit GAME FILE [--sig FILE.sig]   record orders (one commit)
  * estafette check GAME FILE [--sig FILE.sig]    the same checks, writing nothing
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,54 +14,53 @@
 #include "intake/intake.h"
 #include "step/step.h"
 #include "engine/engine.h"
+#include "opt.h"
 #include "orders/orders.h"
 #include "util/error.h"
 #include "util/util.h"
 
+static struct {
+	const char *sig;
+	time_t now;
+} args;
+
+static const struct est_opt order_opts[] = {
+	{"sig", EST_OPT_FILE, &args.sig, "the signature (default: FILE.sig beside FILE)",
+	 .arg = "FILE.sig"},
+	{"now", EST_OPT_TIME, &args.now, "judge as of TIME (deadlines, key validity)"},
+	{NULL}
+};
+
+#define ORDER_NOTES \
+	"  FILE is signed orders (docs/protocol.md); sign it with estafette sign FILE or\n" \
+	"  ssh-keygen -Y sign -f KEY -n " EST_ORDERS_NAMESPACE " FILE. Exit status 65 when refused.\n" \
+	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"
+
+static const struct est_opt_cmd submit_cmd = {"submit", "GAME FILE", 2, 2, order_opts,
+	"  records the orders in the game (one commit)\n" ORDER_NOTES};
+static const struct est_opt_cmd check_cmd = {"check", "GAME FILE", 2, 2, order_opts,
+	"  the checks of submit, writing nothing\n" ORDER_NOTES};
+
+/* The files of one order. */
 typedef struct {
 	const char *game, *file;
 	char *sig_file;
 	char *bytes, *sig;
 	size_t len, sig_len;
-	int json, help;
+	int json;
 	int sig_given; /* --sig named the signature: no "beside the order file" advice */
 	time_t now;    /* --now: judged as of that time (deadlines, key validity) */
 } order_args;
 
-static int parse_args(order_args *a, int argc, char **argv, const char *usage)
+/* The order's files and times from the parsed command line. */
+static void order_args_init(order_args *a, const struct est_opt_args *parsed)
 {
-	static const struct option longopts[] = {
-		{"sig", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-		{"now", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'}, {0}};
-	const char *now_text = NULL;
-	int c;
-
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 's') {
-			free(a->sig_file);
-			a->sig_file = strdup(optarg);
-			a->sig_given = 1;
-		} else if (c == 'j') {
-			a->json = 1;
-		} else if (c == 'n') {
-			now_text = optarg;
-		} else if (c == 'h') {
-			a->help = 1;
-		} else {
-			return cmd_usage(usage);
-		}
-	}
-	if (a->help)
-		return 0;
-	if (optind + 2 != argc)
-		return cmd_usage(usage);
-	if ((a->now = cmd_parse_time(now_text)) == (time_t)-1)
-		return cmd_usage("--now TIME: TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999");
-	a->game = argv[optind];
-	a->file = argv[optind + 1];
-	if (!a->sig_file)
-		a->sig_file = est_strdup_printf("%s.sig", a->file);
-	return 0;
+	a->game = parsed->args[0];
+	a->file = parsed->args[1];
+	a->json = parsed->json;
+	a->now = args.now;
+	a->sig_given = args.sig != NULL;
+	a->sig_file = args.sig ? strdup(args.sig) : est_strdup_printf("%s.sig", a->file);
 }
 
 /* Read both files; the parser itself refuses an oversized order with its own message. */
@@ -122,24 +120,24 @@ static int refuse(int error, int json, json_t *diagnostics)
 	return status;
 }
 
-static int run(int argc, char **argv, int write, const char *usage)
+static int run(const struct est_opt_cmd *cmd, int argc, char **argv, int write)
 {
+	struct est_opt_args parsed;
 	order_args a = {0};
 	est_game *game = NULL;
 	json_t *receipt = NULL, *diagnostics = NULL;
 	est_order *order = NULL;
 	int status, error;
 
-	if ((status = parse_args(&a, argc, argv, usage)) != 0)
-		goto out;
-	if (a.help) {
-		status = cmd_help(usage);
-		goto out;
-	}
-	if ((error = read_files(&a)) < 0 || (error = est_game_open(&game, a.game)) < 0) {
+	if ((error = est_opt_parse(&parsed, cmd, argc, argv)) != 0)
+		return est_opt_exit(error);
+	order_args_init(&a, &parsed);
+	if ((error = read_files(&a)) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
+	if ((status = cmd_open_game(&game, a.game, a.json)) != 0)
+		goto out;
 	if (write)
 		error = est_intake_submit(&receipt, &diagnostics, game, a.file, a.bytes, a.len,
 					a.sig_file, a.sig, a.sig_len, a.now);
@@ -180,10 +178,10 @@ out:
 
 int cmd_submit(int argc, char **argv)
 {
-	return run(argc, argv, 1, "estafette submit GAME FILE [--sig FILE.sig] [--now TIME] [--json]");
+	return run(&submit_cmd, argc, argv, 1);
 }
 
 int cmd_check(int argc, char **argv)
 {
-	return run(argc, argv, 0, "estafette check GAME FILE [--sig FILE.sig] [--now TIME] [--json]");
+	return run(&check_cmd, argc, argv, 0);
 }
