@@ -51,7 +51,6 @@ const char *ne_verb(const char *side, const char *singular, const char *plural);
 /* "y" or "ies", for "arm%s" with a count n. */
 const char *ne_ies(int n);
 int ne_side_index(const char *side); /* 0 France, 1 Allies, -1 neither */
-const char *ne_str(const json_t *obj, const char *key);
 int ne_armies(const json_t *state, const char *country, const char *side);
 int ne_set_armies(json_t *state, const char *country, const char *side, int n);
 const char *ne_controller(const json_t *state, const char *country);
