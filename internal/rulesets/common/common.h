@@ -26,6 +26,14 @@ const char *est_rules_str(const json_t *obj, const char *key);
  */
 int est_rules_int(const json_t *obj, const char *key, int fallback);
 
+/*
+ * How many items a pile (a hand, a deck) holds: an array's size, or the
+ * public "count" of a sealed one ({"sealed": ..., "count": n}, seal/seal.h),
+ * as a player's copy of a sealed game holds it: counts are public, the
+ * cards are not (engine/ruleset.h sealed()).
+ */
+int est_rules_pile_count(const json_t *pile);
+
 /* 1 if `name` is one of `list` (NULL-terminated; a NULL `name` never is), else 0. */
 int est_rules_listed(const char *const *list, const char *name);
 

@@ -22,3 +22,10 @@ int est_rules_listed(const char *const *list, const char *name)
 			return 1;
 	return 0;
 }
+
+int est_rules_pile_count(const json_t *pile)
+{
+	if (json_is_object(pile))
+		return (int)json_integer_value(json_object_get(pile, "count"));
+	return (int)json_array_size(pile);
+}

@@ -61,13 +61,6 @@ int ne_update_control(json_t *state, json_t *events, const json_t *rules);
 json_t *ne_hand(const json_t *state, const char *side);
 int ne_hand_index(const json_t *state, const char *side, const char *card);
 
-/*
- * How many cards a pile holds: an array's size, or the public "count" of a
- * sealed pile ({"sealed": ..., "count": n}, seal/seal.h) in a player's copy
- * of a sealed game (R27: counts are public, the cards are not).
- */
-int ne_pile_count(const json_t *pile);
-
 /* deck.c: draws, shuffles, discards */
 int ne_shuffle_deck(json_t *state, json_t *events, est_dice *hidden, const char *why);
 int ne_draw(json_t *state, json_t *events, const json_t *rules, const char *side, int n,

@@ -134,10 +134,3 @@ int ne_hand_index(const json_t *state, const char *side, const char *card)
 	}
 	return -1;
 }
-
-int ne_pile_count(const json_t *pile)
-{
-	if (json_is_object(pile))
-		return (int)json_integer_value(json_object_get(pile, "count"));
-	return (int)json_array_size(pile);
-}

@@ -104,7 +104,7 @@ static json_t *count_text(int n, const char *one, const char *many)
 
 static json_t *side_view(const json_t *state, int counters, const char *side)
 {
-	int hand = ne_pile_count(ne_hand(state, side));
+	int hand = est_rules_pile_count(ne_hand(state, side));
 
 	return json_pack("{s:s, s:i, s:i, s:i, s:o}", "side", side, "on_map", ne_on_map(state, side),
 			 "off_map", counters - ne_on_map(state, side), "hand", hand,
@@ -393,8 +393,9 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	int own = ne_side_index(power) >= 0;
 	json_t *v;
 
-	int deck = ne_pile_count(json_object_get(state, "deck"));
-	int discard = ne_pile_count(json_object_get(state, "discard"));
+	/* R27: how many cards a pile holds is public in a sealed game, which cards are not. */
+	int deck = est_rules_pile_count(json_object_get(state, "deck"));
+	int discard = est_rules_pile_count(json_object_get(state, "discard"));
 
 	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:O, s:o, s:O, s:O, s:b, s:o}",
 		      "turn", json_integer_value(json_object_get(state, "turn")),
