@@ -808,19 +808,35 @@ static void add_case(struct CMUnitTest *tests, size_t *n, contract_case *c)
 	}
 }
 
+/*
+ * Tables run through the contract that the registry does not hold: the toy,
+ * and a new ruleset before it is registered (docs/adding-a-ruleset.md):
+ * its table, its rules data as JSON text with ' for " (NULL: its data/
+ * folder), the name of its sample game in turnfiles/ (NULL: none).
+ */
+static const struct {
+	const est_ruleset *rs;
+	const char *rules;
+	const char *sample;
+} unregistered[] = {
+	{&est_ruleset_toy, toy_rules, NULL},
+};
+
 int main(void)
 {
 	const char *const *names = est_engine_ruleset_names();
-	size_t count = 0, n = 0;
+	size_t count = 0, extra = sizeof(unregistered) / sizeof(unregistered[0]), n = 0;
 	struct CMUnitTest *tests;
 
 	while (names[count])
 		count++;
-	tests = calloc(1 + (count + 1) * CHECKS, sizeof(*tests));
+	tests = calloc(1 + (count + extra) * CHECKS, sizeof(*tests));
 	assert_non_null(tests);
 	tests[n++] = (struct CMUnitTest){"the registry and the folders", test_registry, NULL, NULL, NULL};
 	for (size_t i = 0; i < count; i++)
 		add_case(tests, &n, case_new(est_engine_ruleset(names[i]), rules_load(names[i]), names[i]));
-	add_case(tests, &n, case_new(&est_ruleset_toy, J(toy_rules), NULL));
+	for (size_t i = 0; i < extra; i++)
+		add_case(tests, &n, case_new(unregistered[i].rs, unregistered[i].rules ? J(unregistered[i].rules) :
+					     rules_load(unregistered[i].rs->name), unregistered[i].sample));
 	return _cmocka_run_group_tests("ruleset_contract", tests, n, NULL, NULL);
 }
