@@ -21,10 +21,11 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinternal \
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_CFLAGS)
 LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+# The rulesets: every folder of internal/rulesets/ but common (docs/adding-a-ruleset.md).
+RULESETS := $(filter-out common,$(notdir $(patsubst %/,%,$(wildcard internal/rulesets/*/))))
 
 MODULES := util orders sshsig dice seal store render mail game turn intake step engine audit rulesets/common \
-	rulesets/napoleonic-empire \
-	rulesets/la-guerre rulesets/levee-en-masse rulesets/campaign
+	$(addprefix rulesets/,$(RULESETS))
 -include $(wildcard internal/*/module.mk internal/rulesets/*/module.mk)
 
 module_srcs = $(wildcard $(foreach m,$(1),internal/$(m)/*.c))
@@ -101,8 +102,8 @@ FUZZ_DEPS_orders := util orders
 FUZZ_DEPS_sshsig := util sshsig
 FUZZ_DEPS_mail := util mail
 FUZZ_DEPS_mustache := util render
-FUZZ_DEPS_rules := util dice orders rulesets/common rulesets/napoleonic-empire rulesets/la-guerre \
-	rulesets/levee-en-masse rulesets/campaign
+# rules walks the ruleset registry, which the engine holds: it links the whole library.
+FUZZ_DEPS_rules := $(MODULES)
 FUZZ_REGRESS := $(patsubst %,$(B)/tests/fuzz/%_regress,$(FUZZ_TARGETS))
 
 define fuzz_rules
@@ -133,9 +134,9 @@ install: $(B)/estafette
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/estafette
 	install -m 0755 $(B)/estafette $(DESTDIR)$(PREFIX)/bin/estafette
 	cp -R templates $(DESTDIR)$(PREFIX)/share/estafette/
-	for d in internal/rulesets/*/; do \
-		n=$$(basename $$d); install -d $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n; \
-		cp -R $$d/data $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; done
+	for n in $(RULESETS); do \
+		install -d $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n; \
+		cp -R internal/rulesets/$$n/data $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; done
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -1,16 +1,30 @@
 #!/bin/bash
-# make demo: real games end to end, one per sample of turnfiles/ (Napoleonic
-# Empire, La Guerre de l'Empereur, Levée en Masse, Campaign). Each is created in a fresh folder
-# (demo-game/<ruleset>/), its signed sample orders are replayed step by step
-# through `submit` and `run`, and every report is mailed through an SMTP
-# server: the one in $ESTAFETTE_SMTP_URL if set, else a real local one
-# (aiosmtpd on loopback). DEMO_GAMES names the samples to play (default: all).
+# make demo: real games end to end, one for each ruleset (every folder of
+# internal/rulesets/ but common) from its sample game in turnfiles/<ruleset>/.
+# Each is created in a fresh folder (demo-game/<ruleset>/), its signed sample
+# orders are replayed step by step through `submit` and `run`, and every
+# report is mailed through an SMTP server: the one in $ESTAFETTE_SMTP_URL if
+# set, else a real local one (aiosmtpd on loopback). DEMO_GAMES names the
+# samples to play (default: all); a ruleset without a sample is said and
+# passed over.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 source "$TOP/tests/lib.sh"
 ESTAFETTE=$TOP/${B:-build}/estafette
 DEMO=${DEMO_DIR:-$TOP/demo-game}
-GAMES=${DEMO_GAMES:-napoleonic-empire la-guerre levee-en-masse campaign}
+if [ -z "${DEMO_GAMES:-}" ]; then
+	DEMO_GAMES=
+	for dir in "$TOP"/internal/rulesets/*/; do
+		name=$(basename "$dir")
+		[ "$name" = common ] && continue
+		if [ -f "$TOP/turnfiles/$name/plan.json" ]; then
+			DEMO_GAMES="$DEMO_GAMES $name"
+		else
+			echo "$name: no sample game in turnfiles/$name/ (plan.json, players.json, orders/); not played"
+		fi
+	done
+fi
+GAMES=$DEMO_GAMES
 
 stop_smtpd 2>/dev/null || true
 rm -rf "$DEMO"

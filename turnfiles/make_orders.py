@@ -3,8 +3,8 @@
 
     /usr/bin/python3 turnfiles/make_orders.py turnfiles/la-guerre build/estafette
 
-plan.json holds the game ("game", "ruleset", "secret", "clock" and
-"options": how `make demo` creates it) and "plan": in play order, what each player ordered:
+plan.json holds the game ("game", "ruleset" (by default the folder's name),
+"secret", "clock" and "options": how `make demo` creates it) and "plan": in play order, what each player ordered:
 {"player", "seq", "orders"}, optionally with "expect": strings that must
 appear in the events of the steps this entry resolves (a pursuit, a
 bombardment) and "then": {"player", "kind"} that the game must await next.
@@ -41,7 +41,7 @@ class Sample:
         self.estafette = str(pathlib.Path(estafette).resolve())
         doc = json.loads((self.dir / "plan.json").read_text())
         self.game_id = doc.get("game", "ne-demo")
-        self.ruleset = doc.get("ruleset", "napoleonic-empire")
+        self.ruleset = doc.get("ruleset", self.dir.name)  # turnfiles/<ruleset>/
         self.secret = doc.get("secret", "estafette sample game")
         self.options = doc.get("options", {})
         self.plan = doc["plan"]

@@ -1,3 +1,8 @@
+/*
+ * The rulesets this estafette has, by name, and the folder their data and
+ * the report templates are read from.
+ */
+#include <stdlib.h>
 #include <string.h>
 
 #include "game/game.h"
@@ -8,7 +13,11 @@
 #include "rulesets/levee-en-masse/levee_en_masse.h"
 #include "rulesets/napoleonic-empire/napoleonic_empire.h"
 
-/* Every ruleset estafette ships; the engine reaches games only through here. */
+/*
+ * Every ruleset estafette ships, one entry each (docs/adding-a-ruleset.md);
+ * the engine reaches games only through here. A ruleset's name is its own
+ * table's (est_ruleset.name), never written a second time.
+ */
 static const est_ruleset *const rulesets[] = {
 	&est_ruleset_napoleonic_empire,
 	&est_ruleset_la_guerre,
@@ -16,24 +25,24 @@ static const est_ruleset *const rulesets[] = {
 	&est_ruleset_campaign,
 };
 
-static const char *const names[] = {
-	"napoleonic-empire",
-	"la-guerre",
-	"levee-en-masse",
-	"campaign",
-	NULL,
-};
+#define RULESET_COUNT (sizeof(rulesets) / sizeof(rulesets[0]))
 
 const est_ruleset *est_game_ruleset(const char *name)
 {
-	for (size_t i = 0; i < sizeof(rulesets) / sizeof(rulesets[0]); i++)
+	for (size_t i = 0; i < RULESET_COUNT; i++)
 		if (name && strcmp(rulesets[i]->name, name) == 0)
 			return rulesets[i];
 	return NULL;
 }
 
+/* Filled from the tables on first use: a name is not a constant expression C can initialise with. */
 const char *const *est_game_ruleset_names(void)
 {
+	static const char *names[RULESET_COUNT + 1];
+
+	if (!names[0])
+		for (size_t i = 0; i < RULESET_COUNT; i++)
+			names[i] = rulesets[i]->name;
 	return names;
 }
 

@@ -18,7 +18,9 @@ mkdir -p "$corpus"/{orders,sshsig,mail,mustache,rules}
 
 # orders: the first two order files of each sample game, and shapes the
 # samples lack (a commitment, a GM act, press, wait).
-for game in napoleonic-empire la-guerre levee-en-masse campaign; do
+for dir in "$top"/internal/rulesets/*/; do
+	game=$(basename "$dir")
+	[ "$game" != common ] && [ -d "$top/turnfiles/$game/orders" ] || continue
 	for f in $(ls "$top/turnfiles/$game/orders/"*.json | head -n 2); do
 		cp "$f" "$corpus/orders/$game-$(basename "$f")"
 	done
@@ -32,18 +34,22 @@ printf '{"estafette": "gm/1", "game": "ne-001", "step": 7, "player": "gm", "prev
 printf '{"estafette": "orders/1", "game": "ne-001", "step": 7, "player": "france", "prev": "%s", "seq": 3, "entropy": "%s", "wait": true,\n "orders": [], "press": [{"to": "all", "text": "Vive l\\u2019Empereur"}, {"to": ["allies"], "text": "peace?"}]}\n' \
 	"$prev" "$hex" > "$corpus/orders/press-wait.json"
 
-# rules: each sample game's order arrays; byte 0 = ruleset (0 NE, 1 LG,
-# 2 LEM, 3 CP) + 4 * state, byte 1 = power (index among those awaited).
+# rules: the order arrays of each ruleset's sample game, as "NAME NUL",
+# byte STATE (the k-th order file goes with the k-th state), byte POWER
+# (index among those awaited), the orders.
 "$PY" - "$top" "$corpus/rules" <<'PY'
 import json, os, sys
 top, out = sys.argv[1:]
-for r, game in enumerate(["napoleonic-empire", "la-guerre", "levee-en-masse", "campaign"]):
+rulesets = os.path.join(top, "internal", "rulesets")
+for game in sorted(n for n in os.listdir(rulesets) if n != "common" and os.path.isdir(os.path.join(rulesets, n))):
     d = os.path.join(top, "turnfiles", game, "orders")
+    if not os.path.isdir(d):
+        continue
     for k, name in enumerate(sorted(n for n in os.listdir(d) if n.endswith(".json"))[:6]):
         orders = json.load(open(os.path.join(d, name)))["orders"]
         body = json.dumps(orders, indent=1).encode()
         with open(os.path.join(out, "%s-%s" % (game, name)), "wb") as f:
-            f.write(bytes([r + 4 * k, 0]) + body)
+            f.write(game.encode() + bytes([0, k, 0]) + body)
 PY
 
 # sshsig: SIGNATURE NUL ALLOWED_SIGNERS NUL DATA.

@@ -1,16 +1,20 @@
 /*
- * Fuzz target: each ruleset's order validation (est_ruleset.validate) of
- * napoleonic-empire, la-guerre, levee-en-masse and campaign, the check every
- * order file's "orders" array meets before it is accepted.
+ * Fuzz target: each registered ruleset's order validation
+ * (est_ruleset.validate), the check every order file's "orders" array meets
+ * before it is accepted. The rulesets are the registry's
+ * (est_game_ruleset_names), so a new one is fuzzed without a line here.
  *
  * Once, at start, each ruleset's real rules data is loaded from
  * internal/rulesets/NAME/data/ (under $TOP, else the source tree the target
- * was built from) and its own setup() makes step 0; then resolve() with
- * every awaited power's default orders and fixed dice takes the game on,
- * so the states cover the first steps' phases, not only set-up.
+ * was built from) and its own setup() makes step 0 with the options of its
+ * sample game (turnfiles/NAME/plan.json "options", and for a ruleset whose
+ * players choose their powers, the powers of turnfiles/NAME/players.json;
+ * without a sample, no options and its own deal); then resolve() with every
+ * awaited power's default orders and fixed dice takes the game on, so the
+ * states cover the first steps' phases, not only set-up.
  *
- * Input: byte 0 picks the ruleset (low 2 bits) and the state (the rest);
- * byte 1 picks the power among those the state awaits (else any power);
+ * Input: the ruleset's name and a NUL; then a byte that picks the state, a
+ * byte that picks the power among those the state awaits (else any power);
  * the rest is the orders JSON, taken only in the shape est_orders_parse
  * lets through to the engine (an array of objects, integers only, no
  * duplicate keys, at most EST_ORDERS_MAX_DEPTH deep inside the file).
@@ -22,34 +26,29 @@
 #include <jansson.h>
 
 #include "dice/dice.h"
+#include "game/game.h"
 #include "rulesets/ruleset.h"
 #include "fuzz.h"
 #include "orders/orders.h"
-#include "rulesets/campaign/campaign.h"
-#include "rulesets/la-guerre/la_guerre.h"
-#include "rulesets/levee-en-masse/levee_en_masse.h"
-#include "rulesets/napoleonic-empire/napoleonic_empire.h"
 
 #define MAX_STATES 16
+#define MAX_NAME 64
 
 typedef struct {
 	const est_ruleset *rs;
-	const char *options; /* game.json "options" as the samples in turnfiles/ give them */
 	json_t *rules;
 	json_t *states[MAX_STATES];
 	json_t *awaited[MAX_STATES]; /* pending()'s "powers" for each state */
 	size_t count;
 } game;
 
-static game games[4] = {
-	{ &est_ruleset_napoleonic_empire, "{}", NULL, { NULL }, { NULL }, 0 },
-	{ &est_ruleset_la_guerre, "{}", NULL, { NULL }, { NULL }, 0 },
-	{ &est_ruleset_levee_en_masse, "{\"scenario\": \"historical\", \"10.4\": 1, \"10.6\": 1}", NULL, { NULL },
-	  { NULL }, 0 },
-	{ &est_ruleset_campaign,
-	  "{\"game\": \"standard\", \"players\": [[\"France\"], [\"Russia\"], [\"Austria\"], [\"Spain\"]]}", NULL,
-	  { NULL }, { NULL }, 0 },
-};
+static game *games;
+static size_t game_count;
+
+static const char *top_dir(void)
+{
+	return getenv("TOP") ? getenv("TOP") : EST_SOURCE_DIR;
+}
 
 static void die(const char *what, const char *name)
 {
@@ -60,7 +59,7 @@ static void die(const char *what, const char *name)
 /* {"<basename>": <data/<basename>.json>} of ruleset `name`, as the engine merges it. */
 static json_t *load_rules(const char *name)
 {
-	const char *top = getenv("TOP") ? getenv("TOP") : EST_SOURCE_DIR;
+	const char *top = top_dir();
 	char dir[4096], path[4096 + 256 + 2], base[256];
 	json_t *rules = json_object();
 	struct dirent *e;
@@ -90,6 +89,54 @@ static json_t *load_rules(const char *name)
 	return rules;
 }
 
+/* turnfiles/NAME/FILE, parsed, or NULL when the ruleset has no sample game. */
+static json_t *load_sample(const char *name, const char *file)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/turnfiles/%s/%s", top_dir(), name, file);
+	return json_load_file(path, 0, NULL);
+}
+
+/*
+ * setup()'s options as `new` gives them for the sample game: plan.json's
+ * "options"; with powers_optional, "players": the powers of each player of
+ * players.json, else the ruleset's own deal for the most players it takes,
+ * else one power each.
+ */
+static json_t *sample_options(const est_ruleset *rs)
+{
+	json_t *plan = load_sample(rs->name, "plan.json"), *players = NULL, *held = NULL, *p;
+	json_t *options = json_deep_copy(json_object_get(plan, "options"));
+	const char *const *all = rs->powers();
+	size_t n = 0, i;
+
+	if (!options)
+		options = json_object();
+	json_decref(plan);
+	if (!options || !rs->powers_optional)
+		return options;
+	if ((players = load_sample(rs->name, "players.json"))) {
+		held = json_array();
+		json_array_foreach(json_object_get(players, "players"), i, p)
+			json_array_append(held, json_object_get(p, "powers"));
+		json_decref(players);
+	}
+	while (all[n])
+		n++;
+	for (; !held && rs->deal && n > 0; n--)
+		if (rs->deal(&held, n) < 0)
+			held = NULL;
+	if (!held) {
+		held = json_array();
+		for (i = 0; all[i]; i++)
+			json_array_append_new(held, json_pack("[s]", all[i]));
+	}
+	est_error_clear();
+	json_object_set_new(options, "players", held);
+	return options;
+}
+
 /* The orders object resolve() takes: each awaited power's default orders. */
 static json_t *default_orders(const game *g, const json_t *state, const json_t *awaited)
 {
@@ -107,7 +154,7 @@ static json_t *default_orders(const game *g, const json_t *state, const json_t *
 /* setup(), then resolve() with default orders while the game goes on. */
 static void make_states(game *g)
 {
-	json_t *options = json_loads(g->options, 0, NULL), *state = NULL;
+	json_t *options = sample_options(g->rs), *state = NULL;
 	unsigned char seed[32] = { 0 };
 
 	g->rules = load_rules(g->rs->name);
@@ -198,27 +245,52 @@ static int engine_orders(const json_t *orders)
 	return engine_shaped(orders, 2); /* the file's top level is 1, "orders" 2 */
 }
 
+/* Every registered ruleset, its states made. */
+static void make_games(void)
+{
+	const char *const *names = est_game_ruleset_names();
+	size_t k;
+
+	while (names[game_count])
+		game_count++;
+	if (!(games = calloc(game_count, sizeof(*games))))
+		abort();
+	for (k = 0; k < game_count; k++) {
+		games[k].rs = est_game_ruleset(names[k]);
+		make_states(&games[k]);
+		fprintf(stderr, "rules_fuzz: %s: %zu states\n", games[k].rs->name, games[k].count);
+	}
+}
+
+/* The game whose ruleset `name` (len bytes, no NUL) names, or NULL. */
+static game *game_named(const uint8_t *name, size_t len)
+{
+	for (size_t k = 0; k < game_count; k++)
+		if (strlen(games[k].rs->name) == len && memcmp(games[k].rs->name, name, len) == 0)
+			return &games[k];
+	return NULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int ready;
 	const json_t *awaited, *power_v;
+	const uint8_t *nul;
 	json_t *orders, *diag = NULL;
 	const char *power;
 	game *g;
 	size_t k;
 	int rc;
 
-	if (!ready) {
-		for (k = 0; k < 4; k++) {
-			make_states(&games[k]);
-			fprintf(stderr, "rules_fuzz: %s: %zu states\n", games[k].rs->name, games[k].count);
-		}
-		ready = 1;
-	}
+	if (!games)
+		make_games();
+	nul = memchr(data, 0, size < MAX_NAME ? size : MAX_NAME);
+	if (!nul || !(g = game_named(data, (size_t)(nul - data))))
+		return 0;
+	size -= (size_t)(nul + 1 - data);
+	data = nul + 1;
 	if (size < 2)
 		return 0;
-	g = &games[data[0] & 3];
-	k = (size_t)(data[0] >> 2) % g->count;
+	k = data[0] % g->count;
 	awaited = g->awaited[k];
 	if (json_array_size(awaited) > 0) {
 		power_v = json_array_get(awaited, data[1] % json_array_size(awaited));

@@ -18,7 +18,7 @@ static void test_setup_real_board_four_players(void **unused)
 
 	(void)unused;
 	assert_int_equal(CP->setup(&state, real, options), 0);
-	assert_string_equal(cp_str(state, "game"), "introductory");
+	assert_string_equal(est_rules_str(state, "game"), "introductory");
 	assert_int_equal(json_array_size(json_object_get(state, "pieces")), 4 * 9);
 	assert_int_equal(cp_count(state, "France", "infantry"), 4);
 	assert_int_equal(cp_count(state, "France", "cavalry"), 4);
@@ -36,8 +36,8 @@ static void test_setup_real_board_four_players(void **unused)
 			assert_true(cp_sq(sq, &x, &y));
 			p = cp_piece_at(state, x, y);
 			assert_non_null(p);
-			assert_string_equal(cp_str(p, "country"), "France");
-			assert_string_equal(cp_str(p, "kind"), kind);
+			assert_string_equal(est_rules_str(p, "country"), "France");
+			assert_string_equal(est_rules_str(p, "kind"), kind);
 		}
 	}
 	/* §5: each player begins with the cards of his own colour; Prussia's and Italy's towns are unheld. */
@@ -45,7 +45,7 @@ static void test_setup_real_board_four_players(void **unused)
 		const json_t *t;
 		size_t i;
 		json_array_foreach(json_object_get(cp_board(real), "towns"), i, t) {
-			const char *c = cp_str(t, "country"), *h = cpt_holder(state, cp_str(t, "name"));
+			const char *c = est_rules_str(t, "country"), *h = cpt_holder(state, est_rules_str(t, "name"));
 			if (strcmp(c, "Prussia") == 0 || strcmp(c, "Italy") == 0)
 				assert_null(h);
 			else
@@ -394,7 +394,7 @@ static void test_attack_takes_and_attackers_do_not_move_on(void **unused)
 	assert_null(cpt_at(next, 5, 3));
 	assert_true(cpt_on(next, "France-C1", 4, 3));
 	assert_true(cpt_on(next, "France-I1", 4, 4));
-	assert_string_equal(cp_str(next, "active"), "Russia");
+	assert_string_equal(est_rules_str(next, "active"), "Russia");
 	json_decref(next);
 	json_decref(events);
 	json_decref(s);
@@ -533,7 +533,7 @@ static void test_capital_falls_when_all_its_towns_are_held(void **unused)
 	assert_int_equal(cp_count(next, "Russia", NULL), 0);
 	assert_non_null(rules_event_nth(events, "out", 0));
 	/* Russia's turn is passed: Austria plays next. */
-	assert_string_equal(cp_str(next, "active"), "Austria");
+	assert_string_equal(est_rules_str(next, "active"), "Austria");
 	json_decref(events);
 	json_decref(next);
 	json_decref(s);
@@ -560,7 +560,7 @@ static void test_red_town_gains_and_loses_a_piece(void **unused)
 		const json_t *p;
 		size_t i;
 		json_array_foreach(json_object_get(s, "pieces"), i, p)
-			if (strcmp(cp_str(p, "country"), "France") == 0 && strcmp(cp_str(p, "kind"), "cavalry") == 0) {
+			if (strcmp(est_rules_str(p, "country"), "France") == 0 && strcmp(est_rules_str(p, "kind"), "cavalry") == 0) {
 				assert_true(cp_sq(json_object_get(p, "square"), &x, &y));
 				assert_true(abs(x - 6) <= 1 && abs(y - 1) <= 1);
 				assert_int_equal(cp_terrain(rules, x, y), '.');
@@ -586,8 +586,8 @@ static void test_red_town_place_order_and_other_kind(void **unused)
 	rules_valid(CP, s, rules, "France", "[{'type': 'place', 'town': 'Minsk', 'square': [5, 0]}]");
 	assert_int_equal(cp_capture_towns(s, events, rules, orders), 0);
 	assert_non_null(cpt_at(s, 5, 0));
-	assert_string_equal(cp_str(cp_piece_at(s, 5, 0), "kind"), "cavalry");
-	assert_string_equal(cp_str(cp_piece_at(s, 5, 0), "country"), "France");
+	assert_string_equal(est_rules_str(cp_piece_at(s, 5, 0), "kind"), "cavalry");
+	assert_string_equal(est_rules_str(cp_piece_at(s, 5, 0), "country"), "France");
 	/* No Russian cavalry: the closest infantry goes instead. */
 	assert_null(cp_piece(s, "Russia-I2"));
 	assert_non_null(cp_piece(s, "Russia-I1"));
@@ -622,21 +622,21 @@ static void test_introductory_general_captured(void **unused)
 	assert_true(cpt_on(next, "Russia-C1", 6, 3));
 	/* Russia misses its turn: Austria throws. */
 	assert_non_null(rules_event_nth(events, "missed", 0));
-	assert_string_equal(cp_str(next, "active"), "Austria");
+	assert_string_equal(est_rules_str(next, "active"), "Austria");
 	json_decref(events);
 	/* Austria may not attack the General before Russia's second turn. */
 	cpt_put(next, "Austria-C1", "Austria", "cavalry", 7, 4);
 	cpt_refused(next, rules, "Austria", "[{'type': 'attack', 'target': 'Russia-G'}]", 0, "§12", "Russia-G");
 	after = cpt_resolve(next, rules, "[]", 2, 2, NULL);		/* France's turn next */
 	json_decref(next);
-	assert_string_equal(cp_str(after, "active"), "France");
+	assert_string_equal(est_rules_str(after, "active"), "France");
 	cpt_refused(after, rules, "France", "[{'type': 'attack', 'target': 'Russia-G'}]", 0, "§12", NULL);
 	next = cpt_resolve(after, rules, "[]", 1, 2, NULL);		/* Russia plays its second turn */
 	json_decref(after);
-	assert_string_equal(cp_str(next, "active"), "Russia");
+	assert_string_equal(est_rules_str(next, "active"), "Russia");
 	after = cpt_resolve(next, rules, "[]", 4, 4, NULL);		/* after it, Austria may attack */
 	json_decref(next);
-	assert_string_equal(cp_str(after, "active"), "Austria");
+	assert_string_equal(est_rules_str(after, "active"), "Austria");
 	rules_valid(CP, after, rules, "Austria", "[{'type': 'attack', 'target': 'Russia-G'}]");
 	json_decref(after);
 	json_decref(s);
@@ -800,7 +800,7 @@ static void test_alliance_propose_then_accept(void **unused)
 	rules_valid(CP, s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Russia'}]");
 	next = cpt_resolve(s, rules, "[{'type': 'alliance', 'action': 'propose', 'with': 'Russia'}]", 3, 3, NULL);
 	assert_false(cp_allied(next, "France", "Russia"));
-	assert_string_equal(cp_str(next, "active"), "Russia");
+	assert_string_equal(est_rules_str(next, "active"), "Russia");
 	rules_valid(CP, next, rules, "Russia", "[{'type': 'alliance', 'action': 'accept', 'with': 'France'}]");
 	after = cpt_resolve(next, rules, "[{'type': 'alliance', 'action': 'accept', 'with': 'France'}]", 3, 3, NULL);
 	assert_true(cp_allied(after, "France", "Russia"));
@@ -890,7 +890,7 @@ static void test_break_then_attack_former_ally(void **unused)
 	assert_false(est_rules_in_list(json_object_get(json_object_get(next, "consent"), "Russia"), "France"));
 	after = cpt_resolve(next, rules, "[]", 1, 1, NULL);	/* Russia */
 	third = cpt_resolve(after, rules, "[]", 1, 1, NULL);	/* Austria; France's next turn */
-	assert_string_equal(cp_str(third, "active"), "France");
+	assert_string_equal(est_rules_str(third, "active"), "France");
 	rules_valid(CP, third, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'}]");
 	json_decref(third);
 	json_decref(after);
@@ -942,11 +942,11 @@ static void test_win_by_eight_towns_abroad(void **unused)
 		json_object_set_new(json_object_get(s, "towns"), name, json_string("France"));
 	}
 	assert_int_equal(cp_check_end(s, events, r), 0);
-	assert_string_equal(cp_str(s, "phase"), "turn");
+	assert_string_equal(est_rules_str(s, "phase"), "turn");
 	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("France"));
 	assert_int_equal(cp_check_end(s, events, r), 0);
-	assert_string_equal(cp_str(s, "phase"), "over");
-	assert_string_equal(cp_str(s, "winner"), "France");
+	assert_string_equal(est_rules_str(s, "phase"), "over");
+	assert_string_equal(est_rules_str(s, "winner"), "France");
 	json_decref(events);
 	json_decref(s);
 	json_decref(r);
@@ -967,12 +967,12 @@ static void test_win_when_all_opponents_are_out_and_lose_with_no_troops(void **u
 	assert_int_equal(cp_check_end(s, events, rules), 0);
 	assert_true(cp_is_out(s, "Austria"));
 	assert_false(cp_is_out(s, "Russia"));
-	assert_string_equal(cp_str(s, "phase"), "turn");
+	assert_string_equal(est_rules_str(s, "phase"), "turn");
 	/* Russia out too: France wins. */
 	json_array_append_new(json_object_get(s, "out"), json_string("Russia"));
 	assert_int_equal(cp_check_end(s, events, rules), 0);
-	assert_string_equal(cp_str(s, "phase"), "over");
-	assert_string_equal(cp_str(s, "winner"), "France");
+	assert_string_equal(est_rules_str(s, "phase"), "over");
+	assert_string_equal(est_rules_str(s, "winner"), "France");
 	json_decref(events);
 	json_decref(s);
 }
@@ -993,9 +993,9 @@ static void test_allies_left_standing_do_not_win(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
 	assert_int_equal(cp_check_end(s, events, rules), 0);
-	if (strcmp(cp_str(s, "phase"), "over") == 0)
+	if (strcmp(est_rules_str(s, "phase"), "over") == 0)
 		fail_msg("allies France and Russia both stand, yet the game is over: %s wins (%s)",
-			 cp_str(s, "winner"), cp_str(s, "win_reason"));
+			 est_rules_str(s, "winner"), est_rules_str(s, "win_reason"));
 	json_decref(events);
 	json_decref(s);
 }
@@ -1016,11 +1016,11 @@ static void test_time_limit_most_towns(void **unused)
 	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
 	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
 	assert_int_equal(cp_check_end(s, events, rules), 0);
-	assert_string_equal(cp_str(s, "phase"), "turn");
+	assert_string_equal(est_rules_str(s, "phase"), "turn");
 	json_object_set_new(s, "turn", json_integer(5));
 	assert_int_equal(cp_check_end(s, events, rules), 0);
-	assert_string_equal(cp_str(s, "phase"), "over");
-	assert_string_equal(cp_str(s, "winner"), "Austria");
+	assert_string_equal(est_rules_str(s, "phase"), "over");
+	assert_string_equal(est_rules_str(s, "winner"), "Austria");
 	json_decref(events);
 	json_decref(s);
 }

@@ -80,12 +80,12 @@ static inline int lemt_box(const json_t *state, const char *army)
 
 	if (!a)
 		fail_msg("no army %s in the state", army);
-	return lem_on_map(a) ? lem_int(a, "box", -1) : -1;
+	return lem_on_map(a) ? est_rules_int(a, "box", -1) : -1;
 }
 
 static inline const char *lemt_status(const json_t *state, const char *army)
 {
-	return lem_str(lem_army(state, army), "status");
+	return est_rules_str(lem_army(state, army), "status");
 }
 
 /* Set the three Political markers. */
@@ -97,7 +97,7 @@ static inline void lemt_political(json_t *state, int republic, int monarchy, int
 
 static inline int lemt_marker(const json_t *state, const char *marker)
 {
-	return lem_int(json_object_get(state, "political"), marker, -100);
+	return est_rules_int(json_object_get(state, "political"), marker, -100);
 }
 
 /* An integer or boolean field of the state, as an int (true 1, false/null 0). */
@@ -201,12 +201,12 @@ static inline void lemt_refused(const json_t *state, const json_t *rules, const 
 	if (!diags)
 		fail_msg("accepted: %s", orders);
 	d = json_array_get(diags, 0);
-	if (json_array_size(diags) != 1 || lem_int(d, "index", -2) != index ||
-	    strcmp(lem_str(d, "field"), field) != 0)
+	if (json_array_size(diags) != 1 || est_rules_int(d, "index", -2) != index ||
+	    strcmp(est_rules_str(d, "field"), field) != 0)
 		fail_msg("%s: expected one diagnostic on item %d field \"%s\", got %s", orders, index, field,
 			 json_dumps(diags, JSON_COMPACT));
-	assert_non_null(lem_str(d, "message"));
-	assert_non_null(lem_str(d, "rule"));
+	assert_non_null(est_rules_str(d, "message"));
+	assert_non_null(est_rules_str(d, "rule"));
 	json_decref(diags);
 }
 
@@ -225,7 +225,7 @@ static inline int lemt_event_int(const json_t *events, const char *type, const c
 
 	if (!e)
 		fail_msg("no \"%s\" event", type);
-	return lem_int(e, field, -100);
+	return est_rules_int(e, field, -100);
 }
 
 #endif

@@ -30,7 +30,7 @@ static int teardown_rules(void **state)
 
 static const char *deck_of(const json_t *rules, const char *card)
 {
-	return lem_str(lem_card(rules, card), "deck");
+	return est_rules_str(lem_card(rules, card), "deck");
 }
 
 static size_t pile(const json_t *state, const char *name)
@@ -83,14 +83,14 @@ static void test_setup_options(void **rs)
 		o = J(good[i]);
 		if (LEM->setup(&state, rules, o) < 0)
 			fail_msg("%s refused: %s", good[i], est_error_message());
-		assert_string_equal(lem_str(state, "phase"), "start");
+		assert_string_equal(est_rules_str(state, "phase"), "start");
 		json_decref(state);
 		json_decref(o);
 	}
 	state = lemt_setup(rules, "{'10.4': 1, '10.6': 0, 'scenario': 'historical'}");
 	assert_true(lem_option(state, "10.4"));
 	assert_false(lem_option(state, "10.6"));
-	assert_string_equal(lem_str(state, "scenario"), "historical");
+	assert_string_equal(est_rules_str(state, "scenario"), "historical");
 	json_decref(state);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		state = NULL;
@@ -119,17 +119,17 @@ static void test_start_extended_hidden_stream_decides(void **rs)
 	est_dice *hidden = NULL;
 
 	a = lemt_step_hidden(state, rules, "[]", NULL, 0, (const int[]){3}, 1, &events);
-	assert_string_equal(lem_str(a, "current"), "3");
+	assert_string_equal(est_rules_str(a, "current"), "3");
 	assert_int_equal(pile(a, "Blue"), 23);
 	assert_int_equal(pile(a, "White"), 29);
 	assert_int_equal(pile(a, "Red"), 25);
 	assert_int_equal(lemt_box(a, "austrian"), 3);
 	assert_true(lemt_int(a, "disorder"));
 	assert_int_equal(lemt_int(a, "actions"), 2);
-	assert_string_equal(lem_str(a, "phase"), "actions");
+	assert_string_equal(est_rules_str(a, "phase"), "actions");
 	assert_int_equal(rules_event_count(events, "headline"), 1);
 	assert_int_equal(LEM->pending(&p, a, rules), 0);
-	assert_string_equal(lem_str(p, "mode"), "sequential");
+	assert_string_equal(est_rules_str(p, "mode"), "sequential");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(p, "powers"), 0)), "Republic");
 
 	/* The hidden roll is a d24 (the whole Blue pile), logged as such. */
@@ -140,7 +140,7 @@ static void test_start_extended_hidden_stream_decides(void **rs)
 		const char *card;
 		assert_int_equal(lem_draw(&card, state, rules, hidden), 0);
 		assert_string_equal(card, "3");
-		assert_int_equal(lem_int(json_array_get(est_dice_log(hidden), 0), "sides", 0), 24);
+		assert_int_equal(est_rules_int(json_array_get(est_dice_log(hidden), 0), "sides", 0), 24);
 	}
 	est_dice_free(hidden);
 	json_object_set_new(state, "deck", json_object());
@@ -150,7 +150,7 @@ static void test_start_extended_hidden_stream_decides(void **rs)
 	b = lemt_step_hidden(state, rules, "[]", NULL, 0, (const int[]){3}, 1, NULL);
 	assert_true(json_equal(a, b));
 	c = lemt_step_hidden(state, rules, "[]", NULL, 0, (const int[]){24}, 1, NULL);
-	assert_string_equal(lem_str(c, "current"), "E19");
+	assert_string_equal(est_rules_str(c, "current"), "E19");
 	assert_int_equal(lemt_box(c, "spanish"), 4);
 	json_decref(p);
 	json_decref(events);
@@ -223,7 +223,7 @@ static void test_puree_one_pile(void **rs)
 	assert_int_equal(est_dice_new_fixed(&hidden, (const int[]){78}, 1), 0);
 	assert_int_equal(lem_draw(&card, state, rules, hidden), 0);
 	assert_string_equal(card, "E52");
-	assert_int_equal(lem_int(json_array_get(est_dice_log(hidden), 0), "sides", 0), 78);
+	assert_int_equal(est_rules_int(json_array_get(est_dice_log(hidden), 0), "sides", 0), 78);
 	assert_int_equal(pile(state, "All"), 77);
 	est_dice_free(hidden);
 	json_decref(state);
@@ -243,7 +243,7 @@ static void test_historical_ordered_no_rolls(void **rs)
 	int last = 0;
 
 	next = lemt_step_hidden(state, rules, "[]", NULL, 0, NULL, 0, NULL);
-	assert_string_equal(lem_str(next, "current"), "1");
+	assert_string_equal(est_rules_str(next, "current"), "1");
 	assert_int_equal(pile(next, "Ordered"), 77);
 	assert_int_equal(lem_deal(state, rules), 0);
 	drawn = draw_all(state, rules, &rolls);
@@ -254,7 +254,7 @@ static void test_historical_ordered_no_rolls(void **rs)
 	assert_string_equal(json_string_value(json_array_get(drawn, 13)), "13");
 	assert_string_equal(json_string_value(json_array_get(drawn, 77)), "66");
 	for (i = 0; i < 78; i++) {
-		int n = lem_int(lem_card(rules, json_string_value(json_array_get(drawn, i))), "number", 0);
+		int n = est_rules_int(lem_card(rules, json_string_value(json_array_get(drawn, i))), "number", 0);
 		assert_true(n >= last);
 		last = n;
 	}
@@ -697,7 +697,7 @@ static void test_10_4_reserves_reroll_and_penalty(void **rs)
 	assert_false(json_is_true(json_object_get(lem_army(t2, "austrian"), "flipped")));
 	assert_int_equal(lemt_int(t2, "drm_now"), -1);
 	assert_false(lemt_int(t2, "reserves_used"));
-	assert_string_equal(lem_str(t2, "current"), "E41");
+	assert_string_equal(est_rules_str(t2, "current"), "E41");
 
 	t3 = STEP(t2, "[{'type': 'military', 'army': 'austrian'}]", &events, 4);
 	assert_int_equal(lemt_event_int(events, "military", "drm"), -1);
@@ -1044,7 +1044,7 @@ static void test_napoleon_assign_drms(void **rs)
 	json_object_set_new(state, "napoleon", J("{'with': null, 'recalled': -1}"));
 	events = ACT(state, "[{'type': 'napoleon', 'assign': 'austrian'}, {'type': 'military', 'army': 'austrian'},"
 		     " {'type': 'political', 'marker': 'Republic'}]", 3, 3);
-	assert_string_equal(lem_str(json_object_get(state, "napoleon"), "with"), "austrian");
+	assert_string_equal(est_rules_str(json_object_get(state, "napoleon"), "with"), "austrian");
 	assert_int_equal(lemt_box(state, "austrian"), 4);
 	assert_int_equal(lemt_marker(state, "Republic"), 2);
 	assert_int_equal(lemt_int(state, "actions"), 1);
@@ -1107,9 +1107,9 @@ static void assert_over(const json_t *state, const char *outcome, const char *gr
 {
 	const json_t *result = json_object_get(state, "result");
 
-	assert_string_equal(lem_str(state, "phase"), "over");
-	assert_string_equal(lem_str(result, "outcome"), outcome);
-	assert_string_equal(lem_str(result, "grade"), grade);
+	assert_string_equal(est_rules_str(state, "phase"), "over");
+	assert_string_equal(est_rules_str(result, "outcome"), outcome);
+	assert_string_equal(est_rules_str(result, "grade"), grade);
 }
 
 /* Housekeeping of an Action Phase laid out by `card` (no orders); returns the new state. */
@@ -1148,16 +1148,16 @@ static void test_housekeeping_defeats(void **rs)
 	assert_over(s, "defeat", "Crushing Defeat");
 	json_decref(s);
 	s = housekeep(rules, "{'9.1': 1}", "23", "vendee", 1, 2);
-	assert_string_equal(lem_str(s, "phase"), "actions");
+	assert_string_equal(est_rules_str(s, "phase"), "actions");
 	json_decref(s);
 	s = housekeep(rules, "{}", "1", "vendee", 1, 2);
-	assert_string_equal(lem_str(s, "phase"), "actions");
+	assert_string_equal(est_rules_str(s, "phase"), "actions");
 	json_decref(s);
 	s = housekeep(rules, "{'9.2': 1}", "23", "austrian", 1, 2);
 	assert_over(s, "defeat", "Decisive Defeat");
 	json_decref(s);
 	s = housekeep(rules, "{'9.2': 1}", "1", "austrian", 1, 2);
-	assert_string_equal(lem_str(s, "phase"), "actions");
+	assert_string_equal(est_rules_str(s, "phase"), "actions");
 	json_decref(s);
 }
 
@@ -1195,7 +1195,7 @@ static void test_victory_when_decks_out_and_score(void **rs)
 	assert_int_equal(LEM->score(&sw, won, rules), 0);
 	assert_int_equal(LEM->score(&sl, lost, rules), 0);
 	assert_true(json_is_true(json_object_get(sw, "over")));
-	assert_true(lem_int(sw, "score", 0) > lem_int(sl, "score", 0));
+	assert_true(est_rules_int(sw, "score", 0) > est_rules_int(sl, "score", 0));
 	json_decref(sw);
 	json_decref(sl);
 	json_decref(won);

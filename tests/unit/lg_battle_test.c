@@ -125,7 +125,7 @@ static void test_5513_mover_higher_attacks_at_once(void **unused)
 	assert_int_equal(lgt_corps(n, "au", "Garrison of Upper Austria"), 1);
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
 	assert_null(json_object_get(n, "battle"));
 	/* the battle over, France's turn goes on and ends: the Coalition moves */
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
@@ -154,8 +154,8 @@ static void test_5513_defender_higher_has_initiative(void **unused)
 	assert_string_equal(lgt_purpose(log, 3), "Upper Austria 5.612 step 2: France approach to battlefield");
 	assert_int_equal(lgt_event_int(ev, "corps", "attacker_corps"), 2);
 	assert_int_equal(lgt_event_int(ev, "corps", "defender_corps"), 3);
-	assert_string_equal(lg_str(battle_of(n), "initiative"), "defender");
-	assert_int_equal(lg_int(battle_of(n), "step", 0), 4);
+	assert_string_equal(est_rules_str(battle_of(n), "initiative"), "defender");
+	assert_int_equal(est_rules_int(battle_of(n), "step", 0), 4);
 	lgt_assert_pending(n, rules, "sequential", "battle-step-4", "Austria");
 	assert_int_equal(LG->validate(&d, n, rules, "France", o), EST_EINVAL);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(d, 0), "field")), "orders");
@@ -185,10 +185,10 @@ static void test_5513_equal_results_roll_again(void **unused)
 	assert_string_equal(lgt_purpose(log, 3), "Upper Austria 5.513: Austria initiative");
 	assert_string_equal(lgt_purpose(log, 4), "Upper Austria 5.612 step 1: Austria approach to battlefield");
 	assert_int_equal(rules_event_count(ev, "initiative"), 2);
-	assert_int_equal(lg_int(rules_event_nth(ev, "initiative", 0), "mover_total", 0), 4);
-	assert_int_equal(lg_int(rules_event_nth(ev, "initiative", 0), "defender_total", 0), 4);
+	assert_int_equal(est_rules_int(rules_event_nth(ev, "initiative", 0), "mover_total", 0), 4);
+	assert_int_equal(est_rules_int(rules_event_nth(ev, "initiative", 0), "defender_total", 0), 4);
 	assert_non_null(strstr(lgt_text(ev, "initiative"), "equal, both roll again"));
-	assert_int_equal(lg_int(rules_event_nth(ev, "initiative", 1), "defender_total", 0), 6);
+	assert_int_equal(est_rules_int(rules_event_nth(ev, "initiative", 1), "defender_total", 0), 6);
 	lgt_assert_pending(n, rules, "sequential", "battle-step-4", "Austria");
 	json_decref(log);
 	json_decref(ev);
@@ -210,8 +210,8 @@ static void test_5612_step4_attack(void **unused)
 
 	(void)unused;
 	n = lgt_step(s, rules, OPTION("Austria", "attack"), faces, 3, &ev, &log);
-	assert_int_equal(lg_int(lgt_event(ev, "option"), "battle_step", 0), 4);
-	assert_string_equal(lg_str(lgt_event(ev, "option"), "power"), "Austria");
+	assert_int_equal(est_rules_int(lgt_event(ev, "option"), "battle_step", 0), 4);
+	assert_string_equal(est_rules_str(lgt_event(ev, "option"), "power"), "Austria");
 	assert_string_equal(lgt_purpose(log, 0), "Upper Austria 5.612 step 7: France attack roll");
 	assert_string_equal(lgt_purpose(log, 1), "Upper Austria 5.612 step 7: Austria attack roll");
 	assert_string_equal(lgt_purpose(log, 2), "Upper Austria 5.629: Austria pursuit");
@@ -223,7 +223,7 @@ static void test_5612_step4_attack(void **unused)
 	assert_int_equal(lgt_corps(n, "fr", "II Corps"), 1);
 	assert_string_equal(lgt_location(n, "fr"), "Bavaria");
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(log);
 	json_decref(ev);
@@ -256,8 +256,8 @@ static void test_5513_note_step4_retreat_leaves_garrison_to_free_siege(void **un
 	assert_true(json_is_true(json_object_get(lgt_event(ev, "siege"), "falls")));
 	assert_non_null(strstr(lgt_text(ev, "siege"), "no Movement Point cost (5.513 NOTE)"));
 	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", -1), 0);
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", -1), 0);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
 	assert_int_equal(lgt_vp(n, "France") + lgt_vp(n, "Coalition"), 0);
 	assert_string_equal(lgt_location(n, "fr"), "Upper Austria");
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
@@ -285,7 +285,7 @@ static void test_5513_note_garrison_holds_free_siege(void **unused)
 	assert_string_equal(lgt_location(n, "au"), "Bohemia");
 	assert_false(json_is_true(json_object_get(lgt_event(ev, "siege"), "falls")));
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", -1), 2);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", -1), 2);
 	assert_string_equal(lgt_location(n, "fr"), "Upper Austria");
 	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
 	json_decref(ev);
@@ -306,7 +306,7 @@ static void test_5612_step4_auxiliary(void **unused)
 	(void)unused;
 	n = lgt_step(s, rules, OPTION("Austria", "auxiliary"), faces, 1, &ev, &log);
 	assert_string_equal(lgt_purpose(log, 0), "Upper Austria 5.616: Austria auxiliary option");
-	assert_string_equal(lg_str(lgt_event(ev, "auxiliary"), "result"), "Cavalry charge");
+	assert_string_equal(est_rules_str(lgt_event(ev, "auxiliary"), "result"), "Cavalry charge");
 	assert_int_equal(lgt_corps(n, "fr", "I Corps"), 2);
 	assert_int_equal(lgt_corps(n, "fr", "II Corps"), 2);
 	assert_true(json_is_true(json_object_get(battle_of(n), "begun")));
@@ -365,8 +365,8 @@ static void test_5612_step5_attack_then_retreat_decision(void **unused)
 	lgt_assert_pending(n, rules, "sequential", "retreat", "Austria");
 	/* NMR: the first open province */
 	assert_int_equal(LG->default_orders(&def, n, rules, "Austria"), 0);
-	assert_string_equal(lg_str(json_array_get(def, 0), "type"), "retreat");
-	assert_string_equal(lg_str(json_array_get(def, 0), "to"), "Bohemia");
+	assert_string_equal(est_rules_str(json_array_get(def, 0), "type"), "retreat");
+	assert_string_equal(est_rules_str(json_array_get(def, 0), "to"), "Bohemia");
 	rules_valid(LG, n, rules, "Austria", "[{'type': 'retreat', 'to': 'Lower Austria'}]");
 	lgt_refused(n, rules, "Austria", "[{'type': 'retreat', 'to': 'Bavaria'}]", "to", "not open");
 	json_decref(ev);
@@ -405,7 +405,7 @@ static void test_5612_step5_retreat_by_mover(void **unused)
 	assert_int_equal(lgt_vp(n, "France"), 0);
 	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(ev);
 	json_decref(n);
@@ -427,7 +427,7 @@ static void test_5612_step5_auxiliary_then_step6_attack(void **unused)
 
 	(void)unused;
 	n = lgt_step(s, rules, OPTION("France", "auxiliary"), aux, 1, NULL, NULL);
-	assert_int_equal(lg_int(json_object_get(battle_of(n), "drm"), "attacker", 0), 1);
+	assert_int_equal(est_rules_int(json_object_get(battle_of(n), "drm"), "attacker", 0), 1);
 	lgt_assert_pending(n, rules, "sequential", "battle-step-6", "Austria");
 	m = lgt_step(n, rules, OPTION("Austria", "attack"), faces, 3, &ev, &log);
 	assert_string_equal(lgt_purpose(log, 0), "Upper Austria 5.612 step 7: France attack roll");
@@ -469,9 +469,9 @@ static void test_5616_two_hits_four_divisions_from_different_corps(void **unused
 	assert_string_equal(lgt_purpose(log, 1), "Upper Austria 5.616: France bombardment, artillery unit 2");
 	assert_int_equal(lgt_event_int(ev, "bombard", "hits"), 2);
 	lost = json_object_get(lgt_event(ev, "losses"), "lost");
-	assert_int_equal(lg_int(lost, "Werneck", 0), 2);
-	assert_int_equal(lg_int(lost, "Riesch", 0), 1);
-	assert_int_equal(lg_int(lost, "Kienmayer", 0), 1);
+	assert_int_equal(est_rules_int(lost, "Werneck", 0), 2);
+	assert_int_equal(est_rules_int(lost, "Riesch", 0), 1);
+	assert_int_equal(est_rules_int(lost, "Kienmayer", 0), 1);
 	assert_int_equal(lgt_corps(n, "au", "Werneck"), 1);
 	assert_int_equal(lgt_corps(n, "au", "Riesch"), 1);
 	assert_int_equal(lgt_corps(n, "au", "Kienmayer"), 1);
@@ -505,8 +505,8 @@ static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 	assert_int_equal(lgt_corps(n, "au", "Garrison of Upper Austria"), 2);
 	assert_int_equal(lg_divisions(lg_army(n, "au")), 9);
 	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "garrison", -1), 0);
-	assert_int_equal(lg_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", -1), 0);
+	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
 	assert_int_equal(lgt_vp(n, "France"), 1);
 	assert_int_equal(lgt_vp(n, "Coalition"), 0);
 	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
@@ -620,11 +620,11 @@ static void test_56291_no_way_eliminated(void **unused)
 
 	(void)unused;
 	json_object_foreach(json_object_get(s, "provinces"), name, p)
-		if (lg_side_of(rules, lg_str(p, "controller")))
+		if (lg_side_of(rules, est_rules_str(p, "controller")))
 			lgt_control(s, name, "Austria", 0, 0);
 	n = lgt_step(s, rules, OPTION("France", "retreat"), NULL, 0, &ev, NULL);
 	assert_null(lg_army(n, "fr"));
-	assert_string_equal(lg_str(lgt_event(ev, "eliminated"), "army"), "fr");
+	assert_string_equal(est_rules_str(lgt_event(ev, "eliminated"), "army"), "fr");
 	assert_non_null(strstr(lgt_text(ev, "eliminated"), "5.6291"));
 	assert_null(json_object_get(n, "battle"));
 	json_decref(ev);
@@ -657,7 +657,7 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 	assert_string_equal(lgt_purpose(log, 5), "Upper Austria 5.616: France bombardment, artillery unit 1");
 	assert_string_equal(lgt_purpose(log, 6), "Upper Austria 5.616: France bombardment, artillery unit 2");
 	assert_int_equal(rules_event_count(ev, "standing"), 3);
-	assert_string_equal(lg_str(lgt_event(ev, "auxiliary"), "result"), "Rally");
+	assert_string_equal(est_rules_str(lgt_event(ev, "auxiliary"), "result"), "Rally");
 	assert_int_equal(lgt_corps(n, "au", "Werneck"), 2);
 	assert_int_equal(lgt_corps(n, "au", "Riesch"), 1);
 	assert_int_equal(lgt_corps(n, "au", "Garrison of Upper Austria"), 1);
@@ -689,12 +689,12 @@ static void test_nmr_default_orders(void **unused)
 	assert_int_equal(json_array_size(d), 0);
 	json_decref(d);
 	assert_int_equal(LG->default_orders(&d, s6, rules, "Austria"), 0);
-	assert_string_equal(lg_str(json_array_get(d, 0), "option"), "attack");
+	assert_string_equal(est_rules_str(json_array_get(d, 0), "option"), "attack");
 	json_decref(d);
 	assert_int_equal(LG->default_orders(&d, s4, rules, "Austria"), 0);
 	assert_int_equal(json_array_size(d), 1);
-	assert_string_equal(lg_str(json_array_get(d, 0), "type"), "option");
-	assert_string_equal(lg_str(json_array_get(d, 0), "option"), "attack");
+	assert_string_equal(est_rules_str(json_array_get(d, 0), "type"), "option");
+	assert_string_equal(est_rules_str(json_array_get(d, 0), "option"), "attack");
 	orders = json_pack("{s:O}", "Austria", d);
 	{
 		char *text = json_dumps(orders, 0);
@@ -731,11 +731,11 @@ static void test_5616_auxiliary_skirmishers_and_grand_battery(void **unused)
 
 	(void)unused;
 	a = lgt_step(s, rules, OPTION("Austria", "auxiliary"), six, 1, &ev, NULL);
-	assert_string_equal(lg_str(lgt_event(ev, "auxiliary"), "result"), "Skirmishers");
-	assert_int_equal(lg_int(json_object_get(battle_of(a), "drm"), "attacker", 0), -1);
+	assert_string_equal(est_rules_str(lgt_event(ev, "auxiliary"), "result"), "Skirmishers");
+	assert_int_equal(est_rules_int(json_object_get(battle_of(a), "drm"), "attacker", 0), -1);
 	json_decref(ev);
 	b = lgt_step(a, rules, OPTION("France", "auxiliary"), five, 1, &ev, NULL);
-	assert_string_equal(lg_str(lgt_event(ev, "auxiliary"), "result"), "Grand battery");
+	assert_string_equal(est_rules_str(lgt_event(ev, "auxiliary"), "result"), "Grand battery");
 	assert_int_equal(lgt_corps(b, "au", "Werneck"), 2);
 	lgt_assert_pending(b, rules, "sequential", "battle-step-6", "Austria");
 	json_decref(ev);

@@ -74,16 +74,16 @@ static void test_4241_not_raised_at_start(void **unused)
 	json_object_set_new(s, "britain_buy", json_integer(8));
 	e = embargo(s, &n);
 	assert_false(raised(e));
-	assert_int_equal(lg_int(e, "limit", 0), 5);
-	assert_int_equal(lg_int(e, "income", 0), 5);
-	assert_int_equal(lg_int(e, "france_vp", 0), 5);
-	assert_int_equal(lg_int(e, "britain_cap", 0), 10);
-	assert_int_equal(lg_int(e, "britain_vp", 0), 8);
-	assert_non_null(strstr(lg_str(e, "conditions"), "Holland: not controlled by France"));
-	assert_non_null(strstr(lg_str(e, "conditions"), "Hanover: controlled by France"));
+	assert_int_equal(est_rules_int(e, "limit", 0), 5);
+	assert_int_equal(est_rules_int(e, "income", 0), 5);
+	assert_int_equal(est_rules_int(e, "france_vp", 0), 5);
+	assert_int_equal(est_rules_int(e, "britain_cap", 0), 10);
+	assert_int_equal(est_rules_int(e, "britain_vp", 0), 8);
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Holland: not controlled by France"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Hanover: controlled by France"));
 	assert_int_equal(lgt_vp(n, "France"), 5);
 	assert_int_equal(lgt_vp(n, "Coalition"), 8);
-	assert_int_equal(lg_int(n, "britain_buy", -1), 0);
+	assert_int_equal(est_rules_int(n, "britain_buy", -1), 0);
 	json_decref(e);
 	json_decref(n);
 	json_decref(s);
@@ -107,12 +107,12 @@ static void test_4241_raised_by_treaty_britain_capped(void **unused)
 	json_object_set_new(s, "britain_buy", json_integer(8));
 	e = embargo(s, &n);
 	assert_true(raised(e));
-	assert_int_equal(lg_int(e, "limit", 0), 10);
-	assert_int_equal(lg_int(e, "britain_cap", 0), 5);
-	assert_int_equal(lg_int(e, "britain_vp", 0), 5);
+	assert_int_equal(est_rules_int(e, "limit", 0), 10);
+	assert_int_equal(est_rules_int(e, "britain_cap", 0), 5);
+	assert_int_equal(est_rules_int(e, "britain_vp", 0), 5);
 	assert_int_equal(lgt_vp(n, "Coalition"), 5);
-	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: peace with France"));
-	assert_non_null(strstr(lg_str(e, "conditions"), "Prussia: an inactive non-player nation"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: peace with France"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: an inactive non-player nation"));
 	json_decref(e);
 	json_decref(n);
 	json_decref(s);
@@ -134,8 +134,8 @@ static void test_4241_income_counts_ports_of_embargo_nations(void **unused)
 	lgt_control(s, "Holland", "France", 1, 0);
 	e = embargo(s, &n);
 	assert_true(raised(e));
-	assert_int_equal(lg_int(e, "income", 0), 6);
-	assert_int_equal(lg_int(e, "france_vp", 0), 6);
+	assert_int_equal(est_rules_int(e, "income", 0), 6);
+	assert_int_equal(est_rules_int(e, "france_vp", 0), 6);
 	assert_int_equal(lgt_vp(n, "France"), 6);
 	json_decref(e);
 	json_decref(n);
@@ -161,9 +161,9 @@ static void test_4241_raised_by_occupied_ports(void **unused)
 	lgt_control(s, "Holland", "France", 1, 0);
 	e = embargo(s, NULL);
 	assert_true(raised(e));
-	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: French troops occupy all its ports"));
-	assert_int_equal(lg_int(e, "income", 0), 6);
-	assert_int_equal(lg_int(e, "france_vp", 0), 6);
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: French troops occupy all its ports"));
+	assert_int_equal(est_rules_int(e, "income", 0), 6);
+	assert_int_equal(est_rules_int(e, "france_vp", 0), 6);
 	json_decref(e);
 	json_decref(s);
 }
@@ -187,7 +187,7 @@ static void test_4241_inactive_nation_counts(void **unused)
 	diplomacy(s, "Prussia", "war");
 	e = embargo(s, NULL);
 	assert_false(raised(e));
-	assert_int_equal(lg_int(e, "limit", 0), 5);
+	assert_int_equal(est_rules_int(e, "limit", 0), 5);
 	json_decref(e);
 	json_decref(s);
 }
@@ -216,7 +216,7 @@ static void test_4241_expired_peace_counted_or_excluded(void **unused)
 	w = step0(f, "{}", NULL);
 	e = embargo(w, NULL);
 	assert_true(raised(e));
-	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: its peace has expired, and France counts it"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: its peace has expired, and France counts it"));
 	json_decref(e);
 	json_decref(w);
 	json_decref(f);
@@ -226,7 +226,7 @@ static void test_4241_expired_peace_counted_or_excluded(void **unused)
 	w = step0(f, "{}", NULL);
 	e = embargo(w, NULL);
 	assert_false(raised(e));
-	assert_non_null(strstr(lg_str(e, "conditions"), "Russia: its peace has expired and France leaves it out"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: its peace has expired and France leaves it out"));
 	json_decref(e);
 	json_decref(w);
 	json_decref(f);
@@ -301,7 +301,7 @@ static void test_coalition_simultaneous_turn(void **unused)
 	lgt_assert_pending(s, rules, "sequential", "turn", "France");
 	c = step0(s, "{'France': []}", NULL);
 	assert_int_equal(LG->pending(&p, c, rules), 0);
-	assert_string_equal(lg_str(p, "mode"), "simultaneous");
+	assert_string_equal(est_rules_str(p, "mode"), "simultaneous");
 	want = J("['Austria', 'Russia', 'Britain']");
 	assert_true(json_equal(json_object_get(p, "powers"), want));
 	json_decref(want);
@@ -313,10 +313,10 @@ static void test_coalition_simultaneous_turn(void **unused)
 		  "'Russia': [{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia']}], 'Britain': []}", &ev);
 	assert_string_equal(lgt_location(n, "army-of-italy"), "Carinthia");
 	assert_string_equal(lgt_location(n, "army-of-podolia"), "Moravia");
-	assert_string_equal(lg_str(rules_event_nth(ev, "move", 0), "army"), "army-of-italy");
-	assert_string_equal(lg_str(rules_event_nth(ev, "move", 1), "army"), "army-of-podolia");
-	assert_string_equal(lg_str(n, "season"), "Winter");
-	assert_int_equal(lg_int(n, "year", 0), 1805);
+	assert_string_equal(est_rules_str(rules_event_nth(ev, "move", 0), "army"), "army-of-italy");
+	assert_string_equal(est_rules_str(rules_event_nth(ev, "move", 1), "army"), "army-of-podolia");
+	assert_string_equal(est_rules_str(n, "season"), "Winter");
+	assert_int_equal(est_rules_int(n, "year", 0), 1805);
 	lgt_assert_pending(n, rules, "sequential", "turn", "France");
 	json_decref(ev);
 	json_decref(n);
@@ -353,7 +353,7 @@ static void test_no_stacking(void **unused)
 	assert_string_equal(lgt_location(n, "army-of-tyrol"), "Lower Austria");
 	assert_string_equal(lgt_location(n, "army-of-podolia"), "Moravia");
 	assert_non_null(strstr(lgt_text(ev, "move"), "marches from Tyrol through Upper Austria to Lower Austria"));
-	assert_non_null(strstr(lg_str(rules_event_nth(ev, "move", 1), "text"), "stops short"));
+	assert_non_null(strstr(est_rules_str(rules_event_nth(ev, "move", 1), "text"), "stops short"));
 	json_decref(ev);
 	json_decref(n);
 	json_decref(c);
@@ -370,7 +370,7 @@ static void test_seasons_and_the_winter_step(void **unused)
 	json_t *s = lgt_setup(rules), *a, *b, *c, *d, *e, *ev;
 
 	(void)unused;
-	assert_string_equal(lg_str(s, "season"), "Autumn");
+	assert_string_equal(est_rules_str(s, "season"), "Autumn");
 	lgt_refused(s, rules, "France", "[{'type': 'buy-vp', 'vp': 3}]", "type", "only Britain buys VPs");
 	a = step0(s, "{'France': []}", NULL);
 	lgt_refused(a, rules, "Britain", "[{'type': 'buy-vp', 'vp': 3}]", "type", "winter turn");
@@ -381,17 +381,17 @@ static void test_seasons_and_the_winter_step(void **unused)
 	rules_valid(LG, c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 3}]");
 	lgt_refused(c, rules, "Britain", "[{'type': 'buy-vp', 'vp': 11}]", "vp", "from 0 to 10");
 	d = step0(c, "{'Austria': [], 'Russia': [], 'Britain': [{'type': 'buy-vp', 'vp': 3}]}", NULL);
-	assert_string_equal(lg_str(d, "phase"), "winter");
+	assert_string_equal(est_rules_str(d, "phase"), "winter");
 	lgt_assert_pending(d, rules, "automatic", "winter", NULL);
 	e = step0(d, "{}", &ev);
 	assert_non_null(lgt_event(ev, "embargo"));
 	assert_non_null(strstr(lgt_text(ev, "season"), "Spring 1806 begins"));
-	assert_string_equal(lg_str(e, "season"), "Spring");
-	assert_int_equal(lg_int(e, "year", 0), 1806);
-	assert_string_equal(lg_str(e, "phase"), "turn");
+	assert_string_equal(est_rules_str(e, "season"), "Spring");
+	assert_int_equal(est_rules_int(e, "year", 0), 1806);
+	assert_string_equal(est_rules_str(e, "phase"), "turn");
 	/* France has given no orders for Spring 1806 yet: its turn must not have ended */
 	assert_int_equal(rules_event_count(ev, "turn"), 0);
-	assert_string_equal(lg_str(e, "side"), "France");
+	assert_string_equal(est_rules_str(e, "side"), "France");
 	assert_int_equal(lgt_vp(e, "France"), 5);
 	assert_int_equal(lgt_vp(e, "Coalition"), 3);
 	lgt_assert_pending(e, rules, "sequential", "turn", "France");
@@ -420,12 +420,12 @@ static void test_game_over_with_the_winner(void **unused)
 	json_object_set_new(s, "side", json_string("Coalition"));
 	json_object_set_new(s, "vp", J("{'France': 3, 'Coalition': 5}"));
 	n = step0(s, "{}", NULL);
-	assert_string_equal(lg_str(n, "season"), "Summer");
-	assert_string_equal(lg_str(n, "phase"), "turn");
+	assert_string_equal(est_rules_str(n, "season"), "Summer");
+	assert_string_equal(est_rules_str(n, "phase"), "turn");
 	json_object_set_new(n, "side", json_string("Coalition"));
 	m = step0(n, "{}", &ev);
-	assert_string_equal(lg_str(m, "phase"), "over");
-	assert_string_equal(lg_str(m, "winner"), "Coalition");
+	assert_string_equal(est_rules_str(m, "phase"), "over");
+	assert_string_equal(est_rules_str(m, "winner"), "Coalition");
 	assert_non_null(strstr(lgt_text(ev, "over"), "the Coalition wins"));
 	lgt_assert_pending(m, rules, "over", "over", NULL);
 	assert_int_equal(lgt_step_fails(m, rules, "{}"), EST_ERROR);
@@ -434,11 +434,11 @@ static void test_game_over_with_the_winner(void **unused)
 	/* France ahead: France wins; level: a draw */
 	json_object_set_new(n, "vp", J("{'France': 4, 'Coalition': 2}"));
 	m = step0(n, "{}", NULL);
-	assert_string_equal(lg_str(m, "winner"), "France");
+	assert_string_equal(est_rules_str(m, "winner"), "France");
 	json_decref(m);
 	json_object_set_new(n, "vp", J("{'France': 2, 'Coalition': 2}"));
 	m = step0(n, "{}", NULL);
-	assert_string_equal(lg_str(m, "winner"), "draw");
+	assert_string_equal(est_rules_str(m, "winner"), "draw");
 	json_decref(m);
 	json_decref(n);
 	json_decref(s);

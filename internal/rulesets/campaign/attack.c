@@ -18,7 +18,7 @@
 static int touches(const json_t *attacker, const json_t *target)
 {
 	int ax, ay, tx, ty, dx, dy;
-	const char *kind = cp_str(attacker, "kind");
+	const char *kind = est_rules_str(attacker, "kind");
 
 	cp_sq(json_object_get(attacker, "square"), &ax, &ay);
 	cp_sq(json_object_get(target, "square"), &tx, &ty);
@@ -88,15 +88,15 @@ static int best_left(struct fight *f, size_t s)
 int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const json_t *rules,
 		      const char *attacker, const json_t *target)
 {
-	const char *owner = cp_str(target, "country");
-	int standard = strcmp(cp_str(state, "game"), "standard") == 0, defence = cp_value(target, 1), left;
+	const char *owner = est_rules_str(target, "country");
+	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0, defence = cp_value(target, 1), left;
 	struct fight f = {.target = target};
 	const json_t *p;
 	size_t i;
 
 	(void)rules;
 	json_array_foreach(json_object_get(state, "pieces"), i, p) {
-		const char *c = cp_str(p, "country");
+		const char *c = est_rules_str(p, "country");
 		/* §10: "Opposing pieces can be taken by any mixed, allied force." */
 		if (cp_friendly(state, attacker, c) && !cp_friendly(state, owner, c) && f.na < MAX_PIECES)
 			f.attackers[f.na++] = p;
@@ -117,7 +117,7 @@ int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const
 const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
 			      const json_t *target)
 {
-	const char *owner = cp_str(target, "country");
+	const char *owner = est_rules_str(target, "country");
 	const json_t *b;
 	size_t i;
 
@@ -125,8 +125,8 @@ const char *cp_attack_refusal(const json_t *state, const json_t *rules, const ch
 	if (cp_friendly(state, country, owner))
 		return "§8: that piece is your own or your ally's";
 	json_array_foreach(json_object_get(state, "broken"), i, b)
-		if (strcmp(cp_str(b, "by"), country) == 0 && strcmp(cp_str(b, "with"), owner) == 0 &&
-		    cp_int(b, "turn", -1) == cp_int(state, "turn", 0))
+		if (strcmp(est_rules_str(b, "by"), country) == 0 && strcmp(est_rules_str(b, "with"), owner) == 0 &&
+		    est_rules_int(b, "turn", -1) == est_rules_int(state, "turn", 0))
 			return "§8: a player may not break an alliance and attack his former ally in the same turn";
 	if (json_is_true(json_object_get(json_object_get(state, "mobilising"), country)))
 		return "§16: a General and his army must mobilise in the Capital before they engage in hostilities";
@@ -134,8 +134,8 @@ const char *cp_attack_refusal(const json_t *state, const json_t *rules, const ch
 	if (json_is_true(json_object_get(json_object_get(state, "mobilising"), owner)))
 		return "§16: no other player may attack the Capital or the pieces being mobilised until "
 		       "mobilisation is complete";
-	if (strcmp(cp_str(target, "kind"), "general") == 0 &&
-	    cp_int(json_object_get(state, "immune"), owner, 0) > 0)
+	if (strcmp(est_rules_str(target, "kind"), "general") == 0 &&
+	    est_rules_int(json_object_get(state, "immune"), owner, 0) > 0)
 		return "§12: a captured General may not be attacked again until after his second turn";
 	return NULL;
 }

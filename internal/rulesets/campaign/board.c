@@ -21,12 +21,12 @@ const json_t *cp_board(const json_t *rules)
 
 int cp_width(const json_t *rules)
 {
-	return cp_int(cp_board(rules), "width", 0);
+	return est_rules_int(cp_board(rules), "width", 0);
 }
 
 int cp_height(const json_t *rules)
 {
-	return cp_int(cp_board(rules), "height", 0);
+	return est_rules_int(cp_board(rules), "height", 0);
 }
 
 /* The character of row y, column x of one of the board's grids; 0 off the board. */
@@ -112,7 +112,7 @@ int cp_capital(int *x, int *y, const json_t *rules, const char *country)
 
 const char *cp_capital_at(const json_t *rules, int x, int y)
 {
-	return cp_str(at(rules, "capitals", x, y), "country");
+	return est_rules_str(at(rules, "capitals", x, y), "country");
 }
 
 /*
@@ -196,7 +196,7 @@ static int check_armies(const json_t *rules)
 	size_t i;
 
 	json_array_foreach(capitals, i, c) {
-		const char *country = cp_str(c, "country");
+		const char *country = est_rules_str(c, "country");
 		const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country);
 		const json_t *area = json_object_get(json_object_get(cp_board(rules), "enlistment"), country);
 		json_t *seen = json_object(), *sq;
@@ -237,7 +237,7 @@ static int check_towns(const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
-		const char *colour = cp_str(t, "colour"), *piece = cp_str(t, "piece");
+		const char *colour = est_rules_str(t, "colour"), *piece = est_rules_str(t, "piece");
 		int x, y, red = strcmp(colour, "red") == 0;
 		cp_sq(json_object_get(t, "square"), &x, &y);
 		if ((!red && strcmp(colour, "yellow") != 0) || cp_capital_at(rules, x, y) ||
@@ -262,13 +262,13 @@ int cp_check_board(const json_t *rules)
 	if ((error = est_rules_check_data(board, "board.json")) < 0 || (error = check_grids(rules)) < 0)
 		return error;
 	json_array_foreach(json_object_get(board, "towns"), i, t)
-		if (!cp_str(t, "name") || cp_town(rules, cp_str(t, "name")) != t ||
-		    !land(rules, json_object_get(t, "square"), cp_str(t, "country")) || !cp_str(t, "colour") ||
-		    (strcmp(cp_str(t, "colour"), "red") == 0 && !cp_str(t, "piece")))
+		if (!est_rules_str(t, "name") || cp_town(rules, est_rules_str(t, "name")) != t ||
+		    !land(rules, json_object_get(t, "square"), est_rules_str(t, "country")) || !est_rules_str(t, "colour") ||
+		    (strcmp(est_rules_str(t, "colour"), "red") == 0 && !est_rules_str(t, "piece")))
 			return est_error_set(EST_EINVAL, "rules/board.json: field \"towns[%zu]\" needs a name of its own, "
 					     "a land square of its country, a colour, and a piece if red; fix the data", i);
 	json_array_foreach(json_object_get(board, "capitals"), i, t)
-		if (!land(rules, json_object_get(t, "square"), cp_str(t, "country")))
+		if (!land(rules, json_object_get(t, "square"), est_rules_str(t, "country")))
 			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals[%zu]\" must stand on a land "
 					     "square of its country; fix the data", i);
 	json_array_foreach(json_object_get(board, "crossings"), i, pair) {

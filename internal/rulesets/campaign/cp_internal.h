@@ -49,8 +49,6 @@ const char *cp_capital_at(const json_t *rules, int x, int y);
 int cp_start_reachable(const json_t *rules, const char *country, const char *kind, int x, int y);
 
 /* state.c: pieces, sides, alliances */
-const char *cp_str(const json_t *obj, const char *key);
-int cp_int(const json_t *obj, const char *key, int fallback);
 int cp_sq(const json_t *square, int *x, int *y);
 json_t *cp_piece(const json_t *state, const char *id);
 json_t *cp_piece_at(const json_t *state, int x, int y);

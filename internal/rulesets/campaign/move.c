@@ -43,19 +43,19 @@ static const char *border_refusal(const json_t *state, const json_t *rules, cons
 static const char *gap_refusal(const json_t *state, const json_t *piece, int ax, int ay, int bx, int by)
 {
 	const json_t *c1 = cp_piece_at(state, bx, ay), *c2 = cp_piece_at(state, ax, by);
-	const char *mover = cp_str(piece, "country");
+	const char *mover = est_rules_str(piece, "country");
 
 	if (!c1 || !c2)
 		return NULL;
 	/* "Infantry pieces and Generals can pass between adjacent units of their own side." */
-	if (cp_friendly(state, mover, cp_str(c1, "country")) && cp_friendly(state, mover, cp_str(c2, "country")))
+	if (cp_friendly(state, mover, est_rules_str(c1, "country")) && cp_friendly(state, mover, est_rules_str(c2, "country")))
 		return NULL;
 	return "§4 Breakthroughs: no clear gap between the two pieces at the corners of this step";
 }
 
 const char *cp_step_refusal(const json_t *state, const json_t *rules, const json_t *piece, int x, int y)
 {
-	const char *kind = cp_str(piece, "kind"), *why, *mover = cp_str(piece, "country");
+	const char *kind = est_rules_str(piece, "kind"), *why, *mover = est_rules_str(piece, "country");
 	int px, py, dx, dy;
 
 	/* §15: units beyond the Enlistment Area's squares enter it when earlier units have moved away. */

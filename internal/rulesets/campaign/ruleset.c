@@ -131,8 +131,8 @@ static json_t *towns_at_start(const json_t *rules, const json_t *bases)
 	size_t i;
 
 	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
-		const char *country = cp_str(t, "country");
-		json_object_set_new(towns, cp_str(t, "name"),
+		const char *country = est_rules_str(t, "country");
+		json_object_set_new(towns, est_rules_str(t, "name"),
 				    est_rules_in_list(bases, country) ? json_string(country) : json_null());
 	}
 	return towns;
@@ -173,7 +173,7 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 
 static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
-	const char *phase = cp_str(state, "phase"), *active = cp_str(state, "active");
+	const char *phase = est_rules_str(state, "phase"), *active = est_rules_str(state, "active");
 	const json_t *t = json_object_get(state, "throw");
 	char prompt[300];
 
@@ -186,7 +186,7 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 				 "the order of play is thrown (§9)");
 	else {
 		snprintf(prompt, sizeof(prompt), "%s's turn %d: the dice throw %d moves; move, attack one piece, "
-			 "make and break alliances", active, cp_int(state, "turn", 0),
+			 "make and break alliances", active, est_rules_int(state, "turn", 0),
 			 (int)(json_integer_value(json_array_get(t, 0)) + json_integer_value(json_array_get(t, 1))));
 		*out = json_pack("{s:s, s:s, s:[s], s:s}", "mode", "sequential", "kind", "turn", "powers", active,
 				 "prompt", prompt);
@@ -198,7 +198,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 		   const json_t *orders, est_dice *dice, est_dice *hidden)
 {
 	json_t *s = json_deep_copy(state), *events = json_array();
-	const char *phase = cp_str(state, "phase");
+	const char *phase = est_rules_str(state, "phase");
 	int error;
 
 	(void)hidden;
@@ -209,7 +209,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 	else if (strcmp(phase, "start") == 0)
 		error = cp_start(s, events, rules, dice);
 	else
-		error = cp_play_turn(s, events, rules, dice, json_object_get(orders, cp_str(state, "active")));
+		error = cp_play_turn(s, events, rules, dice, json_object_get(orders, est_rules_str(state, "active")));
 	return est_rules_resolved(state_out, events_out, s, events, error);
 }
 

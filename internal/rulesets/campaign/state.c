@@ -7,18 +7,6 @@
 #include "util/error.h"
 #include "cp_internal.h"
 
-const char *cp_str(const json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-int cp_int(const json_t *obj, const char *key, int fallback)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	return json_is_integer(v) ? (int)json_integer_value(v) : fallback;
-}
-
 int cp_sq(const json_t *square, int *x, int *y)
 {
 	if (!json_is_array(square) || json_array_size(square) != 2 || !json_is_integer(json_array_get(square, 0)) ||
@@ -49,7 +37,7 @@ json_t *cp_piece_at(const json_t *state, int x, int y)
 /* §10: "When attacking, all pieces ... have a value of 1 ... The General, when defending has a value of 2". */
 int cp_value(const json_t *piece, int defending)
 {
-	return defending && strcmp(cp_str(piece, "kind"), "general") == 0 ? 2 : 1;
+	return defending && strcmp(est_rules_str(piece, "kind"), "general") == 0 ? 2 : 1;
 }
 
 int cp_allied(const json_t *state, const char *a, const char *b)
@@ -89,7 +77,7 @@ int cp_count(const json_t *state, const char *country, const char *kind)
 	int n = 0;
 
 	json_array_foreach(json_object_get(state, "pieces"), i, p)
-		n += strcmp(cp_str(p, "country"), country) == 0 && (!kind || strcmp(cp_str(p, "kind"), kind) == 0);
+		n += strcmp(est_rules_str(p, "country"), country) == 0 && (!kind || strcmp(est_rules_str(p, "kind"), kind) == 0);
 	return n;
 }
 
@@ -106,7 +94,7 @@ int cp_red_cards(const json_t *state, const json_t *rules, const char *country)
 
 	json_object_foreach((json_t *)json_object_get(state, "towns"), name, holder)
 		n += json_is_string(holder) && strcmp(json_string_value(holder), country) == 0 &&
-		     strcmp(cp_str(cp_town(rules, name), "colour"), "red") == 0;
+		     strcmp(est_rules_str(cp_town(rules, name), "colour"), "red") == 0;
 	return n;
 }
 
@@ -118,7 +106,7 @@ int cp_towns_abroad(const json_t *state, const json_t *rules, const char *countr
 
 	json_object_foreach((json_t *)json_object_get(state, "towns"), name, holder)
 		n += json_is_string(holder) && strcmp(json_string_value(holder), country) == 0 &&
-		     strcmp(cp_str(cp_town(rules, name), "country"), country) != 0;
+		     strcmp(est_rules_str(cp_town(rules, name), "country"), country) != 0;
 	return n;
 }
 

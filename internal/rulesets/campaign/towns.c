@@ -28,7 +28,7 @@ static json_t *closest(const json_t *state, const char *country, const char *kin
 
 	json_array_foreach(json_object_get(state, "pieces"), i, p) {
 		int px, py, e;
-		if (strcmp(cp_str(p, "country"), country) != 0 || strcmp(cp_str(p, "kind"), kind) != 0 ||
+		if (strcmp(est_rules_str(p, "country"), country) != 0 || strcmp(est_rules_str(p, "kind"), kind) != 0 ||
 		    !cp_sq(json_object_get(p, "square"), &px, &py))
 			continue;
 		e = abs(px - x) > abs(py - y) ? abs(px - x) : abs(py - y);
@@ -80,7 +80,7 @@ static int place_square(int *px, int *py, const json_t *state, const json_t *rul
 static int red_town_pieces(json_t *state, json_t *events, const json_t *rules, const json_t *town,
 			   const char *captor, const char *previous, const json_t *orders)
 {
-	const char *kind = cp_str(town, "piece"), *name = cp_str(town, "name");
+	const char *kind = est_rules_str(town, "piece"), *name = est_rules_str(town, "name");
 	const json_t *o, *wanted = NULL;
 	json_t *lost;
 	size_t i;
@@ -88,7 +88,7 @@ static int red_town_pieces(json_t *state, json_t *events, const json_t *rules, c
 
 	cp_sq(json_object_get(town, "square"), &x, &y);
 	json_array_foreach(orders, i, o)
-		if (strcmp(cp_str(o, "type"), "place") == 0 && strcmp(cp_str(o, "town"), name) == 0)
+		if (strcmp(est_rules_str(o, "type"), "place") == 0 && strcmp(est_rules_str(o, "town"), name) == 0)
 			wanted = json_object_get(o, "square");
 	if (place_square(&px, &py, state, rules, x, y, wanted)) {
 		if ((error = cp_new_piece(state, captor, kind, px, py)) < 0 ||
@@ -104,8 +104,8 @@ static int red_town_pieces(json_t *state, json_t *events, const json_t *rules, c
 		lost = closest(state, previous, strcmp(kind, kinds[0]) == 0 ? kinds[1] : kinds[0], x, y);
 	if (!lost)
 		return 0;
-	if ((error = est_rules_event(events, json_pack("{s:s}", "piece", cp_str(lost, "id")), "lost",
-				     "%s loses %s, its piece closest to %s (§13)", previous, cp_str(lost, "id"), name)) < 0)
+	if ((error = est_rules_event(events, json_pack("{s:s}", "piece", est_rules_str(lost, "id")), "lost",
+				     "%s loses %s, its piece closest to %s (§13)", previous, est_rules_str(lost, "id"), name)) < 0)
 		return error;
 	return remove_piece(state, lost) < 0 ? est_error_set(EST_ENOMEM, "out of memory") : 0;
 }
@@ -114,7 +114,7 @@ static int capture_town(json_t *state, json_t *events, const json_t *rules, cons
 			const char *captor, const json_t *orders)
 {
 	json_t *towns = json_object_get(state, "towns");
-	const char *name = cp_str(town, "name"), *held = json_string_value(json_object_get(towns, name));
+	const char *name = est_rules_str(town, "name"), *held = json_string_value(json_object_get(towns, name));
 	char previous[32] = "";
 	int error;
 
@@ -124,10 +124,10 @@ static int capture_town(json_t *state, json_t *events, const json_t *rules, cons
 		snprintf(previous, sizeof(previous), "%s", held);
 	json_object_set_new(towns, name, json_string(captor));
 	if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "town", name, "holder", captor), "town",
-				     "%s captures %s (%s town of %s)%s%s (§6)", captor, name, cp_str(town, "colour"),
-				     cp_str(town, "country"), *previous ? "; the Town card leaves " : "", previous)) < 0)
+				     "%s captures %s (%s town of %s)%s%s (§6)", captor, name, est_rules_str(town, "colour"),
+				     est_rules_str(town, "country"), *previous ? "; the Town card leaves " : "", previous)) < 0)
 		return error;
-	if (strcmp(cp_str(state, "game"), "standard") != 0 || strcmp(cp_str(town, "colour"), "red") != 0)
+	if (strcmp(est_rules_str(state, "game"), "standard") != 0 || strcmp(est_rules_str(town, "colour"), "red") != 0)
 		return 0;
 	return red_town_pieces(state, events, rules, town, captor, *previous ? previous : NULL, orders);
 }
@@ -139,8 +139,8 @@ static int all_towns_held(const json_t *state, const json_t *rules, const char *
 	size_t i;
 
 	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
-		const char *holder = json_string_value(json_object_get(json_object_get(state, "towns"), cp_str(t, "name")));
-		if (strcmp(cp_str(t, "country"), country) == 0 && (!holder || strcmp(holder, country) == 0))
+		const char *holder = json_string_value(json_object_get(json_object_get(state, "towns"), est_rules_str(t, "name")));
+		if (strcmp(est_rules_str(t, "country"), country) == 0 && (!holder || strcmp(holder, country) == 0))
 			return 0;
 	}
 	return 1;
@@ -151,7 +151,7 @@ static int knock_out(json_t *state, json_t *events, const char *country, const c
 	json_t *pieces = json_object_get(state, "pieces");
 
 	for (size_t i = json_array_size(pieces); i-- > 0;)
-		if (strcmp(cp_str(json_array_get(pieces, i), "country"), country) == 0)
+		if (strcmp(est_rules_str(json_array_get(pieces, i), "country"), country) == 0)
 			json_array_remove(pieces, i);
 	json_array_append_new(json_object_get(state, "out"), json_string(country));
 	return est_rules_event(events, json_pack("{s:s}", "country", country), "out", "%s is out of the game: %s",
@@ -160,7 +160,7 @@ static int knock_out(json_t *state, json_t *events, const char *country, const c
 
 int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const json_t *orders)
 {
-	const char *active = cp_str(state, "active");
+	const char *active = est_rules_str(state, "active");
 	json_t *general = NULL, *p;
 	size_t i;
 	int x, y, error;
@@ -168,7 +168,7 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 	const char *capital;
 
 	json_array_foreach(json_object_get(state, "pieces"), i, p)
-		if (strcmp(cp_str(p, "country"), active) == 0 && strcmp(cp_str(p, "kind"), "general") == 0)
+		if (strcmp(est_rules_str(p, "country"), active) == 0 && strcmp(est_rules_str(p, "kind"), "general") == 0)
 			general = p;
 	if (!general || !cp_sq(json_object_get(general, "square"), &x, &y))
 		return 0;
@@ -211,9 +211,9 @@ static int gather(json_t *state, const json_t *rules, const char *country, int s
 	if (!standard)
 		cp_capital(&gx, &gy, rules, country);
 	json_array_foreach(json_object_get(state, "pieces"), i, p) {
-		const char *kind = cp_str(p, "kind");
+		const char *kind = est_rules_str(p, "kind");
 		const json_t *sq;
-		if (strcmp(cp_str(p, "country"), country) != 0)
+		if (strcmp(est_rules_str(p, "country"), country) != 0)
 			continue;
 		json_object_set_new(p, "square", json_null());
 		if (strcmp(kind, "general") == 0 && !standard) {
@@ -261,8 +261,8 @@ static int recruit(json_t *state, const json_t *rules, const char *country, int 
 
 int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general)
 {
-	const char *country = cp_str(general, "country");
-	int standard = strcmp(cp_str(state, "game"), "standard") == 0;
+	const char *country = est_rules_str(general, "country");
+	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0;
 	int troops = cp_count(state, country, "infantry") + cp_count(state, country, "cavalry");
 	int red = cp_red_cards(state, rules, country), error;
 	char name[32];
@@ -285,8 +285,8 @@ int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t 
 	return est_rules_event(events, NULL, "general", "%s's General is captured: he and his %d troop piece%s go "
 			       "to the Enlistment Area; %d recruit%s (§15); %s must mobilise in its Capital before "
 			       "it may attack (§16)", name, troops, troops == 1 ? "" : "s",
-			       cp_int(json_object_get(state, "recruits"), name, 0),
-			       cp_int(json_object_get(state, "recruits"), name, 0) == 1 ? "" : "s", name);
+			       est_rules_int(json_object_get(state, "recruits"), name, 0),
+			       est_rules_int(json_object_get(state, "recruits"), name, 0) == 1 ? "" : "s", name);
 }
 
 /* The winner when the game ends: by the Capitals, 8 towns abroad, or the time limit (most towns). */
@@ -346,7 +346,7 @@ int cp_check_end(json_t *state, json_t *events, const json_t *rules)
 	}
 	if (standing == 1)
 		return finish(state, events, alive, "every opponent's Capital is taken (Winning the Game, 1)");
-	if (cp_int(state, "limit", 0) > 0 && cp_int(state, "turn", 0) >= cp_int(state, "limit", 0)) {
+	if (est_rules_int(state, "limit", 0) > 0 && est_rules_int(state, "turn", 0) >= est_rules_int(state, "limit", 0)) {
 		if (tie)
 			return finish(state, events, "draw", "the time limit is reached and the most towns are shared");
 		return finish(state, events, best, "the time limit is reached and it holds the most towns");

@@ -75,8 +75,8 @@ out:
 
 static int diplomacy(json_t *state, json_t *events, const json_t *o)
 {
-	const char *active = cp_str(state, "active"), *type = cp_str(o, "type");
-	const char *with = cp_str(o, "with") ? cp_str(o, "with") : cp_str(o, "to"), *action = cp_str(o, "action");
+	const char *active = est_rules_str(state, "active"), *type = est_rules_str(o, "type");
+	const char *with = est_rules_str(o, "with") ? est_rules_str(o, "with") : est_rules_str(o, "to"), *action = est_rules_str(o, "action");
 	json_t *consent = json_object_get(state, "consent"), *list;
 
 	if (strcmp(type, "consent") == 0) {
@@ -133,7 +133,7 @@ static int diplomacy(json_t *state, json_t *events, const json_t *o)
 
 static int move(json_t *state, json_t *events, const json_t *rules, const json_t *o, json_t *moves)
 {
-	json_t *piece = cp_piece(state, cp_str(o, "piece"));
+	json_t *piece = cp_piece(state, est_rules_str(o, "piece"));
 	const json_t *to = json_object_get(o, "to");
 	const char *why;
 	int x, y;
@@ -141,7 +141,7 @@ static int move(json_t *state, json_t *events, const json_t *rules, const json_t
 	if (!piece || !cp_sq(to, &x, &y))
 		return est_error_set(EST_EINVAL, "orders: a move names no piece or square");
 	if ((why = cp_step_refusal(state, rules, piece, x, y)))
-		return est_error_set(EST_EINVAL, "orders: %s cannot move to [%d, %d]: %s", cp_str(piece, "id"), x, y, why);
+		return est_error_set(EST_EINVAL, "orders: %s cannot move to [%d, %d]: %s", est_rules_str(piece, "id"), x, y, why);
 	json_array_append_new(moves, json_pack("{s:O, s:O, s:O}", "piece", json_object_get(piece, "id"), "from",
 					       json_object_get(piece, "square"), "to", to));
 	json_object_set(piece, "square", (json_t *)to);
@@ -152,7 +152,7 @@ static int move(json_t *state, json_t *events, const json_t *rules, const json_t
 /* §10: "A defeated piece is removed from the board at the end of the turn." */
 static int resolve_attack(json_t *state, json_t *events, const json_t *rules, const char *target_id)
 {
-	const char *active = cp_str(state, "active");
+	const char *active = est_rules_str(state, "active");
 	json_t *target = cp_piece(state, target_id), *pieces = json_object_get(state, "pieces");
 	char *why = NULL;
 	int taken, error;
@@ -166,15 +166,15 @@ static int resolve_attack(json_t *state, json_t *events, const json_t *rules, co
 				target_id, "taken", taken, "why", why, "square", json_object_get(target, "square")));
 	error = est_rules_event(events, json_pack("{s:s, s:b}", "target", target_id, "taken", taken), "attack",
 				"%s attacks %s: %s: %s (§10%s)", active, target_id, why, taken ? "taken" : "it holds",
-				strcmp(cp_str(state, "game"), "standard") == 0 ? ", §14" : "");
+				strcmp(est_rules_str(state, "game"), "standard") == 0 ? ", §14" : "");
 	free(why);
 	if (error < 0 || !taken)
 		return error;
 	/* "Captured Generals are not removed from the board." */
-	if (strcmp(cp_str(target, "kind"), "general") == 0)
+	if (strcmp(est_rules_str(target, "kind"), "general") == 0)
 		return cp_general_taken(state, events, rules, target);
 	json_array_foreach(pieces, i, target)
-		if (strcmp(cp_str(target, "id"), target_id) == 0)
+		if (strcmp(est_rules_str(target, "id"), target_id) == 0)
 			return json_array_remove(pieces, i) < 0 ? est_error_set(EST_ENOMEM, "out of memory") : 0;
 	return 0;
 }
@@ -209,7 +209,7 @@ static int mobilised(const json_t *state, const json_t *rules, const char *count
 		const json_t *squares = json_object_get(start, kinds[k]);
 		int on = 0, all = 0;
 		json_array_foreach(json_object_get(state, "pieces"), i, p) {
-			if (strcmp(cp_str(p, "country"), country) != 0 || strcmp(cp_str(p, "kind"), kinds[k]) != 0)
+			if (strcmp(est_rules_str(p, "country"), country) != 0 || strcmp(est_rules_str(p, "kind"), kinds[k]) != 0)
 				continue;
 			all++;
 			on += cp_sq(json_object_get(p, "square"), &x, &y) && among(squares, x, y);
@@ -218,7 +218,7 @@ static int mobilised(const json_t *state, const json_t *rules, const char *count
 			return 0;
 	}
 	json_array_foreach(json_object_get(state, "pieces"), i, p)
-		if (strcmp(cp_str(p, "country"), country) == 0 && strcmp(cp_str(p, "kind"), "general") == 0 &&
+		if (strcmp(est_rules_str(p, "country"), country) == 0 && strcmp(est_rules_str(p, "kind"), "general") == 0 &&
 		    (!cp_sq(json_object_get(p, "square"), &x, &y) || x != cx || y != cy))
 			return 0;
 	return 1;
@@ -229,7 +229,7 @@ static int next_player(json_t *state, json_t *events, est_dice *dice)
 {
 	const json_t *order = json_object_get(state, "order");
 	size_t n = json_array_size(order), at = 0, i;
-	const char *active = cp_str(state, "active");
+	const char *active = est_rules_str(state, "active");
 	json_t *missed = json_object_get(state, "missed"), *immune = json_object_get(state, "immune");
 	int error;
 
@@ -240,10 +240,10 @@ static int next_player(json_t *state, json_t *events, est_dice *dice)
 		const char *c = json_string_value(json_array_get(order, (at + i) % n));
 		if (cp_is_out(state, c))
 			continue;
-		json_object_set_new(state, "turn", json_integer(cp_int(state, "turn", 0) + 1));
-		if (cp_int(missed, c, 0) > 0) {
-			json_object_set_new(missed, c, json_integer(cp_int(missed, c, 0) - 1));
-			json_object_set_new(immune, c, json_integer(cp_int(immune, c, 0) - 1));
+		json_object_set_new(state, "turn", json_integer(est_rules_int(state, "turn", 0) + 1));
+		if (est_rules_int(missed, c, 0) > 0) {
+			json_object_set_new(missed, c, json_integer(est_rules_int(missed, c, 0) - 1));
+			json_object_set_new(immune, c, json_integer(est_rules_int(immune, c, 0) - 1));
 			if ((error = est_rules_event(events, NULL, "missed", "%s misses this turn: its General was "
 						     "captured (§12)", c)) < 0)
 				return error;
@@ -257,7 +257,7 @@ static int next_player(json_t *state, json_t *events, est_dice *dice)
 
 int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders)
 {
-	const char *active = cp_str(state, "active"), *target = NULL;
+	const char *active = est_rules_str(state, "active"), *target = NULL;
 	json_t *moves = json_array();
 	const json_t *o;
 	size_t i;
@@ -267,11 +267,11 @@ int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *d
 	snprintf(who, sizeof(who), "%s", active);
 	json_object_set_new(state, "last", json_pack("{s:o, s:n}", "moves", moves, "attack"));
 	json_array_foreach(orders, i, o) {
-		const char *type = cp_str(o, "type");
+		const char *type = est_rules_str(o, "type");
 		if (strcmp(type, "move") == 0)
 			error = move(state, events, rules, o, moves);
 		else if (strcmp(type, "attack") == 0)
-			target = cp_str(o, "target");
+			target = est_rules_str(o, "target");
 		else if (strcmp(type, "alliance") == 0 || strcmp(type, "consent") == 0)
 			error = diplomacy(state, events, o);
 		if (error < 0)
@@ -292,10 +292,10 @@ int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *d
 					     "moves off at its next turn (§16)", who)) < 0)
 			return error;
 	}
-	if (cp_int(json_object_get(state, "immune"), who, 0) > 0)
+	if (est_rules_int(json_object_get(state, "immune"), who, 0) > 0)
 		json_object_set_new(json_object_get(state, "immune"), who,
-				    json_integer(cp_int(json_object_get(state, "immune"), who, 0) - 1));
-	if ((error = cp_check_end(state, events, rules)) < 0 || strcmp(cp_str(state, "phase"), "over") == 0)
+				    json_integer(est_rules_int(json_object_get(state, "immune"), who, 0) - 1));
+	if ((error = cp_check_end(state, events, rules)) < 0 || strcmp(est_rules_str(state, "phase"), "over") == 0)
 		return error;
 	return next_player(state, events, dice);
 }

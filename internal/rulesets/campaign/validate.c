@@ -31,11 +31,11 @@ static int throw_of(const json_t *state)
 
 static void check_move(struct check *c, int i, const json_t *o)
 {
-	const char *id = cp_str(o, "piece"), *why;
+	const char *id = est_rules_str(o, "piece"), *why;
 	json_t *piece = cp_piece(c->state, id);
 	int x, y;
 
-	if (!piece || strcmp(cp_str(piece, "country"), c->active) != 0) {
+	if (!piece || strcmp(est_rules_str(piece, "country"), c->active) != 0) {
 		est_rules_diag(c->diags, i, "piece", R_ORDERS, "%s%s%s is not a piece of %s; move your own pieces "
 			       "(ids as the report lists them, e.g. \"%s-C1\")", id ? "\"" : "", id ? id : "the move",
 			       id ? "\"" : "", c->active, c->active);
@@ -62,12 +62,12 @@ static void check_move(struct check *c, int i, const json_t *o)
 	}
 	json_object_set_new(piece, "square", json_pack("[i, i]", x, y));
 	json_object_set_new(c->done, id, json_true());
-	c->last_piece = cp_str(piece, "id");
+	c->last_piece = est_rules_str(piece, "id");
 }
 
 static void check_attack(struct check *c, int i, const json_t *o)
 {
-	const char *id = cp_str(o, "target"), *why;
+	const char *id = est_rules_str(o, "target"), *why;
 	const json_t *target = cp_piece(c->state, id);
 
 	/* §10: "The attacking player must say which piece it is ... and he may not change his target once he has made a move." */
@@ -87,8 +87,8 @@ static void check_attack(struct check *c, int i, const json_t *o)
 
 static void check_diplomacy(struct check *c, int i, const json_t *o)
 {
-	const char *type = cp_str(o, "type"), *action = cp_str(o, "action");
-	const char *with = cp_str(o, type[0] == 'c' ? "to" : "with");
+	const char *type = est_rules_str(o, "type"), *action = est_rules_str(o, "action");
+	const char *with = est_rules_str(o, type[0] == 'c' ? "to" : "with");
 	const json_t *state = c->state;
 
 	if (!with || !est_rules_in_list(json_object_get(state, "bases"), with) || strcmp(with, c->active) == 0 ||
@@ -144,17 +144,14 @@ static int fields_ok(struct check *c, int i, const json_t *o)
 	} known[] = {{"move", {"type", "piece", "to", NULL}}, {"attack", {"type", "target", NULL}},
 		     {"alliance", {"type", "with", "action", NULL}}, {"consent", {"type", "to", "withdraw", NULL}},
 		     {"place", {"type", "town", "square", NULL}}};
-	const char *type = cp_str(o, "type"), *key;
+	const char *type = est_rules_str(o, "type"), *key;
 	json_t *v;
 
 	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
 		if (strcmp(known[k].type, type) != 0)
 			continue;
 		json_object_foreach((json_t *)o, key, v) {
-			const char *const *f;
-			for (f = known[k].fields; *f && strcmp(*f, key) != 0; f++)
-				;
-			if (!*f) {
+			if (!est_rules_listed(known[k].fields, key)) {
 				est_rules_diag(c->diags, i, key, R_ORDERS, "\"%s\" is not a field of %s orders; remove it",
 					       key, type);
 				return 0;
@@ -166,7 +163,7 @@ static int fields_ok(struct check *c, int i, const json_t *o)
 
 static void check_item(struct check *c, int i, const json_t *o)
 {
-	const char *type = cp_str(o, "type");
+	const char *type = est_rules_str(o, "type");
 
 	if (!json_is_object(o) || !type)
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "each order is an object with a \"type\"");
@@ -177,15 +174,15 @@ static void check_item(struct check *c, int i, const json_t *o)
 	else if (strcmp(type, "attack") == 0)
 		check_attack(c, i, o);
 	else if (strcmp(type, "place") == 0) {
-		const json_t *town = cp_town(c->rules, cp_str(o, "town"));
+		const json_t *town = cp_town(c->rules, est_rules_str(o, "town"));
 		int tx, ty, x, y;
-		if (!town || strcmp(cp_str(town, "colour"), "red") != 0 || strcmp(cp_str(c->state, "game"), "standard") != 0)
+		if (!town || strcmp(est_rules_str(town, "colour"), "red") != 0 || strcmp(est_rules_str(c->state, "game"), "standard") != 0)
 			est_rules_diag(c->diags, i, "town", "Campaign §13", "\"place\" says where the piece a red town "
 				       "brings goes, in the Standard game; name a red town");
 		else if (!cp_sq(json_object_get(town, "square"), &tx, &ty) || !cp_sq(json_object_get(o, "square"), &x, &y) ||
 			 abs(x - tx) > 1 || abs(y - ty) > 1 || (x == tx && y == ty) || cp_terrain(c->rules, x, y) != '.')
 			est_rules_diag(c->diags, i, "square", "Campaign §13", "the piece goes \"on any empty square "
-				       "adjacent to the Town square\": name a land square next to %s", cp_str(town, "name"));
+				       "adjacent to the Town square\": name a land square next to %s", est_rules_str(town, "name"));
 	} else
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is not an order; a turn takes move, attack, "
 			       "alliance, consent, place", type);
@@ -204,7 +201,7 @@ int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		json_decref(c.done);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
-	if (strcmp(cp_str(state, "phase"), "turn") != 0 || strcmp(cp_str(state, "active"), power) != 0)
+	if (strcmp(est_rules_str(state, "phase"), "turn") != 0 || strcmp(est_rules_str(state, "active"), power) != 0)
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "it is not %s's turn; wait for the report that asks "
 			       "for your orders", power);
 	else if (!json_is_array(orders))
@@ -212,23 +209,16 @@ int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	else {
 		/* Diplomacy first, on the copy: an attack is judged with this turn's alliances and breaks. */
 		json_array_foreach(orders, i, o)
-			if (json_is_object(o) && cp_str(o, "type") && (strcmp(cp_str(o, "type"), "alliance") == 0 ||
-								       strcmp(cp_str(o, "type"), "consent") == 0) &&
+			if (json_is_object(o) && est_rules_str(o, "type") && (strcmp(est_rules_str(o, "type"), "alliance") == 0 ||
+								       strcmp(est_rules_str(o, "type"), "consent") == 0) &&
 			    fields_ok(&c, (int)i, o))
 				check_diplomacy(&c, (int)i, o);
 		json_array_foreach(orders, i, o)
-			if (!json_is_object(o) || !cp_str(o, "type") || (strcmp(cp_str(o, "type"), "alliance") != 0 &&
-									  strcmp(cp_str(o, "type"), "consent") != 0))
+			if (!json_is_object(o) || !est_rules_str(o, "type") || (strcmp(est_rules_str(o, "type"), "alliance") != 0 &&
+									  strcmp(est_rules_str(o, "type"), "consent") != 0))
 				check_item(&c, (int)i, o);
 	}
 	json_decref(c.state);
 	json_decref(c.done);
-	if (json_array_size(c.diags) == 0) {
-		json_decref(c.diags);
-		*diagnostics_out = NULL;
-		return 0;
-	}
-	*diagnostics_out = c.diags;
-	return est_error_set(EST_EINVAL, "%zu problem%s with the orders", json_array_size(c.diags),
-			     json_array_size(c.diags) == 1 ? "" : "s");
+	return est_rules_validated(diagnostics_out, c.diags);
 }

@@ -115,9 +115,9 @@ static void cell(char out[3], const json_t *state, const json_t *rules, int x, i
 	char t = cp_terrain(rules, x, y);
 
 	out[2] = 0;
-	if (piece && cp_str(piece, "country")) {
-		out[0] = cp_str(piece, "country")[0];
-		out[1] = same(cp_str(piece, "kind"), "general") ? 'G' : same(cp_str(piece, "kind"), "infantry") ? 'i' : 'c';
+	if (piece && est_rules_str(piece, "country")) {
+		out[0] = est_rules_str(piece, "country")[0];
+		out[1] = same(est_rules_str(piece, "kind"), "general") ? 'G' : same(est_rules_str(piece, "kind"), "infantry") ? 'i' : 'c';
 		return;
 	}
 	if (t != '.') {
@@ -125,7 +125,7 @@ static void cell(char out[3], const json_t *state, const json_t *rules, int x, i
 		return;
 	}
 	out[0] = country ? (char)(country[0] - 'A' + 'a') : '.';
-	out[1] = cp_capital_at(rules, x, y) ? '*' : !town ? '.' : same(cp_str(town, "colour"), "red") ? '@' : 'o';
+	out[1] = cp_capital_at(rules, x, y) ? '*' : !town ? '.' : same(est_rules_str(town, "colour"), "red") ? '@' : 'o';
 }
 
 /* The text board: two lines of column numbers (tens, units), then one line per row. */
@@ -180,9 +180,9 @@ static const char *place_name(const json_t *rules, int x, int y)
 	const char *capital = cp_capital_at(rules, x, y);
 
 	if (town)
-		return cp_str(town, "name");
+		return est_rules_str(town, "name");
 	if (capital)
-		return cp_str(est_rules_find(json_object_get(cp_board(rules), "capitals"), "country", capital), "name");
+		return est_rules_str(est_rules_find(json_object_get(cp_board(rules), "capitals"), "country", capital), "name");
 	return NULL;
 }
 
@@ -194,10 +194,10 @@ static json_t *piece_view(const json_t *state, const json_t *rules, const char *
 
 	if (on)
 		where = place_name(rules, x, y);
-	return json_pack("{s:s?, s:s?, s:s?, s:s, s:O, s:o, s:b, s:b, s:s?}", "id", cp_str(p, "id"),
-			 "country", cp_str(p, "country"), "kind", cp_str(p, "kind"),
-			 "letter", kind_letter(cp_str(p, "kind")), "square", sq ? sq : json_null(),
-			 "square_text", square_text(sq), "on_board", on, "own", own(state, power, cp_str(p, "country")),
+	return json_pack("{s:s?, s:s?, s:s?, s:s, s:O, s:o, s:b, s:b, s:s?}", "id", est_rules_str(p, "id"),
+			 "country", est_rules_str(p, "country"), "kind", est_rules_str(p, "kind"),
+			 "letter", kind_letter(est_rules_str(p, "kind")), "square", sq ? sq : json_null(),
+			 "square_text", square_text(sq), "on_board", on, "own", own(state, power, est_rules_str(p, "country")),
 			 "where", where);
 }
 
@@ -213,14 +213,14 @@ static int country_towns(json_t **list_out, json_t **text_out, const json_t *sta
 
 	for (int c = 0; c < 2; c++)
 		json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
-			const char *name = cp_str(t, "name");
-			if (!same(cp_str(t, "colour"), colours[c]) ||
+			const char *name = est_rules_str(t, "name");
+			if (!same(est_rules_str(t, "colour"), colours[c]) ||
 			    !same(json_string_value(json_object_get(json_object_get(state, "towns"), name)), country))
 				continue;
 			if (add(list, json_pack("{s:s, s:s, s:s?, s:b}", "name", name, "colour", colours[c], "country",
-						cp_str(t, "country"), "abroad", !same(cp_str(t, "country"), country))) < 0 ||
-			    est_rules_join(&text, ", ", "%s (%s%s%s)", name, colours[c], same(cp_str(t, "country"), country) ? "" :
-				 ", of ", same(cp_str(t, "country"), country) ? "" : cp_str(t, "country")) < 0)
+						est_rules_str(t, "country"), "abroad", !same(est_rules_str(t, "country"), country))) < 0 ||
+			    est_rules_join(&text, ", ", "%s (%s%s%s)", name, colours[c], same(est_rules_str(t, "country"), country) ? "" :
+				 ", of ", same(est_rules_str(t, "country"), country) ? "" : est_rules_str(t, "country")) < 0)
 				goto fail;
 		}
 	*list_out = list;
@@ -253,8 +253,8 @@ static int note(json_t *list, const char *fmt, ...)
 static json_t *notes(const json_t *state, const char *country)
 {
 	json_t *list = json_array();
-	int missed = cp_int(json_object_get(state, "missed"), country, 0);
-	int immune = cp_int(json_object_get(state, "immune"), country, 0);
+	int missed = est_rules_int(json_object_get(state, "missed"), country, 0);
+	int immune = est_rules_int(json_object_get(state, "immune"), country, 0);
 
 	if ((cp_is_out(state, country) && note(list, "out of the game") < 0) ||
 	    (json_is_true(json_object_get(json_object_get(state, "mobilising"), country)) &&
@@ -275,18 +275,18 @@ static json_t *country_view(const json_t *state, const json_t *rules, const char
 	size_t i;
 
 	json_array_foreach(json_object_get(state, "pieces"), i, p)
-		if (same(cp_str(p, "country"), country) && add(pieces, piece_view(state, rules, power, p)) < 0)
+		if (same(est_rules_str(p, "country"), country) && add(pieces, piece_view(state, rules, power, p)) < 0)
 			goto fail;
 	if (!pieces || country_towns(&towns, &towns_text, state, rules, country) < 0)
 		goto fail;
 	return json_pack("{s:s, s:s#, s:b, s:b, s:b, s:b, s:i, s:i, s:i, s:o, s:o, s:i, s:i, s:i, s:o, s:o, s:i, "
 			 "s:i, s:i, s:i}",
 			 "country", country, "letter", country, 1, "own", own(state, power, country),
-			 "active", same(cp_str(state, "active"), country), "out", cp_is_out(state, country),
+			 "active", same(est_rules_str(state, "active"), country), "out", cp_is_out(state, country),
 			 "mobilising", json_is_true(json_object_get(json_object_get(state, "mobilising"), country)),
-			 "missed", cp_int(json_object_get(state, "missed"), country, 0),
-			 "immune", cp_int(json_object_get(state, "immune"), country, 0),
-			 "recruits", cp_int(json_object_get(state, "recruits"), country, 0),
+			 "missed", est_rules_int(json_object_get(state, "missed"), country, 0),
+			 "immune", est_rules_int(json_object_get(state, "immune"), country, 0),
+			 "recruits", est_rules_int(json_object_get(state, "recruits"), country, 0),
 			 "notes", notes(state, country), "pieces", pieces,
 			 "troops", cp_count(state, country, "infantry") + cp_count(state, country, "cavalry"),
 			 "infantry", cp_count(state, country, "infantry"), "cavalry", cp_count(state, country, "cavalry"),
@@ -321,11 +321,11 @@ static json_t *towns_view(const json_t *state, const json_t *rules)
 	int x, y;
 
 	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
-		const char *holder = json_string_value(json_object_get(json_object_get(state, "towns"), cp_str(t, "name")));
+		const char *holder = json_string_value(json_object_get(json_object_get(state, "towns"), est_rules_str(t, "name")));
 		if (!cp_sq(json_object_get(t, "square"), &x, &y))
 			continue;
-		if (add(list, json_pack("{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:i, s:i, s:i, s:i}", "name", cp_str(t, "name"),
-					"country", cp_str(t, "country"), "colour", cp_str(t, "colour"),
+		if (add(list, json_pack("{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:i, s:i, s:i, s:i}", "name", est_rules_str(t, "name"),
+					"country", est_rules_str(t, "country"), "colour", est_rules_str(t, "colour"),
 					"square_text", square_text(json_object_get(t, "square")), "holder", holder,
 					"holder_text", holder ? holder : "nobody", "cx", px(x) + CP_CELL / 2,
 					"cy", py(y) + CP_CELL / 2, "lx", px(x) + CP_CELL / 2, "ly", py(y) + CP_CELL + 9)) < 0) {
@@ -360,8 +360,8 @@ static json_t *capitals_view(const json_t *rules)
 	json_array_foreach(json_object_get(cp_board(rules), "capitals"), i, c) {
 		if (!cp_sq(json_object_get(c, "square"), &x, &y))
 			continue;
-		if (add(list, json_pack("{s:s?, s:s?, s:o, s:o, s:i, s:i, s:i, s:i}", "name", cp_str(c, "name"),
-					"country", cp_str(c, "country"), "square_text",
+		if (add(list, json_pack("{s:s?, s:s?, s:o, s:o, s:i, s:i, s:i, s:i}", "name", est_rules_str(c, "name"),
+					"country", est_rules_str(c, "country"), "square_text",
 					square_text(json_object_get(c, "square")), "points", star(x, y),
 					"px", px(x) + 2, "py", py(y) + 2, "lx", px(x) + CP_CELL / 2, "ly", py(y) - 3)) < 0) {
 			json_decref(list);
@@ -421,8 +421,8 @@ static json_t *broken_view(const json_t *state)
 	size_t i;
 
 	json_array_foreach(json_object_get(state, "broken"), i, b) {
-		const char *by = cp_str(b, "by"), *with = cp_str(b, "with");
-		int turn = cp_int(b, "turn", 0);
+		const char *by = est_rules_str(b, "by"), *with = est_rules_str(b, "with");
+		int turn = est_rules_int(b, "turn", 0);
 		if (!by || !with)
 			continue;
 		if (add(list, json_pack("{s:s, s:s, s:i, s:i, s:o}", "by", by, "with", with, "turn", turn,
@@ -456,16 +456,16 @@ static json_t *move_view(const json_t *m)
 		bx = px(tx) + CP_CELL / 2 - dx / len * (CP_TOKEN_R + 3);
 		by = py(ty) + CP_CELL / 2 - dy / len * (CP_TOKEN_R + 3);
 	}
-	return json_pack("{s:s?, s:o, s:o, s:o, s:b, s:i, s:i, s:i, s:i}", "piece", cp_str(m, "piece"),
+	return json_pack("{s:s?, s:o, s:o, s:o, s:b, s:i, s:i, s:i, s:i}", "piece", est_rules_str(m, "piece"),
 			 "from_text", square_text(from), "to_text", square_text(to),
-			 "text", est_rules_string(est_strdup_printf("%s moved", cp_str(m, "piece") ? cp_str(m, "piece") : "?")),
+			 "text", est_rules_string(est_strdup_printf("%s moved", est_rules_str(m, "piece") ? est_rules_str(m, "piece") : "?")),
 			 "arrow", arrow, "x1", (int)ax, "y1", (int)ay, "x2", (int)bx, "y2", (int)by);
 }
 
 /* The attack of last turn: ringed on the map where the target stood, when that is known. */
 static json_t *attack_view(const json_t *state, const json_t *attack)
 {
-	const char *target = cp_str(attack, "target");
+	const char *target = est_rules_str(attack, "target");
 	const json_t *piece = cp_piece(state, target);
 	int taken = json_is_true(json_object_get(attack, "taken")), x = 0, y = 0, ring;
 
@@ -475,12 +475,12 @@ static json_t *attack_view(const json_t *state, const json_t *attack)
 	ring = cp_sq(json_object_get(attack, "square"), &x, &y) ||
 	       (!taken && cp_sq(json_object_get(piece, "square"), &x, &y));
 	return json_pack("{s:s, s:b, s:s?, s:o, s:b, s:i, s:i}", "target", target, "taken", taken,
-			 "why", cp_str(attack, "why"),
+			 "why", est_rules_str(attack, "why"),
 			 "text", est_rules_string(est_strdup_printf("%s was attacked: %s%s%s%s", target,
 							       taken ? "taken" : "it held",
-							       cp_str(attack, "why") ? " (" : "",
-							       cp_str(attack, "why") ? cp_str(attack, "why") : "",
-							       cp_str(attack, "why") ? ")" : "")),
+							       est_rules_str(attack, "why") ? " (" : "",
+							       est_rules_str(attack, "why") ? est_rules_str(attack, "why") : "",
+							       est_rules_str(attack, "why") ? ")" : "")),
 			 "ring", ring, "cx", px(x) + CP_CELL / 2, "cy", py(y) + CP_CELL / 2);
 }
 
@@ -525,7 +525,7 @@ static int try_step(json_t *squares, char **text, const json_t *state, const jso
  */
 static json_t *legal_piece(const json_t *state, const json_t *rules, const json_t *piece)
 {
-	const char *kind = cp_str(piece, "kind");
+	const char *kind = est_rules_str(piece, "kind");
 	const int(*steps)[2] = same(kind, "general") ? general_steps : same(kind, "infantry") ? infantry_steps :
 			       cavalry_steps;
 	size_t n = same(kind, "general") ? 8 : 4, i;
@@ -540,13 +540,13 @@ static json_t *legal_piece(const json_t *state, const json_t *rules, const json_
 				goto fail;
 	} else {
 		json_array_foreach(json_object_get(json_object_get(cp_board(rules), "enlistment"),
-						   cp_str(piece, "country")), i, sq)
+						   est_rules_str(piece, "country")), i, sq)
 			if (cp_sq(sq, &x, &y) && try_step(squares, &text, state, rules, piece, x, y) < 0)
 				goto fail;
 	}
 	if (!squares)
 		goto fail;
-	return json_pack("{s:s?, s:s?, s:o, s:i, s:b, s:o, s:o}", "id", cp_str(piece, "id"), "kind", kind,
+	return json_pack("{s:s?, s:s?, s:o, s:i, s:b, s:o, s:o}", "id", est_rules_str(piece, "id"), "kind", kind,
 			 "square_text", square_text(json_object_get(piece, "square")),
 			 "count", (int)json_array_size(squares), "none", json_array_size(squares) == 0,
 			 "squares_text", est_rules_string(text ? text : strdup("none")), "squares", squares);
@@ -563,14 +563,14 @@ static json_t *legal_view(int *total, const json_t *state, const json_t *rules)
 	size_t i;
 
 	*total = 0;
-	if (!same(cp_str(state, "phase"), "turn"))
+	if (!same(est_rules_str(state, "phase"), "turn"))
 		return list;
 	json_array_foreach(json_object_get(state, "pieces"), i, p) {
 		json_t *v;
-		if (!same(cp_str(p, "country"), cp_str(state, "active")))
+		if (!same(est_rules_str(p, "country"), est_rules_str(state, "active")))
 			continue;
 		v = legal_piece(state, rules, p);
-		*total += cp_int(v, "count", 0);
+		*total += est_rules_int(v, "count", 0);
 		if (add(list, v) < 0) {
 			json_decref(list);
 			return NULL;
@@ -678,12 +678,12 @@ static json_t *tokens_view(const json_t *state, const json_t *rules, const char 
 		if (!cp_sq(json_object_get(p, "square"), &x, &y))
 			continue;
 		where = place_name(rules, x, y);
-		if (add(list, json_pack("{s:s?, s:s?, s:s, s:i, s:i, s:i, s:b, s:o}", "id", cp_str(p, "id"),
-					"country", cp_str(p, "country"), "letter", kind_letter(cp_str(p, "kind")),
+		if (add(list, json_pack("{s:s?, s:s?, s:s, s:i, s:i, s:i, s:b, s:o}", "id", est_rules_str(p, "id"),
+					"country", est_rules_str(p, "country"), "letter", kind_letter(est_rules_str(p, "kind")),
 					"cx", px(x) + CP_CELL / 2, "cy", py(y) + CP_CELL / 2, "ty", py(y) + CP_CELL / 2 + 5,
-					"own", own(state, power, cp_str(p, "country")),
-					"title", est_rules_string(est_strdup_printf("%s (%s) at [%d, %d]%s%s", cp_str(p, "id"),
-						cp_str(p, "kind"), x, y, where ? " on " : "", where ? where : "")))) < 0) {
+					"own", own(state, power, est_rules_str(p, "country")),
+					"title", est_rules_string(est_strdup_printf("%s (%s) at [%d, %d]%s%s", est_rules_str(p, "id"),
+						est_rules_str(p, "kind"), x, y, where ? " on " : "", where ? where : "")))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -729,7 +729,7 @@ static int order_view(json_t **list_out, json_t **text_out, const json_t *state)
 		if (!country)
 			continue;
 		if (add(list, json_pack("{s:s, s:b, s:b}", "country", country, "active",
-					same(country, cp_str(state, "active")), "out", cp_is_out(state, country))) < 0 ||
+					same(country, est_rules_str(state, "active")), "out", cp_is_out(state, country))) < 0 ||
 		    est_rules_join(&text, ", ", "%s%s", country, cp_is_out(state, country) ? " (out)" : "") < 0) {
 			json_decref(list);
 			free(text);
@@ -759,7 +759,7 @@ static json_t *throw_view(const json_t *state)
  */
 static json_t *example_view(const json_t *state, const json_t *legal)
 {
-	const char *active = cp_str(state, "active"), *piece = "France-C1", *target = "Austria-I3", *other = "Russia";
+	const char *active = est_rules_str(state, "active"), *piece = "France-C1", *target = "Austria-I3", *other = "Russia";
 	const json_t *l, *p, *c;
 	int x = 6, y = 7, found = 0;
 	size_t i;
@@ -767,14 +767,14 @@ static json_t *example_view(const json_t *state, const json_t *legal)
 	json_array_foreach(legal, i, l)
 		if (!found && json_array_size(json_object_get(l, "squares")) > 0) {
 			const json_t *sq = json_array_get(json_object_get(l, "squares"), 0);
-			piece = cp_str(l, "id");
-			x = cp_int(sq, "x", 0);
-			y = cp_int(sq, "y", 0);
+			piece = est_rules_str(l, "id");
+			x = est_rules_int(sq, "x", 0);
+			y = est_rules_int(sq, "y", 0);
 			found = 1;
 		}
 	json_array_foreach(json_object_get(state, "pieces"), i, p)
-		if (active && cp_str(p, "country") && !cp_friendly(state, active, cp_str(p, "country"))) {
-			target = cp_str(p, "id");
+		if (active && est_rules_str(p, "country") && !cp_friendly(state, active, est_rules_str(p, "country"))) {
+			target = est_rules_str(p, "id");
 			break;
 		}
 	json_array_foreach(json_object_get(state, "bases"), i, c)
@@ -790,7 +790,7 @@ static json_t *example_view(const json_t *state, const json_t *legal)
 /* DESIGN.md "Rules data and provenance": every report says where the board comes from. */
 static json_t *board_note(const json_t *rules)
 {
-	const char *provenance = cp_str(cp_board(rules), "provenance"), *source = cp_str(cp_board(rules), "source");
+	const char *provenance = est_rules_str(cp_board(rules), "provenance"), *source = est_rules_str(cp_board(rules), "source");
 
 	return est_rules_string(est_strdup_printf("board.json is %s%s%s", provenance ? provenance : "of unknown provenance",
 					     source ? ", from " : "", source ? source : ""));
@@ -798,7 +798,7 @@ static json_t *board_note(const json_t *rules)
 
 static int header(json_t *v, const json_t *state, const json_t *rules)
 {
-	const char *phase = cp_str(state, "phase"), *active = cp_str(state, "active");
+	const char *phase = est_rules_str(state, "phase"), *active = est_rules_str(state, "active");
 	json_t *order = NULL, *order_text = NULL;
 
 	if (order_view(&order, &order_text, state) < 0)
@@ -808,21 +808,21 @@ static int header(json_t *v, const json_t *state, const json_t *rules)
 		return -1;
 	}
 	return put(v, "order_text", order_text) < 0 ||
-	       put(v, "game", json_string(same(cp_str(state, "game"), "introductory") ? "introductory" : "standard")) < 0 ||
-	       put(v, "introductory", json_boolean(same(cp_str(state, "game"), "introductory"))) < 0 ||
+	       put(v, "game", json_string(same(est_rules_str(state, "game"), "introductory") ? "introductory" : "standard")) < 0 ||
+	       put(v, "introductory", json_boolean(same(est_rules_str(state, "game"), "introductory"))) < 0 ||
 	       put(v, "phase", json_string(phase ? phase : "start")) < 0 ||
 	       put(v, "over", json_boolean(same(phase, "over"))) < 0 ||
-	       put(v, "turn", json_integer(cp_int(state, "turn", 0))) < 0 ||
+	       put(v, "turn", json_integer(est_rules_int(state, "turn", 0))) < 0 ||
 	       put(v, "active", active ? json_string(active) : json_null()) < 0 ||
 	       put(v, "active_letter", active ? json_stringn(active, 1) : json_null()) < 0 ||
 	       put(v, "throw", throw_view(state)) < 0 ||
-	       put(v, "limit", json_integer(cp_int(state, "limit", 0))) < 0 ||
-	       put(v, "winner", cp_str(state, "winner") ? json_string(cp_str(state, "winner")) : json_null()) < 0 ||
-	       put(v, "win_reason", cp_str(state, "win_reason") ? json_string(cp_str(state, "win_reason")) :
+	       put(v, "limit", json_integer(est_rules_int(state, "limit", 0))) < 0 ||
+	       put(v, "winner", est_rules_str(state, "winner") ? json_string(est_rules_str(state, "winner")) : json_null()) < 0 ||
+	       put(v, "win_reason", est_rules_str(state, "win_reason") ? json_string(est_rules_str(state, "win_reason")) :
 		   json_null()) < 0 ||
 	       put(v, "board_note", board_note(rules)) < 0 ||
-	       put(v, "board_provenance", json_string(cp_str(cp_board(rules), "provenance") ?
-						      cp_str(cp_board(rules), "provenance") : "unknown")) < 0 ? -1 : 0;
+	       put(v, "board_provenance", json_string(est_rules_str(cp_board(rules), "provenance") ?
+						      est_rules_str(cp_board(rules), "provenance") : "unknown")) < 0 ? -1 : 0;
 }
 
 static int diplomacy(json_t *v, const json_t *state)
@@ -858,8 +858,8 @@ int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	    put(v, "example", example_view(state, json_object_get(v, "legal"))) < 0 ||
 	    put(v, "map", map_view(state, rules, power)) < 0 ||
 	    (power && (put(v, "power", json_string(power)) < 0 ||
-		       put(v, "own_turn", json_boolean(same(cp_str(state, "phase"), "turn") &&
-						       own(state, power, cp_str(state, "active")))) < 0))) {
+		       put(v, "own_turn", json_boolean(same(est_rules_str(state, "phase"), "turn") &&
+						       own(state, power, est_rules_str(state, "active")))) < 0))) {
 		json_decref(v);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}

@@ -1,7 +1,10 @@
 /*
- * What every ruleset does alike: the step's events (rulesets/ruleset.h: each
- * event an object with at least "type" and "text"), dice rolls logged with
- * their purpose, and the range check of rules data.
+ * What every ruleset does alike: look-ups in its JSON state, rules data and
+ * orders, the checks every validate() makes (only known fields, the answer
+ * it gives), the step's events (rulesets/ruleset.h: each event an object with
+ * at least "type" and "text"), dice rolls logged with their purpose, and
+ * the range check of rules data. A ruleset sees only this, util, dice and
+ * rulesets/ruleset.h (DESIGN.md "Source tree").
  */
 #ifndef EST_RULESETS_COMMON_H
 #define EST_RULESETS_COMMON_H
@@ -9,6 +12,52 @@
 #include <jansson.h>
 
 #include "dice/dice.h"
+
+/*
+ * The string at `key` of the object `obj`, or NULL when `obj` is no
+ * object, has no `key`, or holds something else there. Borrowed.
+ */
+const char *est_rules_str(const json_t *obj, const char *key);
+
+/*
+ * The integer at `key` of the object `obj`, cut to an int, or `fallback`
+ * when it holds none there (no object, no key, not an integer). Rules data
+ * keeps integers within -10000..10000 (est_rules_check_data).
+ */
+int est_rules_int(const json_t *obj, const char *key, int fallback);
+
+/*
+ * How many items a pile (a hand, a deck) holds: an array's size, or the
+ * public "count" of a sealed one ({"sealed": ..., "count": n}, seal/seal.h),
+ * as a player's copy of a sealed game holds it: counts are public, the
+ * cards are not (rulesets/ruleset.h sealed()).
+ */
+int est_rules_pile_count(const json_t *pile);
+
+/* 1 if `name` is one of `list` (NULL-terminated; a NULL `name` never is), else 0. */
+int est_rules_listed(const char *const *list, const char *name);
+
+/*
+ * The "only these fields" check of one order item (an object) in
+ * validate(): every field of `order` must be one of `fields`
+ * (NULL-terminated), and each of `required` (NULL-terminated; NULL: none)
+ * must be there. Appends to `diags` one diagnostic (est_rules_diag, at
+ * `index`, under `rule`) per field too many, named in "field":
+ *     "KEY" is not a field of a TYPE order; remove it
+ * then one per field missing:
+ *     a TYPE order needs "FIELD"; add it
+ * TYPE being the item's "type". Returns 1 if it found nothing to say, else 0.
+ */
+int est_rules_fields_ok(json_t *diags, int index, const json_t *order, const char *const *fields,
+			const char *const *required, const char *rule);
+
+/*
+ * The end of a validate() (rulesets/ruleset.h) that collected its refusals in
+ * `diags` (an array, stolen): none, and *diagnostics_out is NULL and it
+ * returns 0; otherwise *diagnostics_out takes `diags` and it returns
+ * EST_EINVAL with the message "N problem(s) with the orders".
+ */
+int est_rules_validated(json_t **diagnostics_out, json_t *diags);
 
 /*
  * Append an event to `events` (an array, borrowed): `fields` (a new

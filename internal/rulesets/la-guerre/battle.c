@@ -29,27 +29,27 @@ const char *lg_other_role(const char *role)
 
 static json_t *role_army(const json_t *state, const json_t *battle, const char *role)
 {
-	return lg_army(state, lg_str(json_object_get(battle, role), "army"));
+	return lg_army(state, est_rules_str(json_object_get(battle, role), "army"));
 }
 
 static const char *role_power(const json_t *battle, const char *role)
 {
-	return lg_str(json_object_get(battle, role), "power");
+	return est_rules_str(json_object_get(battle, role), "power");
 }
 
 /* The role that decides at the battle's step: 4 and 6 the initiative player, 5 the other, 9 the loser. */
 const char *lg_battle_deciding_role(const json_t *battle)
 {
-	const char *initiative = lg_str(battle, "initiative");
+	const char *initiative = est_rules_str(battle, "initiative");
 
-	switch (lg_int(battle, "step", 0)) {
+	switch (est_rules_int(battle, "step", 0)) {
 	case 4:
 	case 6:
 		return initiative;
 	case 5:
 		return lg_other_role(initiative);
 	case 9:
-		return lg_str(battle, "loser");
+		return est_rules_str(battle, "loser");
 	default:
 		return NULL;
 	}
@@ -60,7 +60,7 @@ void lg_battle_awaits(const char **power_out, const char **kind_out, const json_
 	const json_t *battle = json_object_get(state, "battle");
 	const char *role = battle ? lg_battle_deciding_role(battle) : NULL;
 	static const char *const kinds[] = {"battle-step-4", "battle-step-5", "battle-step-6"};
-	int step = lg_int(battle, "step", 0);
+	int step = est_rules_int(battle, "step", 0);
 
 	*power_out = role ? role_power(battle, role) : NULL;
 	*kind_out = !role ? NULL : step == 9 ? "retreat" : kinds[step - 4];
@@ -68,7 +68,7 @@ void lg_battle_awaits(const char **power_out, const char **kind_out, const json_
 
 const char *const *lg_battle_options(const json_t *state)
 {
-	int step = lg_int(json_object_get(state, "battle"), "step", 0);
+	int step = est_rules_int(json_object_get(state, "battle"), "step", 0);
 
 	return step == 9 ? step9_options : step == 6 ? step6_options : all_options;
 }
@@ -88,7 +88,7 @@ static int add_vp(json_t *state, json_t *events, const char *side, int vp, const
 		return error;
 	return est_rules_event(events, json_pack("{s:s, s:i}", "side", side, "vp", vp), "vp",
 			"%s scores %d VP%s for %s (5.628); now %d", side, vp, vp == 1 ? "" : "s", why,
-			lg_int(json_object_get(state, "vp"), side, 0));
+			est_rules_int(json_object_get(state, "vp"), side, 0));
 }
 
 /*
@@ -100,12 +100,12 @@ static int add_vp(json_t *state, json_t *events, const char *side, int vp, const
 static int mover_holds(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		       json_t *mover, const char *free_rule)
 {
-	const char *province = lg_str(mover, "location"), *side = lg_army_side(rules, mover);
+	const char *province = est_rules_str(mover, "location"), *side = lg_army_side(rules, mover);
 
 	if (!lg_enemy(state, rules, province, side))
 		return 0;
 	return lg_siege(state, events, rules, dice, mover,
-			lg_int(lg_province(state, province), "garrison", 0) > 0 ? free_rule : NULL);
+			est_rules_int(lg_province(state, province), "garrison", 0) > 0 ? free_rule : NULL);
 }
 
 /*
@@ -118,7 +118,7 @@ static int defender_gives_up(json_t *state, json_t *events, const json_t *rules,
 			     json_t *attacker, const char *province)
 {
 	json_t *p = lg_province(state, province);
-	int garrison = lg_int(p, "garrison", 0), ghosts = lg_int(p, "ghost", 0), error;
+	int garrison = est_rules_int(p, "garrison", 0), ghosts = est_rules_int(p, "ghost", 0), error;
 
 	if (!lg_friendly(state, rules, province, lg_army_side(rules, defender)))
 		return 0;
@@ -131,14 +131,14 @@ static int defender_gives_up(json_t *state, json_t *events, const json_t *rules,
 		if (error < 0)
 			return error;
 	}
-	if ((error = lg_set_controller(state, province, lg_str(attacker, "nation"), 0, 1)) < 0)
+	if ((error = lg_set_controller(state, province, est_rules_str(attacker, "nation"), 0, 1)) < 0)
 		return error;
 	return est_rules_event(events, json_pack("{s:s, s:s}", "province", province, "controller",
-					  lg_str(attacker, "nation")), "control",
+					  est_rules_str(attacker, "nation")), "control",
 			"%s takes %d garrison division%s along%s, and %s gains control of %s at once and "
 			"places a new garrison (5.616, for a defender leaving a battle begun: RULINGS.md L11)",
-			lg_str(defender, "nation"), garrison, garrison == 1 ? "" : "s",
-			ghosts ? " (its ghost divisions are lost)" : "", lg_str(attacker, "nation"), province);
+			est_rules_str(defender, "nation"), garrison, garrison == 1 ? "" : "s",
+			ghosts ? " (its ghost divisions are lost)" : "", est_rules_str(attacker, "nation"), province);
 }
 
 /* 5.616 The Retreat Option, chosen at step 4, 5 or 6: never pursued (5.612 NOTE). */
@@ -147,14 +147,14 @@ static int retreat_option(json_t *state, json_t *events, const json_t *rules, es
 {
 	json_t *battle = json_object_get(state, "battle");
 	json_t *army = role_army(state, battle, role), *enemy = role_army(state, battle, lg_other_role(role));
-	const char *province = lg_str(battle, "province");
+	const char *province = est_rules_str(battle, "province");
 	/* `role` lives in the battle, which end_battle() frees: decide everything first. */
 	int begun = json_is_true(json_object_get(battle, "begun")), defender = strcmp(role, "defender") == 0;
 	int error;
 
 	/* RULINGS.md L11, L12: once the battle has begun, a retreat leaves the enemy the victory. */
 	if (begun && (error = add_vp(state, events, lg_army_side(rules, enemy),
-				     lg_int(lg_table(rules, "victory_points"), "retreat_victory", 1),
+				     est_rules_int(lg_table(rules, "victory_points"), "retreat_victory", 1),
 				     "the enemy's retreat")) < 0)
 		return error;
 	if (defender && begun && (error = defender_gives_up(state, events, rules, army, enemy, province)) < 0)
@@ -193,23 +193,23 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 	const json_t *row;
 	int roll, error;
 
-	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.616: %s auxiliary option",
-			     lg_str(battle, "province"), power)) < 0)
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.616: %s auxiliary option",
+			     est_rules_str(battle, "province"), power)) < 0)
 		return error;
 	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
-	effect = lg_str(row, "effect");
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:s}", "province", lg_str(battle, "province"),
-						"roll", roll, "result", lg_str(row, "name")), "auxiliary",
+	effect = est_rules_str(row, "effect");
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:s}", "province", est_rules_str(battle, "province"),
+						"roll", roll, "result", est_rules_str(row, "name")), "auxiliary",
 			      "%s rolls %d on the Auxiliary Options column: %s%s", power, roll,
-			      lg_str(row, "name"), effect && strcmp(effect, "none") == 0 ?
+			      est_rules_str(row, "name"), effect && strcmp(effect, "none") == 0 ?
 			      ", which has no effect in a strategic battle (5.616)" : "")) < 0)
 		return error;
 	if (effect && strcmp(effect, "eliminate") == 0)
 		return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
-			       lg_int(row, "divisions", 1), 0, lg_str(row, "name"));
+			       est_rules_int(row, "divisions", 1), 0, est_rules_str(row, "name"));
 	if (effect && (strcmp(effect, "drm") == 0 || strcmp(effect, "enemy-drm") == 0)) {
 		const char *to = strcmp(effect, "drm") == 0 ? role : lg_other_role(role);
-		json_object_set_new(drm, to, json_integer(lg_int(drm, to, 0) + lg_int(row, "drm", 0)));
+		json_object_set_new(drm, to, json_integer(est_rules_int(drm, to, 0) + est_rules_int(row, "drm", 0)));
 	}
 	return 0;
 }
@@ -221,27 +221,27 @@ static int bombard(json_t *state, json_t *events, const json_t *rules, est_dice 
 	json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "bombard");
 	json_t *army = role_army(state, battle, role), *rolls = json_array();
-	int guns = lg_int(army, "artillery", 0), hits = 0, error;
+	int guns = est_rules_int(army, "artillery", 0), hits = 0, error;
 
 	for (int i = 0; i < guns; i++) {
 		int roll;
-		if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 10), "%s 5.616: %s bombardment, "
-				     "artillery unit %d", lg_str(battle, "province"), role_power(battle, role),
+		if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 10), "%s 5.616: %s bombardment, "
+				     "artillery unit %d", est_rules_str(battle, "province"), role_power(battle, role),
 				     i + 1)) < 0) {
 			json_decref(rolls);
 			return error;
 		}
 		json_array_append_new(rolls, json_integer(roll));
-		hits += roll >= lg_int(table, "hit_on", 10);
+		hits += roll >= est_rules_int(table, "hit_on", 10);
 	}
-	if ((error = est_rules_event(events, json_pack("{s:s, s:o, s:i}", "province", lg_str(battle, "province"),
+	if ((error = est_rules_event(events, json_pack("{s:s, s:o, s:i}", "province", est_rules_str(battle, "province"),
 						"rolls", rolls, "hits", hits), "bombard",
 			      "%s bombards with %d artillery unit%s: %d hit%s (5.616)",
 			      role_power(battle, role), guns, guns == 1 ? "" : "s", hits,
 			      hits == 1 ? "" : "s")) < 0)
 		return error;
 	return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
-		       hits * lg_int(table, "divisions_per_hit", 2), 1, "bombardment (5.616)");
+		       hits * est_rules_int(table, "divisions_per_hit", 2), 1, "bombardment (5.616)");
 }
 
 /* 5.612 step 7: one six-sided die each, with the commander's rating and the modifiers. */
@@ -251,12 +251,12 @@ static int attack_total(int *out, json_t *events_detail, const json_t *state, co
 	const json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "attack");
 	const json_t *army = role_army(state, battle, role), *enemy = role_army(state, battle, lg_other_role(role));
-	int roll, rating = lg_tactical(rules, army), drm = lg_int(json_object_get(battle, "drm"), role, 0);
+	int roll, rating = lg_tactical(rules, army), drm = est_rules_int(json_object_get(battle, "drm"), role, 0);
 	int corps = lg_corps_count(army) > lg_corps_count(enemy) ?
-		lg_int(table, "corps_superiority_drm", 1) : 0, error;
+		est_rules_int(table, "corps_superiority_drm", 1) : 0, error;
 
-	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.612 step 7: %s attack roll",
-			     lg_str(battle, "province"), role_power(battle, role))) < 0)
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step 7: %s attack roll",
+			     est_rules_str(battle, "province"), role_power(battle, role))) < 0)
 		return error;
 	*out = roll + rating + drm + corps;
 	json_object_set_new(events_detail, role, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "power",
@@ -268,9 +268,9 @@ static int attack_total(int *out, json_t *events_detail, const json_t *state, co
 /* "France 5 + 3 tactical + 1 DRM + 1 corps = 10", from attack_total's detail. */
 static const char *total_text(const json_t *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %d + %d tactical %+d DRM + %d corps = %d", lg_str(d, "power"),
-		 lg_int(d, "roll", 0), lg_int(d, "tactical", 0), lg_int(d, "drm", 0), lg_int(d, "corps", 0),
-		 lg_int(d, "total", 0));
+	snprintf(buf, len, "%s %d + %d tactical %+d DRM + %d corps = %d", est_rules_str(d, "power"),
+		 est_rules_int(d, "roll", 0), est_rules_int(d, "tactical", 0), est_rules_int(d, "drm", 0), est_rules_int(d, "corps", 0),
+		 est_rules_int(d, "total", 0));
 	return buf;
 }
 
@@ -288,16 +288,16 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 		return error;
 	}
 	winner = a > d ? "attacker" : a < d ? "defender" :
-		(lg_str(table, "tie") ? lg_str(table, "tie") : "defender");
+		(est_rules_str(table, "tie") ? est_rules_str(table, "tie") : "defender");
 	loser = lg_other_role(winner);
 	margin = abs(a - d);
-	loss = margin < lg_int(table, "loser_losses_min", 1) ? lg_int(table, "loser_losses_min", 1) : margin;
-	if (loss > lg_int(table, "loser_losses_max", 4))
-		loss = lg_int(table, "loser_losses_max", 4);
-	if ((error = est_rules_event(events, json_pack("{s:s, s:O, s:s}", "province", lg_str(battle, "province"),
+	loss = margin < est_rules_int(table, "loser_losses_min", 1) ? est_rules_int(table, "loser_losses_min", 1) : margin;
+	if (loss > est_rules_int(table, "loser_losses_max", 4))
+		loss = est_rules_int(table, "loser_losses_max", 4);
+	if ((error = est_rules_event(events, json_pack("{s:s, s:O, s:s}", "province", est_rules_str(battle, "province"),
 						"attack", detail, "winner", role_power(battle, winner)),
 			      "attack", "Attack at %s (5.612 step 7): %s; %s: %s wins%s",
-			      lg_str(battle, "province"), total_text(json_object_get(detail, "attacker"), at, sizeof(at)),
+			      est_rules_str(battle, "province"), total_text(json_object_get(detail, "attacker"), at, sizeof(at)),
 			      total_text(json_object_get(detail, "defender"), de, sizeof(de)),
 			      role_power(battle, winner), a == d ? " the tie (RULINGS.md L10)" : "")) < 0) {
 		json_decref(detail);
@@ -307,12 +307,12 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 	json_object_set_new(battle, "loser", json_string(loser));
 	json_object_set_new(battle, "step", json_integer(9));
 	if ((error = add_vp(state, events, lg_army_side(rules, role_army(state, battle, winner)),
-			    lg_int(vp, "attack_win", 1) + (loss >= lg_int(vp, "heavy_losses", 3) ?
-							    lg_int(vp, "heavy_losses_bonus", 1) : 0),
+			    est_rules_int(vp, "attack_win", 1) + (loss >= est_rules_int(vp, "heavy_losses", 3) ?
+							    est_rules_int(vp, "heavy_losses_bonus", 1) : 0),
 			    "the victory")) < 0 ||
 	    (error = lg_lose(state, events, rules, role_army(state, battle, loser), loss, 0, "the attack")) < 0)
 		return error;
-	if (margin <= lg_int(table, "winner_loses_one_if_margin_at_most", 1) &&
+	if (margin <= est_rules_int(table, "winner_loses_one_if_margin_at_most", 1) &&
 	    (error = lg_lose(state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
 		return error;
 	return battle_survives(state, events, rules, dice);
@@ -323,12 +323,12 @@ static int loser_retreats(json_t *state, json_t *events, const json_t *rules, es
 			  const char *to)
 {
 	json_t *battle = json_object_get(state, "battle");
-	const char *loser = lg_str(battle, "loser");
+	const char *loser = est_rules_str(battle, "loser");
 	json_t *army = role_army(state, battle, loser), *winner = role_army(state, battle, lg_other_role(loser));
 	int error;
 
 	if (strcmp(loser, "defender") == 0 &&
-	    (error = defender_gives_up(state, events, rules, army, winner, lg_str(battle, "province"))) < 0)
+	    (error = defender_gives_up(state, events, rules, army, winner, est_rules_str(battle, "province"))) < 0)
 		return error;
 	if ((error = lg_retreat(state, events, rules, dice, army, to, winner)) < 0)
 		return error;
@@ -340,15 +340,15 @@ static int apply_option(json_t *state, json_t *events, const json_t *rules, est_
 {
 	json_t *battle = json_object_get(state, "battle");
 	const char *role = lg_battle_deciding_role(battle);
-	int step = lg_int(battle, "step", 0), error;
+	int step = est_rules_int(battle, "step", 0), error;
 
 	if (step == 9)
 		return loser_retreats(state, events, rules, dice, to);
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:s, s:s}", "province", lg_str(battle, "province"),
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:s, s:s}", "province", est_rules_str(battle, "province"),
 						"battle_step", step, "power", role_power(battle, role),
 						"option", option), "option",
-			      "5.612 step %d at %s: %s (%s) chooses %s", step, lg_str(battle, "province"),
-			      role_power(battle, role), strcmp(role, lg_str(battle, "initiative")) == 0 ?
+			      "5.612 step %d at %s: %s (%s) chooses %s", step, est_rules_str(battle, "province"),
+			      role_power(battle, role), strcmp(role, est_rules_str(battle, "initiative")) == 0 ?
 			      "the initiative player" : "the non-initiative player", option)) < 0)
 		return error;
 	if (strcmp(option, "attack") == 0) {
@@ -378,7 +378,7 @@ static int option_allowed(const json_t *state, const char *option)
 	if (!*o)
 		return 0;
 	return strcmp(option, "bombard") != 0 ||
-	       lg_int(role_army(state, battle, lg_battle_deciding_role(battle)), "artillery", 0) > 0;
+	       est_rules_int(role_army(state, battle, lg_battle_deciding_role(battle)), "artillery", 0) > 0;
 }
 
 /* A retreat's destination, when given, must still be open. */
@@ -413,7 +413,7 @@ static int only_way(const char **to_out, const json_t *state, const json_t *rule
 	/* The string lives in the map data, so it outlives the array. */
 	if (n == 1) {
 		const json_t *p = lg_province_data(rules, *to_out);
-		*to_out = lg_str(p, "name");
+		*to_out = est_rules_str(p, "name");
 	}
 	json_decref(opts);
 	return n <= 1;
@@ -427,23 +427,23 @@ static int standing_answer(json_t *state, json_t *events, const json_t *rules, e
 	char step[8];
 	const json_t *st;
 
-	snprintf(step, sizeof(step), "%d", lg_int(battle, "step", 0));
+	snprintf(step, sizeof(step), "%d", est_rules_int(battle, "step", 0));
 	*took = 0;
-	if (!(st = lg_standing(state, power, lg_str(battle, "province"), lg_int(battle, "step", 0))))
+	if (!(st = lg_standing(state, power, est_rules_str(battle, "province"), est_rules_int(battle, "step", 0))))
 		return 0;
-	option = lg_str(st, "option");
-	to = lg_str(st, "to");
+	option = est_rules_str(st, "option");
+	to = est_rules_str(st, "to");
 	/* RULINGS.md L19: the order stays the power's own, so only it reads why it was not used. */
 	if (!option_allowed(state, option) || !destination_open(state, rules, to))
 		return est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "power", power, "province",
-						  lg_str(battle, "province"), "visible_to", power), "standing",
+						  est_rules_str(battle, "province"), "visible_to", power), "standing",
 				"%s's standing order for %s, step %s (%s%s%s) cannot be carried out now; "
-				"the decision is asked", power, lg_str(battle, "province"), step, option,
+				"the decision is asked", power, est_rules_str(battle, "province"), step, option,
 				to ? " to " : "", to ? to : "");
 	*took = 1;
-	if (est_rules_event(events, json_pack("{s:s, s:s}", "power", power, "province", lg_str(battle, "province")),
+	if (est_rules_event(events, json_pack("{s:s, s:s}", "power", power, "province", est_rules_str(battle, "province")),
 		     "standing", "%s's standing order for %s, step %s, answers: %s%s%s", power,
-		     lg_str(battle, "province"), step, option, to ? " to " : "", to ? to : "") < 0)
+		     est_rules_str(battle, "province"), step, option, to ? " to " : "", to ? to : "") < 0)
 		return est_error_code();
 	return apply_option(state, events, rules, dice, option, to);
 }
@@ -454,7 +454,7 @@ int lg_battle_continue(json_t *state, json_t *events, const json_t *rules, est_d
 	int error, took;
 
 	while ((battle = json_object_get(state, "battle"))) {
-		int step = lg_int(battle, "step", 0);
+		int step = est_rules_int(battle, "step", 0);
 		const char *to;
 
 		if (step == 7) {
@@ -479,13 +479,13 @@ int lg_battle_continue(json_t *state, json_t *events, const json_t *rules, est_d
 int lg_battle_decide(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		     const json_t *order)
 {
-	const char *type = lg_str(order, "type");
-	const char *option = strcmp(type, "retreat") == 0 ? "retreat" : lg_str(order, "option");
+	const char *type = est_rules_str(order, "type");
+	const char *option = strcmp(type, "retreat") == 0 ? "retreat" : est_rules_str(order, "option");
 	int error;
 
 	if (!json_object_get(state, "battle") || !option_allowed(state, option))
 		return est_error_set(EST_EINVAL, "orders: the battle does not await \"%s\"", option);
-	if ((error = apply_option(state, events, rules, dice, option, lg_str(order, "to"))) < 0)
+	if ((error = apply_option(state, events, rules, dice, option, est_rules_str(order, "to"))) < 0)
 		return error;
 	return lg_battle_continue(state, events, rules, dice);
 }
@@ -497,17 +497,17 @@ static int approach(json_t *state, json_t *events, const json_t *rules, est_dice
 	const json_t *table = lg_table(rules, "approach"), *row;
 	int roll, error;
 
-	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
-			     lg_str(battle, "province"), strcmp(role, "defender") == 0 ? 1 : 2,
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
+			     est_rules_str(battle, "province"), strcmp(role, "defender") == 0 ? 1 : 2,
 			     role_power(battle, role))) < 0)
 		return error;
 	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
-	json_object_set_new(drm, role, json_integer(lg_int(drm, role, 0) + lg_int(row, "drm", 0)));
-	return est_rules_event(events, json_pack("{s:s, s:i, s:s, s:i}", "province", lg_str(battle, "province"),
-					  "roll", roll, "result", lg_str(row, "name"), "drm", lg_int(row, "drm", 0)),
+	json_object_set_new(drm, role, json_integer(est_rules_int(drm, role, 0) + est_rules_int(row, "drm", 0)));
+	return est_rules_event(events, json_pack("{s:s, s:i, s:s, s:i}", "province", est_rules_str(battle, "province"),
+					  "roll", roll, "result", est_rules_str(row, "name"), "drm", est_rules_int(row, "drm", 0)),
 			"approach", "5.612 step %d: %s (%s) rolls %d on the Approach to Battlefield Table: "
 			"%s (%+d to attack)", strcmp(role, "defender") == 0 ? 1 : 2, role_power(battle, role),
-			role, roll, lg_str(row, "name"), lg_int(row, "drm", 0));
+			role, roll, est_rules_str(row, "name"), est_rules_int(row, "drm", 0));
 }
 
 /* 5.513: each rolls a die plus the commander's tactical rating; equal results roll again. */
@@ -517,17 +517,17 @@ static int initiative(int *mover_wins, json_t *events, const json_t *rules, est_
 	int m, d, error;
 
 	do {
-		if ((error = est_rules_roll(&m, dice, 6, "%s 5.513: %s initiative", province, lg_str(mover, "nation"))) < 0 ||
-		    (error = est_rules_roll(&d, dice, 6, "%s 5.513: %s initiative", province, lg_str(defender, "nation"))) < 0)
+		if ((error = est_rules_roll(&m, dice, 6, "%s 5.513: %s initiative", province, est_rules_str(mover, "nation"))) < 0 ||
+		    (error = est_rules_roll(&d, dice, 6, "%s 5.513: %s initiative", province, est_rules_str(defender, "nation"))) < 0)
 			return error;
 		int mt = m + lg_tactical(rules, mover), dt = d + lg_tactical(rules, defender);
 		if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i, s:i}", "province", province,
 							"mover_roll", m, "mover_total", mt, "defender_roll", d,
 							"defender_total", dt), "initiative",
 				      "5.513 entering %s: %s (%s, tactical %d) rolls %d = %d; %s (%s, tactical %d) "
-				      "rolls %d = %d: %s", province, lg_str(mover, "nation"),
+				      "rolls %d = %d: %s", province, est_rules_str(mover, "nation"),
 				      lg_commander_name(rules, mover), lg_tactical(rules, mover), m, mt,
-				      lg_str(defender, "nation"), lg_commander_name(rules, defender),
+				      est_rules_str(defender, "nation"), lg_commander_name(rules, defender),
 				      lg_tactical(rules, defender), d, dt, mt == dt ? "equal, both roll again" :
 				      mt > dt ? "the moving player proceeds immediately to the attack" :
 				      "the non-moving player has the initiative")) < 0)
@@ -541,15 +541,15 @@ static int initiative(int *mover_wins, json_t *events, const json_t *rules, est_
 int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		    json_t *mover, const char *from, json_t *defender)
 {
-	const char *province = lg_str(defender, "location");
+	const char *province = est_rules_str(defender, "location");
 	int mover_wins, error;
 	json_t *battle;
 
 	if ((error = initiative(&mover_wins, events, rules, dice, mover, defender, province)) < 0)
 		return error;
 	battle = json_pack("{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:s}, s:s, s:i, s:b, s:{s:i, s:i}}",
-		"province", province, "attacker", "army", lg_str(mover, "id"), "power", lg_str(mover, "nation"),
-		"from", from, "defender", "army", lg_str(defender, "id"), "power", lg_str(defender, "nation"),
+		"province", province, "attacker", "army", est_rules_str(mover, "id"), "power", est_rules_str(mover, "nation"),
+		"from", from, "defender", "army", est_rules_str(defender, "id"), "power", est_rules_str(defender, "nation"),
 		"initiative", mover_wins ? "attacker" : "defender", "step", mover_wins ? 7 : 4, "begun", 0,
 		"drm", "attacker", 0, "defender", 0);
 	if (!battle || json_object_set_new(state, "battle", battle) < 0)
@@ -559,8 +559,8 @@ int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice
 		return error;
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i}", "province", province, "attacker_corps",
 						lg_corps_count(mover), "defender_corps", lg_corps_count(defender)),
-			      "corps", "5.612 step 3: %s has %d corps, %s %d", lg_str(mover, "nation"),
-			      lg_corps_count(mover), lg_str(defender, "nation"), lg_corps_count(defender))) < 0)
+			      "corps", "5.612 step 3: %s has %d corps, %s %d", est_rules_str(mover, "nation"),
+			      lg_corps_count(mover), est_rules_str(defender, "nation"), lg_corps_count(defender))) < 0)
 		return error;
 	return lg_battle_continue(state, events, rules, dice);
 }

@@ -13,10 +13,10 @@
 static int member_counts(char **why_out, const json_t *state, const json_t *rules, const char *nation)
 {
 	const json_t *d = json_object_get(json_object_get(state, "diplomacy"), nation);
-	const char *status = lg_str(d, "status");
+	const char *status = est_rules_str(d, "status");
 	const json_t *exclude = json_object_get(state, "embargo_exclude"), *v;
 	int expired = status && strcmp(status, "peace") == 0 && json_object_get(d, "expires") &&
-		      lg_int(d, "expires", 0) < lg_int(state, "year", 0);
+		      est_rules_int(d, "expires", 0) < est_rules_int(state, "year", 0);
 	size_t i;
 
 	if (status && (strcmp(status, "alliance") == 0 || (strcmp(status, "peace") == 0 && !expired))) {
@@ -63,10 +63,10 @@ static int ports_occupied(const json_t *state, const json_t *rules, const char *
 	size_t i, ports = 0;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "map"), "provinces"), i, p) {
-		if (strcmp(lg_str(p, "nation"), nation) != 0 || !embargo_port(rules, p))
+		if (strcmp(est_rules_str(p, "nation"), nation) != 0 || !embargo_port(rules, p))
 			continue;
 		ports++;
-		if (strcmp(lg_controller(state, lg_str(p, "name")), LG_FRANCE) != 0)
+		if (strcmp(lg_controller(state, est_rules_str(p, "name")), LG_FRANCE) != 0)
 			return 0;
 	}
 	return ports > 0;
@@ -95,8 +95,8 @@ static int member_in(char **why, const json_t *state, const json_t *rules, const
 		in = 1;
 	} else if (!in && !reason) {
 		reason = est_strdup_printf("%s: %s, and French troops do not occupy all its ports", nation,
-					   lg_str(json_object_get(json_object_get(state, "diplomacy"), nation),
-						  "status") ? lg_str(json_object_get(json_object_get(state,
+					   est_rules_str(json_object_get(json_object_get(state, "diplomacy"), nation),
+						  "status") ? est_rules_str(json_object_get(json_object_get(state,
 						  "diplomacy"), nation), "status") : "no treaty with France");
 	}
 	*why = append(*why, reason);
@@ -133,7 +133,7 @@ static int embargo_income(const json_t *state, const json_t *rules)
 	int income = 0;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "map"), "provinces"), i, p) {
-		const char *c = lg_controller(state, lg_str(p, "name")), *side = lg_side_of(rules, c);
+		const char *c = lg_controller(state, est_rules_str(p, "name")), *side = lg_side_of(rules, c);
 		char *why = NULL;
 		if (!embargo_port(rules, p))
 			continue;
@@ -155,11 +155,11 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules)
 
 	if (raised < 0)
 		return raised;
-	limit = lg_int(embargo, raised ? "raised_limit" : "limit", 5);
+	limit = est_rules_int(embargo, raised ? "raised_limit" : "limit", 5);
 	income = embargo_income(state, rules);
 	vp = income < limit ? income : limit;
-	asked = lg_int(state, "britain_buy", 0);
-	cap = lg_int(embargo, raised ? "britain_buy_max_under_embargo" : "britain_buy_max", 5);
+	asked = est_rules_int(state, "britain_buy", 0);
+	cap = est_rules_int(embargo, raised ? "britain_buy_max_under_embargo" : "britain_buy_max", 5);
 	bought = asked < cap ? asked : cap;
 	lg_add_vp(state, LG_FRANCE, vp);
 	lg_add_vp(state, LG_COALITION, bought);
@@ -169,7 +169,7 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules)
 					   "britain_asked", asked, "britain_cap", cap, "britain_vp", bought),
 			 "embargo", "4.241 Continental System, winter %d: %s; the Embargo limit is %d VPs "
 			 "(%s); France's ports bring %d, so France scores %d VP%s. Britain may buy at most "
-			 "%d VPs this winter: asked %d, buys %d", lg_int(state, "year", 0),
+			 "%d VPs this winter: asked %d, buys %d", est_rules_int(state, "year", 0),
 			 raised ? "France's embargo is complete" : "France's embargo is not complete", limit,
 			 why, income, vp, vp == 1 ? "" : "s", cap, asked, bought);
 	free(why);

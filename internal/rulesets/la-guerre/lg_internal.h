@@ -29,8 +29,6 @@
 #define LG_COALITION "Coalition"
 
 /* state.c: look-ups in the rules data and the state */
-const char *lg_str(const json_t *obj, const char *key);
-int lg_int(const json_t *obj, const char *key, int fallback);
 const json_t *lg_table(const json_t *rules, const char *name);
 const json_t *lg_scenario(const json_t *rules);
 const json_t *lg_province_data(const json_t *rules, const char *name);

@@ -18,7 +18,7 @@ static int haven(const json_t *state, const json_t *rules, const char *province,
 
 json_t *lg_retreat_options(const json_t *state, const json_t *rules, const json_t *army)
 {
-	const json_t *adjacent = json_object_get(lg_province_data(rules, lg_str(army, "location")), "adjacent");
+	const json_t *adjacent = json_object_get(lg_province_data(rules, est_rules_str(army, "location")), "adjacent");
 	const char *side = lg_army_side(rules, army);
 	json_t *out = json_array(), *p;
 	size_t i;
@@ -41,8 +41,8 @@ static json_t *way_through_enemy(const json_t *state, const json_t *rules, const
 	json_t *came = json_object(), *queue = json_array(), *way = NULL;
 	size_t head = 0;
 
-	json_object_set_new(came, lg_str(army, "location"), json_string(""));
-	json_array_append_new(queue, json_string(lg_str(army, "location")));
+	json_object_set_new(came, est_rules_str(army, "location"), json_string(""));
+	json_array_append_new(queue, json_string(est_rules_str(army, "location")));
 	while (head < json_array_size(queue) && !way) {
 		const char *at = json_string_value(json_array_get(queue, head++));
 		const json_t *next;
@@ -55,7 +55,7 @@ static json_t *way_through_enemy(const json_t *state, const json_t *rules, const
 			json_object_set_new(came, n, json_string(at));
 			if (haven(state, rules, n, side)) {
 				way = json_array();
-				for (const char *p = n; *p; p = lg_str(came, p))
+				for (const char *p = n; *p; p = est_rules_str(came, p))
 					json_array_insert_new(way, 0, json_string(p));
 				json_array_remove(way, 0);
 				break;
@@ -74,7 +74,7 @@ static json_t *way_through_enemy(const json_t *state, const json_t *rules, const
 static int retreat_through_enemy(json_t *state, json_t *events, const json_t *rules, json_t *army)
 {
 	json_t *way = way_through_enemy(state, rules, army);
-	const char *from = lg_str(army, "location");
+	const char *from = est_rules_str(army, "location");
 	char from_copy[128];
 	int crossed, error;
 
@@ -84,15 +84,15 @@ static int retreat_through_enemy(json_t *state, json_t *events, const json_t *ru
 				      "provinces (5.6291)");
 	crossed = (int)json_array_size(way) - 1;
 	json_object_set(army, "location", json_array_get(way, json_array_size(way) - 1));
-	error = est_rules_event(events, json_pack("{s:s, s:s, s:O}", "army", lg_str(army, "id"), "from", from_copy,
+	error = est_rules_event(events, json_pack("{s:s, s:s, s:O}", "army", est_rules_str(army, "id"), "from", from_copy,
 					   "way", way), "retreat",
 			 "%s's army (%s) has no friendly province to retreat to from %s and retreats through "
-			 "%d enemy province%s to %s (5.6291)", lg_str(army, "nation"),
+			 "%d enemy province%s to %s (5.6291)", est_rules_str(army, "nation"),
 			 lg_commander_name(rules, army), from_copy, crossed, crossed == 1 ? "" : "s",
-			 lg_str(army, "location"));
+			 est_rules_str(army, "location"));
 	if (error == 0)
 		error = lg_lose(state, events, rules, army, crossed *
-				lg_int(lg_table(rules, "retreat_through_enemy"), "divisions_per_province", 1), 0,
+				est_rules_int(lg_table(rules, "retreat_through_enemy"), "divisions_per_province", 1), 0,
 				"the retreat through enemy provinces (5.6291)");
 	json_decref(way);
 	return error;
@@ -107,17 +107,17 @@ static int pursue(json_t *state, json_t *events, const json_t *rules, est_dice *
 	int total, lost = 0, error;
 	size_t i;
 
-	if ((error = est_rules_roll(&roll, dice, lg_int(table, "die", 6), "%s 5.629: %s pursuit",
-			     lg_str(pursuer, "location"), lg_str(pursuer, "nation"))) < 0)
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.629: %s pursuit",
+			     est_rules_str(pursuer, "location"), est_rules_str(pursuer, "nation"))) < 0)
 		return error;
 	total = roll + rating;
 	json_array_foreach(json_object_get(table, "results"), i, row)
-		if (total >= lg_int(row, "min", 0) && total <= lg_int(row, "max", 0))
-			lost = lg_int(row, "divisions", 0);
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i}", "nation", lg_str(pursuer, "nation"),
+		if (total >= est_rules_int(row, "min", 0) && total <= est_rules_int(row, "max", 0))
+			lost = est_rules_int(row, "divisions", 0);
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i}", "nation", est_rules_str(pursuer, "nation"),
 						"roll", roll, "total", total, "divisions", lost), "pursuit",
 			      "5.629 pursuit: %s rolls %d + %d tactical = %d: %s loses %d division%s",
-			      lg_str(pursuer, "nation"), roll, rating, total, lg_str(army, "nation"), lost,
+			      est_rules_str(pursuer, "nation"), roll, rating, total, est_rules_str(army, "nation"), lost,
 			      lost == 1 ? "" : "s")) < 0)
 		return error;
 	return lg_lose(state, events, rules, army, lost, 0, "pursuit (5.629)");
@@ -130,11 +130,11 @@ int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 	char from[128], id[128];
 	int error;
 
-	snprintf(from, sizeof(from), "%s", lg_str(army, "location"));
-	snprintf(id, sizeof(id), "%s", lg_str(army, "id"));
+	snprintf(from, sizeof(from), "%s", est_rules_str(army, "location"));
+	snprintf(id, sizeof(id), "%s", est_rules_str(army, "id"));
 	/* No choice given: the first open province, or the way through enemy provinces. */
 	if (!to && json_array_size(opts) > 0)
-		to = lg_str(lg_province_data(rules, json_string_value(json_array_get(opts, 0))), "name");
+		to = est_rules_str(lg_province_data(rules, json_string_value(json_array_get(opts, 0))), "name");
 	json_decref(opts);
 	if (!to) {
 		if ((error = retreat_through_enemy(state, events, rules, army)) < 0)
@@ -142,7 +142,7 @@ int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 	} else {
 		json_object_set_new(army, "location", json_string(to));
 		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:s}", "army", id, "from", from, "to", to),
-				      "retreat", "%s's army (%s) retreats from %s to %s%s", lg_str(army, "nation"),
+				      "retreat", "%s's army (%s) retreats from %s to %s%s", est_rules_str(army, "nation"),
 				      lg_commander_name(rules, army), from, to,
 				      pursuer ? "" : ", without pursuit (5.612 NOTE)")) < 0)
 			return error;

@@ -19,12 +19,12 @@ static json_t *provinces_at_start(const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "map"), "provinces"), i, p) {
-		const char *name = lg_str(p, "name");
-		const char *c = lg_str(json_object_get(scenario, "control"), name);
+		const char *name = est_rules_str(p, "name");
+		const char *c = est_rules_str(json_object_get(scenario, "control"), name);
 		const json_t *g = json_object_get(json_object_get(scenario, "garrisons"), name);
-		json_object_set_new(out, name, json_pack("{s:s, s:i, s:i}", "controller", c ? c : lg_str(p, "nation"),
-							 "garrison", lg_int(g, "divisions", 0), "ghost",
-							 lg_int(g, "ghost", 0)));
+		json_object_set_new(out, name, json_pack("{s:s, s:i, s:i}", "controller", c ? c : est_rules_str(p, "nation"),
+							 "garrison", est_rules_int(g, "divisions", 0), "ghost",
+							 est_rules_int(g, "ghost", 0)));
 	}
 	return out;
 }
@@ -36,8 +36,8 @@ static int corps_ok(const json_t *corps)
 	size_t i;
 
 	json_array_foreach(corps, i, c)
-		if (!lg_str(c, "name") || !json_is_integer(json_object_get(c, "divisions")) ||
-		    lg_int(c, "divisions", 0) < 1 || lg_int(c, "divisions", 0) > 50)
+		if (!est_rules_str(c, "name") || !json_is_integer(json_object_get(c, "divisions")) ||
+		    est_rules_int(c, "divisions", 0) < 1 || est_rules_int(c, "divisions", 0) > 50)
 			return 0;
 	return 1;
 }
@@ -49,8 +49,8 @@ static int check_armies(const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(lg_scenario(rules), "armies"), i, a) {
-		if (!lg_str(a, "id") || !lg_is_power(lg_str(a, "nation")) ||
-		    !lg_province_data(rules, lg_str(a, "location")) || !lg_leader(rules, lg_str(a, "commander")) ||
+		if (!est_rules_str(a, "id") || !lg_is_power(est_rules_str(a, "nation")) ||
+		    !lg_province_data(rules, est_rules_str(a, "location")) || !lg_leader(rules, est_rules_str(a, "commander")) ||
 		    lg_corps_count(a) == 0 || !corps_ok(json_object_get(a, "corps")))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: armies[%zu] needs an \"id\", a "
 					     "\"nation\" that is a power (France, Austria, Russia, Britain), a "
@@ -63,7 +63,7 @@ static int check_armies(const json_t *rules)
 
 static int check_options(const json_t *options, const json_t *rules)
 {
-	const char *key, *name = lg_str(lg_scenario(rules), "name");
+	const char *key, *name = est_rules_str(lg_scenario(rules), "name");
 	json_t *v;
 
 	json_object_foreach((json_t *)options, key, v) {
@@ -116,7 +116,7 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 
 static const char *season_label(const json_t *state, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %d", lg_str(state, "season"), lg_int(state, "year", 0));
+	snprintf(buf, len, "%s %d", est_rules_str(state, "season"), est_rules_int(state, "year", 0));
 	return buf;
 }
 
@@ -129,12 +129,12 @@ static json_t *battle_pending(const json_t *state)
 	lg_battle_awaits(&power, &kind, state);
 	if (strcmp(kind, "retreat") == 0)
 		snprintf(prompt, sizeof(prompt), "%s lost the attack at %s: choose the province to retreat "
-			 "to (5.612 step 9, pursuit follows, 5.629)", power, lg_str(battle, "province"));
+			 "to (5.612 step 9, pursuit follows, 5.629)", power, est_rules_str(battle, "province"));
 	else
 		snprintf(prompt, sizeof(prompt), "Battle at %s, 5.612 step %d: %s, the %s player, chooses %s",
-			 lg_str(battle, "province"), lg_int(battle, "step", 0), power,
-			 lg_int(battle, "step", 0) == 5 ? "non-initiative" : "initiative",
-			 lg_int(battle, "step", 0) == 6 ? "Attack or Retreat (it must)" :
+			 est_rules_str(battle, "province"), est_rules_int(battle, "step", 0), power,
+			 est_rules_int(battle, "step", 0) == 5 ? "non-initiative" : "initiative",
+			 est_rules_int(battle, "step", 0) == 6 ? "Attack or Retreat (it must)" :
 			 "Attack, Retreat, Auxiliary or Bombard");
 	return json_pack("{s:s, s:s, s:[s], s:s}", "mode", "sequential", "kind", kind, "powers", power,
 			 "prompt", prompt);
@@ -142,7 +142,7 @@ static json_t *battle_pending(const json_t *state)
 
 static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
-	const char *phase = lg_str(state, "phase"), *side = lg_str(state, "side");
+	const char *phase = est_rules_str(state, "phase"), *side = est_rules_str(state, "side");
 	char when[64], prompt[300];
 
 	season_label(state, when, sizeof(when));
@@ -178,13 +178,13 @@ static int default_orders(json_t **out, const json_t *state, const json_t *rules
 	}
 	if (strcmp(kind, "retreat") == 0) {
 		const json_t *battle = json_object_get(state, "battle");
-		opts = lg_retreat_options(state, rules, lg_army(state, lg_str(json_object_get(battle,
-			lg_str(battle, "loser")), "army")));
+		opts = lg_retreat_options(state, rules, lg_army(state, est_rules_str(json_object_get(battle,
+			est_rules_str(battle, "loser")), "army")));
 		*out = json_pack("[{s:s, s:O*}]", "type", "retreat", "to", json_array_get(opts, 0));
 		json_decref(opts);
 		return 0;
 	}
-	option = lg_str(json_object_get(lg_scenario(rules), "nmr"), kind);
+	option = est_rules_str(json_object_get(lg_scenario(rules), "nmr"), kind);
 	if (!option || (strcmp(kind, "battle-step-6") == 0 && strcmp(option, "retreat") != 0) ||
 	    strcmp(option, "bombard") == 0)
 		option = "attack";
@@ -195,14 +195,14 @@ static int default_orders(json_t **out, const json_t *state, const json_t *rules
 /* The moving side's orders, power by power in the scenario's order: standing orders at once, the rest queued. */
 static int take_turn(json_t *state, const json_t *rules, const json_t *orders)
 {
-	json_t *powers = lg_side_powers(rules, lg_str(state, "side")), *p, *o;
+	json_t *powers = lg_side_powers(rules, est_rules_str(state, "side")), *p, *o;
 	size_t i, j;
 	int error = 0;
 
 	json_array_foreach(powers, i, p) {
 		const char *power = json_string_value(p);
 		json_array_foreach(json_object_get(orders, power), j, o) {
-			const char *type = lg_str(o, "type");
+			const char *type = est_rules_str(o, "type");
 			if (strcmp(type, "standing") == 0)
 				error = lg_set_standing(state, power, o);
 			else if (strcmp(type, "embargo") == 0)
@@ -232,7 +232,7 @@ static int take_decision(json_t *state, json_t *events, const json_t *rules, est
 
 	lg_battle_awaits(&power, &kind, state);
 	json_array_foreach(json_object_get(orders, power), i, o) {
-		if (strcmp(lg_str(o, "type"), "standing") == 0) {
+		if (strcmp(est_rules_str(o, "type"), "standing") == 0) {
 			if ((error = lg_set_standing(state, power, o)) < 0)
 				return error;
 		} else {
@@ -248,7 +248,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 		   const json_t *orders, est_dice *dice, est_dice *hidden)
 {
 	json_t *s = json_deep_copy(state), *events = json_array();
-	const char *phase = lg_str(state, "phase");
+	const char *phase = est_rules_str(state, "phase");
 	int error;
 
 	(void)hidden;

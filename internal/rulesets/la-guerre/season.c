@@ -19,10 +19,7 @@ const char *const *lg_powers(void)
 
 int lg_is_power(const char *name)
 {
-	for (const char *const *p = power_names; *p; p++)
-		if (name && strcmp(*p, name) == 0)
-			return 1;
-	return 0;
+	return est_rules_listed(power_names, name);
 }
 
 json_t *lg_side_powers(const json_t *rules, const char *side)
@@ -61,7 +58,7 @@ static int season_index(const json_t *rules, const char *season)
 static int game_over(json_t *state, json_t *events)
 {
 	const json_t *vp = json_object_get(state, "vp");
-	int f = lg_int(vp, LG_FRANCE, 0), c = lg_int(vp, LG_COALITION, 0);
+	int f = est_rules_int(vp, LG_FRANCE, 0), c = est_rules_int(vp, LG_COALITION, 0);
 	const char *winner = f > c ? LG_FRANCE : c > f ? LG_COALITION : "draw";
 	char *why = est_strdup_printf("the scenario ends with France at %d VP%s and the Coalition at %d",
 				      f, f == 1 ? "" : "s", c);
@@ -81,9 +78,9 @@ static int next_season(json_t *state, json_t *events, const json_t *rules)
 {
 	const json_t *end = json_object_get(lg_scenario(rules), "end");
 	const json_t *seasons = json_object_get(lg_scenario(rules), "seasons");
-	int year = lg_int(state, "year", 0), s = season_index(rules, lg_str(state, "season"));
+	int year = est_rules_int(state, "year", 0), s = season_index(rules, est_rules_str(state, "season"));
 
-	if (year >= lg_int(end, "year", 0) && s >= season_index(rules, lg_str(end, "season")))
+	if (year >= est_rules_int(end, "year", 0) && s >= season_index(rules, est_rules_str(end, "season")))
 		return game_over(state, events);
 	if (++s >= (int)json_array_size(seasons)) {
 		s = 0;
@@ -91,8 +88,8 @@ static int next_season(json_t *state, json_t *events, const json_t *rules)
 	}
 	json_object_set_new(state, "year", json_integer(year));
 	json_object_set_new(state, "season", json_copy(json_array_get(seasons, (size_t)s)));
-	if (est_rules_event(events, json_pack("{s:i, s:s}", "year", year, "season", lg_str(state, "season")),
-		     "season", "%s %d begins: France moves first", lg_str(state, "season"), year) < 0)
+	if (est_rules_event(events, json_pack("{s:i, s:s}", "year", year, "season", est_rules_str(state, "season")),
+		     "season", "%s %d begins: France moves first", est_rules_str(state, "season"), year) < 0)
 		return est_error_code();
 	return lg_turn_start(state, LG_FRANCE);
 }
@@ -100,12 +97,12 @@ static int next_season(json_t *state, json_t *events, const json_t *rules)
 /* The moving side's turn is over: the Coalition's turn, the winter phase or the next season. */
 static int end_turn(json_t *state, json_t *events, const json_t *rules)
 {
-	if (strcmp(lg_str(state, "side"), LG_FRANCE) == 0) {
+	if (strcmp(est_rules_str(state, "side"), LG_FRANCE) == 0) {
 		if (est_rules_event(events, NULL, "turn", "France's turn ends; the Coalition moves") < 0)
 			return est_error_code();
 		return lg_turn_start(state, LG_COALITION);
 	}
-	if (season_index(rules, lg_str(state, "season")) ==
+	if (season_index(rules, est_rules_str(state, "season")) ==
 	    (int)json_array_size(json_object_get(lg_scenario(rules), "seasons")) - 1) {
 		json_object_set_new(state, "phase", json_string("winter"));
 		return est_rules_event(events, NULL, "turn", "the Coalition's turn ends; the winter phase follows");
@@ -117,7 +114,7 @@ int lg_advance(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 {
 	int error;
 
-	while (strcmp(lg_str(state, "phase"), "turn") == 0) {
+	while (strcmp(est_rules_str(state, "phase"), "turn") == 0) {
 		json_t *queue = json_object_get(state, "queue"), *next;
 
 		/* A battle still here awaits a decision: whoever started it has run it as far as it goes. */
@@ -127,7 +124,7 @@ int lg_advance(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 			return end_turn(state, events, rules);
 		next = json_incref(json_array_get(queue, 0));
 		json_array_remove(queue, 0);
-		error = lg_apply_order(state, events, rules, dice, lg_str(next, "power"),
+		error = lg_apply_order(state, events, rules, dice, est_rules_str(next, "power"),
 				       json_object_get(next, "order"));
 		json_decref(next);
 		if (error < 0)

@@ -11,18 +11,6 @@
 #include "util/util.h"
 #include "lg_internal.h"
 
-const char *lg_str(const json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-int lg_int(const json_t *obj, const char *key, int fallback)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	return json_is_integer(v) ? (int)json_integer_value(v) : fallback;
-}
-
 const json_t *lg_table(const json_t *rules, const char *name)
 {
 	return json_object_get(json_object_get(rules, "tables"), name);
@@ -66,7 +54,7 @@ json_t *lg_province(const json_t *state, const char *name)
 
 const char *lg_controller(const json_t *state, const char *province)
 {
-	return lg_str(lg_province(state, province), "controller");
+	return est_rules_str(lg_province(state, province), "controller");
 }
 
 int lg_friendly(const json_t *state, const json_t *rules, const char *province, const char *side)
@@ -90,7 +78,7 @@ json_t *lg_army(const json_t *state, const char *id)
 
 const char *lg_army_side(const json_t *rules, const json_t *army)
 {
-	return lg_side_of(rules, lg_str(army, "nation"));
+	return lg_side_of(rules, est_rules_str(army, "nation"));
 }
 
 json_t *lg_army_at(const json_t *state, const json_t *rules, const char *province, const char *side)
@@ -100,7 +88,7 @@ json_t *lg_army_at(const json_t *state, const json_t *rules, const char *provinc
 
 	json_array_foreach(json_object_get(state, "armies"), i, a) {
 		const char *s = lg_army_side(rules, a);
-		if (strcmp(lg_str(a, "location"), province) == 0 && s && strcmp(s, side) == 0)
+		if (strcmp(est_rules_str(a, "location"), province) == 0 && s && strcmp(s, side) == 0)
 			return a;
 	}
 	return NULL;
@@ -113,7 +101,7 @@ int lg_divisions(const json_t *army)
 	int n = 0;
 
 	json_array_foreach(json_object_get(army, "corps"), i, c)
-		n += lg_int(c, "divisions", 0);
+		n += est_rules_int(c, "divisions", 0);
 	return n;
 }
 
@@ -129,12 +117,12 @@ const json_t *lg_leader(const json_t *rules, const char *id)
 
 int lg_tactical(const json_t *rules, const json_t *army)
 {
-	return lg_int(lg_leader(rules, lg_str(army, "commander")), "tactical", 0);
+	return est_rules_int(lg_leader(rules, est_rules_str(army, "commander")), "tactical", 0);
 }
 
 const char *lg_commander_name(const json_t *rules, const json_t *army)
 {
-	const char *name = lg_str(lg_leader(rules, lg_str(army, "commander")), "name");
+	const char *name = est_rules_str(lg_leader(rules, est_rules_str(army, "commander")), "name");
 
 	return name ? name : "no commander";
 }
@@ -157,7 +145,7 @@ int lg_add_vp(json_t *state, const char *side, int vp)
 {
 	json_t *vps = json_object_get(state, "vp");
 
-	if (json_object_set_new(vps, side, json_integer(lg_int(vps, side, 0) + vp)) < 0)
+	if (json_object_set_new(vps, side, json_integer(est_rules_int(vps, side, 0) + vp)) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	return 0;
 }
@@ -170,9 +158,9 @@ static long largest_corps(const json_t *corps, long avoid)
 	json_t *c;
 
 	json_array_foreach(corps, i, c) {
-		if ((long)i == avoid || lg_int(c, "divisions", 0) <= 0)
+		if ((long)i == avoid || est_rules_int(c, "divisions", 0) <= 0)
 			continue;
-		if (best < 0 || lg_int(c, "divisions", 0) > lg_int(json_array_get(corps, best), "divisions", 0))
+		if (best < 0 || est_rules_int(c, "divisions", 0) > est_rules_int(json_array_get(corps, best), "divisions", 0))
 			best = (long)i;
 	}
 	return best;
@@ -181,7 +169,7 @@ static long largest_corps(const json_t *corps, long avoid)
 static int drop_empty_corps(json_t *corps)
 {
 	for (size_t i = json_array_size(corps); i-- > 0;)
-		if (lg_int(json_array_get(corps, i), "divisions", 0) <= 0 && json_array_remove(corps, i) < 0)
+		if (est_rules_int(json_array_get(corps, i), "divisions", 0) <= 0 && json_array_remove(corps, i) < 0)
 			return est_error_set(EST_ENOMEM, "out of memory");
 	return 0;
 }
@@ -202,9 +190,9 @@ int lg_lose_divisions(json_t **lost_out, json_t *army, int n, int spread)
 		if (i < 0)
 			break;
 		json_t *c = json_array_get(corps, (size_t)i);
-		const char *name = lg_str(c, "name");
-		json_object_set_new(c, "divisions", json_integer(lg_int(c, "divisions", 0) - 1));
-		json_object_set_new(lost, name, json_integer(lg_int(lost, name, 0) + 1));
+		const char *name = est_rules_str(c, "name");
+		json_object_set_new(c, "divisions", json_integer(est_rules_int(c, "divisions", 0) - 1));
+		json_object_set_new(lost, name, json_integer(est_rules_int(lost, name, 0) + 1));
 		last = i;
 	}
 	if ((error = drop_empty_corps(corps)) < 0) {
@@ -248,9 +236,9 @@ int lg_lose(json_t *state, json_t *events, const json_t *rules, json_t *army, in
 	if ((error = lg_lose_divisions(&lost, army, n, spread)) < 0)
 		return error;
 	text = lg_losses_text(lost);
-	error = est_rules_event(events, json_pack("{s:s, s:s, s:o}", "army", lg_str(army, "id"), "nation",
-						  lg_str(army, "nation"), "lost", lost), "losses",
-				"%s loses %d division%s to %s: %s", lg_str(army, "nation"), n, n == 1 ? "" : "s",
+	error = est_rules_event(events, json_pack("{s:s, s:s, s:o}", "army", est_rules_str(army, "id"), "nation",
+						  est_rules_str(army, "nation"), "lost", lost), "losses",
+				"%s loses %d division%s to %s: %s", est_rules_str(army, "nation"), n, n == 1 ? "" : "s",
 				why, text ? text : "");
 	free(text);
 	if (error == 0 && lg_divisions(army) == 0)
@@ -268,9 +256,9 @@ int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *a
 	json_array_foreach(armies, i, a) {
 		if (a != army)
 			continue;
-		if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "army", lg_str(a, "id"), "nation",
-							 lg_str(a, "nation")), "eliminated",
-				      "%s's army (%s) is eliminated: %s", lg_str(a, "nation"),
+		if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "army", est_rules_str(a, "id"), "nation",
+							 est_rules_str(a, "nation")), "eliminated",
+				      "%s's army (%s) is eliminated: %s", est_rules_str(a, "nation"),
 				      lg_commander_name(rules, a), why)) < 0)
 			return error;
 		return json_array_remove(armies, i) < 0 ? est_error_set(EST_ENOMEM, "out of memory") : 0;

@@ -31,33 +31,6 @@ struct check {
 	int answers, buys, embargoes;
 };
 
-/* Every field of `o` is one of `fields`; the named `required` ones are there. */
-static int known_fields(struct check *c, int i, const json_t *o, const char *const *fields,
-			const char *const *required)
-{
-	const char *key;
-	json_t *v;
-	int ok = 1;
-
-	json_object_foreach((json_t *)o, key, v) {
-		const char *const *f;
-		for (f = fields; *f && strcmp(*f, key) != 0; f++)
-			;
-		if (!*f) {
-			est_rules_diag(c->diags, i, key, R_ORDERS, "\"%s\" is not a field of a %s order; remove it", key,
-			     lg_str(o, "type"));
-			ok = 0;
-		}
-	}
-	for (; required && *required; required++)
-		if (!json_object_get(o, *required)) {
-			est_rules_diag(c->diags, i, *required, R_ORDERS, "a %s order needs \"%s\"; add it", lg_str(o, "type"),
-			     *required);
-			ok = 0;
-		}
-	return ok;
-}
-
 static const char *string_field(struct check *c, int i, const json_t *o, const char *field)
 {
 	const json_t *v = json_object_get(o, field);
@@ -94,10 +67,10 @@ static json_t *own_army(struct check *c, int i, const json_t *o)
 		     "report's list of armies", id);
 		return NULL;
 	}
-	if (strcmp(lg_str(army, "nation"), c->power) != 0) {
+	if (strcmp(est_rules_str(army, "nation"), c->power) != 0) {
 		est_rules_diag(c->diags, i, "army", R_ORDERS, "army \"%s\" is %s's, not %s's; order only %s's armies (a player "
-		     "holding both powers adds \"power\": \"%s\" to the order)", id, lg_str(army, "nation"),
-		     c->power, c->power, lg_str(army, "nation"));
+		     "holding both powers adds \"power\": \"%s\" to the order)", id, est_rules_str(army, "nation"),
+		     c->power, c->power, est_rules_str(army, "nation"));
 		return NULL;
 	}
 	if (json_object_get(c->armies, id)) {
@@ -138,7 +111,7 @@ static int path_step(struct check *c, int i, const char *side, const char *at, c
 		     "end the path there", to);
 		return 0;
 	}
-	if (!last && lg_enemy(c->state, c->rules, to, side) && lg_int(lg_province(c->state, to), "garrison", 0) > 0) {
+	if (!last && lg_enemy(c->state, c->rules, to, side) && est_rules_int(lg_province(c->state, to), "garrison", 0) > 0) {
 		est_rules_diag(c->diags, i, "path", R_ENTER, "an enemy garrison holds %s: entering it ends the move with a siege "
 		     "(RULINGS.md L6); end the path there", to);
 		return 0;
@@ -159,13 +132,13 @@ static void check_move(struct check *c, int i, const json_t *o)
 	const char *at;
 	size_t k;
 
-	if (!known_fields(c, i, o, fields, fields) || !(army = own_army(c, i, o)))
+	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS) || !(army = own_army(c, i, o)))
 		return;
 	if (!json_is_array(path) || json_array_size(path) == 0 || json_array_size(path) > MAX_PATH) {
 		est_rules_diag(c->diags, i, "path", R_MOVE, "must be an array of 1 to %d provinces, those entered in order", MAX_PATH);
 		return;
 	}
-	at = lg_str(army, "location");
+	at = est_rules_str(army, "location");
 	json_array_foreach(path, k, p) {
 		const char *to = json_is_string(p) ? json_string_value(p) : NULL;
 		if (!to || !lg_province_data(c->rules, to)) {
@@ -173,7 +146,7 @@ static void check_move(struct check *c, int i, const json_t *o)
 			     "rules/map.json does", k);
 			return;
 		}
-		if (strcmp(to, lg_str(army, "location")) == 0 || in_path_before(path, k, to)) {
+		if (strcmp(to, est_rules_str(army, "location")) == 0 || in_path_before(path, k, to)) {
 			est_rules_diag(c->diags, i, "path", R_MOVE, "path[%zu] enters %s a second time; a path enters each province "
 			     "once", k, to);
 			return;
@@ -187,11 +160,11 @@ static void check_move(struct check *c, int i, const json_t *o)
 		est_rules_diag(c->diags, i, "path", R_MOVE, "another move of this file already ends in %s, and armies do not "
 		     "stack (RULINGS.md L7); end this one elsewhere", at);
 	json_object_set_new(c->ends, at, json_true());
-	if (lg_path_cost(c->rules, path) > lg_int(army, "movement", 0))
+	if (lg_path_cost(c->rules, path) > est_rules_int(army, "movement", 0))
 		est_rules_diag(c->diags, i, "path", R_MOVE, "the path costs %d Movement Points (mountains cost %d) and army \"%s\" "
 		     "has %d; shorten it", lg_path_cost(c->rules, path),
-		     lg_int(lg_table(c->rules, "movement"), "mountain", 2), lg_str(army, "id"),
-		     lg_int(army, "movement", 0));
+		     est_rules_int(lg_table(c->rules, "movement"), "mountain", 2), est_rules_str(army, "id"),
+		     est_rules_int(army, "movement", 0));
 }
 
 static void check_besiege(struct check *c, int i, const json_t *o)
@@ -200,13 +173,13 @@ static void check_besiege(struct check *c, int i, const json_t *o)
 	json_t *army;
 	const char *at;
 
-	if (!known_fields(c, i, o, fields, fields) || !(army = own_army(c, i, o)))
+	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS) || !(army = own_army(c, i, o)))
 		return;
-	at = lg_str(army, "location");
+	at = est_rules_str(army, "location");
 	if (!lg_enemy(c->state, c->rules, at, lg_army_side(c->rules, army)) ||
-	    lg_int(lg_province(c->state, at), "garrison", 0) <= 0)
+	    est_rules_int(lg_province(c->state, at), "garrison", 0) <= 0)
 		est_rules_diag(c->diags, i, "army", R_MOVE, "army \"%s\" is in %s, where no enemy garrison stands; besiege only "
-		     "from a province held by an enemy garrison", lg_str(army, "id"), at);
+		     "from a province held by an enemy garrison", est_rules_str(army, "id"), at);
 }
 
 /* Which options a decision at `step` may take (5.612 steps 4-6, and 9 for the loser's retreat). */
@@ -230,7 +203,7 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	char key[160];
 	long long step;
 
-	if (!known_fields(c, i, o, fields, required) || !(at = province_field(c, i, o, "at")) ||
+	if (!est_rules_fields_ok(c->diags, i, o, fields, required, R_ORDERS) || !(at = province_field(c, i, o, "at")) ||
 	    !(option = string_field(c, i, o, "option")))
 		return;
 	if (!lg_side_of(c->rules, lg_controller(c->state, at))) {
@@ -270,7 +243,7 @@ static void check_embargo(struct check *c, int i, const json_t *o)
 	const json_t *exclude = json_object_get(o, "exclude"), *v, *m;
 	size_t k, j;
 
-	if (!known_fields(c, i, o, fields, fields))
+	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS))
 		return;
 	if (strcmp(c->power, LG_FRANCE) != 0) {
 		est_rules_diag(c->diags, i, "type", R_EMBARGO, "only France decides which nations of an expired peace count in "
@@ -297,11 +270,11 @@ static void check_buy(struct check *c, int i, const json_t *o)
 {
 	static const char *const fields[] = {"type", "vp", NULL};
 	const json_t *vp = json_object_get(o, "vp");
-	int max = lg_int(json_object_get(lg_scenario(c->rules), "embargo"), "britain_buy_max", 10);
+	int max = est_rules_int(json_object_get(lg_scenario(c->rules), "embargo"), "britain_buy_max", 10);
 
-	if (!known_fields(c, i, o, fields, fields))
+	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS))
 		return;
-	if (strcmp(c->power, "Britain") != 0 || strcmp(lg_str(c->state, "season"), "Winter") != 0) {
+	if (strcmp(c->power, "Britain") != 0 || strcmp(est_rules_str(c->state, "season"), "Winter") != 0) {
 		est_rules_diag(c->diags, i, "type", R_EMBARGO, "only Britain buys VPs, in the Coalition's winter turn; remove it "
 		     "(a player holding Britain and other powers adds \"power\": \"Britain\")");
 		return;
@@ -319,8 +292,8 @@ static void check_answer(struct check *c, int i, const json_t *o)
 	static const char *const fields[] = {"type", "option", "to", NULL};
 	static const char *const retreat_fields[] = {"type", "to", NULL};
 	const json_t *battle = json_object_get(c->state, "battle");
-	const char *type = lg_str(o, "type"), *option = "retreat", *to;
-	int step = lg_int(battle, "step", 0);
+	const char *type = est_rules_str(o, "type"), *option = "retreat", *to;
+	int step = est_rules_int(battle, "step", 0);
 
 	if (++c->answers > 1) {
 		est_rules_diag(c->diags, i, "type", R_SEQUENCE, "a second answer to the decision; give one");
@@ -331,7 +304,7 @@ static void check_answer(struct check *c, int i, const json_t *o)
 		     "a \"retreat\" order naming where to go" : "an \"option\" order");
 		return;
 	}
-	if (!known_fields(c, i, o, step == 9 ? retreat_fields : fields, NULL))
+	if (!est_rules_fields_ok(c->diags, i, o, step == 9 ? retreat_fields : fields, NULL, R_ORDERS))
 		return;
 	if (step != 9 && !(option = string_field(c, i, o, "option"))) {
 		if (!json_object_get(o, "option"))
@@ -348,9 +321,9 @@ static void check_answer(struct check *c, int i, const json_t *o)
 		const char *awaited, *kind;
 		json_t *army;
 		lg_battle_awaits(&awaited, &kind, c->state);
-		army = lg_army_at(c->state, c->rules, lg_str(battle, "province"),
+		army = lg_army_at(c->state, c->rules, est_rules_str(battle, "province"),
 				  lg_side_of(c->rules, awaited));
-		if (lg_int(army, "artillery", 0) == 0)
+		if (est_rules_int(army, "artillery", 0) == 0)
 			est_rules_diag(c->diags, i, "option", R_OPTIONS, "your army has no artillery unit to bombard with; choose "
 			     "attack, retreat or auxiliary");
 	}
@@ -364,7 +337,7 @@ static void check_answer(struct check *c, int i, const json_t *o)
 		size_t k;
 		int open = 0;
 		lg_battle_awaits(&awaited, &kind, c->state);
-		opts = lg_retreat_options(c->state, c->rules, lg_army_at(c->state, c->rules, lg_str(battle, "province"),
+		opts = lg_retreat_options(c->state, c->rules, lg_army_at(c->state, c->rules, est_rules_str(battle, "province"),
 									 lg_side_of(c->rules, awaited)));
 		json_array_foreach(opts, k, v)
 			open |= strcmp(json_string_value(v), to) == 0;
@@ -383,7 +356,7 @@ static const char *turn_types(const struct check *c)
 
 static void check_item(struct check *c, int i, const json_t *o)
 {
-	const char *type = lg_str(o, "type");
+	const char *type = est_rules_str(o, "type");
 	int battle = json_object_get(c->state, "battle") != NULL;
 
 	if (!json_is_object(o) || !type) {
@@ -405,7 +378,7 @@ static void check_item(struct check *c, int i, const json_t *o)
 		check_buy(c, i, o);
 	else
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is not an order this step takes; it takes %s", type,
-		     battle ? (lg_int(json_object_get(c->state, "battle"), "step", 0) == 9 ? "retreat, standing" :
+		     battle ? (est_rules_int(json_object_get(c->state, "battle"), "step", 0) == 9 ? "retreat, standing" :
 			       "option, standing") : turn_types(c));
 }
 
@@ -417,12 +390,12 @@ static int awaited(const json_t *state, const json_t *rules, const char *power)
 	size_t i;
 	int yes = 0;
 
-	if (strcmp(lg_str(state, "phase"), "turn") != 0)
+	if (strcmp(est_rules_str(state, "phase"), "turn") != 0)
 		return 0;
 	lg_battle_awaits(&who, &kind, state);
 	if (who)
 		return strcmp(who, power) == 0;
-	powers = lg_side_powers(rules, lg_str(state, "side"));
+	powers = lg_side_powers(rules, est_rules_str(state, "side"));
 	json_array_foreach(powers, i, p)
 		yes |= strcmp(json_string_value(p), power) == 0;
 	json_decref(powers);
@@ -454,16 +427,9 @@ int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	if (json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
 	    json_is_array(orders))
 		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "the battle awaits your decision; add one %s order",
-		     lg_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
+		     est_rules_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
 	json_decref(c.armies);
 	json_decref(c.standing);
 	json_decref(c.ends);
-	if (json_array_size(c.diags) == 0) {
-		json_decref(c.diags);
-		*diagnostics_out = NULL;
-		return 0;
-	}
-	*diagnostics_out = c.diags;
-	return est_error_set(EST_EINVAL, "%zu problem%s with the orders", json_array_size(c.diags),
-			     json_array_size(c.diags) == 1 ? "" : "s");
+	return est_rules_validated(diagnostics_out, c.diags);
 }

@@ -78,8 +78,8 @@ static json_t *corps_text(const json_t *army)
 	size_t i;
 
 	json_array_foreach(json_object_get(army, "corps"), i, c) {
-		if (!text || est_rules_join(&text, sep, "%s %d", lg_str(c, "name") ? lg_str(c, "name") : "corps",
-				  lg_int(c, "divisions", 0)) < 0)
+		if (!text || est_rules_join(&text, sep, "%s %d", est_rules_str(c, "name") ? est_rules_str(c, "name") : "corps",
+				  est_rules_int(c, "divisions", 0)) < 0)
 			return est_rules_string(text);
 		sep = ", ";
 	}
@@ -88,16 +88,16 @@ static json_t *corps_text(const json_t *army)
 
 static json_t *army_view(const json_t *state, const json_t *rules, const json_t *army)
 {
-	const char *nation = lg_str(army, "nation");
+	const char *nation = est_rules_str(army, "nation");
 
 	return json_pack("{s:s?, s:s?, s:s, s:s?, s:s, s:i, s:s?, s:i, s:i, s:O?, s:i, s:i, s:o, s:b}",
-			 "id", lg_str(army, "id"), "nation", nation, "side", side_or_neutral(rules, nation),
-			 "commander", lg_str(army, "commander"), "commander_name", lg_commander_name(rules, army),
-			 "tactical", lg_tactical(rules, army), "location", lg_str(army, "location"),
-			 "movement", lg_int(army, "movement", 0), "artillery", lg_int(army, "artillery", 0),
+			 "id", est_rules_str(army, "id"), "nation", nation, "side", side_or_neutral(rules, nation),
+			 "commander", est_rules_str(army, "commander"), "commander_name", lg_commander_name(rules, army),
+			 "tactical", lg_tactical(rules, army), "location", est_rules_str(army, "location"),
+			 "movement", est_rules_int(army, "movement", 0), "artillery", est_rules_int(army, "artillery", 0),
 			 "corps", json_object_get(army, "corps"), "corps_count", lg_corps_count(army),
 			 "divisions", lg_divisions(army), "corps_text", corps_text(army),
-			 "moved", est_rules_in_list(json_object_get(state, "moved"), lg_str(army, "id")));
+			 "moved", est_rules_in_list(json_object_get(state, "moved"), est_rules_str(army, "id")));
 }
 
 static json_t *armies_view(const json_t *state, const json_t *rules)
@@ -123,16 +123,16 @@ static json_t *side_view(const json_t *state, const json_t *rules, const json_t 
 	size_t i;
 
 	json_array_foreach(armies, i, a) {
-		if (strcmp(lg_str(a, "side"), side) != 0)
+		if (strcmp(est_rules_str(a, "side"), side) != 0)
 			continue;
-		divisions += lg_int(a, "divisions", 0);
+		divisions += est_rules_int(a, "divisions", 0);
 		if (!list || json_array_append(list, a) < 0) {
 			json_decref(list);
 			return NULL;
 		}
 	}
 	return json_pack("{s:s, s:s, s:i, s:o, s:o, s:i, s:o}", "side", side, "side_text", side_text(side),
-			 "vp", lg_int(json_object_get(state, "vp"), side, 0), "powers", lg_side_powers(rules, side),
+			 "vp", est_rules_int(json_object_get(state, "vp"), side, 0), "powers", lg_side_powers(rules, side),
 			 "armies", list, "divisions", divisions, "divisions_text",
 			 count_text(divisions, "division", "divisions"));
 }
@@ -169,8 +169,8 @@ static json_t *marker(const json_t *rules, const json_t *army, int x, int y, int
 		mx = x - LG_PROVINCE_R - 4 - LG_MARKER_W;
 
 	return json_pack("{s:s?, s:s, s:s?, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
-			 "id", lg_str(army, "id"), "side", side_or_neutral(rules, lg_str(army, "nation")),
-			 "nation", lg_str(army, "nation"), "commander_name", lg_commander_name(rules, army),
+			 "id", est_rules_str(army, "id"), "side", side_or_neutral(rules, est_rules_str(army, "nation")),
+			 "nation", est_rules_str(army, "nation"), "commander_name", lg_commander_name(rules, army),
 			 "divisions", lg_divisions(army), "x", mx, "y", my, "w", LG_MARKER_W, "h", LG_MARKER_H,
 			 "tx", mx + LG_MARKER_W / 2, "ty", my + LG_MARKER_H - 4);
 }
@@ -185,14 +185,14 @@ static int province_armies(json_t **list_out, json_t **markers_out, json_t **tex
 	size_t i;
 
 	json_array_foreach(json_object_get(state, "armies"), i, a) {
-		if (!list || !markers || !name || strcmp(lg_str(a, "location"), name) != 0)
+		if (!list || !markers || !name || strcmp(est_rules_str(a, "location"), name) != 0)
 			continue;
-		if (json_array_append_new(list, json_pack("{s:s?, s:s?, s:s, s:i}", "id", lg_str(a, "id"),
-							  "nation", lg_str(a, "nation"), "commander_name",
+		if (json_array_append_new(list, json_pack("{s:s?, s:s?, s:s, s:i}", "id", est_rules_str(a, "id"),
+							  "nation", est_rules_str(a, "nation"), "commander_name",
 							  lg_commander_name(rules, a), "divisions",
 							  lg_divisions(a))) < 0 ||
 		    json_array_append_new(markers, marker(rules, a, x, y, k++)) < 0 ||
-		    est_rules_join(&text, "; ", "%s %s (%s, %d division%s)", lg_str(a, "nation"), lg_str(a, "id"),
+		    est_rules_join(&text, "; ", "%s %s (%s, %d division%s)", est_rules_str(a, "nation"), est_rules_str(a, "id"),
 			 lg_commander_name(rules, a), lg_divisions(a), lg_divisions(a) == 1 ? "" : "s") < 0)
 			goto fail;
 	}
@@ -211,18 +211,18 @@ fail:
 
 static json_t *province_view(const json_t *state, const json_t *rules, const json_t *data)
 {
-	const char *name = lg_str(data, "name"), *battle = lg_str(json_object_get(state, "battle"), "province");
+	const char *name = est_rules_str(data, "name"), *battle = est_rules_str(json_object_get(state, "battle"), "province");
 	const json_t *p = lg_province(state, name);
-	const char *controller = lg_str(p, "controller");
-	int x = lg_int(data, "x", 0), y = lg_int(data, "y", 0);
-	int garrison = lg_int(p, "garrison", 0), ghost = lg_int(p, "ghost", 0);
+	const char *controller = est_rules_str(p, "controller");
+	int x = est_rules_int(data, "x", 0), y = est_rules_int(data, "y", 0);
+	int garrison = est_rules_int(p, "garrison", 0), ghost = est_rules_int(p, "ghost", 0);
 	json_t *armies, *markers, *text;
 
 	if (province_armies(&armies, &markers, &text, state, rules, name, x, y) < 0)
 		return NULL;
 	return json_pack("{s:s?, s:s?, s:s?, s:s?, s:s, s:i, s:i, s:o, s:o, s:o, s:b, s:o, s:o, s:O?,"
 			 " s:i, s:i, s:i, s:i, s:i, s:b}",
-			 "name", name, "nation", lg_str(data, "nation"), "terrain", lg_str(data, "terrain"),
+			 "name", name, "nation", est_rules_str(data, "nation"), "terrain", est_rules_str(data, "terrain"),
 			 "controller", controller, "side", side_or_neutral(rules, controller),
 			 "garrison", garrison, "ghost", ghost, "garrison_text", garrison_text(garrison, ghost),
 			 "garrison_short", garrison_short(garrison, ghost), "armies", armies,
@@ -272,12 +272,12 @@ static json_t *edges_view(const json_t *rules)
 		const json_t *a = json_array_get(provinces, i);
 		for (j = i + 1; j < n; j++) {
 			const json_t *b = json_array_get(provinces, j);
-			const char *an = lg_str(a, "name"), *bn = lg_str(b, "name");
+			const char *an = est_rules_str(a, "name"), *bn = est_rules_str(b, "name");
 			if (!an || !bn || (!lg_adjacent(rules, an, bn) && !lg_adjacent(rules, bn, an)))
 				continue;
 			if (json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:b}", "from", an,
-				"to", bn, "x1", lg_int(a, "x", 0), "y1", lg_int(a, "y", 0), "x2", lg_int(b, "x", 0),
-				"y2", lg_int(b, "y", 0), "sea", sea_link(rules, an, bn))) < 0) {
+				"to", bn, "x1", est_rules_int(a, "x", 0), "y1", est_rules_int(a, "y", 0), "x2", est_rules_int(b, "x", 0),
+				"y2", est_rules_int(b, "y", 0), "sea", sea_link(rules, an, bn))) < 0) {
 				json_decref(list);
 				return NULL;
 			}
@@ -295,16 +295,16 @@ static json_t *map_view(const json_t *rules)
 static json_t *combatant(const json_t *state, const json_t *rules, const json_t *battle, const char *role)
 {
 	const json_t *who = json_object_get(battle, role);
-	const json_t *army = lg_army(state, lg_str(who, "army"));
+	const json_t *army = lg_army(state, est_rules_str(who, "army"));
 
 	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:o}",
-			 "role", role, "power", lg_str(who, "power"), "army", lg_str(who, "army"),
-			 "from", lg_str(who, "from"), "commander_name", army ? lg_commander_name(rules, army) : "gone",
+			 "role", role, "power", est_rules_str(who, "power"), "army", est_rules_str(who, "army"),
+			 "from", est_rules_str(who, "from"), "commander_name", army ? lg_commander_name(rules, army) : "gone",
 			 "tactical", lg_tactical(rules, army), "corps", lg_corps_count(army),
-			 "divisions", lg_divisions(army), "artillery", lg_int(army, "artillery", 0),
-			 "drm", lg_int(json_object_get(battle, "drm"), role, 0),
-			 "initiative", strcmp(role, lg_str(battle, "initiative") ? lg_str(battle, "initiative") : "") == 0,
-			 "drm_text", est_rules_string(est_strdup_printf("%+d", lg_int(json_object_get(battle, "drm"), role, 0))));
+			 "divisions", lg_divisions(army), "artillery", est_rules_int(army, "artillery", 0),
+			 "drm", est_rules_int(json_object_get(battle, "drm"), role, 0),
+			 "initiative", strcmp(role, est_rules_str(battle, "initiative") ? est_rules_str(battle, "initiative") : "") == 0,
+			 "drm_text", est_rules_string(est_strdup_printf("%+d", est_rules_int(json_object_get(battle, "drm"), role, 0))));
 }
 
 /* 5.612's words for an option, as the report lists it. */
@@ -337,9 +337,9 @@ static json_t *options_view(const json_t *state, int step)
 /* What the battle waits for, in the seed's words. */
 static json_t *awaits_text(const json_t *battle, const char *power)
 {
-	const char *province = lg_str(battle, "province");
+	const char *province = est_rules_str(battle, "province");
 
-	switch (lg_int(battle, "step", 0)) {
+	switch (est_rules_int(battle, "step", 0)) {
 	case 4:
 		return est_rules_string(est_strdup_printf("5.612 step 4: %s, the initiative player, may choose one "
 						     "option at %s", power, province));
@@ -355,14 +355,14 @@ static json_t *awaits_text(const json_t *battle, const char *power)
 		return est_rules_string(est_strdup_printf("5.612 step 9: %s lost the attack at %s and must retreat; "
 						     "pursuit follows (5.629)", power, province));
 	default:
-		return est_rules_string(est_strdup_printf("5.612 step %d at %s", lg_int(battle, "step", 0), province));
+		return est_rules_string(est_strdup_printf("5.612 step %d at %s", est_rules_int(battle, "step", 0), province));
 	}
 }
 
 /* Where the deciding army could retreat now (empty: only through enemy provinces, 5.6291). */
 static json_t *retreat_to(const json_t *state, const json_t *rules, const json_t *battle, const char *role)
 {
-	const json_t *army = role ? lg_army(state, lg_str(json_object_get(battle, role), "army")) : NULL;
+	const json_t *army = role ? lg_army(state, est_rules_str(json_object_get(battle, role), "army")) : NULL;
 
 	return army ? lg_retreat_options(state, rules, army) : json_array();
 }
@@ -383,7 +383,7 @@ static json_t *list_text(const json_t *list)
 /* What a retreat costs at this point of the battle (5.513 NOTE, 5.612 NOTE, 5.616). */
 static const char *begun_text(const json_t *battle)
 {
-	if (lg_int(battle, "step", 0) == 9)
+	if (est_rules_int(battle, "step", 0) == 9)
 		return "the attack has been resolved: the loser retreats and is pursued (5.629); a defender "
 		       "takes its garrison along and the winner gains the province (5.616)";
 	if (json_is_true(json_object_get(battle, "begun")))
@@ -397,8 +397,8 @@ static const char *begun_text(const json_t *battle)
 static json_t *battle_view(const json_t *state, const json_t *rules)
 {
 	const json_t *battle = json_object_get(state, "battle");
-	const char *initiative = lg_str(battle, "initiative"), *role, *power, *kind;
-	int step = lg_int(battle, "step", 0);
+	const char *initiative = est_rules_str(battle, "initiative"), *role, *power, *kind;
+	int step = est_rules_int(battle, "step", 0);
 	json_t *to;
 
 	if (!json_is_object(battle))
@@ -409,18 +409,18 @@ static json_t *battle_view(const json_t *state, const json_t *rules)
 		return NULL;
 	return json_pack("{s:s?, s:i, s:o, s:o, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:o, s:b, s:o, s:s?,"
 			 " s:s?, s:o, s:o, s:O?}",
-			 "province", lg_str(battle, "province"), "step", step,
+			 "province", est_rules_str(battle, "province"), "step", step,
 			 "attacker", combatant(state, rules, battle, "attacker"),
 			 "defender", combatant(state, rules, battle, "defender"),
 			 "initiative", initiative,
-			 "initiative_power", lg_str(json_object_get(battle, initiative), "power"),
+			 "initiative_power", est_rules_str(json_object_get(battle, initiative), "power"),
 			 "awaits_power", power, "awaits_role", role, "awaits_kind", kind,
 			 "awaits_text", awaits_text(battle, power ? power : "nobody"),
 			 "options", options_view(state, step),
 			 "begun", json_is_true(json_object_get(battle, "begun")),
 			 "begun_text", json_string(begun_text(battle)),
-			 "loser", lg_str(battle, "loser"),
-			 "loser_power", lg_str(json_object_get(battle, lg_str(battle, "loser")), "power"),
+			 "loser", est_rules_str(battle, "loser"),
+			 "loser_power", est_rules_str(json_object_get(battle, est_rules_str(battle, "loser")), "power"),
 			 "retreat_to", to, "retreat_to_text", list_text(to),
 			 "retreat_first", json_array_get(to, 0));
 }
@@ -433,11 +433,11 @@ static json_t *diplomacy_view(const json_t *state)
 	json_object_foreach(json_object_get(state, "diplomacy"), nation, d) {
 		json_t *expires = json_object_get(d, "expires");
 		char *text = json_is_integer(expires) ?
-			est_strdup_printf("%s: %s with France, until %d", nation, lg_str(d, "status"),
+			est_strdup_printf("%s: %s with France, until %d", nation, est_rules_str(d, "status"),
 					  (int)json_integer_value(expires)) :
-			est_strdup_printf("%s: %s", nation, lg_str(d, "status") ? lg_str(d, "status") : "unknown");
+			est_strdup_printf("%s: %s", nation, est_rules_str(d, "status") ? est_rules_str(d, "status") : "unknown");
 		if (!list || json_array_append_new(list, json_pack("{s:s, s:s?, s:O?, s:o}", "nation", nation,
-			"status", lg_str(d, "status"), "expires", expires, "text", est_rules_string(text))) < 0) {
+			"status", est_rules_str(d, "status"), "expires", expires, "text", est_rules_string(text))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -470,14 +470,14 @@ static int embargo_view(json_t **out, const json_t *state, const json_t *rules)
 	const json_t *embargo = json_object_get(lg_scenario(rules), "embargo");
 	char *why = NULL;
 	int raised = lg_embargo_raised(&why, state, rules);
-	int limit = lg_int(embargo, raised ? "raised_limit" : "limit", raised ? 10 : 5);
-	int buy = lg_int(embargo, raised ? "britain_buy_max_under_embargo" : "britain_buy_max", raised ? 5 : 10);
+	int limit = est_rules_int(embargo, raised ? "raised_limit" : "limit", raised ? 10 : 5);
+	int buy = est_rules_int(embargo, raised ? "britain_buy_max_under_embargo" : "britain_buy_max", raised ? 5 : 10);
 
 	if (raised < 0)
 		return raised;
 	*out = json_pack("{s:b, s:i, s:i, s:i, s:i, s:s, s:o, s:O?, s:O?, s:O?, s:o}",
-			 "raised", raised, "limit", limit, "normal_limit", lg_int(embargo, "limit", 5),
-			 "raised_limit", lg_int(embargo, "raised_limit", 10), "britain_buy_max", buy,
+			 "raised", raised, "limit", limit, "normal_limit", est_rules_int(embargo, "limit", 5),
+			 "raised_limit", est_rules_int(embargo, "raised_limit", 10), "britain_buy_max", buy,
 			 "why", why, "conditions", conditions(why), "members", json_object_get(embargo, "members"),
 			 "requires_control", json_object_get(embargo, "requires_control"),
 			 "exclude", json_object_get(state, "embargo_exclude"),
@@ -492,13 +492,13 @@ static int embargo_view(json_t **out, const json_t *state, const json_t *rules)
 /* "at Bavaria, 5.612 step 4: retreat to Tyrol". */
 static json_t *standing_item(const json_t *s)
 {
-	const char *to = lg_str(s, "to");
-	char *text = est_strdup_printf("at %s, 5.612 step %d: %s%s%s", lg_str(s, "at") ? lg_str(s, "at") : "?",
-				       lg_int(s, "step", 0), lg_str(s, "option") ? lg_str(s, "option") : "?",
+	const char *to = est_rules_str(s, "to");
+	char *text = est_strdup_printf("at %s, 5.612 step %d: %s%s%s", est_rules_str(s, "at") ? est_rules_str(s, "at") : "?",
+				       est_rules_int(s, "step", 0), est_rules_str(s, "option") ? est_rules_str(s, "option") : "?",
 				       to ? " to " : "", to ? to : "");
 
-	return json_pack("{s:s?, s:i, s:s?, s:s?, s:o}", "at", lg_str(s, "at"), "step", lg_int(s, "step", 0),
-			 "option", lg_str(s, "option"), "to", to, "text", est_rules_string(text));
+	return json_pack("{s:s?, s:i, s:s?, s:s?, s:o}", "at", est_rules_str(s, "at"), "step", est_rules_int(s, "step", 0),
+			 "option", est_rules_str(s, "option"), "to", to, "text", est_rules_string(text));
 }
 
 /* The reader's own standing orders; a sealed copy holds only a commitment to them. */
@@ -519,7 +519,7 @@ static int add_own(json_t *v, const json_t *state, const char *power)
 	    json_object_set_new(v, "standing_sealed", json_boolean(json_is_object(mine))) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	if (strcmp(power, "Britain") == 0 &&
-	    json_object_set_new(v, "britain_buy", json_integer(lg_int(state, "britain_buy", 0))) < 0)
+	    json_object_set_new(v, "britain_buy", json_integer(est_rules_int(state, "britain_buy", 0))) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	return 0;
 }
@@ -527,15 +527,15 @@ static int add_own(json_t *v, const json_t *state, const char *power)
 /* Which kind of orders the state awaits next, as booleans for the order help. */
 static json_t *next_view(const json_t *state)
 {
-	const char *phase = lg_str(state, "phase"), *power, *kind;
+	const char *phase = est_rules_str(state, "phase"), *power, *kind;
 
 	lg_battle_awaits(&power, &kind, state);
 	if (!kind)
 		kind = phase && strcmp(phase, "turn") == 0 ? "turn" : phase ? phase : "turn";
 	return json_pack("{s:s, s:b, s:b, s:b, s:b}", "kind", kind, "turn", strcmp(kind, "turn") == 0,
 			 "option", strncmp(kind, "battle-step-", 12) == 0, "retreat", strcmp(kind, "retreat") == 0,
-			 "winter_turn", strcmp(kind, "turn") == 0 && lg_str(state, "season") &&
-			 strcmp(lg_str(state, "season"), "Winter") == 0);
+			 "winter_turn", strcmp(kind, "turn") == 0 && est_rules_str(state, "season") &&
+			 strcmp(est_rules_str(state, "season"), "Winter") == 0);
 }
 
 static int put(json_t *v, const char *key, json_t *value)
@@ -545,7 +545,7 @@ static int put(json_t *v, const char *key, json_t *value)
 
 int lg_view(json_t **out, const json_t *state, const json_t *rules, const char *power)
 {
-	const char *side = lg_str(state, "side"), *phase = lg_str(state, "phase");
+	const char *side = est_rules_str(state, "side"), *phase = est_rules_str(state, "phase");
 	json_t *v = json_object(), *armies = armies_view(state, rules), *embargo = NULL;
 	int error;
 
@@ -559,23 +559,23 @@ int lg_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	error = put(v, "embargo", embargo);
 	embargo = NULL;
 	if (error < 0 ||
-	    put(v, "scenario", json_pack("s?", lg_str(state, "scenario"))) < 0 ||
-	    put(v, "title", json_pack("s?", lg_str(lg_scenario(rules), "title"))) < 0 ||
-	    put(v, "season", json_pack("s?", lg_str(state, "season"))) < 0 ||
-	    put(v, "year", json_integer(lg_int(state, "year", 0))) < 0 ||
-	    put(v, "season_text", est_rules_string(est_strdup_printf("%s %d", lg_str(state, "season") ?
-				lg_str(state, "season") : "?", lg_int(state, "year", 0)))) < 0 ||
+	    put(v, "scenario", json_pack("s?", est_rules_str(state, "scenario"))) < 0 ||
+	    put(v, "title", json_pack("s?", est_rules_str(lg_scenario(rules), "title"))) < 0 ||
+	    put(v, "season", json_pack("s?", est_rules_str(state, "season"))) < 0 ||
+	    put(v, "year", json_integer(est_rules_int(state, "year", 0))) < 0 ||
+	    put(v, "season_text", est_rules_string(est_strdup_printf("%s %d", est_rules_str(state, "season") ?
+				est_rules_str(state, "season") : "?", est_rules_int(state, "year", 0)))) < 0 ||
 	    put(v, "phase", json_pack("s?", phase)) < 0 ||
 	    put(v, "side", json_pack("s?", side)) < 0 ||
 	    put(v, "side_text", json_string(side_text(side))) < 0 ||
 	    put(v, "phase_text", phase_text(phase, side)) < 0 ||
 	    put(v, "side_powers", lg_side_powers(rules, side ? side : LG_FRANCE)) < 0 ||
 	    put(v, "next", next_view(state)) < 0 ||
-	    put(v, "vp", json_pack("{s:i, s:i}", LG_FRANCE, lg_int(json_object_get(state, "vp"), LG_FRANCE, 0),
-				   LG_COALITION, lg_int(json_object_get(state, "vp"), LG_COALITION, 0))) < 0 ||
+	    put(v, "vp", json_pack("{s:i, s:i}", LG_FRANCE, est_rules_int(json_object_get(state, "vp"), LG_FRANCE, 0),
+				   LG_COALITION, est_rules_int(json_object_get(state, "vp"), LG_COALITION, 0))) < 0 ||
 	    put(v, "over", json_boolean(phase && strcmp(phase, "over") == 0)) < 0 ||
-	    put(v, "winner", json_pack("s?", lg_str(state, "winner"))) < 0 ||
-	    put(v, "win_reason", json_pack("s?", lg_str(state, "win_reason"))) < 0 ||
+	    put(v, "winner", json_pack("s?", est_rules_str(state, "winner"))) < 0 ||
+	    put(v, "win_reason", json_pack("s?", est_rules_str(state, "win_reason"))) < 0 ||
 	    put(v, "provinces", provinces_view(state, rules)) < 0 ||
 	    put(v, "map", map_view(rules)) < 0 ||
 	    put(v, "sides", json_pack("[o, o]", side_view(state, rules, armies, LG_FRANCE),

@@ -11,7 +11,7 @@
 
 int lem_costs_action(const json_t *order)
 {
-	const char *type = lem_str(order, "type"), *disorder = lem_str(order, "disorder");
+	const char *type = est_rules_str(order, "type"), *disorder = est_rules_str(order, "disorder");
 
 	if (strcmp(type, "military") == 0)
 		return !disorder || strcmp(disorder, "extra") != 0;
@@ -23,19 +23,19 @@ static int target_roll(int *won_out, est_dice *dice, const json_t *table, int dr
 {
 	int roll, error;
 
-	if ((error = est_rules_roll(&roll, dice, lem_int(table, "die", 6), "%s", what)) < 0)
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s", what)) < 0)
 		return error;
-	*won_out = roll + drm >= lem_int(table, "target", 4);
+	*won_out = roll + drm >= est_rules_int(table, "target", 4);
 	return roll;
 }
 
 static int political(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		     const json_t *order)
 {
-	const char *marker = lem_str(order, "marker"), *high = lem_highest(state);
+	const char *marker = est_rules_str(order, "marker"), *high = lem_highest(state);
 	const json_t *nap = json_object_get(state, "napoleon");
-	int drm = (high ? lem_int(json_object_get(lem_table(rules, "political_drm"), high), "political", 0) : 0) +
-		  (nap && lem_str(nap, "with") ? lem_int(lem_table(rules, "napoleon"), "political_drm", -1) : 0);
+	int drm = (high ? est_rules_int(json_object_get(lem_table(rules, "political_drm"), high), "political", 0) : 0) +
+		  (nap && est_rules_str(nap, "with") ? est_rules_int(lem_table(rules, "napoleon"), "political_drm", -1) : 0);
 	int roll = target_roll(won_out, dice, lem_table(rules, "political_action"), drm, "Political Action"), error;
 
 	if (roll < 0)
@@ -43,8 +43,8 @@ static int political(int *won_out, json_t *state, json_t *events, const json_t *
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i}", "marker", marker, "roll", roll, "drm", drm),
 				     "political-action", "Political Action on %s: rolls %d %+d (%s%s) against %d: %s",
 				     marker, roll, drm, high ? high : "no single highest marker",
-				     nap && lem_str(nap, "with") ? ", Napoleon campaigning" : "",
-				     lem_int(lem_table(rules, "political_action"), "target", 4),
+				     nap && est_rules_str(nap, "with") ? ", Napoleon campaigning" : "",
+				     est_rules_int(lem_table(rules, "political_action"), "target", 4),
 				     *won_out ? "success" : "fails")) < 0 || !*won_out)
 		return error;
 	return lem_shift(state, events, rules, marker, strcmp(marker, "Republic") == 0 ? 1 : -1, "a Political Action");
@@ -60,7 +60,7 @@ static int restore_order(int *won_out, json_t *state, json_t *events, const json
 		json_object_set_new(state, "disorder", json_false());
 	return est_rules_event(events, json_pack("{s:i}", "roll", roll), "restore-order",
 			       "Restore Order in Paris: rolls %d against %d: %s", roll,
-			       lem_int(lem_table(rules, "restore_order"), "target", 4),
+			       est_rules_int(lem_table(rules, "restore_order"), "target", 4),
 			       *won_out ? "order is restored" : "Disorder remains");
 }
 
@@ -73,11 +73,11 @@ static int barricades(int *won_out, json_t *state, json_t *events, const json_t 
 
 	if (roll < 0)
 		return roll;
-	json_object_set_new(state, "barricades_used", json_integer(lem_int(state, "barricades_used", 0) + 1));
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i}", "army", lem_str(army, "id"), "roll", roll),
+	json_object_set_new(state, "barricades_used", json_integer(est_rules_int(state, "barricades_used", 0) + 1));
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i}", "army", est_rules_str(army, "id"), "roll", roll),
 				     "barricades", "To the Barricades! against %s: rolls %d against %d: %s",
-				     lem_army_name(rules, lem_str(army, "id")), roll,
-				     lem_int(lem_table(rules, "barricades"), "target", 5),
+				     lem_army_name(rules, est_rules_str(army, "id")), roll,
+				     est_rules_int(lem_table(rules, "barricades"), "target", 5),
 				     *won_out ? "success" : "fails")) < 0 || !*won_out)
 		return error;
 	if ((error = lem_push_back(state, events, rules, army, "To the Barricades!")) < 0)
@@ -92,7 +92,7 @@ static int barricades(int *won_out, json_t *state, json_t *events, const json_t 
 static int napoleon(json_t *state, json_t *events, const json_t *rules, const json_t *order)
 {
 	json_t *nap = json_object_get(state, "napoleon");
-	const char *army = lem_str(order, "assign");
+	const char *army = est_rules_str(order, "assign");
 
 	if (army) {
 		json_object_set_new(nap, "with", json_string(army));
@@ -108,9 +108,9 @@ static int napoleon(json_t *state, json_t *events, const json_t *rules, const js
 
 static int liberation(json_t *state, json_t *events, const json_t *rules, json_t *army)
 {
-	json_object_set_new(state, "liberation", json_integer(lem_int(state, "liberation", 0) - 1));
+	json_object_set_new(state, "liberation", json_integer(est_rules_int(state, "liberation", 0) - 1));
 	if (est_rules_event(events, NULL, "liberation", "a Liberation marker is used (%d left)",
-			    lem_int(state, "liberation", 0)) < 0)
+			    est_rules_int(state, "liberation", 0)) < 0)
 		return est_error_code();
 	return lem_push_back(state, events, rules, army, "a Liberation marker");
 }
@@ -119,14 +119,14 @@ static int liberation(json_t *state, json_t *events, const json_t *rules, json_t
 static int item(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		const json_t *order)
 {
-	const char *type = lem_str(order, "type");
-	json_t *army = lem_army(state, lem_str(order, "army"));
+	const char *type = est_rules_str(order, "type");
+	json_t *army = lem_army(state, est_rules_str(order, "army"));
 
 	*won_out = -1;
 	if (lem_costs_action(order))
-		json_object_set_new(state, "actions", json_integer(lem_int(state, "actions", 0) - 1));
+		json_object_set_new(state, "actions", json_integer(est_rules_int(state, "actions", 0) - 1));
 	if (strcmp(type, "military") == 0) {
-		const char *disorder = lem_str(order, "disorder");
+		const char *disorder = est_rules_str(order, "disorder");
 		/* 10.5.1: "place the Disorder marker in Paris and ... take an additional Military Action" */
 		if (disorder && strcmp(disorder, "extra") == 0)
 			json_object_set_new(state, "disorder", json_true());
@@ -146,7 +146,7 @@ static int item(int *won_out, json_t *state, json_t *events, const json_t *rules
 /* Whether an item's "if" holds after the last roll (`last`: 1 won, 0 failed, -1 none yet). */
 static int condition_holds(const json_t *order, int last)
 {
-	const char *cond = lem_str(order, "if");
+	const char *cond = est_rules_str(order, "if");
 
 	if (!cond)
 		return 1;
@@ -163,16 +163,16 @@ int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *di
 		if (!condition_holds(o, last)) {
 			if ((error = est_rules_event(events, json_pack("{s:i}", "index", (int)i), "skipped",
 						     "order %zu (%s) is not carried out: its condition \"%s\" does "
-						     "not hold", i + 1, lem_str(o, "type"), lem_str(o, "if"))) < 0)
+						     "not hold", i + 1, est_rules_str(o, "type"), est_rules_str(o, "if"))) < 0)
 				return error;
 			continue;
 		}
 		/* Earlier items may have changed the map: an attack that is no longer allowed is skipped. */
-		if (strcmp(lem_str(o, "type"), "military") == 0) {
+		if (strcmp(est_rules_str(o, "type"), "military") == 0) {
 			const char *why;
-			if (!lem_attackable(&why, state, rules, lem_army(state, lem_str(o, "army")))) {
+			if (!lem_attackable(&why, state, rules, lem_army(state, est_rules_str(o, "army")))) {
 				if ((error = est_rules_event(events, NULL, "skipped", "order %zu: %s cannot be attacked "
-							     "now: %s", i + 1, lem_str(o, "army"), why)) < 0)
+							     "now: %s", i + 1, est_rules_str(o, "army"), why)) < 0)
 					return error;
 				continue;
 			}

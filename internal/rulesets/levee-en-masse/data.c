@@ -13,26 +13,18 @@
 static const char *const colors[] = {"Blue", "White", "Red", NULL};
 static const char *const markers[] = {"Republic", "Monarchy", "Despotism", NULL};
 
-static int listed(const char *const *list, const char *name)
-{
-	for (; *list; list++)
-		if (name && strcmp(*list, name) == 0)
-			return 1;
-	return 0;
-}
-
 static int check_tracks(const json_t *rules)
 {
 	const json_t *t, *b;
 	size_t i, j;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "tracks"), "tracks"), i, t) {
-		if (!lem_str(t, "name") || lem_track(rules, lem_str(t, "name")) != t ||
+		if (!est_rules_str(t, "name") || lem_track(rules, est_rules_str(t, "name")) != t ||
 		    json_array_size(json_object_get(t, "boxes")) == 0)
 			return est_error_set(EST_EINVAL, "rules/tracks.json: field \"tracks[%zu]\" needs a \"name\" "
 					     "of its own and \"boxes\"; fix the data", i);
 		json_array_foreach(json_object_get(t, "boxes"), j, b)
-			if (lem_int(b, "box", 0) != (int)j + 1 || !lem_str(b, "name") ||
+			if (est_rules_int(b, "box", 0) != (int)j + 1 || !est_rules_str(b, "name") ||
 			    (json_object_get(b, "square") && !json_is_boolean(json_object_get(b, "square"))))
 				return est_error_set(EST_EINVAL, "rules/tracks.json: field \"tracks[%zu].boxes[%zu]\" "
 						     "must be box %zu (boxes count from 1, nearest Paris) with a "
@@ -48,21 +40,21 @@ static int check_armies(const json_t *rules)
 	size_t i, j;
 
 	json_array_foreach(armies, i, a) {
-		const char *track = lem_str(a, "track");
+		const char *track = est_rules_str(a, "track");
 		const json_t *box = json_object_get(a, "box");
 		int bad_box = box && !json_is_null(box) && (!json_is_integer(box) || json_integer_value(box) < 1 ||
 							     json_integer_value(box) > lem_track_length(rules, track));
-		if (!lem_str(a, "id") || !lem_track(rules, track) || bad_box ||
-		    lem_int(a, "value", 0) < 1 || lem_int(a, "value", 0) > 12 ||
+		if (!est_rules_str(a, "id") || !lem_track(rules, track) || bad_box ||
+		    est_rules_int(a, "value", 0) < 1 || est_rules_int(a, "value", 0) > 12 ||
 		    (json_object_get(a, "stationary") && !json_is_boolean(json_object_get(a, "stationary"))))
 			return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" needs an \"id\", a "
 					     "\"track\" of tracks.json, a \"box\" on it (or null: off the map), a "
 					     "\"value\" from 1 to 12 and, if any, \"stationary\" true or false; fix "
 					     "the data", i);
 		json_array_foreach(armies, j, other)
-			if (j < i && strcmp(lem_str(other, "id") ? lem_str(other, "id") : "", lem_str(a, "id")) == 0)
+			if (j < i && strcmp(est_rules_str(other, "id") ? est_rules_str(other, "id") : "", est_rules_str(a, "id")) == 0)
 				return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" repeats the "
-						     "id \"%s\"; fix the data", i, lem_str(a, "id"));
+						     "id \"%s\"; fix the data", i, est_rules_str(a, "id"));
 	}
 	return 0;
 }
@@ -73,7 +65,7 @@ static int army_known(const json_t *rules, const char *id)
 	size_t i;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "armies"), "armies"), i, a)
-		if (id && strcmp(lem_str(a, "id"), id) == 0)
+		if (id && strcmp(est_rules_str(a, "id"), id) == 0)
 			return 1;
 	return 0;
 }
@@ -87,22 +79,22 @@ static int check_events(const json_t *rules, const json_t *card, size_t i)
 	size_t j;
 
 	json_array_foreach(json_object_get(card, "events"), j, e) {
-		const char *type = lem_str(e, "type"), *army = lem_str(e, "army");
-		int ok = listed(types, type);
+		const char *type = est_rules_str(e, "type"), *army = est_rules_str(e, "army");
+		int ok = est_rules_listed(types, type);
 		if (ok && (strcmp(type, "enter") == 0 || strcmp(type, "rotate") == 0))
 			ok = army_known(rules, army);
 		if (ok && strcmp(type, "enter") == 0) {
 			const json_t *a = NULL, *x;
 			size_t k;
 			json_array_foreach(json_object_get(json_object_get(rules, "armies"), "armies"), k, x)
-				if (strcmp(lem_str(x, "id"), army) == 0)
+				if (strcmp(est_rules_str(x, "id"), army) == 0)
 					a = x;
-			ok = lem_int(e, "box", 0) >= 1 && lem_int(e, "box", 0) <= lem_track_length(rules, lem_str(a, "track"));
+			ok = est_rules_int(e, "box", 0) >= 1 && est_rules_int(e, "box", 0) <= lem_track_length(rules, est_rules_str(a, "track"));
 		}
 		if (ok && strcmp(type, "drm") == 0)
 			ok = json_is_integer(json_object_get(e, "military"));
 		if (ok && strcmp(type, "british-support") == 0)
-			ok = lem_int(e, "box", 0) >= 1 && lem_int(e, "box", 0) <= lem_track_length(rules, "Vendée");
+			ok = est_rules_int(e, "box", 0) >= 1 && est_rules_int(e, "box", 0) <= lem_track_length(rules, "Vendée");
 		if (!ok)
 			return est_error_set(EST_EINVAL, "rules/cards.json: field \"cards[%zu].events[%zu]\" must be "
 					     "one of enter {army, box}, british-support {box}, napoleon, rotate "
@@ -121,7 +113,7 @@ static int card_fields_ok(const json_t *card)
 	json_t *v;
 
 	json_object_foreach((json_t *)card, key, v)
-		if (!listed(known, key))
+		if (!est_rules_listed(known, key))
 			return 0;
 	return json_object_get(card, "expansion") == NULL || json_is_boolean(json_object_get(card, "expansion"));
 }
@@ -136,13 +128,13 @@ static int check_cards(const json_t *rules)
 	if (json_array_size(cards) == 0)
 		return est_error_set(EST_EINVAL, "rules/cards.json: no \"cards\"; fix the data");
 	json_array_foreach(cards, i, c) {
-		int ok = lem_str(c, "id") && lem_card(rules, lem_str(c, "id")) == c && listed(colors, lem_str(c, "deck")) &&
-			 lem_str(c, "title") && json_is_integer(json_object_get(c, "number")) &&
-			 lem_int(c, "actions", -1) >= 0 && lem_int(c, "actions", -1) <= 9 && card_fields_ok(c);
+		int ok = est_rules_str(c, "id") && lem_card(rules, est_rules_str(c, "id")) == c && est_rules_listed(colors, est_rules_str(c, "deck")) &&
+			 est_rules_str(c, "title") && json_is_integer(json_object_get(c, "number")) &&
+			 est_rules_int(c, "actions", -1) >= 0 && est_rules_int(c, "actions", -1) <= 9 && card_fields_ok(c);
 		json_array_foreach(json_object_get(c, "advance"), j, v)
 			ok &= army_known(rules, json_string_value(v));
 		json_object_foreach((json_t *)json_object_get(c, "political"), key, v)
-			ok &= listed(markers, key) && json_is_integer(v);
+			ok &= est_rules_listed(markers, key) && json_is_integer(v);
 		if (!ok)
 			return est_error_set(EST_EINVAL, "rules/cards.json: field \"cards[%zu]\" needs an \"id\" of its "
 					     "own, a \"number\", a \"deck\" (Blue, White, Red), a \"title\", "
@@ -170,7 +162,7 @@ static int check_tables(const json_t *rules)
 					     "barricades, military, british_support, napoleon, decisive, reserves, "
 					     "difficulty, victory and political_range");
 	for (const char *const *d = dice; *d; d++)
-		if (lem_int(lem_table(rules, *d), "die", 0) < 2)
+		if (est_rules_int(lem_table(rules, *d), "die", 0) < 2)
 			return est_error_set(EST_EINVAL, "rules/tables.json: field \"%s.die\" must be 2 or more; fix "
 					     "the data", *d);
 	for (const char *const *m = markers; *m; m++)
@@ -182,12 +174,12 @@ static int check_tables(const json_t *rules)
 		if (*d != dice[3] && !json_is_integer(json_object_get(lem_table(rules, *d), "target")))
 			return est_error_set(EST_EINVAL, "rules/tables.json: field \"%s.target\" must be an integer; "
 					     "fix the data", *d);
-	if (lem_int(lem_table(rules, "barricades"), "free_per_turn", -1) < 0 ||
+	if (est_rules_int(lem_table(rules, "barricades"), "free_per_turn", -1) < 0 ||
 	    json_array_size(json_object_get(lem_table(rules, "victory"), "grades")) == 0)
 		return est_error_set(EST_EINVAL, "rules/tables.json: \"barricades.free_per_turn\" must be 0 or more "
 				     "and \"victory.grades\" must list at least one grade; fix the data");
-	if (lem_int(lem_table(rules, "political_range"), "min", 0) > -1 ||
-	    lem_int(lem_table(rules, "political_range"), "max", 0) < 1)
+	if (est_rules_int(lem_table(rules, "political_range"), "min", 0) > -1 ||
+	    est_rules_int(lem_table(rules, "political_range"), "max", 0) < 1)
 		return est_error_set(EST_EINVAL, "rules/tables.json: field \"political_range\" must run from -1 or "
 				     "lower to 1 or higher (the Republic at -1 is defeat); fix the data");
 	return 0;
@@ -211,13 +203,13 @@ int lem_check_rules(const json_t *rules)
 		return error;
 	for (const char *const *m = markers; *m; m++) {
 		const json_t *v = json_object_get(json_object_get(json_object_get(rules, "setup"), "political"), *m);
-		if (!json_is_integer(v) || json_integer_value(v) < lem_int(lem_table(rules, "political_range"), "min", -1) ||
-		    json_integer_value(v) > lem_int(lem_table(rules, "political_range"), "max", 4))
+		if (!json_is_integer(v) || json_integer_value(v) < est_rules_int(lem_table(rules, "political_range"), "min", -1) ||
+		    json_integer_value(v) > est_rules_int(lem_table(rules, "political_range"), "max", 4))
 			return est_error_set(EST_EINVAL, "rules/setup.json: field \"political.%s\" must be an integer "
 					     "on the Political track (tables.json political_range); fix the data", *m);
 	}
-	if (lem_int(json_object_get(rules, "setup"), "liberation", -1) < 0 ||
-	    lem_int(json_object_get(rules, "setup"), "liberation", -1) > 20 ||
+	if (est_rules_int(json_object_get(rules, "setup"), "liberation", -1) < 0 ||
+	    est_rules_int(json_object_get(rules, "setup"), "liberation", -1) > 20 ||
 	    (json_object_get(json_object_get(rules, "setup"), "disorder") &&
 	     !json_is_boolean(json_object_get(json_object_get(rules, "setup"), "disorder"))))
 		return est_error_set(EST_EINVAL, "rules/setup.json: \"liberation\" must be 0 to 20 and \"disorder\" "

@@ -22,7 +22,7 @@ static int in_play(const json_t *card, const char *scenario)
 static int by_number(const void *a, const void *b)
 {
 	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	int nx = lem_int(x, "number", 0), ny = lem_int(y, "number", 0);
+	int nx = est_rules_int(x, "number", 0), ny = est_rules_int(y, "number", 0);
 
 	if (nx != ny)
 		return nx < ny ? -1 : 1;
@@ -53,7 +53,7 @@ static int historical(json_t *deck, const json_t *cards, const char *scenario)
 
 int lem_deal(json_t *state, const json_t *rules)
 {
-	const char *scenario = lem_str(state, "scenario");
+	const char *scenario = est_rules_str(state, "scenario");
 	const json_t *cards = json_object_get(json_object_get(rules, "cards"), "cards"), *card;
 	json_t *deck = json_object();
 	size_t i;
@@ -65,7 +65,7 @@ int lem_deal(json_t *state, const json_t *rules)
 		return historical(deck, cards, scenario);
 	/* 12.2 Chronological Purée: "shuffle all of the cards together into a single large deck". */
 	json_array_foreach(cards, i, card) {
-		const char *pile = strcmp(scenario, "puree") == 0 ? "All" : lem_str(card, "deck");
+		const char *pile = strcmp(scenario, "puree") == 0 ? "All" : est_rules_str(card, "deck");
 		json_t *list = json_object_get(deck, pile);
 		if (!in_play(card, scenario))
 			continue;

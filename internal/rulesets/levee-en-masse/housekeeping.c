@@ -29,8 +29,8 @@ static int defeated(json_t *state, json_t *events, const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(state, "armies"), i, a) {
-		const char *id = lem_str(a, "id");
-		int box = lem_int(a, "box", -1);
+		const char *id = est_rules_str(a, "id");
+		int box = est_rules_int(a, "box", -1);
 		if (!lem_on_map(a))
 			continue;
 		if (box == 0) {
@@ -49,7 +49,7 @@ static int defeated(json_t *state, json_t *events, const json_t *rules)
 				      "Austrian arms: the Austrian Army is at Arras in a Housekeeping Phase of the White "
 				      "deck (9.2)") < 0 ? -1 : 1;
 	}
-	if (lem_int(json_object_get(state, "political"), "Republic", 0) <= -1)
+	if (est_rules_int(json_object_get(state, "political"), "Republic", 0) <= -1)
 		return finish(state, events, "defeat", "Defeat", "the Republic has fallen to -1") < 0 ? -1 : 1;
 	return 0;
 }
@@ -63,7 +63,7 @@ static int reserves_penalty(json_t *state, json_t *events, const json_t *rules)
 
 	json_array_foreach(json_object_get(state, "armies"), i, a)
 		json_object_set_new(a, "flipped", json_false());
-	json_object_set_new(state, "drm_now", json_integer(used ? lem_int(lem_table(rules, "reserves"),
+	json_object_set_new(state, "drm_now", json_integer(used ? est_rules_int(lem_table(rules, "reserves"),
 								       "next_turn_drm", -1) : 0));
 	json_object_set_new(state, "reserves_used", json_false());
 	json_object_set_new(state, "barricades_used", json_integer(0));
@@ -75,7 +75,7 @@ static int reserves_penalty(json_t *state, json_t *events, const json_t *rules)
 static int victory(json_t *state, json_t *events, const json_t *rules)
 {
 	const char *high = lem_highest(state);
-	int republic = lem_int(json_object_get(state, "political"), "Republic", 0);
+	int republic = est_rules_int(json_object_get(state, "political"), "Republic", 0);
 	const json_t *g;
 	size_t i;
 	char why[160];
@@ -85,8 +85,8 @@ static int victory(json_t *state, json_t *events, const json_t *rules)
 			      "over the Political track");
 	snprintf(why, sizeof(why), "the decks are out with the Republic reigning at %+d", republic);
 	json_array_foreach(json_object_get(lem_table(rules, "victory"), "grades"), i, g)
-		if (republic >= lem_int(g, "republic", 0))
-			return finish(state, events, "victory", lem_str(g, "grade"), why);
+		if (republic >= est_rules_int(g, "republic", 0))
+			return finish(state, events, "victory", est_rules_str(g, "grade"), why);
 	return finish(state, events, "victory", "Victory", why);
 }
 

@@ -29,8 +29,6 @@
 #define LEM_POWER "Republic"
 
 /* state.c: look-ups */
-const char *lem_str(const json_t *obj, const char *key);
-int lem_int(const json_t *obj, const char *key, int fallback);
 int lem_option(const json_t *state, const char *name);
 const json_t *lem_table(const json_t *rules, const char *name);
 const json_t *lem_card(const json_t *rules, const char *id);

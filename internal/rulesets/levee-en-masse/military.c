@@ -13,8 +13,8 @@
 
 int lem_attackable(const char **why_out, const json_t *state, const json_t *rules, const json_t *army)
 {
-	const char *track = lem_str(army, "track");
-	int box = lem_int(army, "box", -1);
+	const char *track = est_rules_str(army, "track");
+	int box = est_rules_int(army, "box", -1);
 	const json_t *a;
 	size_t i;
 
@@ -24,15 +24,15 @@ int lem_attackable(const char **why_out, const json_t *state, const json_t *rule
 		return 0;
 	}
 	json_array_foreach(json_object_get(state, "armies"), i, a) {
-		if (a == army || !lem_on_map(a) || strcmp(lem_str(a, "track"), track) != 0)
+		if (a == army || !lem_on_map(a) || strcmp(est_rules_str(a, "track"), track) != 0)
 			continue;
 		/* 7.2: "only the one in the box closest to Paris can be attacked" */
-		if (lem_int(a, "box", 0) < box) {
+		if (est_rules_int(a, "box", 0) < box) {
 			*why_out = "another unit stands closer to Paris on its track (7.2)";
 			return 0;
 		}
 		/* "you must engage and defeat the one with a bracketed Combat Value before engaging the other" */
-		if (lem_int(a, "box", 0) == box && json_is_true(json_object_get(a, "stationary")) &&
+		if (est_rules_int(a, "box", 0) == box && json_is_true(json_object_get(a, "stationary")) &&
 		    !json_is_true(json_object_get(army, "stationary"))) {
 			*why_out = "a Stationary Army shares its space and must be defeated first (7.2)";
 			return 0;
@@ -52,8 +52,8 @@ int lem_attackable(const char **why_out, const json_t *state, const json_t *rule
 
 int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *army, const char *why)
 {
-	const char *id = lem_str(army, "id");
-	int box = lem_int(army, "box", 0);
+	const char *id = est_rules_str(army, "id");
+	int box = est_rules_int(army, "box", 0);
 
 	/* 5.0: a Stationary Army defeated by a French Military Action is removed from the map. */
 	if (json_is_true(json_object_get(army, "stationary"))) {
@@ -61,8 +61,8 @@ int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *ar
 		return est_rules_event(events, json_pack("{s:s}", "army", id), "removed", "%s is removed from the "
 				       "map (5.0: a Stationary Army defeated)", lem_army_name(rules, id));
 	}
-	if (box >= lem_track_length(rules, lem_str(army, "track"))) {
-		const char *status = lem_str(army, "status"), *now;
+	if (box >= lem_track_length(rules, est_rules_str(army, "track"))) {
+		const char *status = est_rules_str(army, "status"), *now;
 		/* 10.6.1: "Each victory won against such an Army ... does cause it to be rotated by 90 degrees". */
 		if (!lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))
 			return est_rules_event(events, json_pack("{s:s}", "army", id), "pressed", "%s holds the last box "
@@ -76,7 +76,7 @@ int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *ar
 	json_object_set_new(army, "box", json_integer(box + 1));
 	return est_rules_event(events, json_pack("{s:s, s:i}", "army", id, "box", box + 1), "pushed",
 			       "%s is pushed back to %s (%d) (%s)", lem_army_name(rules, id),
-			       lem_box_name(rules, lem_str(army, "track"), box + 1), box + 1, why);
+			       lem_box_name(rules, est_rules_str(army, "track"), box + 1), box + 1, why);
 }
 
 /* The DRMs of a Military Action against `army`, and what they are, before any 10.5 +1. */
@@ -88,17 +88,17 @@ static int modifiers(char *text, size_t len, const json_t *state, const json_t *
 
 #define ADD(v, what) do { int v_ = (v); if (v_) { drm += v_; \
 	n += snprintf(text + n, len > (size_t)n ? len - (size_t)n : 0, " %+d %s", v_, what); } } while (0)
-	ADD(high ? lem_int(json_object_get(lem_table(rules, "political_drm"), high), "military", 0) : 0,
+	ADD(high ? est_rules_int(json_object_get(lem_table(rules, "political_drm"), high), "military", 0) : 0,
 	    high);
-	ADD(json_is_true(json_object_get(state, "disorder")) ? lem_int(lem_table(rules, "military"), "disorder_drm", -1) : 0,
+	ADD(json_is_true(json_object_get(state, "disorder")) ? est_rules_int(lem_table(rules, "military"), "disorder_drm", -1) : 0,
 	    "Disorder");
-	ADD(nap && lem_str(nap, "with") && strcmp(lem_str(nap, "with"), lem_str(army, "id")) == 0 ?
-	    lem_int(lem_table(rules, "napoleon"), "military_drm", 1) : 0, "Napoleon");
-	ADD(strcmp(lem_str(army, "track"), "Vendée") == 0 && json_is_integer(json_object_get(state, "british_support")) &&
-	    lem_int(state, "british_support", 0) == lem_int(army, "box", -1) ?
-	    lem_int(lem_table(rules, "british_support"), "military_drm", -1) : 0, "British Support");
-	ADD(lem_int(state, "card_drm", 0), "the Headline card");
-	ADD(lem_int(state, "drm_now", 0), "last reserves committed last turn (10.4)");
+	ADD(nap && est_rules_str(nap, "with") && strcmp(est_rules_str(nap, "with"), est_rules_str(army, "id")) == 0 ?
+	    est_rules_int(lem_table(rules, "napoleon"), "military_drm", 1) : 0, "Napoleon");
+	ADD(strcmp(est_rules_str(army, "track"), "Vendée") == 0 && json_is_integer(json_object_get(state, "british_support")) &&
+	    est_rules_int(state, "british_support", 0) == est_rules_int(army, "box", -1) ?
+	    est_rules_int(lem_table(rules, "british_support"), "military_drm", -1) : 0, "British Support");
+	ADD(est_rules_int(state, "card_drm", 0), "the Headline card");
+	ADD(est_rules_int(state, "drm_now", 0), "last reserves committed last turn (10.4)");
 #undef ADD
 	return drm;
 }
@@ -106,16 +106,16 @@ static int modifiers(char *text, size_t len, const json_t *state, const json_t *
 /* 10.6.1 Decisive Victories: the Army is rotated and the highest marker gains one, unless tied. */
 static int decisive_victory(json_t *state, json_t *events, const json_t *rules, json_t *army, int napoleon)
 {
-	const char *status = lem_str(army, "status"), *high = lem_highest(state);
+	const char *status = est_rules_str(army, "status"), *high = lem_highest(state);
 	const char *now = strcmp(status ? status : "normal", "normal") == 0 ? "disorganized" : "routed";
 	int error;
 
 	/* An Army the victory removed from the map (a Stationary Army) is not rotated; the shift stands. */
 	if (lem_on_map(army))
 		json_object_set_new(army, "status", json_string(now));
-	if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "army", lem_str(army, "id"), "status", now),
+	if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "army", est_rules_str(army, "id"), "status", now),
 				     "decisive", "a decisive victory (10.6.1)%s%s%s",
-				     lem_on_map(army) ? ": " : "", lem_on_map(army) ? lem_army_name(rules, lem_str(army, "id")) : "",
+				     lem_on_map(army) ? ": " : "", lem_on_map(army) ? lem_army_name(rules, est_rules_str(army, "id")) : "",
 				     lem_on_map(army) ? (strcmp(now, "routed") == 0 ? " is now routed" : " is now disorganized") : "")) < 0)
 		return error;
 	/* "Where Napoleon fights ... one is added (+1) to Despotism instead of the highest track." */
@@ -131,10 +131,10 @@ static int decisive_victory(json_t *state, json_t *events, const json_t *rules, 
 static int decisive_defeat(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army)
 {
 	const char *high = lem_highest(state);
-	int roll, box = lem_int(army, "box", 0), error;
+	int roll, box = est_rules_int(army, "box", 0), error;
 
 	if ((error = est_rules_roll(&roll, dice, 6, "10.6.2 decisive defeat against %s: second roll",
-			      lem_str(army, "id"))) < 0)
+			      est_rules_str(army, "id"))) < 0)
 		return error;
 	if ((error = est_rules_event(events, json_pack("{s:i, s:i}", "roll", roll, "box", box), "decisive",
 				     "a decisive defeat (10.6.2): second roll %d against box %d: %s", roll, box,
@@ -142,11 +142,11 @@ static int decisive_defeat(json_t *state, json_t *events, const json_t *rules, e
 				     "no effect, a Stationary Army does not move" : "the Army advances")) < 0)
 		return error;
 	if (roll <= box && !json_is_true(json_object_get(army, "stationary"))) {
-		int was = lem_int(army, "box", 0);
+		int was = est_rules_int(army, "box", 0);
 		json_object_set_new(army, "box", json_integer(was - 1));
 		if ((error = est_rules_event(events, NULL, "advance", "%s advances to %s (%d) (10.6.2)",
-					     lem_army_name(rules, lem_str(army, "id")),
-					     lem_box_name(rules, lem_str(army, "track"), was - 1), was - 1)) < 0)
+					     lem_army_name(rules, est_rules_str(army, "id")),
+					     lem_box_name(rules, est_rules_str(army, "track"), was - 1), was - 1)) < 0)
 			return error;
 	}
 	if (!high)
@@ -160,24 +160,24 @@ static int attack_roll(int *natural_out, int *won_out, json_t *state, json_t *ev
 		       est_dice *dice, const json_t *army, const json_t *order, const char *attempt)
 {
 	char mods[240] = "";
-	int drm = modifiers(mods, sizeof(mods), state, rules, army), roll, value = lem_int(army, "value", 0), error;
+	int drm = modifiers(mods, sizeof(mods), state, rules, army), roll, value = est_rules_int(army, "value", 0), error;
 	int bonus = 0;
 
-	if ((error = est_rules_roll(&roll, dice, lem_int(lem_table(rules, "military"), "die", 6),
-			      "Military Action against %s%s", lem_str(army, "id"), attempt)) < 0)
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(lem_table(rules, "military"), "die", 6),
+			      "Military Action against %s%s", est_rules_str(army, "id"), attempt)) < 0)
 		return error;
 	/* 10.5.2: Disorder for +1 "after the die is rolled", when the +1 makes the difference. */
-	if (lem_str(order, "disorder") && strcmp(lem_str(order, "disorder"), "drm-if-needed") == 0 &&
+	if (est_rules_str(order, "disorder") && strcmp(est_rules_str(order, "disorder"), "drm-if-needed") == 0 &&
 	    roll != 1 && roll + drm == value && !json_is_true(json_object_get(state, "disorder"))) {
 		bonus = 1;
 		json_object_set_new(state, "disorder", json_true());
 	}
 	*natural_out = roll;
 	*won_out = roll != 1 && roll + drm + bonus > value;
-	return est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i}", "army", lem_str(army, "id"), "roll", roll,
+	return est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i}", "army", est_rules_str(army, "id"), "roll", roll,
 						 "drm", drm + bonus, "value", value), "military",
 			       "Military Action against %s%s: rolls %d%s%s = %d against %d: %s",
-			       lem_army_name(rules, lem_str(army, "id")), attempt, roll, mods,
+			       lem_army_name(rules, est_rules_str(army, "id")), attempt, roll, mods,
 			       bonus ? " +1 Disorder placed in Paris (10.5)" : "", roll + drm + bonus, value,
 			       roll == 1 ? "a natural 1 fails" : *won_out ? "success" : "fails");
 }
@@ -191,9 +191,9 @@ static int decisive_rules(const json_t *state, const json_t *army)
 int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		 const json_t *order)
 {
-	json_t *army = lem_army(state, lem_str(order, "army"));
+	json_t *army = lem_army(state, est_rules_str(order, "army"));
 	const json_t *nap = json_object_get(state, "napoleon"), *naturals;
-	int napoleon = nap && lem_str(nap, "with") && strcmp(lem_str(nap, "with"), lem_str(army, "id")) == 0;
+	int napoleon = nap && est_rules_str(nap, "with") && strcmp(est_rules_str(nap, "with"), est_rules_str(army, "id")) == 0;
 	int natural, won, decisive = 0, error;
 	size_t i;
 	json_t *v;
@@ -202,12 +202,12 @@ int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rule
 		return error;
 	/* 10.4: "Once per turn ... flip the targeted Army over and reroll that attack." */
 	if (!won && lem_option(state, "10.4") && !json_is_true(json_object_get(state, "reserves_used")) &&
-	    lem_str(order, "reserves") && strcmp(lem_str(order, "reserves"), "if-fails") == 0) {
+	    est_rules_str(order, "reserves") && strcmp(est_rules_str(order, "reserves"), "if-fails") == 0) {
 		json_object_set_new(state, "reserves_used", json_true());
 		json_object_set_new(army, "flipped", json_true());
 		if ((error = est_rules_event(events, NULL, "reserves", "the last reserves are committed (10.4): "
 					     "%s is flipped and the attack rolled again",
-					     lem_army_name(rules, lem_str(army, "id")))) < 0 ||
+					     lem_army_name(rules, est_rules_str(army, "id")))) < 0 ||
 		    (error = attack_roll(&natural, &won, state, events, rules, dice, army, order,
 					 " (last reserves)")) < 0)
 			return error;
@@ -218,18 +218,18 @@ int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rule
 			decisive |= napoleon && json_integer_value(v) == natural;
 		/* "Where Napoleon fights, an automatic decisive victory occurs on a natural roll of 5 or 6" */
 		won |= decisive;
-		decisive |= natural == lem_int(lem_table(rules, "decisive"), "victory_natural", 6);
+		decisive |= natural == est_rules_int(lem_table(rules, "decisive"), "victory_natural", 6);
 	}
 	*won_out = won;
 	/* In its last box a decisive victory's rotation is the one the victory brings, not a second. */
-	if (won && !(decisive && lem_int(army, "box", 0) >= lem_track_length(rules, lem_str(army, "track"))) &&
+	if (won && !(decisive && est_rules_int(army, "box", 0) >= lem_track_length(rules, est_rules_str(army, "track"))) &&
 	    (error = lem_push_back(state, events, rules, army, "a Military Action")) < 0)
 		return error;
 	/* "regardless of any DRMs": a natural 6 is decisive whether or not the Army could be moved. */
 	if (decisive)
 		return decisive_victory(state, events, rules, army, napoleon);
 	if (decisive_rules(state, army) && lem_on_map(army) &&
-	    natural == lem_int(lem_table(rules, "decisive"), "defeat_natural", 1))
+	    natural == est_rules_int(lem_table(rules, "decisive"), "defeat_natural", 1))
 		return decisive_defeat(state, events, rules, dice, army);
 	return 0;
 }

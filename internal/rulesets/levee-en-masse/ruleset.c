@@ -19,14 +19,6 @@ static const char *const *powers(void)
 	return powers_list;
 }
 
-static int in(const char *const *list, const char *name)
-{
-	for (; *list; list++)
-		if (name && strcmp(*list, name) == 0)
-			return 1;
-	return 0;
-}
-
 /* An option's value as on (1), off (0) or neither (-1): --option 10.4=1, =yes, =on. */
 static int on_off(const json_t *v)
 {
@@ -51,12 +43,12 @@ static int read_options(json_t **out, const char **scenario, const json_t *optio
 
 	*scenario = "extended";
 	json_object_foreach((json_t *)options, key, v) {
-		if (strcmp(key, "scenario") == 0 && in(scenarios, json_string_value(v))) {
+		if (strcmp(key, "scenario") == 0 && est_rules_listed(scenarios, json_string_value(v))) {
 			*scenario = json_string_value(v);
 		} else if (strcmp(key, "difficulty") == 0 && json_is_integer(v) && json_integer_value(v) >= -1 &&
 			   json_integer_value(v) <= 1) {
 			json_object_set(opts, key, v);
-		} else if (in(switches, key) && on_off(v) >= 0) {
+		} else if (est_rules_listed(switches, key) && on_off(v) >= 0) {
 			json_object_set_new(opts, key, json_boolean(on_off(v)));
 		} else {
 			json_decref(opts);
@@ -103,7 +95,7 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 			  "scenario", scenario, "options", opts, "phase", "start", "deck", "current", "played",
 			  "armies", armies_at_start(rules), "political", json_object_get(start, "political"),
 			  "disorder", json_is_true(json_object_get(start, "disorder")), "liberation",
-			  lem_int(start, "liberation", 0), "british_support", "napoleon", "actions", 0, "card_drm", 0,
+			  est_rules_int(start, "liberation", 0), "british_support", "napoleon", "actions", 0, "card_drm", 0,
 			  "drm_now", 0, "reserves_used", 0, "barricades_used", 0, "result");
 	if (!state)
 		return est_error_set(EST_EINVAL, "rules/setup.json: \"political\" is needed; fix the data");
@@ -114,8 +106,8 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 
 static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
-	const char *phase = lem_str(state, "phase");
-	const json_t *card = lem_card(rules, lem_str(state, "current"));
+	const char *phase = est_rules_str(state, "phase");
+	const json_t *card = lem_card(rules, est_rules_str(state, "current"));
 	char prompt[300];
 
 	if (strcmp(phase, "over") == 0) {
@@ -126,9 +118,9 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 				 "the decks are dealt and the first Headline card drawn");
 	} else {
 		snprintf(prompt, sizeof(prompt), "turn %zu, Headline card #%d %s: spend %d Action%s (and the "
-			 "free ones)", json_array_size(json_object_get(state, "played")), lem_int(card, "number", 0),
-			 lem_str(card, "title"), lem_int(state, "actions", 0),
-			 lem_int(state, "actions", 0) == 1 ? "" : "s");
+			 "free ones)", json_array_size(json_object_get(state, "played")), est_rules_int(card, "number", 0),
+			 est_rules_str(card, "title"), est_rules_int(state, "actions", 0),
+			 est_rules_int(state, "actions", 0) == 1 ? "" : "s");
 		*out = json_pack("{s:s, s:s, s:[s], s:s}", "mode", "sequential", "kind", "actions", "powers",
 				 LEM_POWER, "prompt", prompt);
 	}
@@ -139,7 +131,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 		   const json_t *orders, est_dice *dice, est_dice *hidden)
 {
 	json_t *s = json_deep_copy(state), *events = json_array();
-	const char *phase = lem_str(state, "phase");
+	const char *phase = est_rules_str(state, "phase");
 	int error;
 
 	if (!s || !events)
@@ -161,15 +153,15 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 static int score(json_t **out, const json_t *state, const json_t *rules)
 {
 	const json_t *result = json_object_get(state, "result");
-	int over = json_is_object(result), victory = over && strcmp(lem_str(result, "outcome"), "victory") == 0;
+	int over = json_is_object(result), victory = over && strcmp(est_rules_str(result, "outcome"), "victory") == 0;
 	int turns = (int)json_array_size(json_object_get(state, "played"));
-	int republic = lem_int(json_object_get(state, "political"), "Republic", 0);
+	int republic = est_rules_int(json_object_get(state, "political"), "Republic", 0);
 	char text[200];
 
 	(void)rules;
 	if (over)
-		snprintf(text, sizeof(text), "%s after %d cards (Republic %+d): %s", lem_str(result, "grade"), turns,
-			 republic, lem_str(result, "reason"));
+		snprintf(text, sizeof(text), "%s after %d cards (Republic %+d): %s", est_rules_str(result, "grade"), turns,
+			 republic, est_rules_str(result, "reason"));
 	else
 		snprintf(text, sizeof(text), "playing: %d cards, Republic %+d", turns, republic);
 	/* Republic is -1..4 (political_range), so it orders games of equal progress without overtaking it. */

@@ -10,18 +10,6 @@
 
 static const char *const markers[] = {"Republic", "Monarchy", "Despotism", NULL};
 
-const char *lem_str(const json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-int lem_int(const json_t *obj, const char *key, int fallback)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	return json_is_integer(v) ? (int)json_integer_value(v) : fallback;
-}
-
 int lem_option(const json_t *state, const char *name)
 {
 	return json_is_true(json_object_get(json_object_get(state, "options"), name));
@@ -53,7 +41,7 @@ static const json_t *box_data(const json_t *rules, const char *track, int box)
 	size_t i;
 
 	json_array_foreach(json_object_get(lem_track(rules, track), "boxes"), i, b)
-		if (lem_int(b, "box", -1) == box)
+		if (est_rules_int(b, "box", -1) == box)
 			return b;
 	return NULL;
 }
@@ -65,7 +53,7 @@ int lem_square(const json_t *rules, const char *track, int box)
 
 const char *lem_box_name(const json_t *rules, const char *track, int box)
 {
-	const char *name = lem_str(box_data(rules, track, box), "name");
+	const char *name = est_rules_str(box_data(rules, track, box), "name");
 
 	return box == 0 ? "Paris" : name ? name : "?";
 }
@@ -77,7 +65,7 @@ json_t *lem_army(const json_t *state, const char *id)
 
 const char *lem_army_name(const json_t *rules, const char *id)
 {
-	const char *name = lem_str(est_rules_find(json_object_get(json_object_get(rules, "armies"), "armies"), "id", id),
+	const char *name = est_rules_str(est_rules_find(json_object_get(json_object_get(rules, "armies"), "armies"), "id", id),
 				   "name");
 
 	return name ? name : id;
@@ -95,7 +83,7 @@ const char *lem_highest(const json_t *state)
 	int top = -100, ties = 0;
 
 	for (const char *const *m = markers; *m; m++) {
-		int v = lem_int(p, *m, 0);
+		int v = est_rules_int(p, *m, 0);
 		if (v > top) {
 			top = v;
 			best = *m;
@@ -112,12 +100,12 @@ int lem_shift(json_t *state, json_t *events, const json_t *rules, const char *ma
 {
 	const json_t *range = lem_table(rules, "political_range");
 	json_t *p = json_object_get(state, "political");
-	int before = lem_int(p, marker, 0), after = before + delta;
+	int before = est_rules_int(p, marker, 0), after = before + delta;
 
-	if (after > lem_int(range, "max", 4))
-		after = lem_int(range, "max", 4);
-	if (after < lem_int(range, "min", -1))
-		after = lem_int(range, "min", -1);
+	if (after > est_rules_int(range, "max", 4))
+		after = est_rules_int(range, "max", 4);
+	if (after < est_rules_int(range, "min", -1))
+		after = est_rules_int(range, "min", -1);
 	if (after == before)
 		return est_rules_event(events, json_pack("{s:s, s:i}", "marker", marker, "value", after), "political",
 				       "%s stays at %+d (%s: the track ends there)", marker, after, why);
@@ -128,6 +116,6 @@ int lem_shift(json_t *state, json_t *events, const json_t *rules, const char *ma
 
 const char *lem_deck_color(const json_t *state, const json_t *rules)
 {
-	return lem_str(lem_card(rules, lem_str(state, "current")), "deck");
+	return est_rules_str(lem_card(rules, est_rules_str(state, "current")), "deck");
 }
 

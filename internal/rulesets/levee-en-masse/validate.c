@@ -19,33 +19,17 @@ struct check {
 	int costs, barricades, liberations, reserves, napoleon, disorder;
 };
 
-/* Only these fields, and the required ones present. */
-static int fields_ok(struct check *c, int i, const json_t *o, const char *const *fields, const char *required)
-{
-	const char *key;
-	json_t *v;
-	int ok = 1;
-
-	json_object_foreach((json_t *)o, key, v) {
-		const char *const *f;
-		for (f = fields; *f && strcmp(*f, key) != 0; f++)
-			;
-		if (!*f && strcmp(key, "if") != 0) {
-			est_rules_diag(c->diags, i, key, R_ORDERS, "\"%s\" is not a field of a %s order; remove it", key, lem_str(o, "type"));
-			ok = 0;
-		}
-	}
-	if (required && !json_object_get(o, required)) {
-		est_rules_diag(c->diags, i, required, R_ORDERS, "a %s order needs \"%s\"; add it", lem_str(o, "type"), required);
-		ok = 0;
-	}
-	return ok;
-}
+/*
+ * The fields each order type takes (README.md "Orders"), "if" in every one
+ * (a condition on the roll before), and the one each needs.
+ */
+static const char *const need_army[] = {"army", NULL};
+static const char *const need_marker[] = {"marker", NULL};
 
 /* The Army an item names, on the map. */
 static json_t *army_of(struct check *c, int i, const json_t *o)
 {
-	const char *id = lem_str(o, "army");
+	const char *id = est_rules_str(o, "army");
 	json_t *army = lem_army(c->state, id);
 
 	if (!army || !lem_on_map(army)) {
@@ -58,13 +42,13 @@ static json_t *army_of(struct check *c, int i, const json_t *o)
 
 static int in_france(const struct check *c, const json_t *army)
 {
-	return lem_square(c->rules, lem_str(army, "track"), lem_int(army, "box", 0));
+	return lem_square(c->rules, est_rules_str(army, "track"), est_rules_int(army, "box", 0));
 }
 
 /* 10.4 last reserves and 10.5 Disorder, as fields of a Military Action. */
 static void check_military_options(struct check *c, int i, const json_t *o, const json_t *army)
 {
-	const char *reserves = lem_str(o, "reserves"), *disorder = lem_str(o, "disorder");
+	const char *reserves = est_rules_str(o, "reserves"), *disorder = est_rules_str(o, "disorder");
 
 	if (json_object_get(o, "reserves") && !reserves)
 		reserves = "";
@@ -88,27 +72,27 @@ static void check_military_options(struct check *c, int i, const json_t *o, cons
 
 static void check_military(struct check *c, int i, const json_t *o)
 {
-	static const char *const fields[] = {"type", "army", "reserves", "disorder", NULL};
+	static const char *const fields[] = {"type", "army", "reserves", "disorder", "if", NULL};
 	const char *why;
 	json_t *army;
 
-	if (!fields_ok(c, i, o, fields, "army") || !(army = army_of(c, i, o)))
+	if (!est_rules_fields_ok(c->diags, i, o, fields, need_army, R_ORDERS) || !(army = army_of(c, i, o)))
 		return;
 	if (!lem_attackable(&why, c->state, c->rules, army))
 		est_rules_diag(c->diags, i, "army", "Levée en Masse 7.2", "%s cannot be attacked: %s; attack the unit nearest Paris "
-		     "on that track", lem_str(army, "id"), why);
+		     "on that track", est_rules_str(army, "id"), why);
 	check_military_options(c, i, o, army);
 }
 
 static void check_napoleon(struct check *c, int i, const json_t *o)
 {
-	static const char *const fields[] = {"type", "assign", "detach", NULL};
+	static const char *const fields[] = {"type", "assign", "detach", "if", NULL};
 	const json_t *nap = json_object_get(c->state, "napoleon"), *boxes, *b;
 	json_t *army;
 	size_t k;
 	int turn = (int)json_array_size(json_object_get(c->state, "played")), triumph = 0;
 
-	if (!fields_ok(c, i, o, fields, NULL))
+	if (!est_rules_fields_ok(c->diags, i, o, fields, NULL, R_ORDERS))
 		return;
 	if (!json_is_object(nap)) {
 		est_rules_diag(c->diags, i, "type", "Levée en Masse 5.0", "Napoleon is not in play (card E44 brings him); remove it");
@@ -120,10 +104,10 @@ static void check_napoleon(struct check *c, int i, const json_t *o)
 		return;
 	}
 	if (json_is_true(json_object_get(o, "detach"))) {
-		army = lem_army(c->state, lem_str(nap, "with"));
+		army = lem_army(c->state, est_rules_str(nap, "with"));
 		boxes = json_object_get(lem_table(c->rules, "napoleon"), "triumph_boxes");
 		json_array_foreach(boxes, k, b)
-			triumph |= army && lem_int(army, "box", 0) == json_integer_value(b);
+			triumph |= army && est_rules_int(army, "box", 0) == json_integer_value(b);
 		if (i != 0 || !triumph || c->napoleon++)
 			est_rules_diag(c->diags, i, "detach", "Levée en Masse 5.0", "Napoleon is detached in triumph only at the beginning "
 			     "of the Action Phase (the first order) while his Army is in its '4' or '5' space; remove it");
@@ -136,11 +120,11 @@ static void check_napoleon(struct check *c, int i, const json_t *o)
 	}
 	if (!army)
 		return;
-	if (lem_str(nap, "with") || lem_int(nap, "recalled", -1) == turn || c->napoleon++)
+	if (est_rules_str(nap, "with") || est_rules_int(nap, "recalled", -1) == turn || c->napoleon++)
 		est_rules_diag(c->diags, i, "assign", "Levée en Masse 5.0", "Napoleon must be in the Holding Box, and one recalled "
 		     "cannot be redeployed until a later turn; remove it");
-	else if (lem_option(c->state, "napoleon-historical") && strcmp(lem_str(army, "track"), "Piedmont") != 0 &&
-		 strcmp(lem_str(army, "track"), "Austrian") != 0)
+	else if (lem_option(c->state, "napoleon-historical") && strcmp(est_rules_str(army, "track"), "Piedmont") != 0 &&
+		 strcmp(est_rules_str(army, "track"), "Austrian") != 0)
 		est_rules_diag(c->diags, i, "assign", "Levée en Masse 5.0", "the historical limit (an option of this game) keeps "
 		     "Napoleon to the Piedmont and Austrian tracks; choose an Army there");
 }
@@ -148,12 +132,12 @@ static void check_napoleon(struct check *c, int i, const json_t *o)
 /* To the Barricades! and Liberation: free, against an Army on the map, never a Stationary one. */
 static void check_free_roll(struct check *c, int i, const json_t *o)
 {
-	static const char *const one[] = {"type", "army", NULL};
-	int barricades = strcmp(lem_str(o, "type"), "barricades") == 0, free_rolls =
-		lem_int(lem_table(c->rules, "barricades"), "free_per_turn", 1);
+	static const char *const one[] = {"type", "army", "if", NULL};
+	int barricades = strcmp(est_rules_str(o, "type"), "barricades") == 0, free_rolls =
+		est_rules_int(lem_table(c->rules, "barricades"), "free_per_turn", 1);
 	json_t *army;
 
-	if (!fields_ok(c, i, o, one, "army") || !(army = army_of(c, i, o)))
+	if (!est_rules_fields_ok(c->diags, i, o, one, need_army, R_ORDERS) || !(army = army_of(c, i, o)))
 		return;
 	if (json_is_true(json_object_get(army, "stationary")))
 		est_rules_diag(c->diags, i, "army", "Levée en Masse 5.0", "a Stationary Army is removed only when "
@@ -164,16 +148,16 @@ static void check_free_roll(struct check *c, int i, const json_t *o)
 	if (barricades && ++c->barricades > free_rolls)
 		est_rules_diag(c->diags, i, "type", R_ACTIONS, "To the Barricades! is free %d time%s a turn; remove "
 			       "the extra", free_rolls, free_rolls == 1 ? "" : "s");
-	if (!barricades && ++c->liberations > lem_int(c->state, "liberation", 0))
+	if (!barricades && ++c->liberations > est_rules_int(c->state, "liberation", 0))
 		est_rules_diag(c->diags, i, "type", R_ACTIONS, "no Liberation marker left to use (%d); remove it",
-			       lem_int(c->state, "liberation", 0));
+			       est_rules_int(c->state, "liberation", 0));
 }
 
 static void check_item(struct check *c, int i, const json_t *o)
 {
-	static const char *const political[] = {"type", "marker", NULL};
-	static const char *const none[] = {"type", NULL};
-	const char *type = lem_str(o, "type"), *cond = lem_str(o, "if");
+	static const char *const political[] = {"type", "marker", "if", NULL};
+	static const char *const none[] = {"type", "if", NULL};
+	const char *type = est_rules_str(o, "type"), *cond = est_rules_str(o, "if");
 
 	if (!json_is_object(o) || !type) {
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "each order is an object with a \"type\"; see the report's examples");
@@ -187,13 +171,13 @@ static void check_item(struct check *c, int i, const json_t *o)
 	if (strcmp(type, "military") == 0)
 		check_military(c, i, o);
 	else if (strcmp(type, "political") == 0) {
-		const char *m = lem_str(o, "marker");
-		if (fields_ok(c, i, o, political, "marker") && (!m || (strcmp(m, "Republic") != 0 &&
+		const char *m = est_rules_str(o, "marker");
+		if (est_rules_fields_ok(c->diags, i, o, political, need_marker, R_ORDERS) && (!m || (strcmp(m, "Republic") != 0 &&
 			strcmp(m, "Monarchy") != 0 && strcmp(m, "Despotism") != 0)))
 			est_rules_diag(c->diags, i, "marker", R_ACTIONS, "a Political Action moves Republic up, or Monarchy or Despotism "
 			     "down; name one of them");
 	} else if (strcmp(type, "restore-order") == 0) {
-		if (fields_ok(c, i, o, none, NULL) && !json_is_true(json_object_get(c->state, "disorder")) && !c->disorder)
+		if (est_rules_fields_ok(c->diags, i, o, none, NULL, R_ORDERS) && !json_is_true(json_object_get(c->state, "disorder")) && !c->disorder)
 			est_rules_diag(c->diags, i, "type", R_ACTIONS, "Paris is in order; remove it");
 	} else if (strcmp(type, "barricades") == 0 || strcmp(type, "liberation") == 0) {
 		check_free_roll(c, i, o);
@@ -214,23 +198,16 @@ int lem_validate(json_t **diagnostics_out, const json_t *state, const json_t *ru
 
 	if (!c.diags)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if (strcmp(power, LEM_POWER) != 0 || strcmp(lem_str(state, "phase"), "actions") != 0)
+	if (strcmp(power, LEM_POWER) != 0 || strcmp(est_rules_str(state, "phase"), "actions") != 0)
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "no Action Phase awaits orders now; wait for the next report");
 	else if (!json_is_array(orders))
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "must be an array of orders");
 	else
 		json_array_foreach(orders, i, o)
 			check_item(&c, (int)i, o);
-	if (json_array_size(c.diags) == 0 && c.costs > lem_int(state, "actions", 0))
+	if (json_array_size(c.diags) == 0 && c.costs > est_rules_int(state, "actions", 0))
 		est_rules_diag(c.diags, -1, "orders", R_ACTIONS, "%d orders cost an Action (every one counts, conditions or not) "
-		     "and this turn gives %d; drop %d", c.costs, lem_int(state, "actions", 0),
-		     c.costs - lem_int(state, "actions", 0));
-	if (json_array_size(c.diags) == 0) {
-		json_decref(c.diags);
-		*diagnostics_out = NULL;
-		return 0;
-	}
-	*diagnostics_out = c.diags;
-	return est_error_set(EST_EINVAL, "%zu problem%s with the orders", json_array_size(c.diags),
-			     json_array_size(c.diags) == 1 ? "" : "s");
+		     "and this turn gives %d; drop %d", c.costs, est_rules_int(state, "actions", 0),
+		     c.costs - est_rules_int(state, "actions", 0));
+	return est_rules_validated(diagnostics_out, c.diags);
 }

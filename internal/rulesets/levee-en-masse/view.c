@@ -110,7 +110,7 @@ static const struct {
 static int options_view(json_t *v, const json_t *state)
 {
 	json_t *all = json_array(), *on = json_array();
-	int d = lem_int(json_object_get(state, "options"), "difficulty", 0);
+	int d = est_rules_int(json_object_get(state, "options"), "difficulty", 0);
 
 	if (!all || !on) {
 		json_decref(all);
@@ -171,40 +171,40 @@ static int decks_view(json_t *v, const json_t *state)
 	json_object_set_new(v, "decks", list);
 	json_object_set_new(v, "cards_left", json_integer((json_int_t)total));
 	if (!text)
-		text = strdup(strcmp(lem_str(state, "phase") ? lem_str(state, "phase") : "", "start") == 0 ?
+		text = strdup(strcmp(est_rules_str(state, "phase") ? est_rules_str(state, "phase") : "", "start") == 0 ?
 			      "not dealt yet (step 1 deals them)" : "no cards left");
 	return json_object_set_new(v, "decks_text", owned(text)) < 0 ? -1 : 0;
 }
 
 static json_t *card_view(const json_t *state, const json_t *rules)
 {
-	const char *id = lem_str(state, "current");
+	const char *id = est_rules_str(state, "current");
 	const json_t *card = lem_card(rules, id);
 	int expansion = flag(card, "expansion");
 
 	if (!card)
 		return json_null();
-	return json_pack("{s:s, s:i, s:s?, s:s?, s:b, s:i, s:o}", "id", id, "number", lem_int(card, "number", 0),
-			 "deck", lem_str(card, "deck"), "title", lem_str(card, "title"), "expansion", expansion,
-			 "actions", lem_int(card, "actions", 0), "text",
+	return json_pack("{s:s, s:i, s:s?, s:s?, s:b, s:i, s:o}", "id", id, "number", est_rules_int(card, "number", 0),
+			 "deck", est_rules_str(card, "deck"), "title", est_rules_str(card, "title"), "expansion", expansion,
+			 "actions", est_rules_int(card, "actions", 0), "text",
 			 owned(est_strdup_printf("#%d %s (%s deck%s), %d Action%s printed",
-						 lem_int(card, "number", 0), lem_str(card, "title"),
-						 lem_str(card, "deck"), expansion ? ", Expansion Kit" : "",
-						 lem_int(card, "actions", 0),
-						 lem_int(card, "actions", 0) == 1 ? "" : "s")));
+						 est_rules_int(card, "number", 0), est_rules_str(card, "title"),
+						 est_rules_str(card, "deck"), expansion ? ", Expansion Kit" : "",
+						 est_rules_int(card, "actions", 0),
+						 est_rules_int(card, "actions", 0) == 1 ? "" : "s")));
 }
 
 static const char *napoleon_with(const json_t *state)
 {
-	return lem_str(json_object_get(state, "napoleon"), "with");
+	return est_rules_str(json_object_get(state, "napoleon"), "with");
 }
 
 /* "Russian Army under Suvorov [4], stationary, disorganized (10.6.1), with Napoleon". */
 static char *unit_text(const json_t *rules, const json_t *army, const char *value_text, int napoleon)
 {
-	const char *status = lem_str(army, "status");
+	const char *status = est_rules_str(army, "status");
 
-	return est_strdup_printf("%s %s%s%s%s%s%s", lem_army_name(rules, lem_str(army, "id")), value_text,
+	return est_strdup_printf("%s %s%s%s%s%s%s", lem_army_name(rules, est_rules_str(army, "id")), value_text,
 				 flag(army, "stationary") ? ", stationary" : "",
 				 status && strcmp(status, "normal") != 0 ? ", " : "",
 				 status && strcmp(status, "normal") != 0 ?
@@ -217,8 +217,8 @@ static char *unit_text(const json_t *rules, const json_t *army, const char *valu
 /* One Army for the text and the map; `k` is its place in its box (for the counter's y). */
 static json_t *unit_view(const json_t *state, const json_t *rules, const json_t *army, int k)
 {
-	const char *id = lem_str(army, "id"), *track = lem_str(army, "track"), *why = NULL, *with;
-	int box = lem_int(army, "box", -1), on = lem_on_map(army), value = lem_int(army, "value", 0);
+	const char *id = est_rules_str(army, "id"), *track = est_rules_str(army, "track"), *why = NULL, *with;
+	int box = est_rules_int(army, "box", -1), on = lem_on_map(army), value = est_rules_int(army, "value", 0);
 	int napoleon = (with = napoleon_with(state)) && id && strcmp(with, id) == 0;
 	int can = lem_attackable(&why, state, rules, army);
 	int x = BOX_X0 + (lem_track_length(rules, track) - box) * BOX_STEP - COUNTER_W / 2;
@@ -228,7 +228,7 @@ static json_t *unit_view(const json_t *state, const json_t *rules, const json_t 
 	size_t i;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "tracks"), "tracks"), i, t)
-		if (track && lem_str(t, "name") && strcmp(lem_str(t, "name"), track) == 0)
+		if (track && est_rules_str(t, "name") && strcmp(est_rules_str(t, "name"), track) == 0)
 			y += (int)i * ROW_H;
 	snprintf(value_text, sizeof(value_text), flag(army, "stationary") ? "[%d]" : "%d", value);
 	return json_pack("{s:s?, s:s, s:s?, s:o, s:s, s:b, s:i, s:s, s:b, s:s?, s:b, s:b, s:b, s:b, s:s?,"
@@ -237,7 +237,7 @@ static json_t *unit_view(const json_t *state, const json_t *rules, const json_t 
 			 "box", on ? json_integer(box) : json_null(),
 			 "box_name", on ? lem_box_name(rules, track, box) : "off the map", "on_map", on,
 			 "value", value, "value_text", value_text, "stationary", flag(army, "stationary"),
-			 "status", lem_str(army, "status"), "flipped", flag(army, "flipped"),
+			 "status", est_rules_str(army, "status"), "flipped", flag(army, "flipped"),
 			 "rotated", flag(army, "rotated"), "napoleon", napoleon, "attackable", can, "why", why,
 			 "text", owned(unit_text(rules, army, value_text, napoleon)),
 			 "short", owned(est_strdup_printf("%s %s%s", id, value_text, napoleon ? " N" : "")),
@@ -260,7 +260,7 @@ static json_t *track_view(const json_t *state, const json_t *rules, const char *
 		int x = BOX_X0 + (n - b) * BOX_STEP, square = b == 0 || lem_square(rules, track, b), k = 0, occupied;
 		json_t *units_text;
 		int british = vendee && b > 0 && json_is_integer(json_object_get(state, "british_support")) &&
-			      lem_int(state, "british_support", -1) == b;
+			      est_rules_int(state, "british_support", -1) == b;
 		const json_t *a;
 		char *text = NULL;
 		size_t i;
@@ -268,12 +268,12 @@ static json_t *track_view(const json_t *state, const json_t *rules, const char *
 		units = json_array();
 		json_array_foreach(json_object_get(state, "armies"), i, a) {
 			json_t *u;
-			if (!units || !lem_on_map(a) || lem_int(a, "box", -1) != b ||
-			    strcmp(lem_str(a, "track"), track) != 0)
+			if (!units || !lem_on_map(a) || est_rules_int(a, "box", -1) != b ||
+			    strcmp(est_rules_str(a, "track"), track) != 0)
 				continue;
 			/* The box's list owns the unit; its text stays valid while the list lives. */
 			u = unit_view(state, rules, a, k++);
-			if (push(units, u) < 0 || append(&text, "; ", lem_str(u, "text")) < 0)
+			if (push(units, u) < 0 || append(&text, "; ", est_rules_str(u, "text")) < 0)
 				goto fail;
 		}
 		if (british && append(&text, "; ", "the British Support marker (5.0)") < 0)
@@ -312,7 +312,7 @@ static int tracks_view(json_t *v, const json_t *state, const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(json_object_get(rules, "tracks"), "tracks"), i, t)
-		if (!list || push(list, track_view(state, rules, lem_str(t, "name"), (int)i)) < 0) {
+		if (!list || push(list, track_view(state, rules, est_rules_str(t, "name"), (int)i)) < 0) {
 			json_decref(list);
 			return -1;
 		}
@@ -359,15 +359,15 @@ static json_t *political_view(const json_t *state, const json_t *rules)
 	const json_t *range = lem_table(rules, "political_range");
 	const char *high = lem_highest(state);
 	const json_t *drm = json_object_get(lem_table(rules, "political_drm"), high ? high : "");
-	int min = lem_int(range, "min", -1), top = -100, military = lem_int(drm, "military", 0);
-	int political = lem_int(drm, "political", 0), k = 0;
+	int min = est_rules_int(range, "min", -1), top = -100, military = est_rules_int(drm, "military", 0);
+	int political = est_rules_int(drm, "political", 0), k = 0;
 	json_t *list = json_array();
 
 	for (const char *const *m = markers; *m; m++)
-		if (lem_int(p, *m, 0) > top)
-			top = lem_int(p, *m, 0);
+		if (est_rules_int(p, *m, 0) > top)
+			top = est_rules_int(p, *m, 0);
 	for (const char *const *m = markers; list && *m; m++, k++) {
-		int value = lem_int(p, *m, 0), x = BAR_X + (value - min) * BAR_CELL + 4;
+		int value = est_rules_int(p, *m, 0), x = BAR_X + (value - min) * BAR_CELL + 4;
 		if (push(list, json_pack("{s:s, s:i, s:o, s:b, s:s#, s:i, s:i, s:i, s:i}", "marker", *m, "value",
 					 value, "value_text", owned(est_strdup_printf("%+d", value)),
 					 "highest", value == top, "initial", *m, 3, "x", x,
@@ -390,7 +390,7 @@ static json_t *political_view(const json_t *state, const json_t *rules)
 static json_t *bar_view(const json_t *rules)
 {
 	const json_t *range = lem_table(rules, "political_range");
-	int min = lem_int(range, "min", -1), max = lem_int(range, "max", 4);
+	int min = est_rules_int(range, "min", -1), max = est_rules_int(range, "max", 4);
 	json_t *cells = json_array();
 
 	for (int c = min; cells && c <= max; c++)
@@ -411,7 +411,7 @@ static int triumph(const json_t *state, const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(lem_table(rules, "napoleon"), "triumph_boxes"), i, b)
-		if (army && lem_on_map(army) && lem_int(army, "box", -1) == json_integer_value(b))
+		if (army && lem_on_map(army) && est_rules_int(army, "box", -1) == json_integer_value(b))
 			return 1;
 	return 0;
 }
@@ -422,7 +422,7 @@ static json_t *napoleon_view(const json_t *state, const json_t *rules)
 	const char *with = napoleon_with(state);
 	const json_t *army = lem_army(state, with);
 	int turn = (int)json_array_size(json_object_get(state, "played")), in_play = json_is_object(nap);
-	int recalled = in_play && lem_int(nap, "recalled", -1) == turn, detach = with && triumph(state, rules);
+	int recalled = in_play && est_rules_int(nap, "recalled", -1) == turn, detach = with && triumph(state, rules);
 	char *text;
 
 	if (!in_play)
@@ -434,8 +434,8 @@ static json_t *napoleon_view(const json_t *state, const json_t *rules)
 	else
 		text = est_strdup_printf("with the %s in %s (%d): +1 to Military Actions against it, -1 to all "
 					 "Political Actions (5.0)%s", lem_army_name(rules, with),
-					 lem_box_name(rules, lem_str(army, "track"), lem_int(army, "box", 0)),
-					 lem_int(army, "box", 0), detach ? "; he may be detached in triumph at the "
+					 lem_box_name(rules, est_rules_str(army, "track"), est_rules_int(army, "box", 0)),
+					 est_rules_int(army, "box", 0), detach ? "; he may be detached in triumph at the "
 					 "beginning of the Action Phase" : "; he may be detached in triumph only from "
 					 "the '4' or '5' space");
 	return json_pack("{s:b, s:b, s:s?, s:s?, s:O?, s:b, s:b, s:o, s:o}", "in_play", in_play, "holding",
@@ -456,22 +456,22 @@ static json_t *drms_view(const json_t *state, const json_t *rules)
 
 #define DRM(cond, ...) do { if (ok && (cond)) \
 	ok = push(list, json_pack("{s:o}", "text", owned(est_strdup_printf(__VA_ARGS__)))) == 0; } while (0)
-	DRM(high && lem_int(drm, "military", 0), "%+d to Military Actions: %s is highest",
-	    lem_int(drm, "military", 0), high);
-	DRM(high && lem_int(drm, "political", 0), "%+d to Political Actions: %s is highest",
-	    lem_int(drm, "political", 0), high);
+	DRM(high && est_rules_int(drm, "military", 0), "%+d to Military Actions: %s is highest",
+	    est_rules_int(drm, "military", 0), high);
+	DRM(high && est_rules_int(drm, "political", 0), "%+d to Political Actions: %s is highest",
+	    est_rules_int(drm, "political", 0), high);
 	DRM(flag(state, "disorder"), "%+d to Military Actions: Disorder in Paris",
-	    lem_int(lem_table(rules, "military"), "disorder_drm", -1));
+	    est_rules_int(lem_table(rules, "military"), "disorder_drm", -1));
 	DRM(with, "%+d to Military Actions against the %s, %+d to all Political Actions: Napoleon campaigns (5.0)",
-	    lem_int(lem_table(rules, "napoleon"), "military_drm", 1), lem_army_name(rules, with),
-	    lem_int(lem_table(rules, "napoleon"), "political_drm", -1));
+	    est_rules_int(lem_table(rules, "napoleon"), "military_drm", 1), lem_army_name(rules, with),
+	    est_rules_int(lem_table(rules, "napoleon"), "political_drm", -1));
 	DRM(json_is_integer(json_object_get(state, "british_support")),
 	    "%+d to Military Actions against an Army in the Vendée track's '%d' space: British Support (5.0)",
-	    lem_int(lem_table(rules, "british_support"), "military_drm", -1), lem_int(state, "british_support", 0));
-	DRM(lem_int(state, "card_drm", 0), "%+d to Military Actions this turn: the Headline card",
-	    lem_int(state, "card_drm", 0));
-	DRM(lem_int(state, "drm_now", 0), "%+d to Military Actions this turn: the last reserves were committed "
-	    "last turn (10.4)", lem_int(state, "drm_now", 0));
+	    est_rules_int(lem_table(rules, "british_support"), "military_drm", -1), est_rules_int(state, "british_support", 0));
+	DRM(est_rules_int(state, "card_drm", 0), "%+d to Military Actions this turn: the Headline card",
+	    est_rules_int(state, "card_drm", 0));
+	DRM(est_rules_int(state, "drm_now", 0), "%+d to Military Actions this turn: the last reserves were committed "
+	    "last turn (10.4)", est_rules_int(state, "drm_now", 0));
 #undef DRM
 	if (!ok)
 		json_decref(list);
@@ -487,7 +487,7 @@ static const char *first_army(const json_t *state, const json_t *rules,
 
 	json_array_foreach(json_object_get(state, "armies"), i, a)
 		if (lem_on_map(a) && keep(state, rules, a))
-			return lem_str(a, "id");
+			return est_rules_str(a, "id");
 	return NULL;
 }
 
@@ -509,7 +509,7 @@ static int may_attack(const json_t *state, const json_t *rules, const json_t *ar
 static int inside_france(const json_t *state, const json_t *rules, const json_t *army)
 {
 	(void)state;
-	return lem_square(rules, lem_str(army, "track"), lem_int(army, "box", 0));
+	return lem_square(rules, est_rules_str(army, "track"), est_rules_int(army, "box", 0));
 }
 
 /* 10.5 serves only in a Military Action against an Army inside France, which 7.2 must allow. */
@@ -521,7 +521,7 @@ static int attack_inside_france(const json_t *state, const json_t *rules, const 
 /* 5.0, and the historical limit when the game plays with it. */
 static int napoleon_may_join(const json_t *state, const json_t *rules, const json_t *army)
 {
-	const char *track = lem_str(army, "track");
+	const char *track = est_rules_str(army, "track");
 
 	(void)rules;
 	return !lem_option(state, "napoleon-historical") ||
@@ -540,7 +540,7 @@ static json_t *orders_view(const json_t *state, const json_t *rules, const json_
 			 "reserves", lem_option(state, "10.4") && !flag(state, "reserves_used"),
 			 "disorder", lem_option(state, "10.5") && !flag(state, "disorder") && target,
 			 "restore_order", flag(state, "disorder"), "barricades", free_rolls > 0 && square,
-			 "liberation", lem_int(state, "liberation", 0) > 0 && first_army(state, rules, any),
+			 "liberation", est_rules_int(state, "liberation", 0) > 0 && first_army(state, rules, any),
 			 "napoleon_assign", flag(napoleon, "can_assign") ? first_army(state, rules, napoleon_may_join) :
 			 NULL, "napoleon_detach", flag(napoleon, "can_detach"));
 }
@@ -551,11 +551,11 @@ static json_t *result_view(const json_t *state)
 
 	if (!json_is_object(r))
 		return json_null();
-	return json_pack("{s:s?, s:s?, s:s?, s:i, s:b, s:o}", "outcome", lem_str(r, "outcome"), "grade",
-			 lem_str(r, "grade"), "reason", lem_str(r, "reason"), "turns", lem_int(r, "turns", 0),
-			 "victory", lem_str(r, "outcome") && strcmp(lem_str(r, "outcome"), "victory") == 0,
-			 "text", owned(est_strdup_printf("%s: %s", lem_str(r, "grade") ? lem_str(r, "grade") : "over",
-							 lem_str(r, "reason") ? lem_str(r, "reason") : "")));
+	return json_pack("{s:s?, s:s?, s:s?, s:i, s:b, s:o}", "outcome", est_rules_str(r, "outcome"), "grade",
+			 est_rules_str(r, "grade"), "reason", est_rules_str(r, "reason"), "turns", est_rules_int(r, "turns", 0),
+			 "victory", est_rules_str(r, "outcome") && strcmp(est_rules_str(r, "outcome"), "victory") == 0,
+			 "text", owned(est_strdup_printf("%s: %s", est_rules_str(r, "grade") ? est_rules_str(r, "grade") : "over",
+							 est_rules_str(r, "reason") ? est_rules_str(r, "reason") : "")));
 }
 
 /* json_object_set_new that fails on a NULL value (an allocation that failed earlier). */
@@ -567,8 +567,8 @@ static int put(json_t *v, const char *key, json_t *value)
 static int markers_view(json_t *v, const json_t *state, const json_t *rules)
 {
 	const json_t *bs = json_object_get(state, "british_support");
-	int free_rolls = lem_int(lem_table(rules, "barricades"), "free_per_turn", 1) -
-			 lem_int(state, "barricades_used", 0);
+	int free_rolls = est_rules_int(lem_table(rules, "barricades"), "free_per_turn", 1) -
+			 est_rules_int(state, "barricades_used", 0);
 	json_t *napoleon = napoleon_view(state, rules);
 
 	if (free_rolls < 0)
@@ -576,14 +576,14 @@ static int markers_view(json_t *v, const json_t *state, const json_t *rules)
 	if (put(v, "disorder", json_boolean(flag(state, "disorder"))) < 0 ||
 	    put(v, "disorder_text", json_string(flag(state, "disorder") ? "Disorder in Paris" :
 						"Paris is in order")) < 0 ||
-	    put(v, "liberation", json_integer(lem_int(state, "liberation", 0))) < 0 ||
+	    put(v, "liberation", json_integer(est_rules_int(state, "liberation", 0))) < 0 ||
 	    put(v, "british_support", json_is_integer(bs) ?
 		json_pack("{s:O, s:s, s:o}", "box", bs, "name", lem_box_name(rules, "Vendée", (int)json_integer_value(bs)),
 			  "text", owned(est_strdup_printf("on the Vendée track's '%d' space, %s",
 							  (int)json_integer_value(bs),
 							  lem_box_name(rules, "Vendée", (int)json_integer_value(bs))))) :
 		json_null()) < 0 ||
-	    put(v, "actions", json_integer(lem_int(state, "actions", 0))) < 0 ||
+	    put(v, "actions", json_integer(est_rules_int(state, "actions", 0))) < 0 ||
 	    put(v, "free_barricades", json_integer(free_rolls)) < 0 ||
 	    put(v, "drms", drms_view(state, rules)) < 0 ||
 	    put(v, "orders", orders_view(state, rules, napoleon, free_rolls)) < 0) {
@@ -595,15 +595,15 @@ static int markers_view(json_t *v, const json_t *state, const json_t *rules)
 
 int lem_view(json_t **out, const json_t *state, const json_t *rules, const char *power)
 {
-	const char *phase = lem_str(state, "phase");
+	const char *phase = est_rules_str(state, "phase");
 	json_t *v = json_object();
 
 	/* Solitaire, and nothing hidden in the state: the player and the public see the same. */
 	(void)power;
 	if (!v || options_view(v, state) < 0 || decks_view(v, state) < 0 || tracks_view(v, state, rules) < 0 ||
 	    armies_view(v, state, rules) < 0 || markers_view(v, state, rules) < 0 ||
-	    put(v, "scenario", json_pack("s?", lem_str(state, "scenario"))) < 0 ||
-	    put(v, "scenario_text", json_string(scenario_text(lem_str(state, "scenario")))) < 0 ||
+	    put(v, "scenario", json_pack("s?", est_rules_str(state, "scenario"))) < 0 ||
+	    put(v, "scenario_text", json_string(scenario_text(est_rules_str(state, "scenario")))) < 0 ||
 	    put(v, "phase", json_pack("s?", phase)) < 0 ||
 	    put(v, "awaits_orders", json_boolean(phase && strcmp(phase, "actions") == 0)) < 0 ||
 	    put(v, "over", json_boolean(phase && strcmp(phase, "over") == 0)) < 0 ||

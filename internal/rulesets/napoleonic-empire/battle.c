@@ -26,7 +26,7 @@ static json_t *plays(const json_t *state, const char *side)
 int ne_attack_start(json_t *state, json_t *events, const json_t *rules)
 {
 	json_t *battles = json_object_get(attack(state), "battles");
-	json_t *own = plays(state, ne_str(state, "active"));
+	json_t *own = plays(state, est_rules_str(state, "active"));
 	const char *country;
 	json_t *card, *tmp;
 	size_t i;
@@ -42,9 +42,9 @@ int ne_attack_start(json_t *state, json_t *events, const json_t *rules)
 		if (est_rules_in_list(battles, country))
 			continue;
 		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "card", json_string_value(card),
-							"country", country, "visible_to", ne_str(state, "active")),
+							"country", country, "visible_to", est_rules_str(state, "active")),
 				      "card-kept", "%s keeps %s: there is no battle in %s",
-				      ne_str(state, "active"), ne_card_name(rules, json_string_value(card)),
+				      est_rules_str(state, "active"), ne_card_name(rules, json_string_value(card)),
 				      country)) < 0)
 			return error;
 		json_object_del(own, country);
@@ -236,7 +236,7 @@ static int casualties(int *winner_loss, int *loser_loss, const struct side_force
 static int fight(const char **loser_out, json_t *state, json_t *events, const json_t *rules,
 		 const char *country, est_dice *dice)
 {
-	const char *active = ne_str(state, "active");
+	const char *active = est_rules_str(state, "active");
 	struct side_force f[2];
 	int i, wl, ll, error;
 
@@ -310,7 +310,7 @@ int ne_retreat_options(json_t **out, const json_t *state, const json_t *rules,
 int ne_apply_retreat(json_t *state, json_t *events, const json_t *rules, const char *to)
 {
 	json_t *r = json_object_get(state, "retreat");
-	const char *from = ne_str(r, "from"), *side = ne_str(r, "side");
+	const char *from = est_rules_str(r, "from"), *side = est_rules_str(r, "side");
 	int n = ne_armies(state, from, side), error;
 
 	if ((error = ne_set_armies(state, to, side, ne_armies(state, to, side) + n)) < 0 ||
@@ -350,7 +350,7 @@ static int after_battle(int *paused, json_t *state, json_t *events, const json_t
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	standing = ne_str(json_object_get(json_object_get(json_object_get(state, "standing"), loser),
+	standing = est_rules_str(json_object_get(json_object_get(json_object_get(state, "standing"), loser),
 					  "retreats"), country);
 	if (json_array_size(opts) == 0) {
 		if ((error = ne_set_armies(state, country, loser, 0)) < 0 ||

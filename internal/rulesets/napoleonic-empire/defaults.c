@@ -53,7 +53,7 @@ static int battle_defaults(json_t *list, const json_t *state, const json_t *rule
 	size_t i;
 
 	json_array_foreach(json_object_get(att, "battles"), i, b) {
-		const char *c = json_string_value(b), *id = ne_str(st, c);
+		const char *c = json_string_value(b), *id = est_rules_str(st, c);
 
 		if (!id || ne_hand_index(state, side, id) < 0 ||
 		    !ne_card_playable_by(ne_card(rules, id), side) || !ne_card_fits(ne_card(rules, id), c) ||
@@ -68,7 +68,7 @@ static int battle_defaults(json_t *list, const json_t *state, const json_t *rule
 
 int ne_set_defaults(json_t *state, const json_t *rules)
 {
-	const char *phase = ne_str(state, "phase"), *active = ne_str(state, "active");
+	const char *phase = est_rules_str(state, "phase"), *active = est_rules_str(state, "active");
 	json_t *d = json_object(), *f = json_array(), *a = json_array();
 	const json_t *r = json_object_get(state, "retreat");
 	int error = 0;
@@ -84,9 +84,9 @@ int ne_set_defaults(json_t *state, const json_t *rules)
 					ne_other(active));
 	else if (strcmp(phase, "retreat") == 0)
 		/* The first option is the default rule's choice (RULINGS.md R8). */
-		error = json_array_append_new(strcmp(ne_str(r, "side"), NE_FRANCE) == 0 ? f : a,
+		error = json_array_append_new(strcmp(est_rules_str(r, "side"), NE_FRANCE) == 0 ? f : a,
 					      json_pack("{s:s, s:s, s:O}", "type", "retreat", "from",
-							ne_str(r, "from"), "to",
+							est_rules_str(r, "from"), "to",
 							json_array_get(json_object_get(r, "options"), 0)));
 	if (error < 0)
 		goto out;

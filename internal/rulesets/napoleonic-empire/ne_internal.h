@@ -51,7 +51,6 @@ const char *ne_verb(const char *side, const char *singular, const char *plural);
 /* "y" or "ies", for "arm%s" with a count n. */
 const char *ne_ies(int n);
 int ne_side_index(const char *side); /* 0 France, 1 Allies, -1 neither */
-const char *ne_str(const json_t *obj, const char *key);
 int ne_armies(const json_t *state, const char *country, const char *side);
 int ne_set_armies(json_t *state, const char *country, const char *side, int n);
 const char *ne_controller(const json_t *state, const char *country);
@@ -61,13 +60,6 @@ int ne_contested(const json_t *state, const char *country);
 int ne_update_control(json_t *state, json_t *events, const json_t *rules);
 json_t *ne_hand(const json_t *state, const char *side);
 int ne_hand_index(const json_t *state, const char *side, const char *card);
-
-/*
- * How many cards a pile holds: an array's size, or the public "count" of a
- * sealed pile ({"sealed": ..., "count": n}, seal/seal.h) in a player's copy
- * of a sealed game (R27: counts are public, the cards are not).
- */
-int ne_pile_count(const json_t *pile);
 
 /* deck.c: draws, shuffles, discards */
 int ne_shuffle_deck(json_t *state, json_t *events, est_dice *hidden, const char *why);

@@ -100,7 +100,7 @@ static int rebels_and_bonus(json_t *state, json_t *events, const json_t *rules, 
 			return error;
 	}
 	json_array_foreach(json_object_get(att, "bonus"), i, v) {
-		const char *card = ne_str(v, "card"), *c = bonus_country(state, rules, ne_str(v, "country"));
+		const char *card = est_rules_str(v, "card"), *c = bonus_country(state, rules, est_rules_str(v, "country"));
 		if (!c) {
 			if ((error = est_rules_event(events, NULL, "reinforcements",
 					      "%s: France controls no country to place its 2 armies in",
@@ -118,7 +118,7 @@ static int rebels_and_bonus(json_t *state, json_t *events, const json_t *rules, 
 
 int ne_reinforce(json_t *state, json_t *events, const json_t *rules)
 {
-	const char *side = ne_str(state, "active");
+	const char *side = est_rules_str(state, "active");
 	size_t i;
 	int error;
 
@@ -156,7 +156,7 @@ static int win(json_t *state, json_t *events, const char *side, const char *why)
 int ne_check_victory(json_t *state, json_t *events, const json_t *rules)
 {
 	const json_t *excluded = json_object_get(json_object_get(rules, "rulings"), "not_continental");
-	const char *side = ne_str(state, "active"), *ctl;
+	const char *side = est_rules_str(state, "active"), *ctl;
 	size_t i;
 
 	if (strcmp(side, NE_ALLIES) == 0) {
@@ -183,7 +183,7 @@ int ne_check_victory(json_t *state, json_t *events, const json_t *rules)
  */
 int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hidden)
 {
-	const char *side = ne_str(state, "active");
+	const char *side = est_rules_str(state, "active");
 	int extra_next = json_is_true(json_object_get(json_object_get(state, "attack"), "extra_turn"));
 	const char *next;
 	int error;
@@ -208,7 +208,7 @@ int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hi
 	    json_object_set_new(state, "attack", json_null()) < 0 ||
 	    json_object_set_new(state, "phase", json_string("turn")) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	next = ne_str(state, "active");
+	next = est_rules_str(state, "active");
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:b}", "side", next, "turn",
 						(int)json_integer_value(json_object_get(state, "turn")),
 						"extra", extra_next),

@@ -135,7 +135,7 @@ static void battle_cards_prompt(char *buf, size_t len, const json_t *attack)
 
 static const char *prompt(const json_t *state, char *buf, size_t len)
 {
-	const char *phase = ne_str(state, "phase"), *active = ne_str(state, "active");
+	const char *phase = est_rules_str(state, "phase"), *active = est_rules_str(state, "active");
 	const json_t *r = json_object_get(state, "retreat");
 
 	if (strcmp(phase, "start") == 0)
@@ -149,19 +149,19 @@ static const char *prompt(const json_t *state, char *buf, size_t len)
 		battle_cards_prompt(buf, len, json_object_get(state, "attack"));
 	else if (strcmp(phase, "retreat") == 0)
 		snprintf(buf, len, "%s: choose where your %d surviving arm%s retreat%s from %s",
-			 ne_str(r, "side"), (int)json_integer_value(json_object_get(r, "armies")),
+			 est_rules_str(r, "side"), (int)json_integer_value(json_object_get(r, "armies")),
 			 ne_ies((int)json_integer_value(json_object_get(r, "armies"))),
 			 json_integer_value(json_object_get(r, "armies")) == 1 ? "s" : "",
-			 ne_str(r, "from"));
+			 est_rules_str(r, "from"));
 	else
-		snprintf(buf, len, "the game is over: %s won (%s)", ne_str(state, "winner"),
-			 ne_str(state, "win_reason"));
+		snprintf(buf, len, "the game is over: %s won (%s)", est_rules_str(state, "winner"),
+			 est_rules_str(state, "win_reason"));
 	return buf;
 }
 
 static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
-	const char *phase = ne_str(state, "phase");
+	const char *phase = est_rules_str(state, "phase");
 	const char *mode, *kind = phase;
 	json_t *powers_awaited;
 	char text[256];
@@ -173,13 +173,13 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 		powers_awaited = json_array();
 	} else if (strcmp(phase, "turn") == 0) {
 		mode = "sequential";
-		powers_awaited = json_pack("[s]", ne_str(state, "active"));
+		powers_awaited = json_pack("[s]", est_rules_str(state, "active"));
 	} else if (strcmp(phase, "battle-cards") == 0) {
 		mode = "simultaneous";
 		powers_awaited = json_deep_copy(json_object_get(json_object_get(state, "attack"), "asked"));
 	} else if (strcmp(phase, "retreat") == 0) {
 		mode = "sequential";
-		powers_awaited = json_pack("[s]", ne_str(json_object_get(state, "retreat"), "side"));
+		powers_awaited = json_pack("[s]", est_rules_str(json_object_get(state, "retreat"), "side"));
 	} else if (strcmp(phase, "over") == 0) {
 		mode = "over";
 		powers_awaited = json_array();
@@ -238,7 +238,7 @@ static int resolve_battle_cards(json_t *state, json_t *events, const json_t *rul
 		json_t *own = json_object_get(json_object_get(att, "plays"), side);
 
 		json_array_foreach(orders_of(orders, state, side), i, o) {
-			const char *id = ne_str(o, "card"), *c = ne_str(o, "country");
+			const char *id = est_rules_str(o, "card"), *c = est_rules_str(o, "country");
 
 			/* A card named in the turn orders stays with its battle (RULINGS.md R34). */
 			if (!id || !c || json_object_get(own, c) || ne_hand_index(state, side, id) < 0 ||
@@ -257,8 +257,8 @@ static int resolve_retreat(json_t *state, json_t *events, const json_t *rules,
 			   const json_t *orders, est_dice *dice, est_dice *hidden)
 {
 	const json_t *r = json_object_get(state, "retreat");
-	const json_t *o = json_array_get(orders_of(orders, state, ne_str(r, "side")), 0);
-	const char *to = ne_str(o, "to");
+	const json_t *o = json_array_get(orders_of(orders, state, est_rules_str(r, "side")), 0);
+	const char *to = est_rules_str(o, "to");
 	int error;
 
 	if (!to || !est_rules_in_list(json_object_get(r, "options"), to))
@@ -272,7 +272,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state0
 		   const json_t *rules, const json_t *orders, est_dice *dice, est_dice *hidden)
 {
 	json_t *state = json_deep_copy(state0), *events = json_array();
-	const char *phase = ne_str(state0, "phase");
+	const char *phase = est_rules_str(state0, "phase");
 	int error;
 
 	if (!state || !events) {
@@ -285,7 +285,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state0
 		error = resolve_start(state, events, rules, hidden);
 	else if (strcmp(phase, "turn") == 0)
 		error = ne_resolve_turn(state, events, rules,
-					orders_of(orders, state0, ne_str(state0, "active")), dice, hidden);
+					orders_of(orders, state0, est_rules_str(state0, "active")), dice, hidden);
 	else if (strcmp(phase, "battle-cards") == 0)
 		error = resolve_battle_cards(state, events, rules, orders, dice, hidden);
 	else if (strcmp(phase, "retreat") == 0)

@@ -33,11 +33,6 @@ int ne_side_index(const char *side)
 	return -1;
 }
 
-const char *ne_str(const json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
 static json_t *cstate(const json_t *state, const char *country)
 {
 	return json_object_get(json_object_get(state, "countries"), country);
@@ -61,7 +56,7 @@ int ne_set_armies(json_t *state, const char *country, const char *side, int n)
 
 const char *ne_controller(const json_t *state, const char *country)
 {
-	return ne_str(cstate(state, country), "control");
+	return est_rules_str(cstate(state, country), "control");
 }
 
 int ne_set_controller(json_t *state, const char *country, const char *side)
@@ -138,11 +133,4 @@ int ne_hand_index(const json_t *state, const char *side, const char *card)
 			return (int)i;
 	}
 	return -1;
-}
-
-int ne_pile_count(const json_t *pile)
-{
-	if (json_is_object(pile))
-		return (int)json_integer_value(json_object_get(pile, "count"));
-	return (int)json_array_size(pile);
 }

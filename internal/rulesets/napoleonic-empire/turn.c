@@ -15,7 +15,7 @@ static int items_of(const json_t *orders, const char *type, json_t **out)
 	if (!list)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	json_array_foreach(orders, i, o) {
-		const char *t = ne_str(o, "type");
+		const char *t = est_rules_str(o, "type");
 
 		if (t && strcmp(t, type) == 0 && json_array_append(list, o) < 0) {
 			json_decref(list);
@@ -33,12 +33,12 @@ static int set_standing(json_t *state, const char *side, const json_t *orders)
 	size_t i;
 
 	json_array_foreach(orders, i, o) {
-		const char *t = ne_str(o, "type");
+		const char *t = est_rules_str(o, "type");
 
 		if (t && strcmp(t, "retreat") == 0)
-			json_object_set_new(retreats, ne_str(o, "from"), json_string(ne_str(o, "to")));
+			json_object_set_new(retreats, est_rules_str(o, "from"), json_string(est_rules_str(o, "to")));
 		else if (t && strcmp(t, "standing-play") == 0)
-			json_object_set_new(plays, ne_str(o, "country"), json_string(ne_str(o, "card")));
+			json_object_set_new(plays, est_rules_str(o, "country"), json_string(est_rules_str(o, "card")));
 	}
 	if (json_object_set_new(json_object_get(state, "standing"), side,
 				json_pack("{s:o, s:o}", "retreats", retreats, "plays", plays)) < 0)
@@ -76,7 +76,7 @@ static int set_true(json_t *obj, const char *key)
 static int event_card(json_t *state, json_t *events, const json_t *rules, const char *side,
 		      const json_t *o, est_dice *hidden)
 {
-	const char *id = ne_str(o, "card");
+	const char *id = est_rules_str(o, "card");
 	const json_t *card = ne_card(rules, id);
 	const char *type = ne_effect_type(card);
 	json_t *att = json_object_get(state, "attack");
@@ -86,7 +86,7 @@ static int event_card(json_t *state, json_t *events, const json_t *rules, const 
 		return error;
 	if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "side", side, "card", id), "card",
 			      "%s %s %s: %s", side, ne_verb(side, "plays", "play"), ne_card_name(rules, id),
-			      ne_str(card, "notes"))) < 0)
+			      est_rules_str(card, "notes"))) < 0)
 		return error;
 	if (strcmp(type, "draw") == 0)
 		return ne_draw(state, events, rules, side, ne_effect_int(card, "cards"), hidden);
@@ -94,7 +94,7 @@ static int event_card(json_t *state, json_t *events, const json_t *rules, const 
 		return set_true(state, "continental_system");
 	if (strcmp(type, "no-move") == 0)
 		return set_true(json_object_get(state, "no_move"),
-				ne_str(json_object_get(card, "effect"), "target"));
+				est_rules_str(json_object_get(card, "effect"), "target"));
 	if (strcmp(type, "extra-turn") == 0)
 		return set_true(att, "extra_turn");
 	if (strcmp(type, "rebels") == 0)
@@ -102,7 +102,7 @@ static int event_card(json_t *state, json_t *events, const json_t *rules, const 
 	if (strcmp(type, "bonus-armies") == 0)
 		return json_array_append_new(json_object_get(att, "bonus"),
 					     json_pack("{s:s, s:s}", "card", id, "country",
-						       ne_str(o, "country") ? ne_str(o, "country") : NE_FRANCE)) < 0
+						       est_rules_str(o, "country") ? est_rules_str(o, "country") : NE_FRANCE)) < 0
 			? est_error_set(EST_ENOMEM, "out of memory") : 0;
 	return est_error_set(EST_EINVAL, "rules/cards.json: card \"%s\" has unknown effect \"%s\"",
 			     id, type);
@@ -117,16 +117,16 @@ static int plays(json_t *state, json_t *events, const json_t *rules, const char 
 	int error;
 
 	json_array_foreach(orders, i, o) {
-		const char *id = ne_str(o, "card");
+		const char *id = est_rules_str(o, "card");
 
 		if (ne_hand_index(state, side, id) < 0)
 			continue;
 		if (!ne_card_is_battle(ne_card(rules, id))) {
 			if ((error = event_card(state, events, rules, side, o, hidden)) < 0)
 				return error;
-		} else if (!json_object_get(own, ne_str(o, "country"))) {
+		} else if (!json_object_get(own, est_rules_str(o, "country"))) {
 			/* A battle card waits in the hand until its battle is fought. */
-			if (json_object_set_new(own, ne_str(o, "country"), json_string(id)) < 0)
+			if (json_object_set_new(own, est_rules_str(o, "country"), json_string(id)) < 0)
 				return est_error_set(EST_ENOMEM, "out of memory");
 		}
 	}
@@ -144,7 +144,7 @@ static int moves(json_t *state, json_t *events, const char *side, const json_t *
 		return est_rules_event(events, json_pack("{s:s}", "side", side), "no-move",
 				"%s may not move this turn", side);
 	json_array_foreach(orders, i, o) {
-		const char *from = ne_str(o, "from"), *to = ne_str(o, "to");
+		const char *from = est_rules_str(o, "from"), *to = est_rules_str(o, "to");
 		json_int_t asked = json_integer_value(json_object_get(o, "armies"));
 		int n = ne_armies(state, from, side);
 
@@ -174,7 +174,7 @@ static int rebels(json_t *state, const json_t *orders)
 	size_t i;
 
 	json_array_foreach(orders, i, o) {
-		if (json_array_append_new(list, json_string(ne_str(o, "country"))) < 0)
+		if (json_array_append_new(list, json_string(est_rules_str(o, "country"))) < 0)
 			return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -210,7 +210,7 @@ static int attack_phase(json_t *state, json_t *events, const json_t *rules, est_
 int ne_resolve_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders,
 		    est_dice *dice, est_dice *hidden)
 {
-	const char *side = ne_str(state, "active");
+	const char *side = est_rules_str(state, "active");
 	json_t *d = NULL, *p = NULL, *m = NULL, *r = NULL, *o;
 	size_t i;
 	int error;
@@ -224,7 +224,7 @@ int ne_resolve_turn(json_t *state, json_t *events, const json_t *rules, const js
 	    (error = items_of(orders, "move", &m)) < 0 || (error = items_of(orders, "rebels", &r)) < 0)
 		goto out;
 	json_array_foreach(d, i, o) {
-		if ((error = discard(state, events, rules, side, ne_str(o, "card"))) < 0)
+		if ((error = discard(state, events, rules, side, est_rules_str(o, "card"))) < 0)
 			goto out;
 	}
 	if ((error = plays(state, events, rules, side, p, hidden)) < 0 ||

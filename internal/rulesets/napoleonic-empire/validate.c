@@ -58,13 +58,9 @@ static int known_fields(struct check *c, int i, const json_t *o, const char *con
 	int ok = 1;
 
 	json_object_foreach((json_t *)o, key, v) {
-		size_t k;
-
-		for (k = 0; allowed[k] && strcmp(allowed[k], key) != 0; k++)
-			;
-		if (!allowed[k]) {
+		if (!est_rules_listed(allowed, key)) {
 			est_rules_diag(c->diags, i, key, R_ORDERS, "not part of a \"%s\" order; remove it",
-			     ne_str(o, "type"));
+			     est_rules_str(o, "type"));
 			ok = 0;
 		} else if (strcmp(key, "armies") == 0 ? !json_is_integer(v) : !json_is_string(v)) {
 			est_rules_diag(c->diags, i, key, R_ORDERS, "must be %s; fix its type",
@@ -80,13 +76,13 @@ static int need(struct check *c, int i, const json_t *o, const char *field)
 	if (json_object_get(o, field))
 		return 1;
 	est_rules_diag(c->diags, i, field, R_ORDERS, "missing, and a \"%s\" order needs it; add it",
-	     ne_str(o, "type"));
+	     est_rules_str(o, "type"));
 	return 0;
 }
 
 static int country_ok(struct check *c, int i, const json_t *o, const char *field)
 {
-	const char *name = ne_str(o, field);
+	const char *name = est_rules_str(o, field);
 
 	if (!need(c, i, o, field))
 		return 0;
@@ -100,7 +96,7 @@ static int country_ok(struct check *c, int i, const json_t *o, const char *field
 /* A card named in an order: known, held, named once in the file. */
 static const json_t *card_ok(struct check *c, int i, const json_t *o)
 {
-	const char *id = ne_str(o, "card");
+	const char *id = est_rules_str(o, "card");
 	const json_t *card;
 
 	if (!need(c, i, o, "card"))
@@ -129,20 +125,20 @@ static int own_side(struct check *c, int i, const json_t *card)
 	if (ne_card_playable_by(card, c->side))
 		return 1;
 	est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is a card of %s (RULINGS.md R12); %s may only discard it",
-	     ne_str(card, "id"), ne_str(card, "side"), c->side);
+	     est_rules_str(card, "id"), est_rules_str(card, "side"), c->side);
 	return 0;
 }
 
 static void battle_play(struct check *c, int i, const json_t *o, const json_t *card,
 			json_t *seen, const char *what)
 {
-	const char *country = ne_str(o, "country");
+	const char *country = est_rules_str(o, "country");
 
 	if (!country_ok(c, i, o, "country"))
 		return;
 	if (!ne_card_fits(card, country)) {
 		est_rules_diag(c->diags, i, "country", R_CARDS, "\"%s\" influences battles in %s only, not in %s; name one "
-		     "of its countries", ne_str(card, "id"), ne_str(card, "notes"), country);
+		     "of its countries", est_rules_str(card, "id"), est_rules_str(card, "notes"), country);
 		return;
 	}
 	if (json_object_get(seen, country)) {
@@ -156,14 +152,14 @@ static void battle_play(struct check *c, int i, const json_t *o, const json_t *c
 static void event_play(struct check *c, int i, const json_t *o, const json_t *card)
 {
 	const char *type = ne_effect_type(card);
-	const char *country = ne_str(o, "country");
+	const char *country = est_rules_str(o, "country");
 
 	if (strcmp(type, "bonus-armies") != 0 && json_object_get(o, "country"))
 		est_rules_diag(c->diags, i, "country", R_CARDS, "\"%s\" is an event card that names no country; remove "
-		     "this field", ne_str(card, "id"));
+		     "this field", est_rules_str(card, "id"));
 	if ((strcmp(type, "bonus-armies") == 0 || strcmp(type, "rebels") == 0) && c->extra)
 		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" places armies in the Reinforcement phase, and an "
-		     "extra turn has none (RULINGS.md R15); play it in a normal turn", ne_str(card, "id"));
+		     "extra turn has none (RULINGS.md R15); play it in a normal turn", est_rules_str(card, "id"));
 	if (strcmp(type, "bonus-armies") == 0 && country && country_ok(c, i, o, "country") &&
 	    (est_rules_in_list(json_object_get(json_object_get(c->rules, "reinforcements"), "france_never_from"),
 			country) || strcmp(country, "England") == 0 || strcmp(country, "Ottoman Empire") == 0))
@@ -201,7 +197,7 @@ static void check_play(struct check *c, int i, const json_t *o)
 		return;
 	if (!ne_card_is_battle(card) && strcmp(c->phase, "battle-cards") == 0) {
 		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is an event card, played in your own turn, and the "
-		     "battle-cards step takes battle cards only; play it in your turn", ne_str(card, "id"));
+		     "battle-cards step takes battle cards only; play it in your turn", est_rules_str(card, "id"));
 		return;
 	}
 	if (!ne_card_is_battle(card)) {
@@ -210,8 +206,8 @@ static void check_play(struct check *c, int i, const json_t *o)
 	}
 	if (strcmp(c->phase, "battle-cards") == 0) {
 		const json_t *att = json_object_get(c->state, "attack");
-		const char *country = ne_str(o, "country");
-		const char *where = committed_to(att, c->side, ne_str(card, "id"));
+		const char *country = est_rules_str(o, "country");
+		const char *where = committed_to(att, c->side, est_rules_str(card, "id"));
 
 		if (country && !est_rules_in_list(json_object_get(att, "battles"), country)) {
 			est_rules_diag(c->diags, i, "country", R_ATTACK, "there is no pending battle in %s; play cards only "
@@ -222,7 +218,7 @@ static void check_play(struct check *c, int i, const json_t *o)
 		if (where) {
 			est_rules_diag(c->diags, i, "card", R_ATTACK, "\"%s\" is already played by %s in the battle in %s "
 			     "(named in the turn orders), and a played card is discarded; name another "
-			     "card or none", ne_str(card, "id"), c->side, where);
+			     "card or none", est_rules_str(card, "id"), c->side, where);
 			return;
 		}
 		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
@@ -244,8 +240,8 @@ static void check_move(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields_move) || !country_ok(c, i, o, "from") ||
 	    !country_ok(c, i, o, "to") || !need(c, i, o, "armies"))
 		return;
-	from = ne_str(o, "from");
-	to = ne_str(o, "to");
+	from = est_rules_str(o, "from");
+	to = est_rules_str(o, "to");
 	n = json_integer_value(json_object_get(o, "armies"));
 	if (json_is_true(json_object_get(json_object_get(c->state, "no_move"), c->side))) {
 		est_rules_diag(c->diags, i, "type", R_CARDS, "%s may not move this turn (%s); remove the moves", c->side,
@@ -296,9 +292,9 @@ static void check_rebels(struct check *c, int i, const json_t *o)
 		     "remove this order");
 		return;
 	}
-	if (!est_rules_in_list(json_object_get(list, "countries"), ne_str(o, "country")))
+	if (!est_rules_in_list(json_object_get(list, "countries"), est_rules_str(o, "country")))
 		est_rules_diag(c->diags, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
-		     "Austria, not in %s; name one of them", ne_str(o, "country"));
+		     "Austria, not in %s; name one of them", est_rules_str(o, "country"));
 	json_array_append_new(c->rebels, json_integer(i));
 }
 
@@ -309,17 +305,17 @@ static void check_retreat(struct check *c, int i, const json_t *o)
 	if (!known_fields(c, i, o, fields_retreat) || !country_ok(c, i, o, "from") ||
 	    !country_ok(c, i, o, "to"))
 		return;
-	from = ne_str(o, "from");
-	to = ne_str(o, "to");
+	from = est_rules_str(o, "from");
+	to = est_rules_str(o, "to");
 	if (strcmp(c->phase, "retreat") == 0) {
 		const json_t *r = json_object_get(c->state, "retreat");
 
 		if (c->retreat_answers++ > 0)
 			est_rules_diag(c->diags, i, "type", R_ATTACK, "a second retreat, but the retreat step takes "
 			     "exactly one; remove this order");
-		else if (strcmp(from, ne_str(r, "from")) != 0)
+		else if (strcmp(from, est_rules_str(r, "from")) != 0)
 			est_rules_diag(c->diags, i, "from", R_ATTACK, "the retreat awaited is from %s, not from %s; set "
-			     "\"from\": \"%s\"", ne_str(r, "from"), from, ne_str(r, "from"));
+			     "\"from\": \"%s\"", est_rules_str(r, "from"), from, est_rules_str(r, "from"));
 		else if (!est_rules_in_list(json_object_get(r, "options"), to))
 			est_rules_diag(c->diags, i, "to", R_ATTACK, "%s is not an adjacent friendly country free of enemy "
 			     "armies; choose one your report lists", to);
@@ -342,7 +338,7 @@ static void check_standing(struct check *c, int i, const json_t *o)
 		return;
 	if (!ne_card_is_battle(card)) {
 		est_rules_diag(c->diags, i, "card", R_CARDS, "\"%s\" is an event card, and only battle cards have standing "
-		     "plays; play it in your turn or keep it", ne_str(card, "id"));
+		     "plays; play it in your turn or keep it", est_rules_str(card, "id"));
 		return;
 	}
 	battle_play(c, i, o, card, c->standing, "standing play");
@@ -362,20 +358,10 @@ static const char *accepted(const char *phase)
 	return "";
 }
 
-static int known_type(const char *type)
-{
-	size_t k;
-
-	for (k = 0; all_types[k]; k++)
-		if (strcmp(all_types[k], type) == 0)
-			return 1;
-	return 0;
-}
-
 static int accepts(const char *phase, const char *type)
 {
 	if (strcmp(phase, "turn") == 0)
-		return known_type(type);
+		return est_rules_listed(all_types, type);
 	if (strcmp(phase, "battle-cards") == 0)
 		return strcmp(type, "play") == 0;
 	return strcmp(phase, "retreat") == 0 && strcmp(type, "retreat") == 0;
@@ -383,7 +369,7 @@ static int accepts(const char *phase, const char *type)
 
 static void check_item(struct check *c, int i, const json_t *o)
 {
-	const char *type = ne_str(o, "type");
+	const char *type = est_rules_str(o, "type");
 
 	if (!json_is_object(o)) {
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "this order is not a JSON object; write it as {\"type\": "
@@ -396,7 +382,7 @@ static void check_item(struct check *c, int i, const json_t *o)
 		     "the \"%s\" step takes: %s", c->phase, accepted(c->phase));
 		return;
 	}
-	if (!known_type(type)) {
+	if (!est_rules_listed(all_types, type)) {
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is no order type; the \"%s\" step takes: %s", type,
 		     c->phase, accepted(c->phase));
 		return;
@@ -473,14 +459,14 @@ static void check_totals(struct check *c)
 
 static int awaited(const json_t *state, const char *power)
 {
-	const char *phase = ne_str(state, "phase");
+	const char *phase = est_rules_str(state, "phase");
 
 	if (strcmp(phase, "turn") == 0)
-		return strcmp(power, ne_str(state, "active")) == 0;
+		return strcmp(power, est_rules_str(state, "active")) == 0;
 	if (strcmp(phase, "battle-cards") == 0)
 		return ne_side_index(power) >= 0;
 	if (strcmp(phase, "retreat") == 0)
-		return strcmp(power, ne_str(json_object_get(state, "retreat"), "side")) == 0;
+		return strcmp(power, est_rules_str(json_object_get(state, "retreat"), "side")) == 0;
 	return 0;
 }
 
@@ -508,7 +494,7 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	c.state = state;
 	c.rules = rules;
 	c.side = power;
-	c.phase = ne_str(state, "phase") ? ne_str(state, "phase") : "";
+	c.phase = est_rules_str(state, "phase") ? est_rules_str(state, "phase") : "";
 	c.extra = json_is_true(json_object_get(state, "extra"));
 	if (!power || !awaited(state, power)) {
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "the \"%s\" step does not await orders from %s; send "
@@ -526,7 +512,7 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		c.diags = NULL;
 		error = est_error_set(EST_EINVAL, "orders for %s: %zu problem%s; the first: %s",
 				      power ? power : "(none)", n, n == 1 ? "" : "s",
-				      ne_str(json_array_get(*diagnostics_out, 0), "message"));
+				      est_rules_str(json_array_get(*diagnostics_out, 0), "message"));
 	}
 out:
 	json_decref(c.diags);

@@ -18,7 +18,7 @@ static json_t *countries(const json_t *state, const json_t *rules)
 	for (i = 0; list && i < ne_country_count(rules); i++) {
 		const char *c = ne_country_name(rules, i), *ctl = ne_controller(state, c);
 		const json_t *entry = json_array_get(json_object_get(json_object_get(rules, "map"), "countries"), i);
-		const char *full = ne_str(entry, "full_name");
+		const char *full = est_rules_str(entry, "full_name");
 
 		json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:s?, s:b, s:b, s:i}",
 						      "name", c, "full_name", full ? full : c,
@@ -42,8 +42,8 @@ static json_t *hand(const json_t *state, const json_t *rules, const char *power)
 		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "id",
 						      json_string_value(v), "name",
 						      ne_card_name(rules, json_string_value(v)), "kind",
-						      ne_str(card, "kind"), "side", ne_str(card, "side"),
-						      "effect", ne_str(card, "notes"),
+						      est_rules_str(card, "kind"), "side", est_rules_str(card, "side"),
+						      "effect", est_rules_str(card, "notes"),
 						      "playable", ne_card_playable_by(card, power)));
 	}
 	return list;
@@ -104,7 +104,7 @@ static json_t *count_text(int n, const char *one, const char *many)
 
 static json_t *side_view(const json_t *state, int counters, const char *side)
 {
-	int hand = ne_pile_count(ne_hand(state, side));
+	int hand = est_rules_pile_count(ne_hand(state, side));
 
 	return json_pack("{s:s, s:i, s:i, s:i, s:o}", "side", side, "on_map", ne_on_map(state, side),
 			 "off_map", counters - ne_on_map(state, side), "hand", hand,
@@ -138,7 +138,7 @@ static json_t *provenance(const json_t *rules)
 	const char *file;
 
 	json_object_foreach((json_t *)rules, file, v) {
-		const char *p = ne_str(v, "provenance");
+		const char *p = est_rules_str(v, "provenance");
 
 		json_array_append_new(list, json_pack("{s:s, s:s, s:b}", "file", file, "provenance",
 						      p ? p : "unknown", "placeholder",
@@ -209,7 +209,7 @@ static json_t *map_country(const json_t *state, const json_t *rules, const json_
 	const char *c = ne_country_name(rules, i), *ctl = ne_controller(state, c);
 	const json_t *entry = json_array_get(json_object_get(json_object_get(rules, "map"), "countries"), i);
 	const json_t *att = json_object_get(state, "attack");
-	const char *full = ne_str(entry, "full_name");
+	const char *full = est_rules_str(entry, "full_name");
 	int x, y, battle = json_is_object(att) && est_rules_in_list(json_object_get(att, "battles"), c);
 
 	if (geometry_point(&x, &y, geometry, c) < 0)
@@ -220,10 +220,10 @@ static json_t *map_country(const json_t *state, const json_t *rules, const json_
 			 "label_y", y + r + 18, "note_y", y + r + 34,
 			 "france", ne_armies(state, c, NE_FRANCE), "allies", ne_armies(state, c, NE_ALLIES),
 			 "controller", ctl ? ctl : "neutral", "contested", ne_contested(state, c),
-			 "battle", battle, "retreat", named(ne_str(json_object_get(state, "retreat"), "from"), c),
+			 "battle", battle, "retreat", named(est_rules_str(json_object_get(state, "retreat"), "from"), c),
 			 "never_entered", map_flag(rules, "never_entered", c),
 			 "landlocked", map_flag(rules, "landlocked", c),
-			 "sea_power", named(ne_str(json_object_get(rules, "map"), "sea_power"), c),
+			 "sea_power", named(est_rules_str(json_object_get(rules, "map"), "sea_power"), c),
 			 "chips", chips(state, c, x, y));
 }
 
@@ -242,7 +242,7 @@ static json_t *map_borders(const json_t *rules, const json_t *geometry)
 		const json_t *ea = json_array_get(entries, i);
 		for (j = i + 1; j < n; j++) {
 			const json_t *eb = json_array_get(entries, j);
-			const char *a = ne_str(ea, "name"), *b = ne_str(eb, "name");
+			const char *a = est_rules_str(ea, "name"), *b = est_rules_str(eb, "name");
 			int x1, y1, x2, y2;
 
 			if (!a || !b || strcmp(a, b) == 0 ||
@@ -300,7 +300,7 @@ static char *sea_path(int x0, int y0, const json_t *via, int x1, int y1)
 /* England's sea lanes: to every country an army in England may sail to (R1). */
 static json_t *map_sea(const json_t *rules, const json_t *geometry)
 {
-	const char *sea = ne_str(json_object_get(rules, "map"), "sea_power");
+	const char *sea = est_rules_str(json_object_get(rules, "map"), "sea_power");
 	json_t *list = json_array();
 	int x0, y0;
 	size_t i;
@@ -393,13 +393,14 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 	int own = ne_side_index(power) >= 0;
 	json_t *v;
 
-	int deck = ne_pile_count(json_object_get(state, "deck"));
-	int discard = ne_pile_count(json_object_get(state, "discard"));
+	/* R27: how many cards a pile holds is public in a sealed game, which cards are not. */
+	int deck = est_rules_pile_count(json_object_get(state, "deck"));
+	int discard = est_rules_pile_count(json_object_get(state, "discard"));
 
 	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:O, s:o, s:O, s:O, s:b, s:o}",
 		      "turn", json_integer_value(json_object_get(state, "turn")),
-		      "active", ne_str(state, "active"), "extra", json_is_true(json_object_get(state, "extra")),
-		      "phase", ne_str(state, "phase"), "countries", countries(state, rules),
+		      "active", est_rules_str(state, "active"), "extra", json_is_true(json_object_get(state, "extra")),
+		      "phase", est_rules_str(state, "phase"), "countries", countries(state, rules),
 		      "sides", sides(state, rules),
 		      "deck_count", deck, "discard_count", discard,
 		      "deck_text", count_text(deck, "card", "cards"),
@@ -409,7 +410,7 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 		      "retreat", retreat_view(r),
 		      "winner", json_object_get(state, "winner") ? json_object_get(state, "winner") : json_null(),
 		      "win_reason", json_object_get(state, "win_reason") ? json_object_get(state, "win_reason") : json_null(),
-		      "over", ne_str(state, "winner") != NULL, "provenance", provenance(rules));
+		      "over", est_rules_str(state, "winner") != NULL, "provenance", provenance(rules));
 	if (!v || json_object_set_new(v, "map", map_view(state, rules)) < 0) {
 		json_decref(v);
 		return est_error_set(EST_ENOMEM, "out of memory");
