@@ -291,10 +291,20 @@ static int read_rules(est_game *game)
 
 int est_game_reload(est_game *game)
 {
+	char head[EST_STORE_OID_HEX + 1];
 	const char *ruleset;
 	size_t len;
 	int error;
 
+	/*
+	 * Everything below is read at main, so while main names the same
+	 * commit there is nothing new to read; a sealed game's store moves on
+	 * its own, and is read again.
+	 */
+	if (game->state && !game->sealed_store && !est_game_is_sealed(game) &&
+	    est_store_head(head, game->store) == 0 && strcmp(head, game->head) == 0)
+		return 0;
+	est_error_clear();
 	clear(game);
 	if ((error = est_store_head(game->head, game->store)) < 0)
 		return error;

@@ -78,7 +78,12 @@ char *est_game_datadir(const char *subdir);
 int est_game_open(est_game **out, const char *path);
 void est_game_free(est_game *game);
 
-/* Re-read everything at the current refs/heads/main (after a commit). */
+/*
+ * Re-read everything at the current refs/heads/main (after a commit, or
+ * once the lock is held). Nothing is read again while main names the
+ * commit read last, except in a sealed game, whose store moves on its own.
+ * Errors: those of est_game_open.
+ */
 int est_game_reload(est_game *game);
 
 /*

@@ -19,6 +19,9 @@
  * Errors: each function returns 0 or a negative EST_E* code with the
  * message set (util/error.h): EST_EINVAL for bad orders or options,
  * EST_ENOMEM, EST_ERROR for an inconsistent state.
+ *
+ * tests/unit/ruleset_contract_test.c holds every registered ruleset to what
+ * this header promises; docs/adding-a-ruleset.md walks through a new one.
  */
 #ifndef EST_RULESETS_RULESET_H
 #define EST_RULESETS_RULESET_H
@@ -43,6 +46,8 @@ typedef struct est_ruleset {
 	 * the ruleset's data/ folder: {"map": {...}, "cards": {...}, ...}) and
 	 * `options` (game.json "options", an object, possibly empty; the
 	 * scenario name is options["scenario"] when given). Draws no dice.
+	 * Empty options give the default scenario; an option the ruleset does
+	 * not know is refused (EST_EINVAL) with its name in the message.
 	 */
 	int (*setup)(json_t **state_out, const json_t *rules, const json_t *options);
 
@@ -62,14 +67,17 @@ typedef struct est_ruleset {
 	 * acceptable; otherwise EST_EINVAL with *diagnostics_out set to an array
 	 * of {"index": i, "field": "country", "rule": "Napoleonic Empire, Move
 	 * Phase", "message": "...; fix"} (one entry per problem, index -1 for the
-	 * array as a whole). *diagnostics_out is NULL on success.
+	 * array as a whole). *diagnostics_out is NULL on success. An item with
+	 * a field its type does not take is refused, the diagnostic's "field"
+	 * naming that field; an unknown type is refused with "field": "type".
 	 */
 	int (*validate)(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 			const char *power, const json_t *orders);
 
 	/*
 	 * The orders a power is taken to have given when it missed a step
-	 * (no moves received): an "orders" array, often empty.
+	 * (no moves received): an "orders" array, often empty, which
+	 * validate() must accept.
 	 */
 	int (*default_orders)(json_t **out, const json_t *state, const json_t *rules,
 			      const char *power);
@@ -92,7 +100,10 @@ typedef struct est_ruleset {
 	 * Caller decrefs *out and only reads it: a ruleset may share parts
 	 * that depend on the rules alone between views (Napoleonic Empire's
 	 * borders and sea lanes, kept by the address of `rules`, so the rules
-	 * given must never change afterwards).
+	 * given must never change afterwards). The view of the public state
+	 * (a sealed game's, its hidden parts replaced by commitments) must
+	 * render, and equal the public view of the whole state: count a sealed
+	 * pile with est_rules_pile_count (rulesets/common).
 	 */
 	int (*view)(json_t **out, const json_t *state, const json_t *rules, const char *power);
 
@@ -102,7 +113,9 @@ typedef struct est_ruleset {
 	 * and standing orders not yet revealed), as an array of JSON pointers
 	 * ("/hands/France") into the state; parts the state does not hold are
 	 * skipped. The public state keeps everything else, so pending() must
-	 * answer from the public parts alone. NULL: the ruleset has no hidden
+	 * answer from the public parts alone. A path segment that is a power's
+	 * name marks that power's own part ("/hands/France"); a path without one
+	 * ("/deck") belongs to nobody. NULL: the ruleset has no hidden
 	 * information and its games cannot be sealed.
 	 */
 	int (*sealed)(json_t **paths_out, const json_t *state, const json_t *rules);

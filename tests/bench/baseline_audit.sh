@@ -1,5 +1,5 @@
 #!/bin/bash
-# The baseline of issue 9, item 4: re-verify every resolved order file of
+# The audit's baseline: re-verify every resolved order file of
 # GAME with ssh-keygen -Y verify, nothing else (no replay, no dice check).
 set -euo pipefail
 g=$1

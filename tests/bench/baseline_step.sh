@@ -1,5 +1,5 @@
 #!/bin/bash
-# The baseline of issue 9, item 1: what a GM without estafette scripts for
+# A batch step's baseline: what a GM without estafette scripts for
 # one step of every game in DIR: verify each order with ssh-keygen -Y verify
 # against the game's allowed_signers, then commit the new state with the git
 # command line (git add, git commit, git tag). No rules, dice or reports.

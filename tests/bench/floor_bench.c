@@ -1,5 +1,5 @@
 /*
- * The floor of one step (issue 9, item 2): the in-process cost of only the
+ * The floor of one step: the in-process cost of only the
  * work a step cannot avoid, the Ed25519 verifications of its orders
  * (OpenSSL EVP_DigestVerify) and the git objects it writes (libgit2 blobs,
  * trees, one commit, one annotated tag) into a scratch repository.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The batch of issue 9, item 1: N distinct Napoleonic Empire games, ready to resolve.
+"""The batch: N distinct Napoleonic Empire games, ready to resolve.
 
     make_batch.py ESTAFETTE DIR N PLAYERS_JSON KEYDIR WHEN
 

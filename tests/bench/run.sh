@@ -1,6 +1,6 @@
 #!/bin/bash
-# make bench (issue 9): every figure against its baseline in the same run,
-# several repetitions, median and spread, the issue's targets beside them.
+# make bench: every figure against its baseline in the same run,
+# several repetitions, median and spread, the targets beside them.
 # Each bench prints a table and one JSON line; the JSON lines are collected
 # in tests/bench/results.json (not committed). BENCH_QUICK=1 runs small
 # sizes (50 games, a 300-step history, a 50-step signed audit).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Turn run.sh's raw timings into the table (with issue 9's targets) and JSON lines.
+"""Turn run.sh's raw timings into the table (with the targets) and JSON lines.
 
     summarize.py MODE RAW RESULTS_JSON
 

@@ -15,7 +15,8 @@ static void check_message(const est_intake_message *m)
 {
 	size_t i;
 
-	if (!m->from || !m->reply_to || (m->automated && !m->automated_why) || (m->count && !m->candidates)) {
+	/* A message without an address to answer is mail all the same: `from` NULL, and `reply_to` with it. */
+	if ((m->from && !m->reply_to) || (m->automated && !m->automated_why) || (m->count && !m->candidates)) {
 		fprintf(stderr, "fuzz: intake message lacks a field intake.h promises\n");
 		abort();
 	}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Concurrency (issue 10, part 3): eight estafette processes started at once
+# Concurrency: eight estafette processes started at once
 # on one Napoleonic Empire game, round after round: three `submit`, two
 # `receive` (a message on stdin), one `fetch --maildir` and two `run`.
 # Every order is a real file signed by ssh-keygen for the player the game

@@ -1,5 +1,5 @@
 #!/bin/bash
-# GM acts (issue 5, item 5: extend, pause, resume) with a fake clock: each
+# GM acts (extend, pause, resume) with a fake clock: each
 # a gm/1 file signed with the GM's key, committed, told to all in the
 # step's report, kept under turns/NNNN/gm/ and checked by audit.
 set -euo pipefail

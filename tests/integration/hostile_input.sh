@@ -1,5 +1,5 @@
 #!/bin/bash
-# Hostile input (issue 10, part 4): every case of tests/hostile/cases.tsv
+# Hostile input: every case of tests/hostile/cases.tsv
 # against a real Napoleonic Empire game (and a Campaign game where the rules
 # matter), with real ssh-keygen keys and signatures and real git. Each case
 # builds its input in a folder of its own, beside a copy of the prepared

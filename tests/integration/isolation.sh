@@ -1,5 +1,5 @@
 #!/bin/bash
-# Player isolation (issue 10, part 5): no player can act for another, see
+# Player isolation: no player can act for another, see
 # another's hidden information, or make the GM's tools act. Each named
 # check runs the real binary, git, ssh-keygen keys and signatures, and
 # asserts the exit code and the message:

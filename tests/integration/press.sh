@@ -1,5 +1,5 @@
 #!/bin/bash
-# Press settings (issue 5, item 7): game.json "press" mode full / public /
+# Press settings: game.json "press" mode full / public /
 # none, enforced on every order; press mailed at once with --press-by-mail
 # (to its readers only, once), and always an event of the step seen by its
 # readers and its sender (private press never in the public report).

@@ -37,7 +37,7 @@ check_sample napoleonic-empire 8 "$TOP/internal/rulesets/napoleonic-empire/data/
 check_sample la-guerre 10
 check_sample levee-en-masse 60
 
-# Issue 7's sample: a whole game with the Expansion Kit, two optional rules
+# The Levée en Masse sample: a whole game with the Expansion Kit, two optional rules
 # (10.4, 10.6) and Napoleon.
 lem=$DEMO_DIR/levee-en-masse/game
 cat "$lem"/turns/*/events.json > "$WORK/lem-events.json"
@@ -49,7 +49,7 @@ done
 json_get 'd["state"]["phase"]' < "$lem/state.json" | grep -qx over || fail "levee-en-masse: the sample game is not over"
 
 check_sample campaign 12
-# Issue 8's sample: a four-player Standard game with an alliance made and
+# The Campaign sample: a four-player Standard game with an alliance made and
 # broken, a supported attack, a captured red town, a captured General and
 # the mobilisation that follows.
 cat "$DEMO_DIR/campaign/game"/turns/*/events.json > "$WORK/cp-events.json"
@@ -59,7 +59,7 @@ for text in "proposes an alliance to" "are allies: the Alliance cards are exchan
 	grep -qF "$text" "$WORK/cp-events.json" || fail "campaign: the sample never says \"$text\""
 done
 
-# Issue 6's sample: a battle with the full decision cycle (5.612 steps 4, 5
+# The La Guerre sample: a battle with the full decision cycle (5.612 steps 4, 5
 # and 6, each answered by mail in a later run), a bombardment, a retreat with
 # pursuit, a retreat before combat (no pursuit), a siege of the garrison
 # left behind, and a winter with the embargo.

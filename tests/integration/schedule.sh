@@ -1,5 +1,5 @@
 #!/bin/bash
-# The schedule of long games (issue 5, items 1-4), all with a fake clock
+# The schedule of long games, all with a fake clock
 # (run --now, submit --now): deadlines per kind of step that fall only on
 # allowed days and hours, the grace period, early resolution and the
 # "wait" order field, missed turns (hold, wait, civil disorder) told to

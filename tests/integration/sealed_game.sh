@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sealed games (issue 4, items 8): a Napoleonic Empire game created with
+# Sealed games: a Napoleonic Empire game created with
 # --sealed is played for several steps. Then:
 #  - nothing hidden is reachable from the public refs (branches and tags):
 #    no sealed order file, whole state, private event or hidden roll record

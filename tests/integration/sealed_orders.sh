@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sealed simultaneous orders (issue 4, item 9): in a game made with
+# Sealed simultaneous orders: in a game made with
 # --sealed-orders, a simultaneous step (Napoleonic Empire's battle cards)
 # takes first a signed commitment/1 file holding the SHA-256 of each
 # player's order file, then the order files, once every awaited player has

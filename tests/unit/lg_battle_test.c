@@ -633,7 +633,7 @@ static void test_56291_no_way_eliminated(void **unused)
 }
 
 /*
- * Standing orders (README "Standing orders") answer each decision the
+ * Standing orders (README "Orders") answer each decision the
  * moment it comes up, so the whole battle resolves within France's move:
  * 5.513 France 1 + 2 = 3, Austria 5: Austria's initiative; approach 3, 4;
  * step 4 Austria's standing Auxiliary: 2, Rally, no effect; step 5
@@ -784,7 +784,7 @@ static void test_5612_moving_players_turn_continues(void **unused)
 }
 
 /*
- * Standing orders (README "Standing orders") and 5.616 The Retreat Option,
+ * Standing orders (README "Orders") and 5.616 The Retreat Option,
  * "retreat his army into an adjacent friendly province": Austria's standing
  * retreat to Bavaria, a province of France's side, cannot be carried out,
  * so the step 4 decision is asked; withdrawn with "option": "none", the

@@ -419,7 +419,7 @@ static int only_way(const char **to_out, const json_t *state, const json_t *rule
 	return n <= 1;
 }
 
-/* A standing order for the decision the battle awaits, if one applies (5.612, README "Standing orders"). */
+/* A standing order for the decision the battle awaits, if one applies (5.612, README "Orders"). */
 static int standing_answer(json_t *state, json_t *events, const json_t *rules, est_dice *dice, int *took)
 {
 	json_t *battle = json_object_get(state, "battle");
