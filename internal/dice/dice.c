@@ -15,6 +15,7 @@
 #include <openssl/hmac.h>
 
 #define STREAM_DOMAIN "estafette/dice/v1/stream"
+#define STREAM_DOMAIN_V2 "estafette/dice/v2/stream"
 #define WORDS_PER_BLOCK 8
 
 struct est_dice {
@@ -23,6 +24,7 @@ struct est_dice {
 	uint64_t next_block;
 	unsigned char block[32];
 	unsigned int next_word; /* WORDS_PER_BLOCK: block used up */
+	const char *domain;     /* STREAM_DOMAIN or STREAM_DOMAIN_V2 */
 	EVP_MAC_CTX *stream;    /* keyed by the seed once; NULL until the first block */
 
 	/* A test stream (est_dice_new_fixed) when `fixed` is set. */
@@ -200,30 +202,103 @@ int est_dice_deal_seed(unsigned char out[32], const unsigned char reveal[32], co
 	return seed_of(out, reveal, EST_DICE_DOMAIN_DEAL, deal, step, NULL);
 }
 
+/* Byte order of player ids, as unsigned bytes (strcmp compares so). */
+static int compare_inputs(const void *a, const void *b)
+{
+	return strcmp(((const est_dice_input *)a)->player, ((const est_dice_input *)b)->player);
+}
+
+/* enc(x) of inputs_t after the domain: the awaited players sorted by id, each once. */
+static int mac_v2_inputs(EVP_MAC_CTX *ctx, const char *game_id, uint32_t step, const unsigned char prev[32],
+			 const est_dice_input *inputs, size_t count)
+{
+	est_dice_input *sorted = count ? malloc(count * sizeof(*sorted)) : NULL;
+	unsigned char be[4];
+	size_t i;
+
+	if (count && !sorted)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (count)
+		memcpy(sorted, inputs, count * sizeof(*sorted));
+	qsort(sorted, count, sizeof(*sorted), compare_inputs);
+	for (i = 1; i < count; i++)
+		if (strcmp(sorted[i - 1].player, sorted[i].player) == 0) {
+			est_error_set(EST_EINVAL, "dice: player \"%s\" is awaited twice in the seed's inputs",
+				      sorted[i].player);
+			free(sorted);
+			return EST_EINVAL;
+		}
+	mac_enc(ctx, game_id, strlen(game_id));
+	put_u32be(be, step);
+	EVP_MAC_update(ctx, be, sizeof(be));
+	mac_enc(ctx, prev, 32);
+	put_u32be(be, (uint32_t)count);
+	EVP_MAC_update(ctx, be, sizeof(be));
+	for (i = 0; i < count; i++) {
+		mac_enc(ctx, sorted[i].player, strlen(sorted[i].player));
+		mac_enc(ctx, sorted[i].sha256, sorted[i].sha256 ? 32 : 0);
+	}
+	free(sorted);
+	return 0;
+}
+
+int est_dice_v2_seed(unsigned char out[32], const unsigned char key[32], const char *domain,
+		     const char *game_id, uint32_t step, const unsigned char prev[32],
+		     const est_dice_input *inputs, size_t count)
+{
+	EVP_MAC_CTX *ctx = mac_start(key);
+	int error;
+
+	if (!ctx)
+		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
+	mac_enc(ctx, domain, strlen(domain));
+	if ((error = mac_v2_inputs(ctx, game_id, step, prev, inputs, count)) < 0) {
+		EVP_MAC_CTX_free(ctx);
+		return error;
+	}
+	return mac_finish(out, ctx);
+}
+
+int est_dice_v2_deal_seed(unsigned char out[32], const unsigned char key[32], const char *deal,
+			  uint32_t step)
+{
+	return seed_of(out, key, EST_DICE_V2_DOMAIN_HIDDEN, deal, step, NULL);
+}
+
 /* block_i from `ctx`, an HMAC context keyed by the seed (left keyed, for the next block). */
-static int block_from(unsigned char out[32], EVP_MAC_CTX *ctx, uint64_t i)
+static int block_from(unsigned char out[32], EVP_MAC_CTX *ctx, const char *domain, uint64_t i)
 {
 	unsigned char index_be[8];
 	size_t len = 0;
 
 	put_u64be(index_be, i);
-	mac_enc(ctx, STREAM_DOMAIN, strlen(STREAM_DOMAIN));
+	mac_enc(ctx, domain, strlen(domain));
 	EVP_MAC_update(ctx, index_be, sizeof(index_be));
 	if (!EVP_MAC_final(ctx, out, &len, 32) || len != 32)
 		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not compute an HMAC");
 	return 0;
 }
 
-int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+static int block_in(unsigned char out[32], const unsigned char seed[32], const char *domain, uint64_t i)
 {
 	EVP_MAC_CTX *ctx = mac_start(seed);
 	int error;
 
 	if (!ctx)
 		return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
-	error = block_from(out, ctx, i);
+	error = block_from(out, ctx, domain, i);
 	EVP_MAC_CTX_free(ctx);
 	return error;
+}
+
+int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+{
+	return block_in(out, seed, STREAM_DOMAIN, i);
+}
+
+int est_dice_block_v2(unsigned char out[32], const unsigned char seed[32], uint64_t i)
+{
+	return block_in(out, seed, STREAM_DOMAIN_V2, i);
 }
 
 static int dice_alloc(est_dice **out)
@@ -238,7 +313,7 @@ static int dice_alloc(est_dice **out)
 	return 0;
 }
 
-int est_dice_new(est_dice **out, const unsigned char seed[32])
+static int new_stream(est_dice **out, const unsigned char seed[32], const char *domain)
 {
 	est_dice *dice;
 	int error;
@@ -247,8 +322,19 @@ int est_dice_new(est_dice **out, const unsigned char seed[32])
 		return error;
 	memcpy(dice->seed, seed, sizeof(dice->seed));
 	dice->next_word = WORDS_PER_BLOCK;
+	dice->domain = domain;
 	*out = dice;
 	return 0;
+}
+
+int est_dice_new(est_dice **out, const unsigned char seed[32])
+{
+	return new_stream(out, seed, STREAM_DOMAIN);
+}
+
+int est_dice_new_v2(est_dice **out, const unsigned char seed[32])
+{
+	return new_stream(out, seed, STREAM_DOMAIN_V2);
 }
 
 int est_dice_new_fixed(est_dice **out, const int *faces, size_t count)
@@ -295,7 +381,7 @@ static int next_word(uint32_t *out, est_dice *dice)
 			return est_error_set(EST_ENOMEM, "dice: OpenSSL could not start an HMAC");
 		if (dice->next_block > 0 && !EVP_MAC_init(dice->stream, NULL, 0, NULL))
 			return est_error_set(EST_ENOMEM, "dice: OpenSSL could not restart an HMAC");
-		if ((error = block_from(dice->block, dice->stream, dice->next_block)) < 0)
+		if ((error = block_from(dice->block, dice->stream, dice->domain, dice->next_block)) < 0)
 			return error;
 		dice->next_block++;
 		dice->next_word = 0;

@@ -23,6 +23,9 @@
 #define EST_DICE_DOMAIN_STEP "estafette/dice/v1/step"
 #define EST_DICE_DOMAIN_HIDDEN "estafette/dice/v1/hidden-step"
 #define EST_DICE_DOMAIN_DEAL "estafette/dice/v1/deal-step"
+#define EST_DICE_ALGORITHM_V2 "estafette/dice/v2"
+#define EST_DICE_V2_DOMAIN_STEP "estafette/dice/v2/step"
+#define EST_DICE_V2_DOMAIN_HIDDEN "estafette/dice/v2/hidden-step"
 #define EST_DICE_CHAIN_LENGTH 10000
 /* Checkpoints c_0, c_100, ..., c_N: a step's chain value in at most 100 hashes. */
 #define EST_DICE_CHECKPOINT_EVERY 100
@@ -92,6 +95,38 @@ int est_dice_step_seed(unsigned char out[32], const unsigned char reveal[32],
 int est_dice_deal_seed(unsigned char out[32], const unsigned char reveal[32], const char *deal,
 		       uint32_t step);
 
+/* One awaited player's part of a v2 seed's inputs. */
+typedef struct {
+	const char *player;          /* the player's id, NUL-terminated */
+	const unsigned char *sha256; /* 32 bytes: SHA-256 of the order file resolved for
+	                                the player, as signed; NULL: the player sent none */
+} est_dice_input;
+
+/*
+ * Dice v2 (DESIGN.md "Dice"): seed_t = HMAC-SHA256(key, enc(domain) ||
+ * inputs_t) into out[32], where
+ *   inputs_t = enc(game_id) || u32be(step) || enc(prev) || u32be(count)
+ *              || for each awaited player in byte order of id:
+ *                 enc(player) || enc(sha256, or empty when NULL)
+ * `key` is r_t (domain EST_DICE_V2_DOMAIN_STEP) or the hidden chain's
+ * value (EST_DICE_V2_DOMAIN_HIDDEN); `prev` is the raw SHA-256 of the
+ * state.json the step resolves. `inputs` may come in any order (they are
+ * sorted by id, not changed); `count` 0 for a step that awaits nobody.
+ * Strings enter without their NUL.
+ * Errors: EST_EINVAL (a player twice), EST_ENOMEM.
+ */
+int est_dice_v2_seed(unsigned char out[32], const unsigned char key[32], const char *domain,
+		     const char *game_id, uint32_t step, const unsigned char prev[32],
+		     const est_dice_input *inputs, size_t count);
+
+/*
+ * Dice v2, the hidden seed of a dealt game's step: HMAC-SHA256(key,
+ * enc(EST_DICE_V2_DOMAIN_HIDDEN) || enc(deal) || u32be(step)), so every game
+ * of the deal draws the same hidden values. Errors: EST_ENOMEM.
+ */
+int est_dice_v2_deal_seed(unsigned char out[32], const unsigned char key[32], const char *deal,
+			  uint32_t step);
+
 /*
  * block_i = HMAC-SHA256(key = seed, enc("estafette/dice/v1/stream") ||
  * u64be(i)) into out[32]: the i-th block (counted from 0) of the roll
@@ -101,12 +136,18 @@ int est_dice_deal_seed(unsigned char out[32], const unsigned char reveal[32], co
  */
 int est_dice_block(unsigned char out[32], const unsigned char seed[32], uint64_t i);
 
+/* est_dice_block of dice v2: the domain "estafette/dice/v2/stream". */
+int est_dice_block_v2(unsigned char out[32], const unsigned char seed[32], uint64_t i);
+
 /*
  * A roll stream keyed by `seed` (block_i as est_dice_block, eight
  * big-endian words a block, starting at block 0) with an empty log.
  * `seed` is copied. Caller frees with est_dice_free. Errors: EST_ENOMEM.
  */
 int est_dice_new(est_dice **out, const unsigned char seed[32]);
+
+/* est_dice_new of dice v2: its blocks are est_dice_block_v2's. */
+int est_dice_new_v2(est_dice **out, const unsigned char seed[32]);
 
 /*
  * A test stream that returns `faces` in order, whatever the sides asked

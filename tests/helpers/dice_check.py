@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent check of estafette's dice (docs/protocol.md, estafette/dice/v1).
+"""Independent check of estafette's dice (docs/protocol.md: estafette/dice/v1, and v2's vector).
 
 Written from docs/protocol.md with Python's hashlib and hmac only, so that it can
 disagree with internal/dice/dice.c.
@@ -61,6 +61,20 @@ VECTOR = {
 VECTOR_D6 = [4, 4, 3, 5, 5, 1, 1, 5, 1, 5, 3, 6]
 VECTOR_D10 = [3, 9, 4, 8, 1, 6]
 
+# docs/protocol.md, test vector (v2): the same chain; the seed over canonical inputs.
+V2_STEP = b"estafette/dice/v2/step"
+V2_HIDDEN = b"estafette/dice/v2/hidden-step"
+V2_STREAM = b"estafette/dice/v2/stream"
+VECTOR_V2 = {
+    "prev": "158b175fbfdd184299daf609fb8d45efe75489226b61736a41b3cb181f6fe5e3",
+    "order": "dd3192ef45f65942f21794aaef914286be110a0a05bc078b16c94c70007a0eaf",
+    "seed_1": "73607feb67780e56c67903b80233cb3c527b92b6bfbfa86ed0c645fbeb6a33fa",
+    "block_0": "03d559207a2488c666b1f0faa2aa5c572ab42cbc53ede6bc68ee46c8e2b2311f",
+    "hidden": "37a306d085e839d884a44ac433b7d496e72b0f21a85e9fee99f5871448bc4bf8",
+}
+VECTOR_V2_D6 = [5, 1, 5, 2, 5, 1, 1, 2, 4, 6, 3, 4]
+VECTOR_V2_D10 = [1, 4, 4, 2, 9, 9]
+
 
 class Disagreement(Exception):
     """A recomputed value differs from the recorded one."""
@@ -105,21 +119,34 @@ def hidden_seed(reveal, game, step, manifest_sha256):
     return DOMAIN_HIDDEN, step_seed(reveal, DOMAIN_HIDDEN, game["id"], step, manifest_sha256)
 
 
-def block(seed, i):
-    return hmac.new(seed, enc(DOMAIN_STREAM) + struct.pack(">Q", i), hashlib.sha256).digest()
+def v2_inputs(game_id, step, prev, awaited):
+    """inputs_t: awaited is {player id: raw SHA-256 of the resolved order file, or None}."""
+    out = enc(game_id.encode()) + struct.pack(">I", step) + enc(prev) + struct.pack(">I", len(awaited))
+    for player in sorted(awaited, key=lambda p: p.encode()):
+        out += enc(player.encode()) + enc(awaited[player] or b"")
+    return out
+
+
+def v2_seed(key, domain, inputs):
+    return hmac.new(key, enc(domain) + inputs, hashlib.sha256).digest()
+
+
+def block(seed, i, domain=DOMAIN_STREAM):
+    return hmac.new(seed, enc(domain) + struct.pack(">Q", i), hashlib.sha256).digest()
 
 
 class Stream:
     """The roll stream of one step: words in order, rejection as docs/protocol.md says."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, domain=DOMAIN_STREAM):
         self.seed = seed
+        self.domain = domain
         self.index = 0
         self.words = []
 
     def word(self):
         if not self.words:
-            self.words = list(struct.unpack(">8I", block(self.seed, self.index)))
+            self.words = list(struct.unpack(">8I", block(self.seed, self.index, self.domain)))
             self.index += 1
         return self.words.pop(0)
 
@@ -154,9 +181,44 @@ def check_vector(design_path):
     stream = Stream(seed)
     expect("twelve d6", [stream.roll(6) for _ in range(12)], VECTOR_D6)
     expect("six d10", [stream.roll(10) for _ in range(6)], VECTOR_D10)
+    check_vector_v2(r1)
     if design_path:
         check_design_text(design_path)
-    print("dice_check: normative vector agrees")
+        check_design_text_v2(design_path)
+    print("dice_check: normative vectors agree (v1 and v2)")
+
+
+def check_vector_v2(r1):
+    prev = sha256(b'{"turn":1}\n')
+    expect("v2 prev", prev.hex(), VECTOR_V2["prev"])
+    order = sha256(b'{"estafette":"orders/1","game":"demo","step":1,"player":"france"}\n')
+    expect("v2 france's order sha256", order.hex(), VECTOR_V2["order"])
+    inputs = v2_inputs("demo", 1, prev, {"france": order, "allies": None})
+    seed = v2_seed(r1, V2_STEP, inputs)
+    expect("v2 seed_1", seed.hex(), VECTOR_V2["seed_1"])
+    expect("v2 block_0", block(seed, 0, V2_STREAM).hex(), VECTOR_V2["block_0"])
+    stream = Stream(seed, V2_STREAM)
+    expect("v2 twelve d6", [stream.roll(6) for _ in range(12)], VECTOR_V2_D6)
+    expect("v2 six d10", [stream.roll(10) for _ in range(6)], VECTOR_V2_D10)
+    expect("v2 hidden seed", v2_seed(r1, V2_HIDDEN, inputs).hex(), VECTOR_V2["hidden"])
+
+
+def check_design_text_v2(path):
+    """The v2 values must be the ones the document prints in its v2 vector."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("Test vector (v2)", 1)
+    if len(section) != 2:
+        raise Disagreement("%s: no \"Test vector (v2)\" section" % path)
+    text = section[1]
+    for name, value in VECTOR_V2.items():
+        if value not in text:
+            raise Disagreement("%s: the v2 vector's %s %s is not in the document" % (path, name, value))
+    rolls = re.search(r"twelve d6:\s*([\d ]+?),\s*then six d10:\s*([\d ]+)", text)
+    if not rolls or [int(x) for x in rolls.group(1).split()] != VECTOR_V2_D6 or \
+            [int(x) for x in rolls.group(2).split()] != VECTOR_V2_D10:
+        raise Disagreement("%s: the document's v2 rolls differ from this checker's" % path)
+    print("ok    the v2 values are those of %s" % path)
 
 
 def check_design_text(path):

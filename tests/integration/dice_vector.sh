@@ -1,5 +1,5 @@
 #!/bin/bash
-# The dice protocol v1 against docs/protocol.md, with two
+# The dice protocol against docs/protocol.md (v1 whole, v2 by its vector), with two
 # implementations that share nothing with internal/dice/dice.c:
 #   1. tests/helpers/dice_check.py (Python hashlib/hmac) recomputes the
 #      normative vector and checks it is the one docs/protocol.md prints;

@@ -30,6 +30,15 @@
 #define VEC_SEED1 "702c4341cf914556ccd4213499111b792ff5fd601f4bd604ad74dd0bd6f842c5"
 #define VEC_BLOCK0 "cb0d210f4a599bb7a5d5257c3f8329a8c0258d72cad9b524ef78c574c355837c"
 
+/* DESIGN.md "Dice", the v2 vector: the same chain, inputs instead of a manifest. */
+#define VEC2_STATE "{\"turn\":1}\n"
+#define VEC2_PREV "158b175fbfdd184299daf609fb8d45efe75489226b61736a41b3cb181f6fe5e3"
+#define VEC2_ORDER "{\"estafette\":\"orders/1\",\"game\":\"demo\",\"step\":1,\"player\":\"france\"}\n"
+#define VEC2_ORDER_SHA "dd3192ef45f65942f21794aaef914286be110a0a05bc078b16c94c70007a0eaf"
+#define VEC2_SEED1 "73607feb67780e56c67903b80233cb3c527b92b6bfbfa86ed0c645fbeb6a33fa"
+#define VEC2_BLOCK0 "03d559207a2488c666b1f0faa2aa5c572ab42cbc53ede6bc68ee46c8e2b2311f"
+#define VEC2_HIDDEN1 "37a306d085e839d884a44ac433b7d496e72b0f21a85e9fee99f5871448bc4bf8"
+
 static void assert_hex(const unsigned char bytes[32], const char *hex)
 {
 	char got[65];
@@ -494,6 +503,93 @@ static void test_sides_below_two(void **state)
 	est_dice_free(fixed);
 }
 
+/*
+ * Dice v2, the normative vector: step 1 of game "demo" resolves the state
+ * '{"turn":1}\n' and awaits "france" (who sent the order file below) and
+ * "allies" (who sent none). The inputs are given out of order on purpose:
+ * the seed takes them in byte order of player id.
+ */
+static void test_v2_vector(void **state)
+{
+	static const int d6[12] = { 5, 1, 5, 2, 5, 1, 1, 2, 4, 6, 3, 4 };
+	static const int d10[6] = { 1, 4, 4, 2, 9, 9 };
+	unsigned char r1[32], prev[32], order[32], seed[32], again[32], block[32], hidden[32];
+	est_dice *dice = NULL;
+	int i, face;
+
+	(void)state;
+	assert_int_equal(est_hex_decode(r1, 32, VEC_R1), 0);
+	est_sha256(prev, VEC2_STATE, strlen(VEC2_STATE));
+	assert_hex(prev, VEC2_PREV);
+	est_sha256(order, VEC2_ORDER, strlen(VEC2_ORDER));
+	assert_hex(order, VEC2_ORDER_SHA);
+	est_dice_input inputs[2] = {{"france", order}, {"allies", NULL}};
+	est_dice_input sorted[2] = {{"allies", NULL}, {"france", order}};
+
+	assert_int_equal(est_dice_v2_seed(seed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, inputs, 2), 0);
+	assert_hex(seed, VEC2_SEED1);
+	assert_int_equal(est_dice_v2_seed(again, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, sorted, 2), 0);
+	assert_memory_equal(again, seed, 32);
+	assert_string_equal(inputs[0].player, "france"); /* sorted on a copy */
+	assert_int_equal(est_dice_block_v2(block, seed, 0), 0);
+	assert_hex(block, VEC2_BLOCK0);
+	/* the v1 stream of the same seed is another stream */
+	assert_int_equal(est_dice_block(again, seed, 0), 0);
+	assert_memory_not_equal(again, block, 32);
+
+	assert_int_equal(est_dice_new_v2(&dice, seed), 0);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(est_dice_roll(&face, dice, 6, "d6"), 0);
+		assert_int_equal(face, d6[i]);
+	}
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(est_dice_roll(&face, dice, 10, "d10"), 0);
+		assert_int_equal(face, d10[i]);
+	}
+	est_dice_free(dice);
+
+	assert_int_equal(est_dice_v2_seed(hidden, r1, EST_DICE_V2_DOMAIN_HIDDEN, "demo", 1, prev, inputs, 2), 0);
+	assert_hex(hidden, VEC2_HIDDEN1);
+}
+
+/* What a GM might vary, each gives another seed; a player awaited twice is refused. */
+static void test_v2_inputs_bind(void **state)
+{
+	unsigned char r1[32], prev[32], order[32], other[32], seed[32], changed[32];
+	est_dice_input inputs[2] = {{"allies", NULL}, {"france", order}};
+
+	(void)state;
+	assert_int_equal(est_hex_decode(r1, 32, VEC_R1), 0);
+	est_sha256(prev, VEC2_STATE, strlen(VEC2_STATE));
+	est_sha256(order, VEC2_ORDER, strlen(VEC2_ORDER));
+	assert_int_equal(est_dice_v2_seed(seed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, inputs, 2), 0);
+
+	/* another order file of france's (a superseded seq) */
+	memcpy(other, order, 32);
+	other[31] ^= 1;
+	inputs[1].sha256 = other;
+	assert_int_equal(est_dice_v2_seed(changed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, inputs, 2), 0);
+	assert_memory_not_equal(changed, seed, 32);
+	/* france dropped as if missed */
+	inputs[1].sha256 = NULL;
+	assert_int_equal(est_dice_v2_seed(changed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, inputs, 2), 0);
+	assert_memory_not_equal(changed, seed, 32);
+	/* france left out of the awaited players */
+	inputs[1].sha256 = order;
+	assert_int_equal(est_dice_v2_seed(changed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, inputs, 1), 0);
+	assert_memory_not_equal(changed, seed, 32);
+	/* another step, another game */
+	assert_int_equal(est_dice_v2_seed(changed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 2, prev, inputs, 2), 0);
+	assert_memory_not_equal(changed, seed, 32);
+	assert_int_equal(est_dice_v2_seed(changed, r1, EST_DICE_V2_DOMAIN_STEP, "demo2", 1, prev, inputs, 2), 0);
+	assert_memory_not_equal(changed, seed, 32);
+	/* the same player twice */
+	inputs[0].player = "france";
+	assert_int_equal(est_dice_v2_seed(changed, r1, EST_DICE_V2_DOMAIN_STEP, "demo", 1, prev, inputs, 2), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "awaited twice"));
+	est_error_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +604,8 @@ int main(void)
 		cmocka_unit_test(test_shuffle_swaps),
 		cmocka_unit_test(test_fixed_stream),
 		cmocka_unit_test(test_sides_below_two),
+		cmocka_unit_test(test_v2_vector),
+		cmocka_unit_test(test_v2_inputs_bind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
