@@ -31,7 +31,7 @@ static const struct {
 	{"sign", cmd_sign, "sign a file like ssh-keygen -Y sign"},
 	{"mail", cmd_mail, "send what waits in a game's outbox"},
 	{"audit", cmd_audit, "replay the game from its creation and check every step"},
-	{"gm", cmd_gm, "the GM's signed acts: extend a deadline, pause, resume"},
+	{"gm", cmd_gm, "the GM's signed acts: extend, pause, resume, end, adjust, rollback, replace"},
 	{"standings", cmd_standings, "rank the games of each deal (challenge) in a folder, audited"},
 	{"reveal", cmd_reveal, "publish the hidden chain and a sealed game's hidden parts"},
 };

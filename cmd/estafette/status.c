@@ -49,6 +49,9 @@ static void print_status(const json_t *s)
 	       json_string_value(json_object_get(s, "kind")), json_string_value(json_object_get(s, "mode")));
 	printf("prev (state.json SHA-256): %s\n", json_string_value(json_object_get(s, "state_sha256")));
 	printf("%s\n", json_string_value(json_object_get(s, "prompt")));
+	if (json_is_true(json_object_get(s, "paused")))
+		printf("paused by the GM: nothing resolves until gm resume, which moves the deadline "
+		       "by the time paused\n");
 	if (json_object_get(s, "reveal_deadline"))
 		printf("sealed orders: commit, then reveal once all have committed; reveals close at %s\n",
 		       json_string_value(json_object_get(s, "reveal_deadline")));

@@ -52,7 +52,11 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 	int paused, error;
 
 	est_gm_effect(&added, &paused, acts);
-	if (!reason || !*reason || strpbrk(reason, "\r\n\t"))
+	if (!reason || !*reason)
+		return est_error_set(EST_EUSAGE, "gm %s: --reason is missing; every act gives one line "
+				     "the players will read in their reports, e.g. --reason \"Bert is travelling\"",
+				     act);
+	if (strpbrk(reason, "\r\n\t"))
 		return est_error_set(EST_EUSAGE, "gm %s: --reason must be one line of text the players "
 				     "will read in their reports", act);
 	if (est_unicode_check(&bad, reason, strlen(reason), EST_UNICODE_MESSAGE) < 0)
