@@ -51,8 +51,9 @@ for k, v in json.load(open(sys.argv[1])).get("options", {}).items(): print(f"--o
 	export ESTAFETTE_COMMIT_TIME=$clock
 	echo
 	echo "=== $1: game $id"
+	dice=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("dice_protocol", "v2"))' "$sample/plan.json")
 	"$ESTAFETTE" new "$game" --ruleset "$1" --id "$id" --players "$sample/players.json" \
-		--test-dice-secret "$secret" "${options[@]}"
+		--test-dice-secret "$secret" --dice-protocol "$dice" "${options[@]}"
 	git -C "$game" config estafette.smtpurl "$SMTP_URL"
 	git -C "$game" config estafette.sender "$1 GM <gm@example.org>"
 	"$ESTAFETTE" run "$game"

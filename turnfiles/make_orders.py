@@ -43,6 +43,8 @@ class Sample:
         self.game_id = doc.get("game", "ne-demo")
         self.ruleset = doc.get("ruleset", self.dir.name)  # turnfiles/<ruleset>/
         self.secret = doc.get("secret", "estafette sample game")
+        # The samples were signed under the dice protocol they name (default v2).
+        self.dice_protocol = doc.get("dice_protocol", "v2")
         self.options = doc.get("options", {})
         self.plan = doc["plan"]
         self.work = pathlib.Path(tempfile.mkdtemp(prefix="estafette-sample."))
@@ -59,7 +61,8 @@ class Sample:
     def start(self):
         options = [f"--option={k}={v}" for k, v in self.options.items()]
         self.e("new", str(self.game), "--ruleset", self.ruleset, "--id", self.game_id,
-               "--players", str(self.dir / "players.json"), "--test-dice-secret", self.secret, *options)
+               "--players", str(self.dir / "players.json"), "--test-dice-secret", self.secret,
+               "--dice-protocol", self.dice_protocol, *options)
         self.e("run", str(self.game))
 
     def snapshot(self, name):

@@ -53,6 +53,8 @@ static const struct est_opt new_opts[] = {
 	 "also mail press to its readers at once"},
 	{"rules", EST_OPT_DIR, &args.opts.rules_dir,
 	 "its NAME.json files replace the ruleset's data files of that name"},
+	{"dice-protocol", EST_OPT_STRING, &args.opts.dice_protocol,
+	 "the dice protocol (default v2); v1 makes a game as earlier versions did", .arg = "v2|v1"},
 	{"test-dice-secret", EST_OPT_STRING, &args.opts.test_secret,
 	 "sample games only: dice anyone can recompute from TEXT"},
 	{"deal", EST_OPT_STRING, &args.opts.deal, "start the deal NAME (a challenge)", .arg = "NAME"},

@@ -363,21 +363,50 @@ static int check_commitments(audit *a, long long step, const json_t *manifest, c
 }
 
 /* The chain value step `step` revealed, hashed to the one before; the manifest hash and the seed. */
-static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], audit *a, long long step,
-		      const json_t *dice, const char *manifest, size_t manifest_len, const char *path)
+/*
+ * Dice v2: dice.json's "inputs" must be the step's own, made again here
+ * from its manifest and the state it resolved (`prev_sha`), so that no byte
+ * the GM chose enters the seed.
+ */
+static int check_inputs(json_t **inputs_out, audit *a, long long step, const json_t *dice,
+			const json_t *manifest, const char *prev_sha, const char *path)
+{
+	json_t *inputs = NULL;
+	int same;
+
+	if (est_step_dice_inputs(&inputs, a->game, step, prev_sha, manifest) < 0) {
+		int failed = fail(a, step, path, "inputs", "%s: %s", path, est_error_message());
+		return failed;
+	}
+	same = json_equal(inputs, json_object_get(dice, "inputs"));
+	if (!same) {
+		json_decref(inputs);
+		return fail(a, step, path, "inputs", "%s: \"inputs\" are not the step's: the game, the step, "
+			    "the SHA-256 of the state it resolved (%s) and each awaited player's resolved "
+			    "order file's SHA-256 as manifest.json lists them", path, prev_sha);
+	}
+	*inputs_out = inputs;
+	return 0;
+}
+
+static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], json_t **inputs_out, audit *a,
+		      long long step, const json_t *dice, const json_t *manifest, const char *manifest_text,
+		      size_t manifest_len, const char *prev_sha, const char *path)
 {
 	unsigned char prev[32], manifest_sha[32], recorded[32], seed[32];
-	int failed;
+	int failed, v2 = est_step_dice_version(a->game) == 2;
 
 	memcpy(prev, reveal, 32);
 	if (json_integer_value(json_object_get(dice, "step")) != step)
 		return fail(a, step, path, "step", "%s says step %lld", path,
 			    (long long)json_integer_value(json_object_get(dice, "step")));
-	est_sha256(manifest_sha, manifest, manifest_len);
-	if ((failed = hex32(recorded, a, step, path, json_object_get(dice, "manifest_sha256"),
-			    "manifest_sha256")) != 0)
+	est_sha256(manifest_sha, manifest_text, manifest_len);
+	if (v2 && (failed = check_inputs(inputs_out, a, step, dice, manifest, prev_sha, path)) != 0)
 		return failed;
-	if (memcmp(recorded, manifest_sha, 32) != 0)
+	if (!v2 && (failed = hex32(recorded, a, step, path, json_object_get(dice, "manifest_sha256"),
+				   "manifest_sha256")) != 0)
+		return failed;
+	if (!v2 && memcmp(recorded, manifest_sha, 32) != 0)
 		return fail(a, step, path, "manifest_sha256", "%s: manifest_sha256 is not the SHA-256 of "
 			    "the step's manifest.json", path);
 	if ((failed = hex32(reveal, a, step, path, json_object_get(dice, "reveal"), "reveal")) != 0)
@@ -388,12 +417,12 @@ static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], audi
 			    "previous one (%s): the GM did not commit to these dice in advance", path,
 			    step == 1 ? "game.json's chain_tip" : "the previous step's reveal");
 	}
-	if (est_dice_step_seed(seed, reveal, EST_DICE_DOMAIN_STEP, a->id, (uint32_t)step, manifest_sha) < 0 ||
+	if (est_step_seeds(seed, NULL, NULL, a->game, step, reveal, NULL, manifest_sha, *inputs_out) < 0 ||
 	    (failed = hex32(recorded, a, step, path, json_object_get(dice, "seed"), "seed")) != 0)
 		return failed ? failed : -1;
 	if (memcmp(recorded, seed, 32) != 0)
-		return fail(a, step, path, "seed", "%s: the seed is not HMAC-SHA256 of the reveal and the "
-			    "manifest", path);
+		return fail(a, step, path, "seed", "%s: the seed is not HMAC-SHA256 of the reveal and %s",
+			    path, v2 ? "the step's inputs" : "the manifest");
 	memcpy(seed_out, seed, 32);
 	return 0;
 }
@@ -406,15 +435,16 @@ static int check_hidden_domain(audit *a, long long step, const json_t *dice)
 {
 	const json_t *deal = json_object_get(a->game, "deal");
 	const json_t *domain = json_object_get(dice, "hidden_domain");
+	const char *want = est_step_dice_version(a->game) == 2 ? EST_DICE_V2_DOMAIN_HIDDEN : EST_DICE_DOMAIN_DEAL;
 	char path[64];
 
 	snprintf(path, sizeof(path), "turns/%04lld/dice.json", step);
 	if (deal && (!json_is_string(domain) ||
-		     strcmp(json_string_value(domain), EST_DICE_DOMAIN_DEAL) != 0 ||
+		     strcmp(json_string_value(domain), want) != 0 ||
 		     !json_equal(json_object_get(dice, "deal"), deal)))
 		return fail(a, step, path, "hidden domain", "%s: game.json names deal \"%s\", so the hidden "
 			    "stream is seeded with domain %s and that deal, but dice.json does not say so",
-			    path, json_string_value(deal) ? json_string_value(deal) : "?", EST_DICE_DOMAIN_DEAL);
+			    path, json_string_value(deal) ? json_string_value(deal) : "?", want);
 	if (!deal && (domain || json_object_get(dice, "deal")))
 		return fail(a, step, path, "hidden domain", "%s: names a deal's hidden domain, but game.json "
 			    "is in no deal", path);
@@ -444,8 +474,9 @@ static int chain_values(audit *a, const unsigned char start[32], long long len)
  * secret, or from reveal.json's h_T (hashed T - t times for step t).
  */
 static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long long step,
-			 const json_t *dice, const unsigned char manifest_sha[32])
+			 const json_t *dice, const unsigned char manifest_sha[32], const json_t *inputs)
 {
+	unsigned char unused[32];
 	long long n = json_integer_value(json_object_get(json_object_get(a->game, "dice"), "chain_length"));
 	unsigned char h[32];
 	const char *domain;
@@ -469,9 +500,9 @@ static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long 
 				     "hidden chain checks; the GM publishes it with estafette reveal");
 	else
 		return est_dice_new_fixed(out, NULL, 0);
-	if (est_step_hidden_seed(seed, &domain, a->game, h, step, manifest_sha) < 0)
+	if (est_step_seeds(unused, seed, &domain, a->game, step, NULL, h, manifest_sha, inputs) < 0)
 		return -1;
-	return est_dice_new(out, seed);
+	return est_step_dice_new(out, a->game, seed);
 }
 
 /* Which orders resolve the step: recorded ones, and the ruleset's defaults where none came. */
@@ -665,7 +696,7 @@ static int check_listed_rolls(audit *a, long long step, const unsigned char seed
 	size_t i;
 	int failed = 0, value;
 
-	if (est_dice_new(&dice, seed) < 0)
+	if (est_step_dice_new(&dice, a->game, seed) < 0)
 		return -1;
 	json_array_foreach(rolls, i, r) {
 		long long sides = json_integer_value(json_object_get(r, "sides"));
@@ -818,6 +849,7 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	char mpath[64], dpath[64], tag[40], *manifest_text = NULL, *dice_text = NULL;
 	unsigned char seed[32], manifest_sha[32], key[32] = {0};
 	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL, *act = NULL;
+	json_t *inputs = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
 	size_t mlen, dlen;
 	int failed;
@@ -831,7 +863,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
 	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||
 	    (failed = parse(&dice_doc, a, step, dpath, dice_text, dlen)) != 0 ||
-	    (failed = check_dice(seed, reveal, a, step, dice_doc, manifest_text, mlen, dpath)) != 0)
+	    (failed = check_dice(seed, reveal, &inputs, a, step, dice_doc, manifest, manifest_text, mlen, sha,
+				 dpath)) != 0)
 		goto out;
 	if (a->blind) {
 		failed = cannot_verify(a, step, "an earlier step of this sealed game could not be replayed");
@@ -843,8 +876,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 		failed = gm_step_act(&act, a, step, manifest);
 	else
 		failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath);
-	if (failed != 0 || (failed = est_dice_new(&dice, seed)) != 0 ||
-	    (failed = hidden_stream(&hidden, key, a, step, dice_doc, manifest_sha)) != 0 ||
+	if (failed != 0 || (failed = est_step_dice_new(&dice, a->game, seed)) != 0 ||
+	    (failed = hidden_stream(&hidden, key, a, step, dice_doc, manifest_sha, inputs)) != 0 ||
 	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, key, dice_doc, act)) != 0)
 		goto out;
 	json_decref(*wrapped);
@@ -859,6 +892,7 @@ out:
 	}
 	json_decref(next);
 	json_decref(act);
+	json_decref(inputs);
 	est_dice_free(hidden);
 	est_dice_free(dice);
 	json_decref(orders);

@@ -87,7 +87,8 @@ int est_deal_join(est_deal_source *out, est_changes *c, const char *path, const 
 	out->deal = strdup(json_string_value(json_object_get(src->game, "deal")));
 	out->options = json_deep_copy(json_object_get(src->game, "options"));
 	out->test_secret = test_secret ? strdup(test_secret) : NULL;
-	if (!out->deal || !out->options || (test_secret && !out->test_secret))
+	out->dice_protocol = strdup(est_step_dice_version(src->game) == 2 ? "v2" : "v1");
+	if (!out->deal || !out->options || (test_secret && !out->test_secret) || !out->dice_protocol)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 out:
 	est_game_free(src);
@@ -103,6 +104,7 @@ void est_deal_source_free(est_deal_source *src)
 	json_decref(src->options);
 	free(src->deal);
 	free(src->test_secret);
+	free(src->dice_protocol);
 	src->rules = src->options = NULL;
 	src->deal = src->test_secret = NULL;
 }

@@ -24,6 +24,8 @@ typedef struct {
 	json_t *options;          /* {"scenario": ..., K: V}; borrowed, may be NULL */
 	const char *signing_key;  /* the GM's private key file: every commit and tag is
 	                             signed with it (git config estafette.signingkey) */
+	const char *dice_protocol; /* "v2" (NULL) or "v1": DESIGN.md "Dice"; v1 only to make
+	                              a game as earlier versions did */
 	const char *test_secret;  /* sample games only: dice secrets anyone can
 	                             recompute from this text (game.json says so) */
 	int deadline_hours;       /* 0: no deadline, steps wait for every order */
@@ -153,6 +155,7 @@ typedef struct {
 	json_t *options;     /* GAME's options (the scenario among them) */
 	json_t *rules;       /* GAME's rules/ merged, for setup() */
 	char *test_secret;   /* GAME's dice.test_secret mark, or NULL */
+	char *dice_protocol; /* "v1" or "v2": a deal's games draw by one protocol */
 	est_secrets secrets; /* GAME's dice chain secrets */
 } est_deal_source;
 

@@ -181,7 +181,8 @@ static json_t *game_json(const char *id, const est_ruleset *rs, const est_new_op
 	est_dice_chain_value(hidden_tip, secrets->hidden, EST_DICE_CHAIN_LENGTH);
 	est_hex_encode(tip_hex, tip, 32);
 	est_hex_encode(hidden_hex, hidden_tip, 32);
-	dice = json_pack("{s:s, s:i, s:s, s:s}", "algorithm", EST_DICE_ALGORITHM,
+	dice = json_pack("{s:s, s:i, s:s, s:s}", "algorithm", opts->dice_protocol &&
+			 strcmp(opts->dice_protocol, "v1") == 0 ? EST_DICE_ALGORITHM : EST_DICE_ALGORITHM_V2,
 			 "chain_length", EST_DICE_CHAIN_LENGTH, "chain_tip", tip_hex,
 			 "hidden_chain_tip", hidden_hex);
 	if (opts->test_secret)
@@ -518,8 +519,15 @@ static int check_deal_options(const est_new_options *opts)
 	if (opts->deal && !est_orders_is_id(opts->deal))
 		return est_error_set(EST_EINVAL, "--deal \"%s\": a deal's name must be 1-64 of a-z 0-9 _ . -, "
 				     "starting with a letter or digit", opts->deal);
+	if (opts->dice_protocol && strcmp(opts->dice_protocol, "v1") != 0 && strcmp(opts->dice_protocol, "v2") != 0)
+		return est_error_set(EST_EINVAL, "--dice-protocol \"%s\": the dice protocols are v2 (new "
+				     "games) and v1 (as earlier versions made them); give one of them",
+				     opts->dice_protocol);
 	if (!opts->deal_from)
 		return 0;
+	if (opts->dice_protocol)
+		return est_error_set(EST_EINVAL, "--deal-from with --dice-protocol: a deal draws by the "
+				     "protocol of %s; leave --dice-protocol out", opts->deal_from);
 	if (opts->rules_dir)
 		return est_error_set(EST_EINVAL, "--deal-from with --rules: a deal has one rule set, that "
 				     "of %s; leave --rules out", opts->deal_from);
@@ -563,6 +571,7 @@ static int game_sources(est_secrets *secrets, json_t **rules, json_t **options, 
 	o->options = src->options;
 	o->deal = src->deal;
 	o->test_secret = src->test_secret;
+	o->dice_protocol = src->dice_protocol;
 	return 0;
 }
 

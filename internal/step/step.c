@@ -532,24 +532,30 @@ static json_t *hex_json(const unsigned char *bytes)
 	return json_string(hex);
 }
 
-/* turns/NNNN/dice.json, and the hidden stream's record kept by the GM. */
+/*
+ * turns/NNNN/dice.json, and the hidden stream's record kept by the GM. Dice
+ * v1 names the manifest's SHA-256 the seed was made from; v2 its inputs.
+ */
 static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
 		       const unsigned char r[32], const unsigned char h[32], const unsigned char seed[32],
-		       const unsigned char hidden_seed[32], const unsigned char manifest_sha[32],
-		       est_dice *dice, est_dice *hidden)
+		       const unsigned char hidden_seed[32], const char *domain,
+		       const unsigned char manifest_sha[32], const json_t *inputs, est_dice *dice, est_dice *hidden)
 {
-	json_t *pub = json_pack("{s:I, s:s, s:o, s:o, s:o, s:O, s:I}", "step", (json_int_t)w->step,
-		"algorithm", EST_DICE_ALGORITHM, "reveal", hex_json(r), "manifest_sha256",
-		hex_json(manifest_sha), "seed", hex_json(seed), "rolls", est_dice_log(dice),
+	int v2 = est_step_dice_version(game->game) == 2;
+	json_t *pub = json_pack("{s:I, s:s, s:o, s:o, s:O, s:I}", "step", (json_int_t)w->step,
+		"algorithm", v2 ? EST_DICE_ALGORITHM_V2 : EST_DICE_ALGORITHM, "reveal", hex_json(r),
+		"seed", hex_json(seed), "rolls", est_dice_log(dice),
 		"hidden_rolls", (json_int_t)est_dice_count(hidden));
 	const char *deal = json_string_value(json_object_get(game->game, "deal"));
-	const char *domain = deal ? EST_DICE_DOMAIN_DEAL : EST_DICE_DOMAIN_HIDDEN;
 	json_t *secret = json_pack("{s:I, s:s, s:o, s:o, s:O}", "step", (json_int_t)w->step,
 		"domain", domain, "reveal", hex_json(h), "seed", hex_json(hidden_seed),
 		"rolls", est_dice_log(hidden));
 	char file[64], *path = NULL, *text = est_json_text(secret), *dir = est_game_home_path(game, "hidden");
 	int error;
 
+	if (pub)
+		json_object_set_new(pub, v2 ? "inputs" : "manifest_sha256", v2 ? json_incref((json_t *)inputs) :
+				    hex_json(manifest_sha));
 	snprintf(file, sizeof(file), "hidden/%s.json", w->name);
 	/* A dealt game's hidden seed departs from DESIGN.md's: dice.json says which was used. */
 	if (pub && deal) {
@@ -682,19 +688,16 @@ out:
 	return error;
 }
 
-/* The seeds of the step: r_t and h_t revealed, mixed with the manifest's hash. */
-static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], unsigned char r[32],
-		      unsigned char h[32], est_game *game, long long step,
-		      const unsigned char manifest_sha[32])
+/* The seeds of the step: r_t and h_t revealed, mixed with the manifest's hash (v1) or the inputs (v2). */
+static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], const char **domain,
+		      unsigned char r[32], unsigned char h[32], est_game *game, long long step,
+		      const unsigned char manifest_sha[32], const json_t *inputs)
 {
-	const char *id = json_string_value(json_object_get(game->game, "id")), *domain;
 	int error;
 
-	if ((error = reveal(r, h, game, step)) < 0 ||
-	    (error = est_dice_step_seed(seed, r, EST_DICE_DOMAIN_STEP, id, (uint32_t)step,
-					manifest_sha)) < 0)
+	if ((error = reveal(r, h, game, step)) < 0)
 		return error;
-	return est_step_hidden_seed(hidden_seed, &domain, game->game, h, step, manifest_sha);
+	return est_step_seeds(seed, hidden_seed, domain, game->game, step, r, h, manifest_sha, inputs);
 }
 
 /* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */
@@ -742,16 +745,22 @@ static int resolve(step_work *w, est_game *game)
 	char *manifest_text = est_json_text(w->manifest), *state_text = NULL, *msg = NULL;
 	char state_sha[65], oid[EST_STORE_OID_HEX + 1], tag[40];
 	json_t *events = NULL, *wrapped = NULL, *events_doc = NULL, *dice_doc = NULL;
-	json_t *hidden_record = NULL;
+	json_t *hidden_record = NULL, *inputs = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
+	const char *domain = NULL;
 	time_t deadline;
 	int error;
 
 	if (!manifest_text)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	est_sha256(manifest_sha, manifest_text, strlen(manifest_text));
-	if ((error = step_seeds(seed, hidden_seed, r, h, game, w->step, manifest_sha)) < 0 ||
-	    (error = est_dice_new(&dice, seed)) < 0 || (error = est_dice_new(&hidden, hidden_seed)) < 0)
+	/* v2: the state resolved is main's (a sealed game's public one), as the orders' "prev" names it. */
+	if (est_step_dice_version(game->game) == 2 &&
+	    (error = est_step_dice_inputs(&inputs, game->game, w->step, game->state_sha256, w->manifest)) < 0)
+		goto out;
+	if ((error = step_seeds(seed, hidden_seed, &domain, r, h, game, w->step, manifest_sha, inputs)) < 0 ||
+	    (error = est_step_dice_new(&dice, game->game, seed)) < 0 ||
+	    (error = est_step_dice_new(&hidden, game->game, hidden_seed)) < 0)
 		goto out;
 	if ((error = new_state(&wrapped, &events, w, game, dice, hidden)) < 0)
 		goto out;
@@ -768,8 +777,8 @@ static int resolve(step_work *w, est_game *game)
 				     manifest_text, strlen(manifest_text))) < 0)
 		goto out;
 	manifest_text = NULL;
-	if ((error = record_dice(&hidden_record, w, game, r, h, seed, hidden_seed, manifest_sha, dice,
-				 hidden)) < 0 || (error = next_deadline(&deadline, game, wrapped)) < 0)
+	if ((error = record_dice(&hidden_record, w, game, r, h, seed, hidden_seed, domain, manifest_sha, inputs,
+				 dice, hidden)) < 0 || (error = next_deadline(&deadline, game, wrapped)) < 0)
 		goto out;
 	if (est_game_is_sealed(game))
 		error = seal_step(&state_text, &events_doc, w, game, wrapped, hidden_record, hidden_seed);
@@ -796,6 +805,7 @@ out:
 	est_dice_free(dice);
 	est_dice_free(hidden);
 	json_decref(hidden_record);
+	json_decref(inputs);
 	json_decref(dice_doc);
 	json_decref(events_doc);
 	json_decref(wrapped);

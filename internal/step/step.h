@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "dice/dice.h"
 #include "game/game.h"
 
 /*
@@ -37,17 +38,42 @@ int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *stor
 			const json_t *prev_wrapped, const json_t *act, long long step);
 
 /*
- * The seed of the hidden stream of step `step` of the game whose game.json
- * is `game`, from its hidden chain value `h` (r'_t): in a dealt game
- * est_dice_deal_seed (no game id, no manifest), else est_dice_step_seed
- * with EST_DICE_DOMAIN_HIDDEN, `manifest_sha` (raw SHA-256 of the step's
- * manifest.json) and the game id. *domain_out (static string) gets the
- * domain used. Errors: EST_EINVAL (game.json "deal" or "id" is not a
- * string), EST_ENOMEM.
+ * The dice protocol game.json names (dice.algorithm): 1 for
+ * "estafette/dice/v1", 2 for "estafette/dice/v2", 0 for anything else.
  */
-int est_step_hidden_seed(unsigned char out[32], const char **domain_out, const json_t *game,
-			   const unsigned char h[32], long long step,
-			   const unsigned char manifest_sha[32]);
+int est_step_dice_version(const json_t *game);
+
+/*
+ * A v2 step's canonical seed inputs (DESIGN.md "Dice"), as dice.json
+ * records them, into *out (new): {"game", "step", "prev": hex SHA-256 of
+ * the state.json the step resolves (`prev_hex`: the public one in a sealed
+ * game), "awaited": [{"player", "sha256": hex of the order file resolved
+ * for the player, or null when it sent none}] in byte order of id}. The
+ * awaited players are those of the manifest's "orders" (with their
+ * "sha256") and "missing" (null); a GM step's manifest lists none.
+ * Errors: EST_EINVAL (an entry without "player", an order without
+ * "sha256", a player twice), EST_ENOMEM.
+ */
+int est_step_dice_inputs(json_t **out, const json_t *game, long long step, const char *prev_hex,
+			 const json_t *manifest);
+
+/*
+ * The seeds of step `step` of the game whose game.json is `game`: into
+ * seed[32] from the chain value `r` (r_t; NULL: skip it) and into
+ * hidden_seed[32] from the hidden chain's `h` (NULL: skip it), with
+ * *hidden_domain (static) the domain used. Dice v1: over the game id, the
+ * step and `manifest_sha` (raw SHA-256 of the step's manifest.json); v2:
+ * over `inputs` (est_step_dice_inputs). A dealt game's hidden seed is over
+ * the deal's name and the step alone, so its games draw alike.
+ * Errors: EST_EINVAL (game.json "id" or "deal" not a string, bad inputs),
+ * EST_ENOMEM.
+ */
+int est_step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], const char **hidden_domain,
+		   const json_t *game, long long step, const unsigned char r[32], const unsigned char h[32],
+		   const unsigned char manifest_sha[32], const json_t *inputs);
+
+/* A roll stream keyed by `seed` in the game's dice protocol (est_dice_new, est_dice_new_v2). */
+int est_step_dice_new(est_dice **out, const json_t *game, const unsigned char seed[32]);
 
 /*
  * The report data model (engine.h est_report_format) of step `step` for

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent check of estafette's dice (docs/protocol.md: estafette/dice/v1, and v2's vector).
+"""Independent check of estafette's dice (docs/protocol.md: estafette/dice/v1 and v2).
 
 Written from docs/protocol.md with Python's hashlib and hmac only, so that it can
 disagree with internal/dice/dice.c.
@@ -113,7 +113,15 @@ def deal_seed(reveal, deal, step):
     return hmac.new(reveal, message, hashlib.sha256).digest()
 
 
-def hidden_seed(reveal, game, step, manifest_sha256):
+def hidden_seed(reveal, game, step, manifest_sha256, inputs=None):
+    """(domain, seed) of the hidden stream: v2 over the step's inputs (dice.json), v1 over the manifest."""
+    if game["dice"].get("algorithm") == "estafette/dice/v2":
+        if "deal" in game:
+            return V2_HIDDEN, v2_seed(reveal, V2_HIDDEN, enc(game["deal"].encode()) + struct.pack(">I", step))
+        awaited = {e["player"]: bytes.fromhex(e["sha256"]) if e["sha256"] else None
+                   for e in inputs["awaited"]}
+        return V2_HIDDEN, v2_seed(reveal, V2_HIDDEN, v2_inputs(game["id"], step, bytes.fromhex(inputs["prev"]),
+                                                             awaited))
     if "deal" in game:
         return DOMAIN_DEAL, deal_seed(reveal, game["deal"], step)
     return DOMAIN_HIDDEN, step_seed(reveal, DOMAIN_HIDDEN, game["id"], step, manifest_sha256)
@@ -244,9 +252,9 @@ def check_design_text(path):
     print("ok    the values are those of %s" % path)
 
 
-def git_blob(repo, path):
-    """The bytes of `path` at refs/heads/main, exactly as committed, or None."""
-    result = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (REF, path)],
+def git_blob(repo, path, rev=REF):
+    """The bytes of `path` at `rev` (refs/heads/main), exactly as committed, or None."""
+    result = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (rev, path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if result.returncode != 0:
         return None
@@ -307,10 +315,10 @@ class ChainState:
         self.value, self.step = reveal, step
 
 
-def check_rolls(where, rolls, seed):
+def check_rolls(where, rolls, seed, domain=DOMAIN_STREAM):
     if not isinstance(rolls, list):
         raise Disagreement("%s: \"rolls\" is not a list" % where)
-    stream = Stream(seed)
+    stream = Stream(seed, domain)
     for index, roll in enumerate(rolls):
         at = "%s roll %d" % (where, index)
         if not isinstance(roll, dict) or not is_int(roll.get("sides")) or \
@@ -352,6 +360,12 @@ def check_step(repo, name, game, chain):
     manifest = git_blob(repo, "turns/%s/manifest.json" % name)
     if manifest is None:
         raise Disagreement("%s: turns/%s/manifest.json is missing" % (where, name))
+    if game["dice"].get("algorithm") == "estafette/dice/v2":
+        seed = v2_step_seed(repo, name, game, dice, reveal, json.loads(manifest), where)
+        count = check_rolls(where, rolls, seed, V2_STREAM)
+        print("step %s: reveal chains, inputs and seed agree, %d rolls agree" % (name, count))
+        check_hidden_domain(where, dice, game)
+        return count
     manifest_sha = sha256(manifest)
     recorded = hex32(dice.get("manifest_sha256"), where + " \"manifest_sha256\"")
     if recorded != manifest_sha:
@@ -369,10 +383,57 @@ def check_step(repo, name, game, chain):
     return count
 
 
+def v2_awaited(where, inputs, step, game, repo, name, manifest):
+    """inputs' awaited players as {id: raw SHA-256 or None}, checked against the files and manifest."""
+    if not isinstance(inputs, dict) or inputs.get("game") != game["id"] or inputs.get("step") != step:
+        raise Disagreement("%s: \"inputs\" must name game %r and step %d" % (where, game["id"], step))
+    awaited, ids = {}, []
+    for entry in inputs.get("awaited", []):
+        player, sha = entry.get("player"), entry.get("sha256")
+        if not isinstance(player, str) or player in awaited:
+            raise Disagreement("%s: inputs' awaited %r: a player id, each once" % (where, entry))
+        awaited[player] = hex32(sha, where + " awaited " + player) if sha is not None else None
+        ids.append(player.encode())
+    if ids != sorted(ids):
+        raise Disagreement("%s: inputs' awaited players are not in byte order of id" % where)
+    listed = {e.get("player"): e.get("sha256") for e in manifest.get("orders", [])}
+    listed.update({e.get("player"): None for e in manifest.get("missing", [])})
+    if {p: (v.hex() if v else None) for p, v in awaited.items()} != listed:
+        raise Disagreement("%s: inputs' awaited players are not those of manifest.json's orders "
+                           "and missing" % where)
+    for player, sha in awaited.items():
+        order = git_blob(repo, "turns/%s/orders/%s.json" % (name, player))
+        if sha is not None and order is not None and sha256(order) != sha:
+            raise Disagreement("%s: turns/%s/orders/%s.json does not hash to the inputs' %s"
+                               % (where, name, player, sha.hex()))
+    return awaited
+
+
+def v2_step_seed(repo, name, game, dice, reveal, manifest, where):
+    """Dice v2: the seed over the step's inputs, each one recomputed from the repository."""
+    step = int(name)
+    inputs = dice.get("inputs")
+    awaited = v2_awaited(where, inputs, step, game, repo, name, manifest)
+    before = git_blob(repo, "state.json", "refs/tags/step-%04d" % (step - 1))
+    if before is None:
+        raise Disagreement("%s: no state.json at tag step-%04d, the state step %d resolved"
+                           % (where, step - 1, step))
+    prev = sha256(before)
+    if hex32(inputs.get("prev"), where + " inputs \"prev\"") != prev:
+        raise Disagreement("%s: inputs' prev is not the SHA-256 of state.json at step-%04d (%s)"
+                           % (where, step - 1, prev.hex()))
+    seed = v2_seed(reveal, V2_STEP, v2_inputs(game["id"], step, prev, awaited))
+    if hex32(dice.get("seed"), where + " \"seed\"") != seed:
+        raise Disagreement("%s: \"seed\" is %s, but the seed recomputed from the inputs is %s"
+                           % (where, dice.get("seed"), seed.hex()))
+    return seed
+
+
 def check_hidden_domain(where, dice, game):
     """A dealt game's dice.json names the hidden domain and the deal; no other game's does."""
     if "deal" in game:
-        if dice.get("hidden_domain") != DOMAIN_DEAL.decode() or dice.get("deal") != game["deal"]:
+        want = (V2_HIDDEN if game["dice"].get("algorithm") == "estafette/dice/v2" else DOMAIN_DEAL).decode()
+        if dice.get("hidden_domain") != want or dice.get("deal") != game["deal"]:
             raise Disagreement("%s: game.json names deal %r, but \"hidden_domain\" is %r and "
                                "\"deal\" %r" % (where, game["deal"], dice.get("hidden_domain"),
                                                 dice.get("deal")))
@@ -380,7 +441,7 @@ def check_hidden_domain(where, dice, game):
         raise Disagreement("%s: names a hidden domain or deal, but game.json has no deal" % where)
 
 
-def check_hidden_record(where, record, game, step, h_t, manifest_sha):
+def check_hidden_record(where, record, game, step, h_t, manifest_sha, inputs):
     """One step's hidden record: its chain value h_t, domain, seed and rolls."""
     if not isinstance(record, dict):
         raise Disagreement("%s: not a JSON object" % where)
@@ -388,14 +449,15 @@ def check_hidden_record(where, record, game, step, h_t, manifest_sha):
         raise Disagreement("%s: \"step\" is %r, not %d" % (where, record.get("step"), step))
     if hex32(record.get("reveal"), where + " \"reveal\"") != h_t:
         raise Disagreement("%s: \"reveal\" is not the hidden chain's value for step %d" % (where, step))
-    domain, seed = hidden_seed(h_t, game, step, manifest_sha)
+    domain, seed = hidden_seed(h_t, game, step, manifest_sha, inputs)
     if record.get("domain") != domain.decode():
         raise Disagreement("%s: \"domain\" is %r, but this game's hidden domain is %s"
                            % (where, record.get("domain"), domain.decode()))
     if hex32(record.get("seed"), where + " \"seed\"") != seed:
         raise Disagreement("%s: \"seed\" is %s, but the recomputed hidden seed is %s"
                            % (where, record.get("seed"), seed.hex()))
-    count = check_rolls(where, record.get("rolls", []), seed)
+    v2 = game["dice"].get("algorithm") == "estafette/dice/v2"
+    count = check_rolls(where, record.get("rolls", []), seed, V2_STREAM if v2 else DOMAIN_STREAM)
     print("step %d: hidden seed (%s) agrees, %d hidden rolls agree" % (step, domain.decode(), count))
     return count
 
@@ -427,6 +489,7 @@ def check_hidden(repo, game, hidden_dir):
         step = int(name)
         manifest = git_blob(repo, "turns/%s/manifest.json" % name)
         manifest_sha = sha256(manifest) if manifest is not None else b""
+        inputs = (load_json(repo, "turns/%s/dice.json" % name, required=False) or {}).get("inputs")
         sources = []
         if reveal is not None and step <= reveal["step"]:
             sources.append(("revealed/%s/hidden-dice.json" % name,
@@ -443,7 +506,7 @@ def check_hidden(repo, game, hidden_dir):
                 sources.append((path, record, h_t))
         for where, record, h_t in sources:
             if record is not None:
-                rolls += check_hidden_record(where, record, game, step, h_t, manifest_sha)
+                rolls += check_hidden_record(where, record, game, step, h_t, manifest_sha, inputs)
     return rolls
 
 
@@ -453,9 +516,9 @@ def check_repo(repo, hidden_dir=None):
             not isinstance(game.get("dice"), dict):
         raise Disagreement("game.json: needs a string \"id\" and a \"dice\" object")
     dice = game["dice"]
-    algorithm = dice.get("algorithm", "estafette/dice/v1")
-    if algorithm != "estafette/dice/v1":
-        raise Disagreement("game.json: dice algorithm %r is not estafette/dice/v1" % algorithm)
+    algorithm = dice.setdefault("algorithm", "estafette/dice/v1")
+    if algorithm not in ("estafette/dice/v1", "estafette/dice/v2"):
+        raise Disagreement("game.json: dice algorithm %r is neither estafette/dice/v1 nor v2" % algorithm)
     length = dice.get("chain_length", 10000)
     if not is_int(length) or length < 1:
         raise Disagreement("game.json: dice.chain_length %r is not a positive integer" % length)

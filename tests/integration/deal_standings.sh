@@ -60,7 +60,7 @@ hidden() { json_get 'json.dumps([(r["sides"], r["value"]) for r in d["rolls"]])'
 seed() { git -C games/$1 show main:turns/0001/dice.json | json_get 'd["seed"]'; }
 [ "$(seed a)" != "$(seed b)" ] || fail "the public seeds of two games of the deal are equal"
 [ "$(git -C games/a show main:turns/0001/dice.json | json_get 'd["hidden_domain"]')" = \
-	estafette/dice/v1/deal-step ] || fail "dice.json does not name the deal's hidden domain"
+	estafette/dice/v2/hidden-step ] || fail "dice.json does not name the deal's hidden domain"
 
 for g in a b c solo; do
 	expect_exit 0 "$ESTAFETTE" audit games/$g
@@ -159,6 +159,8 @@ expect_exit 65 new x2 --deal-from games/a --rules other-rules
 expect_exit 65 new x3 --deal-from games/a --option turns=3
 expect_exit 65 new x3 --deal-from games/a --scenario short
 expect_exit 65 new x4 --deal-from games/a --test-dice-secret challenge
+expect_exit 65 new x4 --deal-from games/a --dice-protocol v1
+grep -q "draws by the protocol of" "$WORK/last.err" || fail "deal and protocol: $(cat "$WORK/last.err")"
 expect_exit 65 new x5 --deal "Spring 1805"
 grep -q 'deal "Spring 1805"' "$WORK/last.err" || fail "bad deal name: $(cat "$WORK/last.err")"
 expect_exit 65 new x6 --deal-from games/solo

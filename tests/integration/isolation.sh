@@ -309,7 +309,8 @@ field() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(
 	export ESTAFETTE_COMMIT_TIME
 	ESTAFETTE_COMMIT_TIME=$(field "$SAMPLE/plan.json" 'd["clock"]')
 	"$ESTAFETTE" new sample --ruleset la-guerre --id "$(field "$SAMPLE/plan.json" 'd["game"]')" \
-		--players "$SAMPLE/players.json" --test-dice-secret "$(field "$SAMPLE/plan.json" 'd["secret"]')" >/dev/null
+		--players "$SAMPLE/players.json" --test-dice-secret "$(field "$SAMPLE/plan.json" 'd["secret"]')" \
+		--dice-protocol "$(field "$SAMPLE/plan.json" 'd.get("dice_protocol", "v2")')" >/dev/null
 	"$ESTAFETTE" run sample >/dev/null
 	for o in "$SAMPLE"/orders/*.json; do
 		kind=$("$ESTAFETTE" status sample --json | json_get 'd["kind"]')

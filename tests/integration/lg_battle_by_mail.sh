@@ -44,7 +44,7 @@ secret=$(field "$SAMPLE/plan.json" 'd["secret"]')
 ESTAFETTE_COMMIT_TIME=$(field "$SAMPLE/plan.json" 'd["clock"]')
 export ESTAFETTE_COMMIT_TIME
 expect_exit 0 "$ESTAFETTE" new game --ruleset la-guerre --id "$id" --players "$SAMPLE/players.json" \
-	--test-dice-secret "$secret"
+	--test-dice-secret "$secret" --dice-protocol "$(field "$SAMPLE/plan.json" 'd.get("dice_protocol", "v2")')"
 start_smtpd "$MAIL"
 git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 git -C game config estafette.sender "la-guerre GM <gm@example.org>"

@@ -605,7 +605,7 @@ SAMPLE=$TOP/turnfiles/napoleonic-empire
 cp "$SAMPLE/keys/france" keys/so-france && cp "$SAMPLE/keys/allies" keys/so-allies && chmod 600 keys/so-*
 so() { ESTAFETTE_COMMIT_TIME=1764000000 "$ESTAFETTE" "$@" >/dev/null; }
 so new sealed --id pr-13 --ruleset napoleonic-empire --players "$SAMPLE/players.json" \
-	--test-dice-secret "estafette sample game" --sealed-orders
+	--test-dice-secret "estafette sample game" --dice-protocol v1 --sealed-orders
 so run sealed --now @1764000000
 order sealed france 1 > f2.json && sign so-france f2.json
 so submit sealed f2.json --now @1764000000 && so run sealed --now @1764000000

@@ -119,7 +119,7 @@ cp "$SAMPLE/keys/france" sfrance && cp "$SAMPLE/keys/allies" sallies && chmod 60
 export ESTAFETTE_COMMIT_TIME=1764000000
 S0=1764000000
 "$ESTAFETTE" new out --id so-28 --ruleset napoleonic-empire --players "$SAMPLE/players.json" \
-	--test-dice-secret "estafette sample game" --deadline-hours 24 >/dev/null
+	--test-dice-secret "estafette sample game" --dice-protocol v1 --deadline-hours 24 >/dev/null
 run out $S0 >/dev/null
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" out france 1 '[]' > f.json && sign f.json sfrance
 "$ESTAFETTE" submit out f.json --now "@$S0" >/dev/null && run out $S0 >/dev/null

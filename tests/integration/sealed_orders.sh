@@ -45,7 +45,7 @@ refused() {  # game file reason-text
 to_battle_cards() {  # game [new options]: the shuffle, France passes, the Allies attack Italy
 	local g=$1; shift
 	"$ESTAFETTE" new "$g" --id so-28 --ruleset napoleonic-empire --players "$SAMPLE/players.json" \
-		--test-dice-secret "estafette sample game" --sealed-orders "$@" >/dev/null
+		--test-dice-secret "estafette sample game" --dice-protocol v1 --sealed-orders "$@" >/dev/null
 	"$ESTAFETTE" run "$g" --now $T0 >/dev/null
 	order "$g" france 1 '[]' > f2.json && sign f2.json france
 	"$ESTAFETTE" submit "$g" f2.json --now $T0 >/dev/null && "$ESTAFETTE" run "$g" --now $T0 >/dev/null

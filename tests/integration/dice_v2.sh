@@ -1,0 +1,85 @@
+#!/bin/bash
+# Dice v2 (docs/protocol.md): a new game draws by v2. Each step's dice.json
+# records its inputs (the state resolved, each awaited player's resolved order
+# file's SHA-256 or null), from which `audit` and the independent
+# tests/helpers/dice_check.py recompute every seed and roll. What v1 let a GM
+# vary after seeing the orders (the signature's bytes, a file slipped into
+# orders/) no longer moves the seed, and an edited input is caught. The sample
+# games stay v1 (turnfiles/*/plan.json) and audit as v1 games.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+scratch
+cd "$WORK"
+check="$PY $TOP/tests/helpers/dice_check.py"
+export ESTAFETTE_COMMIT_TIME=1764000000
+
+make_players
+expect_exit 0 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --id v2-game \
+	--test-dice-secret dice-v2
+[ "$(json_get 'd["dice"]["algorithm"]' < game/game.json)" = estafette/dice/v2 ] ||
+	fail "a new game does not draw by dice v2: $(cat game/game.json)"
+expect_exit 0 "$ESTAFETTE" run game
+d1() { git -C game show main:turns/0001/dice.json | json_get "$1"; }
+[ "$(d1 'json.dumps(d["inputs"]["awaited"])')" = '[]' ] || fail "step 1 awaited someone: $(d1 'd')"
+
+order() { "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$@"; }
+order france 1 \
+	'[{"type": "move", "from": "Rhineland", "to": "Prussia", "armies": 4},
+	  {"type": "move", "from": "France", "to": "Rhineland", "armies": 12}]' > f2.json
+ssh-keygen -q -Y sign -f france -n estafette-orders f2.json
+expect_exit 0 "$ESTAFETTE" submit game f2.json
+
+# Two copies of the game and of the GM's home: in the second the GM appends a
+# byte to the signature (it still verifies) and slips a file into orders/.
+cp -a game game2 && cp -a home home2
+printf '\n' >> game2/orders/france.json.sig
+echo "a variant" > game2/orders/notes.txt
+git -C game2 add -A orders && git -C game2 -c user.name=gm -c user.email=gm@example.org \
+	commit -q -m "the GM varies bytes no player signed"
+expect_exit 0 "$ESTAFETTE" run game
+ESTAFETTE_HOME=$WORK/home2 expect_exit 0 "$ESTAFETTE" run game2
+seed() { git -C "$1" show main:turns/0002/dice.json | json_get "$2"; }
+[ "$(seed game 'd["seed"]')" = "$(seed game2 'd["seed"]')" ] ||
+	fail "the signature's bytes or a stray file moved the seed"
+[ "$(seed game 'json.dumps(d["rolls"])')" = "$(seed game2 'json.dumps(d["rolls"])')" ] || fail "rolls differ"
+git -C game2 show main:turns/0002/manifest.json | grep -q notes.txt || fail "the stray file is not named ignored"
+
+# The inputs: france's file as signed, the state step 2 resolved.
+want=$(sha256sum f2.json | cut -c1-64)
+[ "$(seed game 'd["inputs"]["awaited"][0]["sha256"]')" = "$want" ] || fail "inputs: $(seed game 'd["inputs"]')"
+prev=$(git -C game show step-0001:state.json | sha256sum | cut -c1-64)
+[ "$(seed game 'd["inputs"]["prev"]')" = "$prev" ] || fail "inputs' prev: $(seed game 'd["inputs"]')"
+[ "$(seed game 'd["algorithm"]')" = estafette/dice/v2 ] && [ "$(seed game '"manifest_sha256" in d')" = False ] ||
+	fail "dice.json: $(seed game 'd')"
+
+for g in game game2; do
+	expect_exit 0 "$ESTAFETTE" audit $g
+	grep -q 'all 2 steps hold' "$WORK/last.out" || fail "$g: audit: $(cat "$WORK/last.out")"
+	expect_exit 0 $check repo $g
+	grep -q 'step 0002: reveal chains, inputs and seed agree' "$WORK/last.out" ||
+		fail "$g: dice_check: $(cat "$WORK/last.out")"
+done
+
+# An input edited after the fact: france's file swapped for another in dice.json.
+"$PY" - game/turns/0002/dice.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["inputs"]["awaited"][0]["sha256"] = "00" * 32
+open(sys.argv[1], "w").write(json.dumps(d, indent=2, sort_keys=True) + "\n")
+PY
+git -C game -c user.name=gm -c user.email=gm@example.org commit -qam "another input"
+expect_exit 1 $check repo game
+grep -q "inputs' awaited players are not those of manifest.json" "$WORK/last.err" ||
+	fail "dice_check: $(cat "$WORK/last.err")"
+expect_exit 65 "$ESTAFETTE" audit game
+grep -q "turns/0002" "$WORK/last.out" "$WORK/last.err" || fail "audit: $(cat "$WORK/last.out" "$WORK/last.err")"
+
+# --dice-protocol: v1 on request, nothing else.
+expect_exit 0 "$ESTAFETTE" new old --ruleset napoleonic-empire --players players.json --id v1-game \
+	--dice-protocol v1
+[ "$(json_get 'd["dice"]["algorithm"]' < old/game.json)" = estafette/dice/v1 ] || fail "v1 on request"
+expect_exit 0 "$ESTAFETTE" run old
+expect_exit 0 $check repo old
+expect_exit 65 "$ESTAFETTE" new x --ruleset napoleonic-empire --players players.json --dice-protocol v3
+grep -q 'the dice protocols are v2' "$WORK/last.err" || fail "v3: $(cat "$WORK/last.err")"
+echo "dice v2: seeds over inputs only, checked by audit and dice_check.py"
