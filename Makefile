@@ -4,6 +4,9 @@
 #     TEST_DEPS_<name> := util dice
 # Tests without such a line link every module.
 
+# `make` alone builds the binary, whatever rules a module.mk declares first.
+.DEFAULT_GOAL := all
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 B ?= build

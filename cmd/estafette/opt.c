@@ -1,4 +1,5 @@
 /* One parser for every subcommand's table of options (opt.h). */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -271,8 +272,10 @@ static int add_kv(json_t **slot, const char *word)
 		return -1;
 	if (!*slot && !(*slot = json_object()))
 		return -1;
+	errno = 0;
 	n = strtoll(eq + 1, &end, 10);
-	value = *(eq + 1) && !*end ? json_integer(n) : json_string(eq + 1);
+	/* A number too large for one is kept as the text it is, not clamped. */
+	value = *(eq + 1) && !*end && errno != ERANGE ? json_integer(n) : json_string(eq + 1);
 	return json_object_setn_new(*slot, word, (size_t)(eq - word), value);
 }
 
@@ -280,10 +283,12 @@ static int add_kv(json_t **slot, const char *word)
 static int read_int(long long *out, char *why, size_t size, const struct est_opt *o, const char *word)
 {
 	char *end;
-	long long n = strtoll(word, &end, 10);
+	long long n;
 	int ranged = o->min || o->max;
 
-	if (!*end && end != word && (!ranged || (n >= o->min && n <= o->max))) {
+	errno = 0;
+	n = strtoll(word, &end, 10);
+	if (!*end && end != word && errno != ERANGE && (!ranged || (n >= o->min && n <= o->max))) {
 		*out = n;
 		return 0;
 	}

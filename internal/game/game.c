@@ -223,6 +223,7 @@ static void clear(est_game *game)
 	json_decref(game->state);
 	json_decref(game->open_step);
 	game->open_step = NULL;
+	game->loaded = 0;
 	free(game->state_text);
 	free(game->allowed_signers);
 	game->game = game->state = NULL;
@@ -301,7 +302,7 @@ int est_game_reload(est_game *game)
 	 * commit there is nothing new to read; a sealed game's store moves on
 	 * its own, and is read again.
 	 */
-	if (game->state && !game->sealed_store && !est_game_is_sealed(game) &&
+	if (game->loaded && !game->sealed_store && !est_game_is_sealed(game) &&
 	    est_store_head(head, game->store) == 0 && strcmp(head, game->head) == 0)
 		return 0;
 	est_error_clear();
@@ -332,7 +333,10 @@ int est_game_reload(est_game *game)
 				    "keys/allowed_signers")) < 0 ||
 	    (error = est_sealed_open(game)) < 0)
 		return error;
-	return est_sealed_load_state(game);
+	if ((error = est_sealed_load_state(game)) < 0)
+		return error;
+	game->loaded = 1;
+	return 0;
 }
 
 static int sign_for_git(char **armored_out, const char *data, size_t len, void *payload)
@@ -466,6 +470,9 @@ static int repair_tag(est_game *game)
 	if (est_store_tag_target(target, game->store, tag) == 0)
 		return 0;
 	est_error_clear();
+	/* The open step's deadline is dated by this tag: what was worked out without it goes. */
+	json_decref(game->open_step);
+	game->open_step = NULL;
 	return est_store_tag(game->store, tag, game->head, NULL);
 }
 

@@ -51,6 +51,7 @@ typedef struct est_game {
 	est_store *sealed_store; /* sealed games on the GM's machine: the sealed store
 	                            (sealed.c); NULL elsewhere. `state` is then the
 	                            whole state, `state_text` the public one */
+	int loaded;        /* 1 once est_game_reload read everything at `head` */
 	json_t *open_step; /* what the open step awaits, as turn/ worked it out at `head`
 	                      (turn.h est_turn_open); NULL until asked; dropped on reload */
 } est_game;

@@ -114,28 +114,26 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 
 	est_game_order_path(path, game, player, 0);
 	snprintf(file, sizeof(file), "%s.json", player);
-	/* Only a file that is not there is a missing order: any other failure stops the step. */
+	/*
+	 * A file that is not there is a missing order, and one that cannot be
+	 * an order (a folder in its place) or is refused (the file, its
+	 * signature) is an outcome the manifest names; any other failure (of
+	 * git, of memory) stops the step rather than give a player defaults.
+	 */
 	if ((error = est_game_order_read(&bytes, &len, game, player, 0)) < 0 ||
-	    (error = est_game_order_read(&sig, &sig_len, game, player, EST_ORDER_SIG)) < 0) {
+	    (error = est_game_order_read(&sig, &sig_len, game, player, EST_ORDER_SIG)) < 0 ||
+	    (error = est_intake_check_recorded(&order, game, path, bytes, len, sig, sig_len, now)) < 0) {
 		free(bytes);
 		free(sig);
-		if (error != EST_ENOTFOUND)
-			return error;
-		est_error_clear();
-		return 0;
-	}
-	if ((error = est_intake_check_recorded(&order, game, path, bytes, len, sig, sig_len, now)) < 0) {
-		/* A refusal (the file, its signature) is an outcome; anything else is an error. */
-		if (error != EST_EINVAL && error != EST_ESIG) {
-			free(bytes);
-			free(sig);
-			return error;
+		if (error == EST_ENOTFOUND) {
+			est_error_clear();
+			return 0;
 		}
+		if (error != EST_EINVAL && error != EST_ESIG)
+			return error;
 		refused = json_pack("{s:s, s:s}", "player", player, "reason", est_error_message());
 		json_array_append_new(json_object_get(w->manifest, "refused"), refused);
 		est_error_clear();
-		free(bytes);
-		free(sig);
 		return 0;
 	}
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {

@@ -199,8 +199,9 @@ int est_turn_deadline(time_t *out, est_game *game, const char *rev)
 
 /*
  * The seq of the order recorded for `player`, into *out, if it is for
- * `step`, else 0. No file is no order; a file that is not JSON is none
- * either (run refuses it by name when it takes the step's orders).
+ * `step`, else 0. No file is no order; a folder in its place or a file
+ * that is not JSON is none either (run refuses it by name when it takes the
+ * step's orders).
  */
 static int recorded_seq(long long *out, est_game *game, const char *player, long long step)
 {
@@ -218,7 +219,8 @@ static int recorded_seq(long long *out, est_game *game, const char *player, long
 	} else {
 		error = est_game_order_read(&text, &len, game, player, 0);
 	}
-	if (error == EST_ENOTFOUND) {
+	/* Nothing there, or no file (a folder in its place: run names it refused). */
+	if (error == EST_ENOTFOUND || error == EST_EINVAL) {
 		est_error_clear();
 		return 0;
 	}

@@ -74,10 +74,12 @@ turn=0
 while [ "$(phase anne)" != over ] || [ "$(phase bert)" != over ] || [ "$(phase carl)" != over ]; do
 	turn=$((turn + 1))
 	[ "$turn" -le 7 ] || fail "the six-card games did not end"
-	first=$(card anne)
+	# The card every game still playing draws this turn: the first such game's.
+	first=
 	for p in anne bert carl; do
 		[ "$(phase "$p")" = over ] && continue
-		[ "$(card "$p")" = "$first" ] || fail "turn $turn: $p draws card $(card "$p"), anne $first: not one deal"
+		[ -n "$first" ] || { first=$(card "$p"); lead=$p; }
+		[ "$(card "$p")" = "$first" ] || fail "turn $turn: $p draws card $(card "$p"), $lead $first: not one deal"
 		expect_exit 0 "$ESTAFETTE" submit "games/$p" "$(signed "$p" "$p" "$(orders_of "$p")")"
 		expect_exit 0 "$ESTAFETTE" run "games/$p"
 	done
