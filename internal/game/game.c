@@ -391,6 +391,13 @@ fail:
 	return error;
 }
 
+int est_game_pin(est_game *game, const char *rev)
+{
+	int error = est_store_pin(game->store, rev);
+
+	return error < 0 ? error : est_game_reload(game);
+}
+
 int est_game_open_at(est_game **out, const char *path, const char *rev)
 {
 	est_game *game = calloc(1, sizeof(*game));
@@ -404,8 +411,7 @@ int est_game_open_at(est_game **out, const char *path, const char *rev)
 				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
 		goto fail;
 	}
-	if ((error = est_store_open(&game->store, path)) < 0 || (error = est_store_pin(game->store, rev)) < 0 ||
-	    (error = est_game_reload(game)) < 0)
+	if ((error = est_store_open(&game->store, path)) < 0 || (error = est_game_pin(game, rev)) < 0)
 		goto fail;
 	*out = game;
 	return 0;

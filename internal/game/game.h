@@ -85,6 +85,9 @@ int est_game_open(est_game **out, const char *path);
  * Errors: those of est_game_open and est_store_pin.
  */
 int est_game_open_at(est_game **out, const char *path, const char *rev);
+
+/* Move a game opened with est_game_open_at to commit `rev`. Errors: as est_game_open_at. */
+int est_game_pin(est_game *game, const char *rev);
 void est_game_free(est_game *game);
 
 /*

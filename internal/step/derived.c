@@ -214,3 +214,24 @@ out:
 	json_decref(files);
 	return error;
 }
+
+/* Is file `name` (or its .sig) one that an entry of `list` names? */
+static int listed(const json_t *list, const char *name)
+{
+	const json_t *t;
+	size_t j;
+
+	json_array_foreach(list, j, t) {
+		const char *file = json_string_value(json_object_get(t, "file"));
+		size_t n = file ? strlen(file) : 0;
+		if (file && strncmp(name, file, n) == 0 && (name[n] == '\0' || strcmp(name + n, ".sig") == 0))
+			return 1;
+	}
+	return 0;
+}
+
+int est_step_manifest_lists(const json_t *manifest, const char *name)
+{
+	return listed(json_object_get(manifest, "orders"), name) ||
+	       listed(json_object_get(manifest, "commitments"), name);
+}

@@ -163,21 +163,6 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 	return 0;
 }
 
-/* Is file `name` (or its .sig) one that a manifest entry of `list` names? */
-static int accounted_for(const json_t *list, const char *name)
-{
-	const json_t *t;
-	size_t j;
-
-	json_array_foreach(list, j, t) {
-		const char *file = json_string_value(json_object_get(t, "file"));
-		size_t n = strlen(file);
-		if (strncmp(name, file, n) == 0 && (name[n] == '\0' || strcmp(name + n, ".sig") == 0))
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * Files in orders/ that no awaited player's order accounts for (committed
  * out of turn, e.g. by a merged pull request) are not resolved; the
@@ -186,7 +171,6 @@ static int accounted_for(const json_t *list, const char *name)
  */
 static int note_ignored(step_work *w, est_game *game)
 {
-	json_t *taken = json_object_get(w->manifest, "orders");
 	char **names = NULL, dir[64], path[320], sha[65], *bytes;
 	est_store *store = est_game_is_sealed(game) ? game->sealed_store : game->store;
 	size_t count = 0, len, i;
@@ -199,8 +183,7 @@ static int note_ignored(step_work *w, est_game *game)
 	if ((error = est_store_list(&names, &count, store, NULL, dir)) < 0)
 		return error;
 	for (i = 0; i < count; i++) {
-		if (accounted_for(taken, names[i]) ||
-		    accounted_for(json_object_get(w->manifest, "commitments"), names[i]))
+		if (est_step_manifest_lists(w->manifest, names[i]))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (est_store_read(&bytes, &len, store, NULL, path) < 0) {

@@ -140,6 +140,16 @@ int est_step_events_doc(json_t **out, long long step, const json_t *kind, const 
  */
 json_t *est_step_report_dice(const unsigned char reveal[32], const unsigned char seed[32], est_dice *dice);
 
+/*
+ * 1 if file `name` (a plain name, as under orders/) or its signature
+ * (`name` ending in ".sig") is one that `manifest` lists as resolved: an
+ * order file of "orders" or a commitment of "commitments"; else 0. What a
+ * step keeps under turns/NNNN/orders/ is only such files (DESIGN.md "What
+ * the repository holds, exactly"); any other file of orders/ at resolve
+ * time is named in the manifest as ignored.
+ */
+int est_step_manifest_lists(const json_t *manifest, const char *name);
+
 /* The files of turns/NNNN/ that est_step_derived makes, NULL-terminated. */
 extern const char *const est_step_derived_files[];
 
