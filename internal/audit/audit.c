@@ -935,11 +935,12 @@ static int check_derived(audit *a, long long step, const json_t *kind, const jso
 			break;
 		if (len != json_string_length(made) || memcmp(text, json_string_value(made), len) != 0)
 			failed = fail(a, step, path, "derived", "%s is not what step %lld gives when resolved "
-				      "again and rendered with the templates of its commit (line %lld "
-				      "differs): it was edited after the step was resolved, or made with "
-				      "templates other than the game's templates/ or estafette " EST_VERSION
-				      "'s", path, step, first_difference(text, len, json_string_value(made),
-									 json_string_length(made)));
+				      "again%s (line %lld differs): it was edited after the step was "
+				      "resolved%s", path, step, i == 0 ? "" : " and rendered with the "
+				      "templates of its commit", first_difference(text, len,
+				      json_string_value(made), json_string_length(made)), i == 0 ? "" :
+				      ", or made with templates other than the game's templates/ or "
+				      "estafette " EST_VERSION "'s");
 		else
 			a->derived++;
 		free(text);
