@@ -145,6 +145,25 @@ static int hex32(unsigned char out[32], audit *a, long long step, const char *fi
 	return fail(a, step, file, field, "%s: field \"%s\" is not 64 hex digits", file, field);
 }
 
+/*
+ * A state as the engine holds it when it resolves the next step: parsed
+ * from its state.json text, so its objects' members come in the order the
+ * file has them (a ruleset's view lists them in that order). -1 when out
+ * of memory.
+ */
+static int as_read(json_t **wrapped)
+{
+	char *text = est_json_text(*wrapped);
+	json_t *read = text ? json_loads(text, JSON_REJECT_DUPLICATES, NULL) : NULL;
+
+	free(text);
+	if (!read)
+		return -1;
+	json_decref(*wrapped);
+	*wrapped = read;
+	return 0;
+}
+
 /* Step 0: the set-up the ruleset makes from rules/ and the options. */
 static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 {
@@ -166,6 +185,8 @@ static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 	if (!made || strcmp(made, text) != 0)
 		failed = fail(a, 0, "state.json", "set-up", "state.json of step 0 is not the set-up %s %s "
 			      "makes from rules/ and the options", a->rs->name, a->rs->version);
+	else
+		failed = as_read(wrapped_out);
 out:
 	free(made);
 	free(text);
@@ -1004,6 +1025,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	json_decref(*wrapped);
 	*wrapped = next;
 	next = NULL;
+	if ((failed = as_read(wrapped)) != 0)
+		goto out;
 	a->steps++;
 out:
 	if (failed == UNVERIFIABLE)
