@@ -16,7 +16,8 @@ static const struct est_opt audit_opts[] = {
 
 static const struct est_opt_cmd audit_cmd = {"audit", "GAME", 1, 1, audit_opts,
 	"  replays the game from its creation and checks every step: the orders, their\n"
-	"  signatures, the dice and the state; exit status 65 when a step fails"};
+	"  signatures, the files under turns/NNNN/orders/, the dice, the state, and the\n"
+	"  events and reports rendered again; exit status 65 when a step fails"};
 
 /* A progress bar on a terminal, for long histories. */
 static void progress(void *payload, long long step, long long last)
@@ -34,8 +35,8 @@ int cmd_audit(int argc, char **argv)
 {
 	struct est_opt_args a;
 	json_t *report = NULL;
-	const json_t *f;
-	char *home;
+	const json_t *f, *checked;
+	char *home, summary[512];
 	int json, error, status = 0;
 
 	if ((error = est_opt_parse(&a, &audit_cmd, argc, argv)) != 0)
@@ -48,6 +49,15 @@ int cmd_audit(int argc, char **argv)
 	if (error < 0)
 		return cmd_fail(error, json, NULL);
 	f = json_object_get(report, "failure");
+	checked = json_object_get(report, "checked");
+	snprintf(summary, sizeof(summary), "%lld steps resolved again, %lld orders and their signatures, "
+		 "%lld rolls, %lld files under turns/*/orders/ matched to their manifests, %lld derived "
+		 "files (events.json, reports, maps) rendered again and compared",
+		 (long long)json_integer_value(json_object_get(checked, "steps")),
+		 (long long)json_integer_value(json_object_get(checked, "orders")),
+		 (long long)json_integer_value(json_object_get(checked, "rolls")),
+		 (long long)json_integer_value(json_object_get(checked, "order_files")),
+		 (long long)json_integer_value(json_object_get(checked, "derived")));
 	if (json) {
 		cmd_print_json(report);
 	} else if (!json_is_true(json_object_get(report, "ok"))) {
@@ -59,21 +69,18 @@ int cmd_audit(int argc, char **argv)
 			json_string_value(json_object_get(f, "message")));
 	} else if (json_object_get(report, "unverified") && !json_is_null(json_object_get(report, "unverified"))) {
 		const json_t *u = json_object_get(report, "unverified");
-		printf("audit of %s: everything that can be checked holds (%lld orders and %lld rolls), "
-		       "but it is NOT COMPLETE: %lld of %lld steps, the first step %lld, could not be "
-		       "resolved again: %s\n", json_string_value(json_object_get(report, "game")),
-		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "orders")),
-		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "rolls")),
+		printf("audit of %s: everything that can be checked holds (%s), but it is NOT COMPLETE: "
+		       "%lld of %lld steps, the first step %lld, could not be resolved again, so their "
+		       "state, events.json and reports were not compared: %s\n",
+		       json_string_value(json_object_get(report, "game")), summary,
 		       (long long)json_integer_value(json_object_get(u, "steps")),
 		       (long long)json_integer_value(json_object_get(report, "steps")),
 		       (long long)json_integer_value(json_object_get(u, "first")),
 		       json_string_value(json_object_get(u, "reason")));
 	} else {
-		printf("audit of %s: all %lld steps hold (%lld orders and %lld rolls checked)\n",
+		printf("audit of %s: all %lld steps hold (%s)\n",
 		       json_string_value(json_object_get(report, "game")),
-		       (long long)json_integer_value(json_object_get(report, "steps")),
-		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "orders")),
-		       (long long)json_integer_value(json_object_get(json_object_get(report, "checked"), "rolls")));
+		       (long long)json_integer_value(json_object_get(report, "steps")), summary);
 	}
 	if (!json_is_true(json_object_get(report, "ok")))
 		status = EX_DATAERR;

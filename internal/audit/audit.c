@@ -41,6 +41,12 @@ typedef struct {
 	json_t *failure;
 	json_t *unverified;            /* {"steps", "first", "reason"} or NULL */
 	long long steps, orders, rolls;
+	long long dice_steps;          /* steps whose chain value and seed were checked */
+	long long order_files;         /* files under turns/NNNN/orders/ matched to the manifest */
+	long long derived;             /* derived files rendered again and compared */
+	long long underived;           /* steps whose derived files could not be made again */
+	const char *path;              /* the game's repository */
+	est_game *at;                  /* the game as it stood before the step being checked */
 	unsigned char *chain;          /* chain[k]: hash^k of the hidden chain's known end (32 bytes each) */
 	long long chain_len;
 } audit;
@@ -139,6 +145,25 @@ static int hex32(unsigned char out[32], audit *a, long long step, const char *fi
 	return fail(a, step, file, field, "%s: field \"%s\" is not 64 hex digits", file, field);
 }
 
+/*
+ * A state as the engine holds it when it resolves the next step: parsed
+ * from its state.json text, so its objects' members come in the order the
+ * file has them (a ruleset's view lists them in that order). -1 when out
+ * of memory.
+ */
+static int as_read(json_t **wrapped)
+{
+	char *text = est_json_text(*wrapped);
+	json_t *read = text ? json_loads(text, JSON_REJECT_DUPLICATES, NULL) : NULL;
+
+	free(text);
+	if (!read)
+		return -1;
+	json_decref(*wrapped);
+	*wrapped = read;
+	return 0;
+}
+
 /* Step 0: the set-up the ruleset makes from rules/ and the options. */
 static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 {
@@ -160,6 +185,8 @@ static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 	if (!made || strcmp(made, text) != 0)
 		failed = fail(a, 0, "state.json", "set-up", "state.json of step 0 is not the set-up %s %s "
 			      "makes from rules/ and the options", a->rs->name, a->rs->version);
+	else
+		failed = as_read(wrapped_out);
 out:
 	free(made);
 	free(text);
@@ -282,7 +309,7 @@ out:
 }
 
 /* One order file of the manifest, then its orders for the powers it answered. */
-static int check_order(json_t *orders, audit *a, long long step, const json_t *entry,
+static int check_order(json_t *orders, json_t *press, audit *a, long long step, const json_t *entry,
 		       const char *prev_sha)
 {
 	est_order *order = NULL;
@@ -308,6 +335,8 @@ static int check_order(json_t *orders, audit *a, long long step, const json_t *e
 		}
 		json_object_set_new(orders, json_string_value(power), mine);
 	}
+	if (order->press && order->player)
+		json_object_set(press, order->player, order->press);
 	a->orders++;
 	est_orders_free(order);
 	return 0;
@@ -424,6 +453,7 @@ static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], json
 		return fail(a, step, path, "seed", "%s: the seed is not HMAC-SHA256 of the reveal and %s",
 			    path, v2 ? "the step's inputs" : "the manifest");
 	memcpy(seed_out, seed, 32);
+	a->dice_steps++;
 	return 0;
 }
 
@@ -506,7 +536,7 @@ static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long 
 }
 
 /* Which orders resolve the step: recorded ones, and the ruleset's defaults where none came. */
-static int gather_orders(json_t *orders, audit *a, long long step, const json_t *manifest,
+static int gather_orders(json_t *orders, json_t *press, audit *a, long long step, const json_t *manifest,
 			 const json_t *prev, const char *prev_sha, const char *path)
 {
 	json_t *pending = NULL, *entry, *power;
@@ -514,7 +544,7 @@ static int gather_orders(json_t *orders, audit *a, long long step, const json_t 
 	int failed = 0;
 
 	json_array_foreach(json_object_get(manifest, "orders"), i, entry)
-		if ((failed = check_order(orders, a, step, entry, prev_sha)) != 0)
+		if ((failed = check_order(orders, press, a, step, entry, prev_sha)) != 0)
 			return failed;
 	json_array_foreach(json_object_get(manifest, "missing"), i, entry) {
 		json_t *given = json_object_get(entry, "orders");
@@ -603,8 +633,9 @@ static int public_text(char **out, audit *a, const json_t *wrapped, const unsign
  * The step's new state.json document: the ruleset resolving the orders,
  * or the GM's act of a GM step (`act` not NULL), as the engine did.
  */
-static int resolve_again(json_t **wrapped_out, audit *a, long long step, const json_t *prev,
-			 const json_t *orders, est_dice *dice, est_dice *hidden, const json_t *act)
+static int resolve_again(json_t **wrapped_out, json_t **events_out, audit *a, long long step,
+			 const json_t *prev, const json_t *orders, est_dice *dice, est_dice *hidden,
+			 const json_t *act)
 {
 	json_t *state = NULL, *events = NULL;
 	char path[80];
@@ -617,25 +648,27 @@ static int resolve_again(json_t **wrapped_out, audit *a, long long step, const j
 		 !(*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", a->id, "step", (json_int_t)step,
 					    "state", state)))
 		error = est_error_set(EST_ENOMEM, "out of memory");
-	json_decref(events);
-	if (error == 0)
+	if (error == 0) {
+		*events_out = events;
 		return 0;
+	}
+	json_decref(events);
 	snprintf(path, sizeof(path), "turns/%04lld/manifest.json", step);
 	error = fail(a, step, path, "resolve", "the step cannot be resolved again: %s", est_error_message());
 	est_error_clear();
 	return error;
 }
 
-static int replay(json_t **wrapped_out, char sha_out[65], audit *a, long long step, const json_t *prev,
-		  const json_t *orders, est_dice *dice, est_dice *hidden, const unsigned char key[32],
-		  const json_t *dice_doc, const json_t *act)
+static int replay(json_t **wrapped_out, json_t **events_out, char sha_out[65], audit *a, long long step,
+		  const json_t *prev, const json_t *orders, est_dice *dice, est_dice *hidden,
+		  const unsigned char key[32], const json_t *dice_doc, const json_t *act)
 {
 	char dir[64], path[80], *text = NULL, *made = NULL;
 	size_t len;
 	int failed;
 
 	snprintf(dir, sizeof(dir), "turns/%04lld", step);
-	if ((failed = resolve_again(wrapped_out, a, step, prev, orders, dice, hidden, act)) != 0)
+	if ((failed = resolve_again(wrapped_out, events_out, a, step, prev, orders, dice, hidden, act)) != 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/dice.json", dir);
 	if (!json_equal(est_dice_log(dice), json_object_get(dice_doc, "rolls"))) {
@@ -843,13 +876,144 @@ static int gm_step_act(json_t **act_out, audit *a, long long step, const json_t 
 	return failed;
 }
 
+/*
+ * turns/NNNN/orders/ holds exactly the files the manifest lists as
+ * resolved (DESIGN.md "What the repository holds, exactly"), in the step's
+ * commit and at main: a file slipped in beside them would claim a part in
+ * the step it never had.
+ */
+static int check_order_folder(audit *a, long long step, const json_t *manifest)
+{
+	static const char *const revs[] = {NULL, "main"};
+	char dir[64], tag[40], **names = NULL;
+	size_t count = 0;
+	int failed = 0;
+
+	snprintf(dir, sizeof(dir), "turns/%04lld/orders", step);
+	tag_of(tag, step);
+	for (int r = 0; r < 2 && !failed; r++) {
+		const char *rev = revs[r] ? revs[r] : tag;
+		if (est_store_list(&names, &count, a->store, rev, dir) < 0)
+			return -1;
+		for (size_t i = 0; i < count && !failed; i++) {
+			char path[320];
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			if (!est_step_manifest_lists(manifest, names[i]))
+				failed = fail(a, step, path, "orders folder", "%s (at %s) is not a file step %lld "
+					      "resolved: turns/%04lld/orders/ holds only the order files, "
+					      "signatures and commitments turns/%04lld/manifest.json lists, and "
+					      "this one it does not list", path, rev, step, step, step);
+			else if (r == 0)
+				a->order_files++;
+		}
+		est_store_list_free(names);
+		names = NULL;
+	}
+	return failed;
+}
+
+/* The 1-based number of the first line where `a` and `b` differ. */
+static long long first_difference(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+	long long line = 1;
+
+	for (size_t i = 0; i < a_len && i < b_len && a[i] == b[i]; i++)
+		line += a[i] == '\n';
+	return line;
+}
+
+/* The game as it stood when step `step` was resolved: main just before the step's commit. */
+static int game_before(audit *a, long long step)
+{
+	char rev[48];
+
+	snprintf(rev, sizeof(rev), "step-%04lld^", step);
+	if (a->at)
+		return est_game_pin(a->at, rev);
+	return est_game_open_at(&a->at, a->path, rev);
+}
+
+/*
+ * What players read of the step: events.json, report.txt, report.html and
+ * map.svg, made again (est_step_derived, as the step made them) from the
+ * replay, the game as it stood before the step (its players, its
+ * templates/ if the GM put any there, else the installed ones) and the
+ * deadline dated by the step's commit; each must be the committed file
+ * byte for byte, and a file no template makes must not be there.
+ */
+static int check_derived(audit *a, long long step, const json_t *kind, const json_t *manifest,
+			 const json_t *press, const json_t *wrapped, json_t *events, const char *sha,
+			 const unsigned char reveal[32], const unsigned char seed[32], est_dice *dice)
+{
+	char tag[40], path[80], *text = NULL;
+	json_t *notices = NULL, *doc = NULL, *public_doc = NULL, *files = NULL, *dice_doc = NULL;
+	const char *failed_name = est_step_derived_files[0];
+	long long opened;
+	time_t deadline;
+	size_t len;
+	int failed = 0;
+
+	tag_of(tag, step);
+	if (game_before(a, step) < 0 || est_store_commit_time(&opened, a->store, tag) < 0 ||
+	    est_step_deadline(&deadline, a->at, wrapped, opened) < 0 ||
+	    est_step_notices(&notices, a->at, manifest, press) < 0 ||
+	    json_array_extend(events, notices) < 0 ||
+	    est_step_events_doc(&doc, step, kind, events) < 0 ||
+	    (a->sealed && !(public_doc = est_public_events(doc))) ||
+	    !(dice_doc = est_step_report_dice(reveal, seed, dice)) ||
+	    est_step_derived(&files, &failed_name, a->at, step, wrapped, sha, public_doc ? public_doc : doc,
+			     dice_doc, deadline) < 0) {
+		snprintf(path, sizeof(path), "turns/%04lld/%s", step, failed_name ? failed_name : "");
+		failed = fail(a, step, path, "derived", "%s cannot be made again, so the audit cannot say "
+			      "it is what step %lld gave: %s; audit with the estafette and templates the "
+			      "game was played with (ESTAFETTE_DATA names their folder)", path, step,
+			      est_error_message()[0] ? est_error_message() : "out of memory");
+		est_error_clear();
+		goto out;
+	}
+	for (size_t i = 0; est_step_derived_files[i] && !failed; i++) {
+		const json_t *made = json_object_get(files, est_step_derived_files[i]);
+		snprintf(path, sizeof(path), "turns/%04lld/%s", step, est_step_derived_files[i]);
+		if (!made) {
+			if (est_store_read(&text, &len, a->store, tag, path) == 0)
+				failed = fail(a, step, path, "derived", "%s is in step %lld's commit, but neither "
+					      "the game's templates/ nor estafette's make such a file", path, step);
+			est_error_clear();
+			free(text);
+			text = NULL;
+			continue;
+		}
+		if ((failed = read_step_file(&text, &len, a, step, path)) != 0)
+			break;
+		if (len != json_string_length(made) || memcmp(text, json_string_value(made), len) != 0)
+			failed = fail(a, step, path, "derived", "%s is not what step %lld gives when resolved "
+				      "again%s (line %lld differs): it was edited after the step was "
+				      "resolved%s", path, step, i == 0 ? "" : " and rendered with the "
+				      "templates of its commit", first_difference(text, len,
+				      json_string_value(made), json_string_length(made)), i == 0 ? "" :
+				      ", or made with templates other than the game's templates/ or "
+				      "estafette " EST_VERSION "'s");
+		else
+			a->derived++;
+		free(text);
+		text = NULL;
+	}
+out:
+	json_decref(files);
+	json_decref(dice_doc);
+	json_decref(public_doc);
+	json_decref(doc);
+	json_decref(notices);
+	return failed;
+}
+
 /* One step: its files, its orders, its dice, and the state they give. */
 static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], audit *a, long long step)
 {
 	char mpath[64], dpath[64], tag[40], *manifest_text = NULL, *dice_text = NULL;
 	unsigned char seed[32], manifest_sha[32], key[32] = {0};
 	json_t *manifest = NULL, *dice_doc = NULL, *orders = json_object(), *next = NULL, *act = NULL;
-	json_t *inputs = NULL;
+	json_t *inputs = NULL, *press = json_object(), *events = NULL, *kind = NULL, *pending = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
 	size_t mlen, dlen;
 	int failed;
@@ -864,7 +1028,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	    (failed = parse(&manifest, a, step, mpath, manifest_text, mlen)) != 0 ||
 	    (failed = parse(&dice_doc, a, step, dpath, dice_text, dlen)) != 0 ||
 	    (failed = check_dice(seed, reveal, &inputs, a, step, dice_doc, manifest, manifest_text, mlen, sha,
-				 dpath)) != 0)
+				 dpath)) != 0 ||
+	    (failed = check_order_folder(a, step, manifest)) != 0)
 		goto out;
 	if (a->blind) {
 		failed = cannot_verify(a, step, "an earlier step of this sealed game could not be replayed");
@@ -872,19 +1037,32 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	}
 	est_sha256(manifest_sha, manifest_text, mlen);
 	/* A GM step (kind "gm") is its act applied to the state, with no orders. */
-	if (same_string(json_object_get(manifest, "kind"), "gm"))
+	if (same_string(json_object_get(manifest, "kind"), "gm")) {
 		failed = gm_step_act(&act, a, step, manifest);
-	else
-		failed = gather_orders(orders, a, step, manifest, *wrapped, sha, mpath);
+		kind = json_string("gm");
+	} else {
+		failed = gather_orders(orders, press, a, step, manifest, *wrapped, sha, mpath);
+		/* The kind of step resolved, as the state before it awaited. */
+		if (!failed && est_turn_ruleset_pending(&pending, a->rs, a->rules, *wrapped) < 0)
+			failed = -1;
+		kind = json_incref(json_object_get(pending, "kind"));
+	}
 	if (failed != 0 || (failed = est_step_dice_new(&dice, a->game, seed)) != 0 ||
 	    (failed = hidden_stream(&hidden, key, a, step, dice_doc, manifest_sha, inputs)) != 0 ||
-	    (failed = replay(&next, sha, a, step, *wrapped, orders, dice, hidden, key, dice_doc, act)) != 0)
+	    (failed = replay(&next, &events, sha, a, step, *wrapped, orders, dice, hidden, key, dice_doc,
+			     act)) != 0 ||
+	    (failed = check_derived(a, step, kind, manifest, press, next, events, sha, reveal, seed,
+				    dice)) != 0)
 		goto out;
 	json_decref(*wrapped);
 	*wrapped = next;
 	next = NULL;
+	if ((failed = as_read(wrapped)) != 0)
+		goto out;
 	a->steps++;
 out:
+	if (failed == UNVERIFIABLE)
+		a->underived++;
 	if (failed == UNVERIFIABLE && (failed = check_listed_rolls(a, step, seed, dice_doc, dpath)) == 0) {
 		json_decref(*wrapped);
 		*wrapped = NULL;
@@ -893,6 +1071,10 @@ out:
 	json_decref(next);
 	json_decref(act);
 	json_decref(inputs);
+	json_decref(pending);
+	json_decref(kind);
+	json_decref(events);
+	json_decref(press);
 	est_dice_free(hidden);
 	est_dice_free(dice);
 	json_decref(orders);
@@ -1017,6 +1199,46 @@ static int open_audit(audit *a, const char *path, const char *home)
 	return 0;
 }
 
+/* One entry of the report's "checks": what was checked, how many, of what. */
+static json_t *check_entry(const char *name, long long count, const char *unit, const char *what)
+{
+	return json_pack("{s:s, s:I, s:s, s:s}", "check", name, "count", (json_int_t)count, "unit", unit,
+			 "what", what);
+}
+
+/* The report's "checks" (audit.h): each check the audit makes, with how many it checked. */
+static json_t *checks(const audit *a, long long last)
+{
+	json_t *list = json_array(), *derived;
+
+	json_array_append_new(list, check_entry("history", last, "steps",
+		"every step has its tag step-NNNN and its folder turns/NNNN/, and main holds each step's "
+		"files as the step's commit made them; game.json, the keys and rules/ are step 0's"));
+	json_array_append_new(list, check_entry("setup", 1, "steps",
+		"step 0's state.json is the ruleset's set-up from rules/ and the options"));
+	json_array_append_new(list, check_entry("dice", a->dice_steps, "steps",
+		"each step's revealed chain value hashes to the one before (to game.json's tip for "
+		"step 1), and its seed is the one the protocol gives from it and the manifest"));
+	json_array_append_new(list, check_entry("orders", a->orders, "order files",
+		"each resolved order file and its signature: the SHA-256 the manifest lists, a good "
+		"signature of the named player with the game's keys, bound to the game, step and prev"));
+	json_array_append_new(list, check_entry("orders folder", a->order_files, "files",
+		"every file under turns/NNNN/orders/, in the step's commit and at main, is one the "
+		"manifest lists as resolved (order files, signatures, commitments)"));
+	json_array_append_new(list, check_entry("rolls", a->rolls, "rolls",
+		"every roll of dice.json is what the step's stream gives, in order"));
+	json_array_append_new(list, check_entry("state", a->steps, "steps",
+		"each step resolved again from the state before it, its orders and its dice gives "
+		"its state.json byte for byte"));
+	derived = check_entry("derived", a->derived, "files",
+		"events.json, report.txt, report.html and map.svg of each step resolved again are "
+		"rendered again, with the game's templates/ at the step's commit or the installed ones, "
+		"and are the committed files byte for byte");
+	json_object_set_new(derived, "steps_not_checked", json_integer(a->underived));
+	json_array_append_new(list, derived);
+	return list;
+}
+
 int est_audit_run(json_t **report_out, const char *path, const char *home,
 		  est_audit_progress_fn progress, void *payload)
 {
@@ -1028,6 +1250,7 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 	long long last;
 	int failed = 0, error;
 
+	a.path = path;
 	if ((error = open_audit(&a, path, home)) < 0)
 		goto out;
 	if ((error = est_store_read_json(&latest, a.store, "main", "state.json")) < 0)
@@ -1059,13 +1282,14 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 		error = est_error_code() ? est_error_code() : EST_ERROR;
 		goto out;
 	}
-	*report_out = json_pack("{s:s, s:s, s:I, s:{s:I, s:I, s:I}, s:b, s:O?, s:b, s:O?}", "game",
-				a.id, "ruleset", a.rs->name, "steps", (json_int_t)last,
+	*report_out = json_pack("{s:s, s:s, s:I, s:{s:I, s:I, s:I, s:I, s:I}, s:b, s:O?, s:b, s:O?, s:o}",
+				"game", a.id, "ruleset", a.rs->name, "steps", (json_int_t)last,
 				"checked", "steps", (json_int_t)a.steps, "orders", (json_int_t)a.orders,
-				"rolls", (json_int_t)a.rolls, "ok", a.failure == NULL, "failure", a.failure,
-				"complete", a.failure == NULL && a.unverified == NULL,
-				"unverified", a.unverified);
-	error = 0;
+				"rolls", (json_int_t)a.rolls, "derived", (json_int_t)a.derived,
+				"order_files", (json_int_t)a.order_files, "ok", a.failure == NULL,
+				"failure", a.failure, "complete", a.failure == NULL && a.unverified == NULL,
+				"unverified", a.unverified, "checks", checks(&a, last));
+	error = *report_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 out:
 	OPENSSL_cleanse(a.hidden_secret, sizeof(a.hidden_secret));
 	if (a.chain)
@@ -1073,6 +1297,7 @@ out:
 	free(a.chain);
 	json_decref(latest);
 	json_decref(wrapped);
+	est_game_free(a.at);
 	json_decref(a.failure);
 	json_decref(a.unverified);
 	est_store_free(a.sealed_store);

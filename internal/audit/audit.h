@@ -19,6 +19,9 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *   - every step's files under turns/NNNN/ and the state at main are those of
  *     the step's own commit (nothing edited afterwards), and no step is
  *     missing between 0 and the last;
+ *   - turns/NNNN/orders/, in the step's commit and at main, holds only the
+ *     files the manifest lists as resolved (order files, commitments, their
+ *     signatures: est_step_manifest_lists);
  *   - each order file: the SHA-256 of its bytes and of its signature match the
  *     manifest; the signature is the named player's (keys/allowed_signers as
  *     of the commit before the step, which must be the one step 0 committed:
@@ -29,7 +32,15 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *   - the revealed chain value hashes to the previous one (to game.json's tip
  *     for step 1), the manifest's SHA-256 and the step seed are as recorded;
  *   - re-resolving the step with the ruleset from the previous state draws
- *     exactly the rolls of dice.json and gives state.json's SHA-256.
+ *     exactly the rolls of dice.json and gives state.json's SHA-256;
+ *   - what players read: events.json, report.txt, report.html and map.svg
+ *     are what est_step_derived makes again from the replay, with the game
+ *     as it stood at the commit before the step (est_game_open_at: its
+ *     players, its GM acts, its templates/ if the GM put any there, else the
+ *     installed ones) and the deadline dated by the step commit's time,
+ *     byte for byte; a file no template makes is absent. A file that cannot
+ *     be made again (no templates, one that does not parse) is a failure
+ *     naming it, never a pass;
  *   - reveal.json, if the GM published it (estafette reveal): its value h_T
  *     hashes to game.json's hidden_chain_tip in T steps; revealed/NNNN/
  *     holds the hidden rolls (and, sealed, the whole state) the replay gives.
@@ -39,14 +50,22 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  * state sealed with the step's hidden seed: seal/seal.h), and its order
  * files: revealed/NNNN/orders/ at main, or the GM's sealed store under
  * `home`. A step without them is not re-resolved but the rest of it is
- * checked; an unsealed game goes on from the state the step committed, a
+ * checked (but its derived files, which need the replay: "checks" counts
+ * such steps); an unsealed game goes on from the state the step committed, a
  * sealed one checks only the dice chain and history of the later steps.
  *
  * *report_out (caller decrefs): {"game", "ruleset", "steps": last step,
- * "checked": {"steps", "orders", "rolls"}, "ok": bool, "failure": null or
- * {"step", "file", "check", "message"} naming the first step and file that
- * do not hold, "complete": ok and every step re-resolved, "unverified":
- * null or {"steps": how many were not re-resolved, "first": step, "reason"}}.
+ * "checked": {"steps": re-resolved, "orders": order files verified,
+ * "rolls", "order_files": files under turns/NNNN/orders/ matched to their
+ * manifest, "derived": derived files rendered again and compared},
+ * "checks": [{"check": "history", "setup", "dice", "orders", "orders
+ * folder", "rolls", "state" or "derived", "count": how many were checked,
+ * "unit": of what ("steps", "files", ...), "what": the check in words;
+ * "derived" adds "steps_not_checked": steps not re-resolved}], "ok": bool,
+ * "failure": null or {"step", "file", "check", "message"} naming the first
+ * step and file that do not hold ("check" is "derived" for a derived file,
+ * "orders folder" for a file the manifest does not list), "complete": ok
+ * and every step re-resolved, "unverified": null or {"steps": how many were not re-resolved, "first": step, "reason"}}.
  * `progress` may be NULL.
  *
  * Returns 0 whenever the audit ran, ok or not. Errors: EST_ENOTFOUND (no

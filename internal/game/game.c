@@ -395,6 +395,35 @@ fail:
 	return error;
 }
 
+int est_game_pin(est_game *game, const char *rev)
+{
+	int error = est_store_pin(game->store, rev);
+
+	return error < 0 ? error : est_game_reload(game);
+}
+
+int est_game_open_at(est_game **out, const char *path, const char *rev)
+{
+	est_game *game = calloc(1, sizeof(*game));
+	int error;
+
+	if (!game)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	game->warnings = json_array();
+	if (!(game->home = est_home_dir())) {
+		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set; "
+				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
+		goto fail;
+	}
+	if ((error = est_store_open(&game->store, path)) < 0 || (error = est_game_pin(game, rev)) < 0)
+		goto fail;
+	*out = game;
+	return 0;
+fail:
+	est_game_free(game);
+	return error;
+}
+
 void est_game_free(est_game *game)
 {
 	if (!game)

@@ -77,6 +77,18 @@ char *est_game_datadir(const char *subdir);
  * does not parse), EST_ECONFIG (unknown ruleset).
  */
 int est_game_open(est_game **out, const char *path);
+
+/*
+ * The game at `path` as it stood at commit `rev` ("step-0007^": what step
+ * 7 was resolved from), read-only: everything that reads main reads that
+ * commit (est_store_pin), the secrets and sealed store under
+ * $ESTAFETTE_HOME as est_game_open finds them. Commits are refused.
+ * Errors: those of est_game_open and est_store_pin.
+ */
+int est_game_open_at(est_game **out, const char *path, const char *rev);
+
+/* Move a game opened with est_game_open_at to commit `rev`. Errors: as est_game_open_at. */
+int est_game_pin(est_game *game, const char *rev);
 void est_game_free(est_game *game);
 
 /*

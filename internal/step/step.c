@@ -24,7 +24,7 @@ typedef struct {
 	json_t *pending;        /* the ruleset's pending() */
 	json_t *orders;         /* power -> orders array, for resolve() */
 	json_t *manifest;
-	json_t *press;          /* events for the press of the resolved orders */
+	json_t *press;          /* player -> the "press" of the order file resolved for them */
 	est_changes changes;
 	int due;
 	int wait;               /* an accepted order asked to wait for the deadline */
@@ -52,50 +52,6 @@ static int keep_order_files(step_work *w, const char *file, char *bytes, size_t 
 	}
 	return est_changes_add(&w->changes,
 			       est_strdup_printf("turns/%s/orders/%s.sig", w->name, file), sig, sig_len);
-}
-
-/* The powers of the players named in `to` (player ids), and the sender's. */
-static json_t *press_readers(est_game *game, const json_t *to, const json_t *sender)
-{
-	json_t *powers = json_deep_copy(json_object_get(sender, "powers")), *id;
-	size_t i;
-
-	json_array_foreach(to, i, id)
-		json_array_extend(powers, json_object_get(est_game_player(game, json_string_value(id)),
-							  "powers"));
-	return powers;
-}
-
-/*
- * Press (DESIGN.md "Order files"): each message becomes an event of the
- * step its order resolves in, seen by its recipients and its sender, or by
- * everyone when sent to "all".
- */
-static void take_press(step_work *w, est_game *game, const char *player, const json_t *press)
-{
-	const json_t *sender = est_game_player(game, player);
-	const char *name = json_string_value(json_object_get(sender, "name"));
-	size_t i;
-	json_t *item;
-
-	json_array_foreach(press, i, item) {
-		const json_t *to = json_object_get(item, "to");
-		json_t *event = json_pack("{s:s, s:s, s:O, s:O}", "type", "press", "from", player,
-					  "to", to, "message", json_object_get(item, "text"));
-		char *text = est_strdup_printf("Press from %s (%s)%s: %s", name, player,
-					       json_is_string(to) ? " to all" : "",
-					       json_string_value(json_object_get(item, "text")));
-		if (!event || !text) {
-			json_decref(event);
-			free(text);
-			continue;
-		}
-		json_object_set_new(event, "text", json_string(text));
-		if (!json_is_string(to))
-			json_object_set_new(event, "visible_to", press_readers(game, to, sender));
-		json_array_append_new(w->press, event);
-		free(text);
-	}
 }
 
 /*
@@ -149,7 +105,8 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 		json_object_set_new(w->orders, json_string_value(power), mine);
 	}
 	w->wait |= order->wait;
-	take_press(w, game, player, order->press);
+	if (order->press)
+		json_object_set(w->press, player, order->press);
 	est_sha256_hex(sha, bytes, len);
 	est_sha256_hex(sig_sha, sig, sig_len);
 	json_array_append_new(json_object_get(w->manifest, "orders"),
@@ -166,27 +123,6 @@ static int take_order(step_work *w, est_game *game, const json_t *entry, time_t 
 	}
 	error = keep_order_files(w, file, bytes, len, sig, sig_len);
 	return error < 0 ? error : 1;
-}
-
-/* Every missed step is told to all: an event of the step, in every report. */
-static void tell_missed(step_work *w, est_game *game, const json_t *entry, int missed, int disorder)
-{
-	int in_a_row = missed + 1, entering = !disorder && est_civil_disorder_reached(game, in_a_row);
-	const char *player = json_string_value(json_object_get(entry, "player"));
-	const json_t *record = est_game_player(game, player);
-	char *text = est_strdup_printf("%s (%s) sent no orders: %s plays by the rules' default orders%s",
-				       json_string_value(json_object_get(record, "name")), player,
-				       json_string_value(json_array_get(json_object_get(entry, "awaited_powers"), 0)),
-				       disorder ? " (civil disorder)" : "");
-	char *more = in_a_row > 1 ? est_strdup_printf("%s; %d steps missed in a row%s", text, in_a_row,
-						      entering ? ": from now on in civil disorder, until orders "
-						      "come again" : "") : NULL;
-
-	json_array_append_new(w->press, json_pack("{s:s, s:s, s:O, s:i, s:b, s:s}", "type", "nmr",
-		"player", player, "powers", json_object_get(entry, "awaited_powers"), "missed_in_a_row",
-		in_a_row, "civil_disorder", disorder, "text", more ? more : text ? text : ""));
-	free(more);
-	free(text);
 }
 
 /* No moves received: the ruleset's default orders, recorded in the manifest and told to all. */
@@ -222,22 +158,6 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 			  "orders", est_game_is_sealed(game) ? NULL : given));
 	if (est_game_is_sealed(game))
 		json_decref(given);
-	tell_missed(w, game, entry, missed, disorder);
-	return 0;
-}
-
-/* Is file `name` (or its .sig) one that a manifest entry of `list` names? */
-static int accounted_for(const json_t *list, const char *name)
-{
-	const json_t *t;
-	size_t j;
-
-	json_array_foreach(list, j, t) {
-		const char *file = json_string_value(json_object_get(t, "file"));
-		size_t n = strlen(file);
-		if (strncmp(name, file, n) == 0 && (name[n] == '\0' || strcmp(name + n, ".sig") == 0))
-			return 1;
-	}
 	return 0;
 }
 
@@ -249,7 +169,6 @@ static int accounted_for(const json_t *list, const char *name)
  */
 static int note_ignored(step_work *w, est_game *game)
 {
-	json_t *taken = json_object_get(w->manifest, "orders");
 	char **names = NULL, dir[64], path[320], sha[65], *bytes;
 	est_store *store = est_game_is_sealed(game) ? game->sealed_store : game->store;
 	size_t count = 0, len, i;
@@ -262,8 +181,7 @@ static int note_ignored(step_work *w, est_game *game)
 	if ((error = est_store_list(&names, &count, store, NULL, dir)) < 0)
 		return error;
 	for (i = 0; i < count; i++) {
-		if (accounted_for(taken, names[i]) ||
-		    accounted_for(json_object_get(w->manifest, "commitments"), names[i]))
+		if (est_step_manifest_lists(w->manifest, names[i]))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (est_store_read(&bytes, &len, store, NULL, path) < 0) {
@@ -391,7 +309,7 @@ static int decide_due(step_work *w, est_game *game, const json_t *pending, size_
 
 /*
  * The GM's acts on the step: kept under turns/NNNN/gm/ with their
- * signatures, and told to all in the step's events (gm.c).
+ * signatures (est_step_notices tells them to all in the step's events).
  */
 static int take_gm_acts(step_work *w, est_game *game)
 {
@@ -403,9 +321,7 @@ static int take_gm_acts(step_work *w, est_game *game)
 		return error;
 	json_array_foreach(acts, i, a) {
 		const char *file = json_string_value(json_object_get(a, "file"));
-		const char *act = json_string_value(json_object_get(a, "act"));
-		char from[300], to[300], *text;
-		long long hours = json_integer_value(json_object_get(a, "hours"));
+		char from[300], to[300];
 
 		for (int sig = 0; sig < 2 && !error; sig++) {
 			char *bytes = NULL;
@@ -415,22 +331,6 @@ static int take_gm_acts(step_work *w, est_game *game)
 			if ((error = est_store_read(&bytes, &len, game->store, NULL, from)) == 0)
 				error = est_changes_add(&w->changes, strdup(to), bytes, len);
 		}
-		const char *reason = json_string_value(json_object_get(a, "reason"));
-		if (strcmp(act, "extend") == 0)
-			text = est_strdup_printf("The GM extended the deadline by %lld hour%s: %s", hours,
-						 hours == 1 ? "" : "s", reason);
-		else if (strcmp(act, "replace") == 0)
-			text = est_strdup_printf("The GM gave the seat of \"%s\" to %s <%s>, with a new key "
-						 "(the old one is revoked): %s",
-						 json_string_value(json_object_get(a, "seat")),
-						 json_string_value(json_object_get(a, "name")),
-						 json_string_value(json_object_get(a, "email")), reason);
-		else
-			text = est_strdup_printf("The GM %s the game: %s", strcmp(act, "pause") == 0 ?
-						 "paused" : "resumed", reason);
-		json_array_append_new(w->press, json_pack("{s:s, s:s, s:s, s:s}", "type", "gm", "act", act,
-							  "file", file, "text", text ? text : act));
-		free(text);
 		if (error < 0)
 			break;
 	}
@@ -456,7 +356,7 @@ static int collect(step_work *w, est_game *game, time_t now, unsigned flags)
 	awaiting = json_object_get(pending, "awaiting");
 	est_time_iso(when, deadline);
 	w->orders = json_object();
-	w->press = json_array();
+	w->press = json_object();
 	w->manifest = json_pack("{s:O, s:I, s:O, s:O, s:[], s:[], s:[], s:s?}",
 		"game", json_object_get(game->game, "id"), "step", (json_int_t)w->step,
 		"kind", json_object_get(pending, "kind"), "mode", json_object_get(pending, "mode"),
@@ -582,39 +482,26 @@ out:
 	return error;
 }
 
-static int add_step_file(step_work *w, const char *file, const json_t *value)
+/* turns/NNNN/events.json and the public report (est_step_derived), into the commit. */
+static int add_derived(step_work *w, est_game *game, const json_t *wrapped, const char *state_sha,
+		       const json_t *events_doc, const json_t *dice_doc, time_t deadline)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "turns/%s/%s", w->name, file);
-	return est_changes_add_json(&w->changes, path, value);
-}
-
-/* The public report, rendered into the commit (turns/NNNN/report.*). */
-static int add_public_report(step_work *w, est_game *game, const json_t *wrapped,
-			     const char *state_sha, const json_t *events_doc, const json_t *dice_doc,
-			     time_t deadline)
-{
-	static const char *const names[] = {"report.txt", "report.html", "map.svg"};
-	json_t *data = NULL;
+	json_t *files = NULL, *text;
+	const char *name, *failed;
 	int error;
 
-	if ((error = est_report_build(&data, game, w->step, wrapped, state_sha, events_doc, dice_doc,
-				      NULL, deadline)) < 0)
+	if ((error = est_step_derived(&files, &failed, game, w->step, wrapped, state_sha, events_doc,
+				      dice_doc, deadline)) < 0)
 		return error;
-	for (size_t i = 0; i < 3 && !error; i++) {
-		char *text = NULL;
-		if ((error = est_report_render(&text, game, data, names[i])) == EST_ENOTFOUND) {
-			est_error_clear();
-			error = 0;
-			continue;
-		}
-		if (!error)
-			error = est_changes_add(&w->changes,
-						est_strdup_printf("turns/%s/%s", w->name, names[i]),
-						text, text ? strlen(text) : 0);
+	json_object_foreach(files, name, text) {
+		char *bytes = malloc(json_string_length(text) + 1);
+		if (bytes)
+			memcpy(bytes, json_string_value(text), json_string_length(text) + 1);
+		if ((error = est_changes_add(&w->changes, est_strdup_printf("turns/%s/%s", w->name, name),
+					     bytes, json_string_length(text))) < 0)
+			break;
 	}
-	json_decref(data);
+	json_decref(files);
 	return error;
 }
 
@@ -698,24 +585,25 @@ static int step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], con
 	return est_step_seeds(seed, hidden_seed, domain, game->game, step, r, h, manifest_sha, inputs);
 }
 
-/* The deadline of the step that opens now, dated by the commit about to be made: the same clock. */
+/*
+ * The deadline of the step that opens now, dated by the commit about to be
+ * made: the store holds the clock at that time until the commit, so audit
+ * recomputes the deadline from the commit's own time.
+ */
 static int next_deadline(time_t *out, est_game *game, const json_t *wrapped)
 {
-	json_t *pending = NULL;
 	long long opened;
 	int error;
 
-	if ((error = est_store_clock(&opened)) < 0 ||
-	    (error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, wrapped)) < 0)
+	if ((error = est_store_clock(&opened)) < 0)
 		return error;
-	*out = est_schedule_deadline(json_object_get(game->game, "schedule"), opened, pending);
-	json_decref(pending);
-	return 0;
+	est_store_hold_clock(game->store, opened);
+	return est_step_deadline(out, game, wrapped, opened);
 }
 
 /* The step's new state.json document and events: the ruleset's resolution, or a GM act's. */
 static int new_state(json_t **wrapped_out, json_t **events_out, step_work *w, est_game *game,
-		     est_dice *dice, est_dice *hidden)
+		     json_t *notices, est_dice *dice, est_dice *hidden)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	json_t *state = NULL;
@@ -725,13 +613,13 @@ static int new_state(json_t **wrapped_out, json_t **events_out, step_work *w, es
 		if ((error = est_step_gm_apply(wrapped_out, events_out, game->store, game->state,
 						 w->gm_act, w->step)) < 0)
 			return error;
-		return json_array_extend(*events_out, w->press) < 0 ?
+		return json_array_extend(*events_out, notices) < 0 ?
 			est_error_set(EST_ENOMEM, "out of memory") : 0;
 	}
 	if ((error = game->ruleset->resolve(&state, events_out, json_object_get(game->state, "state"),
 					    game->rules, w->orders, dice, hidden)) < 0)
 		return est_error_prefix("step %lld (%s)", w->step, game->ruleset->name);
-	json_array_extend(*events_out, w->press);
+	json_array_extend(*events_out, notices);
 	*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", id, "step", (json_int_t)w->step, "state", state);
 	return *wrapped_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
@@ -743,7 +631,7 @@ static int resolve(step_work *w, est_game *game)
 	char *manifest_text = est_json_text(w->manifest), *state_text = NULL, *msg = NULL;
 	char state_sha[65], oid[EST_STORE_OID_HEX + 1], tag[40];
 	json_t *events = NULL, *wrapped = NULL, *events_doc = NULL, *dice_doc = NULL;
-	json_t *hidden_record = NULL, *inputs = NULL;
+	json_t *hidden_record = NULL, *inputs = NULL, *notices = NULL;
 	est_dice *dice = NULL, *hidden = NULL;
 	const char *domain = NULL;
 	time_t deadline;
@@ -760,13 +648,13 @@ static int resolve(step_work *w, est_game *game)
 	    (error = est_step_dice_new(&dice, game->game, seed)) < 0 ||
 	    (error = est_step_dice_new(&hidden, game->game, hidden_seed)) < 0)
 		goto out;
-	if ((error = new_state(&wrapped, &events, w, game, dice, hidden)) < 0)
+	if ((error = est_step_notices(&notices, game, w->manifest, w->press)) < 0 ||
+	    (error = new_state(&wrapped, &events, w, game, notices, dice, hidden)) < 0 ||
+	    (error = est_step_events_doc(&events_doc, w->step, json_object_get(w->pending, "kind"),
+					 events)) < 0)
 		goto out;
-	events_doc = json_pack("{s:I, s:O, s:O}", "step", (json_int_t)w->step,
-			       "kind", json_object_get(w->pending, "kind"), "events", events);
-	dice_doc = json_pack("{s:o, s:o, s:O}", "reveal", hex_json(r), "seed", hex_json(seed),
-			     "rolls", est_dice_log(dice));
-	if (!wrapped || !events_doc || !dice_doc) {
+	dice_doc = est_step_report_dice(r, seed, dice);
+	if (!wrapped || !dice_doc) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -785,8 +673,7 @@ static int resolve(step_work *w, est_game *game)
 	if (error < 0)
 		goto out;
 	est_sha256_hex(state_sha, state_text, strlen(state_text));
-	if ((error = add_step_file(w, "events.json", events_doc)) < 0 ||
-	    (error = add_public_report(w, game, wrapped, state_sha, events_doc, dice_doc, deadline)) < 0 ||
+	if ((error = add_derived(w, game, wrapped, state_sha, events_doc, dice_doc, deadline)) < 0 ||
 	    (error = est_changes_add(&w->changes, strdup("state.json"), state_text, strlen(state_text))) < 0)
 		goto out;
 	state_text = NULL;
@@ -797,6 +684,8 @@ static int resolve(step_work *w, est_game *game)
 	}
 	error = est_game_commit(oid, game, w->changes.items, w->changes.count, msg, tag);
 out:
+	est_store_hold_clock(game->store, -1);
+	json_decref(notices);
 	free(msg);
 	free(state_text);
 	free(manifest_text);
@@ -847,7 +736,7 @@ int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t
 	w.gm_act = act;
 	w.pending = json_pack("{s:s, s:s}", "kind", "gm", "mode", "gm");
 	w.orders = json_object();
-	w.press = json_array();
+	w.press = json_object();
 	w.manifest = json_pack("{s:O, s:I, s:s, s:s, s:O, s:s, s:s, s:[], s:[], s:[]}", "game",
 			       json_object_get(game->game, "id"), "step", (json_int_t)w.step, "kind", "gm",
 			       "mode", "gm", "act", json_object_get(act, "act"), "file", file, "sha256", sha,

@@ -124,4 +124,73 @@ int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t
  */
 int est_report_render(char **out, est_game *game, json_t *data, const char *name);
 
+/*
+ * What a step derives for its readers (derived.c). step.c writes these
+ * into the step's commit; audit/ makes them again from the repository and
+ * compares them byte for byte, so both go through these functions.
+ *
+ * est_step_notices: the events a step adds after its resolution's, into
+ * *out (a new array): for each order file `manifest` lists under "orders",
+ * in its order, the press of that file (`press`: player id -> the file's
+ * "press" array; a player without one sent none); for each entry of
+ * "missing", the notice that the player sent nothing ("missed_in_a_row"
+ * counts this step; civil disorder as game.json's schedule says); then
+ * each GM act on the open step (est_gm_acts). `game` is the game the step
+ * was resolved from (main just before the step's commit). Errors: those of
+ * est_gm_acts; EST_ENOMEM.
+ */
+int est_step_notices(json_t **out, est_game *game, const json_t *manifest, const json_t *press);
+
+/*
+ * The deadline of the step that the state `wrapped` ({"game", "step",
+ * "state"}, the whole state) awaits, when it opened at `opened` (seconds:
+ * the time of the commit of the step that made `wrapped`): game.json's
+ * schedule for the kind and mode its pending() gives; 0: none.
+ * Errors: the ruleset's.
+ */
+int est_step_deadline(time_t *out, est_game *game, const json_t *wrapped, long long opened);
+
+/*
+ * turns/NNNN/events.json's document: {"step", "kind" (the kind of step
+ * that was resolved, "gm" for a GM step), "events": the resolution's events
+ * followed by est_step_notices}. A sealed game's public file keeps only
+ * the events everyone may see (est_public_events). *out is new.
+ * Errors: EST_ENOMEM.
+ */
+int est_step_events_doc(json_t **out, long long step, const json_t *kind, const json_t *events);
+
+/*
+ * The dice part of a step's report data: {"reveal": hex r_t, "seed": hex
+ * seed_t, "rolls": the public stream's log}. New; NULL when out of memory.
+ */
+json_t *est_step_report_dice(const unsigned char reveal[32], const unsigned char seed[32], est_dice *dice);
+
+/*
+ * 1 if file `name` (a plain name, as under orders/) or its signature
+ * (`name` ending in ".sig") is one that `manifest` lists as resolved: an
+ * order file of "orders" or a commitment of "commitments"; else 0. What a
+ * step keeps under turns/NNNN/orders/ is only such files (DESIGN.md "What
+ * the repository holds, exactly"); any other file of orders/ at resolve
+ * time is named in the manifest as ignored.
+ */
+int est_step_manifest_lists(const json_t *manifest, const char *name);
+
+/* The files of turns/NNNN/ that est_step_derived makes, NULL-terminated. */
+extern const char *const est_step_derived_files[];
+
+/*
+ * The files of turns/NNNN/ derived from step `step`'s parts: *out (new) is
+ * {"events.json": the text of `events_doc`, "report.txt", "report.html",
+ * "map.svg": the public report (est_report_build with `wrapped`, the whole
+ * state, `state_sha256`, the public state.json's SHA-256, `events_doc`,
+ * `dice_doc` (est_step_report_dice) and `deadline` (est_step_deadline),
+ * rendered by est_report_render with the templates `game` reads at main)};
+ * a file whose template neither the game nor estafette has is left out.
+ * On failure *failed_out names the file that could not be made.
+ * Errors: those of est_report_build and est_report_render; EST_ENOMEM.
+ */
+int est_step_derived(json_t **out, const char **failed_out, est_game *game, long long step,
+		     const json_t *wrapped, const char *state_sha256, const json_t *events_doc,
+		     const json_t *dice_doc, time_t deadline);
+
 #endif

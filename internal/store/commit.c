@@ -218,6 +218,11 @@ static int commit_time(git_time_t *out)
 	return 0;
 }
 
+void est_store_hold_clock(est_store *store, long long when)
+{
+	store->held_clock = when < 0 ? -1 : when;
+}
+
 int est_store_clock(long long *out)
 {
 	git_time_t t = (git_time_t)time(NULL);
@@ -236,9 +241,11 @@ static int make_signature(git_signature **out, est_store *store)
 	git_config *cfg = NULL, *local = NULL;
 	git_buf name = GIT_BUF_INIT, email = GIT_BUF_INIT;
 	git_time_t when = 0;
-	int use_config, error;
+	int use_config, error = 0;
 
-	if ((error = commit_time(&when)) < 0)
+	if (store->held_clock >= 0)
+		when = (git_time_t)store->held_clock;
+	else if ((error = commit_time(&when)) < 0)
 		return error;
 	if (git_repository_config(&cfg, store->repo) < 0 ||
 	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0) {
@@ -776,6 +783,10 @@ int est_store_commit(char out_oid[EST_STORE_OID_HEX + 1], est_store *store,
 	enum checkout_plan plan = CHECKOUT_NONE;
 	size_t mlen;
 	int error, tag_exists = 0;
+
+	if (store->pinned[0])
+		return est_error_set(EST_EINVAL, "%s: this handle reads main as of commit %s "
+				     "(est_store_pin) and commits nothing", store->path, store->pinned);
 
 	out_oid[0] = '\0';
 	if ((error = check_commit_args(&expected, store, expected_head, changes, count,

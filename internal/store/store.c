@@ -196,6 +196,7 @@ static int wrap_repository(est_store **out, git_repository *repo)
 		goto nomem;
 	store->repo = repo;
 	store->lock_fd = -1;
+	store->held_clock = -1;
 	store->path = strip_slash(top ? top : git_repository_path(repo));
 	/* The common dir, so that linked work trees share one lock. */
 	store->lock_path = est_strdup_printf("%s%s", git_repository_commondir(repo),
@@ -485,8 +486,13 @@ int est_store_head(char out[EST_STORE_OID_HEX + 1], est_store *store)
 {
 	git_odb *odb = NULL;
 	git_oid oid;
-	int error = git_reference_name_to_id(&oid, store->repo, EST_STORE_BRANCH), exists;
+	int error, exists;
 
+	if (store->pinned[0]) {
+		memcpy(out, store->pinned, EST_STORE_OID_HEX + 1);
+		return 0;
+	}
+	error = git_reference_name_to_id(&oid, store->repo, EST_STORE_BRANCH);
 	if (error == GIT_ENOTFOUND)
 		return est_error_set(EST_ENOTFOUND,
 				     "%s: not a game: " EST_STORE_BRANCH " does not exist (no commit "
@@ -587,10 +593,14 @@ static int resolve_checked(git_object **out, char **bad_out, est_store *store, c
 			   git_object_t type)
 {
 	const char *spec = rev ? rev : EST_STORE_BRANCH;
-	const git_oid *known = known_rev(store, spec, type);
+	const git_oid *known;
 	git_object *obj = NULL;
 	int error;
 
+	/* A pinned handle reads its commit wherever the others read main. */
+	if (store->pinned[0] && names_branch(spec))
+		spec = store->pinned;
+	known = known_rev(store, spec, type);
 	*out = NULL;
 	if (known && git_object_lookup(out, store->repo, known, type) == 0)
 		return 0;
@@ -628,6 +638,19 @@ static int resolve_checked(git_object **out, char **bad_out, est_store *store, c
 static int resolve(git_object **out, est_store *store, const char *rev, git_object_t type)
 {
 	return resolve_checked(out, NULL, store, rev, type);
+}
+
+int est_store_pin(est_store *store, const char *rev)
+{
+	git_object *commit = NULL;
+	int error;
+
+	if ((error = resolve(&commit, store, rev, GIT_OBJECT_COMMIT)) < 0)
+		return error;
+	git_oid_tostr(store->pinned, sizeof(store->pinned), git_object_id(commit));
+	git_object_free(commit);
+	est_store__forget_revs(store);
+	return 0;
 }
 
 int est_store_check_tree(char **path_out, est_store *store, const char *rev)

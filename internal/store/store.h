@@ -359,6 +359,23 @@ int est_store_commit_time(long long *out, est_store *store, const char *rev);
 int est_store_clock(long long *out);
 
 /*
+ * From now on, the commits and tags this handle makes carry `when`
+ * (seconds since the epoch) rather than est_store_clock's time, so that a
+ * value derived from the time before committing (a step's deadline) is the
+ * commit's own; `when` < 0 goes back to the clock.
+ */
+void est_store_hold_clock(est_store *store, long long when);
+
+/*
+ * Read the game as it stood at commit `rev` (as in est_store_read(), e.g.
+ * "step-0007^"): from now on every read of this handle that names main
+ * (NULL or "main") reads that commit, est_store_head() gives it, and
+ * est_store_commit() refuses. For replaying what a step saw (audit).
+ * Errors: those of resolving `rev` (est_store_read()).
+ */
+int est_store_pin(est_store *store, const char *rev);
+
+/*
  * The commit tag `tag` (refs/tags/<tag>, annotated or not) points to, in
  * out[41].
  *

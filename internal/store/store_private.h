@@ -40,6 +40,8 @@ struct est_store {
 	git_oid base;   /* the clean tree the next check compares with (guard.c) */
 	int have_base;  /* 1 once base is set: a check, or the hint file read at open */
 	int hint_read;  /* 1 once <git dir>/estafette-checked was read */
+	char pinned[EST_STORE_OID_HEX + 1]; /* "" or the commit "main" names (est_store_pin) */
+	long long held_clock; /* the time commits carry (est_store_hold_clock); -1: the clock's */
 };
 
 /*

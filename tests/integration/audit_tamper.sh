@@ -120,7 +120,17 @@ d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and d["failure"] is None, "not ok"
 assert d["steps"] == int(sys.argv[2]), "steps %r" % d["steps"]
 assert d["checked"]["steps"] >= int(sys.argv[2]) and d["checked"]["rolls"] > 0, d["checked"]
+# Every step resolved again has its four derived files compared (the sample
+# game has a map), and every file under turns/NNNN/orders/ was matched.
+assert d["checked"]["derived"] == 4 * d["checked"]["steps"], d["checked"]
+assert d["checked"]["order_files"] >= 2 * d["checked"]["orders"], d["checked"]
+checks = {c["check"]: c for c in d["checks"]}
+for name in ("history", "setup", "dice", "orders", "orders folder", "rolls", "state", "derived"):
+    assert name in checks and checks[name]["count"] > 0 and checks[name]["what"], (name, d["checks"])
+assert checks["derived"]["count"] == d["checked"]["derived"] and checks["derived"]["steps_not_checked"] == 0
 PY
+grep -qE "all $last steps hold \($last steps resolved again, [0-9]+ orders .*, [0-9]+ rolls, [0-9]+ files under turns/\*/orders/ .*, $((4 * last)) derived files" \
+	<<<"$("$ESTAFETTE" audit "$game")" || fail "the summary does not say what was checked: $("$ESTAFETTE" audit "$game")"
 [ "$(git -C "$game" rev-parse main)" = "$head" ] || fail "the audit moved main"
 [ -z "$(git -C "$game" status --porcelain)" ] || fail "the audit left changes in the work tree"
 echo "untouched game: audit ok ($last steps)"
@@ -293,4 +303,45 @@ done
 caught "(h) GM key listed for france, step 7 order forged" "$c" 7 \
 	'keys/allowed_signers|turns/0007/orders/france\.json(\.sig)?' 'key|signer|signature|allowed'
 
-echo "audit_tamper: the untouched game passes; 14 cheats caught"
+# What players read, rewritten in the step's own commit (history rewritten,
+# the tag re-pointed), so that only rendering the step again catches it:
+# (i) a line of the public report, (j) an event, (k) the map; (l) a file
+# slipped in among the step's resolved orders, in the step's commit and (l2)
+# in a new commit on top of main; (i2) the report edited on top of main.
+c=$(copy cheat-i)
+reset_to_step "$c" 6
+sed -i '0,/^WHAT HAPPENED/s//WHAT HAPPENED (as the GM tells it)/' "$c/turns/0006/report.txt"
+rewrite_step "$c" 6 turns/0006/report.txt
+caught "(i) step 6 report.txt line changed" "$c" 6 'turns/0006/report\.txt' 'render|not what|derived'
+
+c=$(copy cheat-i2)
+sed -i '0,/^WHAT HAPPENED/s//WHAT HAPPENED (as the GM tells it)/' "$c/turns/0006/report.txt"
+g "$c" commit -q -a -m "reword the report"
+caught "(i2) step 6 report.txt edited on top of main" "$c" 6 'turns/0006/report\.txt' 'chang|differ|after'
+
+c=$(copy cheat-j)
+reset_to_step "$c" 5
+edit_json "$c/turns/0005/events.json" 'd["events"][0]["text"] = "The Allies surrender."'
+rewrite_step "$c" 5 turns/0005/events.json
+caught "(j) step 5 events.json edited" "$c" 5 'turns/0005/events\.json' 'render|not what|derived|resolved again'
+
+c=$(copy cheat-k)
+reset_to_step "$c" 8
+grep -q '</svg>' "$c/turns/0008/map.svg" || fail "(k): step 8 has no SVG map"
+sed -i 's|</svg>|<text x="0" y="0">Paris has fallen</text></svg>|' "$c/turns/0008/map.svg"
+rewrite_step "$c" 8 turns/0008/map.svg
+caught "(k) step 8 map.svg changed" "$c" 8 'turns/0008/map\.svg' 'render|not what|derived'
+
+c=$(copy cheat-l)
+reset_to_step "$c" 4
+printf '{"note": "the GM was here"}\n' > "$c/turns/0004/orders/extra.json"
+rewrite_step "$c" 4 turns/0004/orders/extra.json
+caught "(l) extra file in step 4's orders" "$c" 4 'turns/0004/orders/extra\.json' 'manifest|not a file|list'
+
+c=$(copy cheat-l2)
+cp "$c/turns/0004/orders/france.json" "$c/turns/0004/orders/france-2.json"
+g "$c" add -A
+g "$c" commit -q -m "one more order"
+caught "(l2) extra file in step 4's orders on top of main" "$c" 4 'turns/0004/orders/france-2\.json' 'manifest|not a file|list'
+
+echo "audit_tamper: the untouched game passes; 20 cheats caught"
