@@ -1,5 +1,5 @@
 /*
- * The command line (DESIGN.md "Command line"): main.c dispatches to one
+ * The command line (docs/gm-guide.md "Commands"): main.c dispatches to one
  * cmd_<name>() per file. Only cmd/ prints and picks exit codes.
  */
 #ifndef EST_CMD_H

@@ -1,4 +1,4 @@
-/* estafette mail GAME: send what waits in the game's outbox (DESIGN.md "Command line") */
+/* estafette mail GAME: send what waits in the game's outbox (docs/gm-guide.md "Commands") */
 #include <stdio.h>
 
 #include "cmd.h"

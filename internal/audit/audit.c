@@ -878,7 +878,7 @@ static int gm_step_act(json_t **act_out, audit *a, long long step, const json_t 
 
 /*
  * turns/NNNN/orders/ holds exactly the files the manifest lists as
- * resolved (DESIGN.md "What the repository holds, exactly"), in the step's
+ * resolved (docs/protocol.md "The repository"), in the step's
  * commit and at main: a file slipped in beside them would claim a part in
  * the step it never had.
  */

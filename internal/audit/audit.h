@@ -1,5 +1,5 @@
 /*
- * Replay verification (DESIGN.md "The game repository" and "Dice"):
+ * Replay verification (docs/protocol.md "The repository" and "Dice"):
  * anyone holding a game's repository re-checks every step without trusting
  * the GM.
  */

@@ -1,5 +1,5 @@
 /*
- * The dice protocol of DESIGN.md "Dice": the hash chain, the step seed,
+ * The dice protocol of docs/protocol.md "Dice protocol v2": the hash chain, the step seed,
  * the HMAC-SHA256 word stream with rejection sampling, and the roll log.
  */
 #include "dice/dice.h"

@@ -1,5 +1,5 @@
 /*
- * Verifiable dice (DESIGN.md "Dice", protocol estafette/dice/v1).
+ * Verifiable dice (docs/protocol.md "Dice protocol v2", protocol estafette/dice/v1).
  *
  * A hash chain commits the GM to every step's key in advance; each step's
  * seed mixes the revealed chain value with the SHA-256 of the step's
@@ -103,7 +103,7 @@ typedef struct {
 } est_dice_input;
 
 /*
- * Dice v2 (DESIGN.md "Dice"): seed_t = HMAC-SHA256(key, enc(domain) ||
+ * Dice v2 (docs/protocol.md "Dice protocol v2"): seed_t = HMAC-SHA256(key, enc(domain) ||
  * inputs_t) into out[32], where
  *   inputs_t = enc(game_id) || u32be(step) || enc(prev) || u32be(count)
  *              || for each awaited player in byte order of id:

@@ -19,12 +19,12 @@ typedef struct {
 	const char *dir;          /* the folder to create the repository in */
 	const char *id;           /* game id; NULL: the folder's base name */
 	const char *ruleset;      /* "napoleonic-empire" */
-	const char *players_file; /* DESIGN.md "The players file" */
+	const char *players_file; /* docs/gm-guide.md "The players file" */
 	const char *gm_key;       /* a public key file for the GM, or NULL */
 	json_t *options;          /* {"scenario": ..., K: V}; borrowed, may be NULL */
 	const char *signing_key;  /* the GM's private key file: every commit and tag is
 	                             signed with it (git config estafette.signingkey) */
-	const char *dice_protocol; /* "v2" (NULL) or "v1": DESIGN.md "Dice"; v1 only to make
+	const char *dice_protocol; /* "v2" (NULL) or "v1": docs/protocol.md "Dice protocol v2"; v1 only to make
 	                              a game as earlier versions did */
 	const char *test_secret;  /* sample games only: dice secrets anyone can
 	                             recompute from this text (game.json says so) */

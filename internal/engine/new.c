@@ -1,6 +1,6 @@
 /*
- * `estafette new`: a game repository at step 0 (DESIGN.md "The game
- * repository"). Step 0 draws no dice: any key it could use is public.
+ * `estafette new`: a game repository at step 0 (docs/protocol.md
+ * "The repository"). Step 0 draws no dice: any key it could use is public.
  */
 #include <dirent.h>
 #include <openssl/rand.h>

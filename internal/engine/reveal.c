@@ -1,5 +1,5 @@
 /*
- * estafette reveal (DESIGN.md "Dice" and sealed games): publish the hidden
+ * estafette reveal (docs/protocol.md "Dice protocol v2" and sealed games): publish the hidden
  * chain up to the last step, and for a sealed game what was sealed, so
  * that anyone can audit every step.
  *

@@ -1,6 +1,6 @@
 /*
  * `run`: resolve what is due, queue every player's report, deliver the
- * outbox (DESIGN.md "Reports and mail"). Each report is queued right after
+ * outbox (docs/mail.md). Each report is queued right after
  * its step's commit, and the latest step's are queued again at the start
  * of every run (queueing is idempotent), so a run killed between a commit
  * and its mail loses nothing: the next run queues and sends it.

@@ -371,7 +371,8 @@ static int load_signing_key(est_game *game)
 	return error;
 }
 
-int est_game_open(est_game **out, const char *path)
+/* A game of the repository at `path`, nothing read yet. */
+static int game_new(est_game **out, const char *path)
 {
 	est_game *game = calloc(1, sizeof(*game));
 	int error;
@@ -384,15 +385,28 @@ int est_game_open(est_game **out, const char *path)
 				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
 		goto fail;
 	}
-	if ((error = est_store_open(&game->store, path)) < 0 || (error = load_signing_key(game)) < 0)
-		goto fail;
-	if ((error = est_game_reload(game)) < 0)
+	if ((error = est_store_open(&game->store, path)) < 0)
 		goto fail;
 	*out = game;
 	return 0;
 fail:
 	est_game_free(game);
 	return error;
+}
+
+int est_game_open(est_game **out, const char *path)
+{
+	est_game *game;
+	int error;
+
+	if ((error = game_new(&game, path)) < 0)
+		return error;
+	if ((error = load_signing_key(game)) < 0 || (error = est_game_reload(game)) < 0) {
+		est_game_free(game);
+		return error;
+	}
+	*out = game;
+	return 0;
 }
 
 int est_game_pin(est_game *game, const char *rev)
@@ -404,24 +418,17 @@ int est_game_pin(est_game *game, const char *rev)
 
 int est_game_open_at(est_game **out, const char *path, const char *rev)
 {
-	est_game *game = calloc(1, sizeof(*game));
+	est_game *game;
 	int error;
 
-	if (!game)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	game->warnings = json_array();
-	if (!(game->home = est_home_dir())) {
-		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set; "
-				      "set ESTAFETTE_HOME to the folder for the GM's secrets");
-		goto fail;
+	if ((error = game_new(&game, path)) < 0)
+		return error;
+	if ((error = est_game_pin(game, rev)) < 0) {
+		est_game_free(game);
+		return error;
 	}
-	if ((error = est_store_open(&game->store, path)) < 0 || (error = est_game_pin(game, rev)) < 0)
-		goto fail;
 	*out = game;
 	return 0;
-fail:
-	est_game_free(game);
-	return error;
 }
 
 void est_game_free(est_game *game)

@@ -1,5 +1,5 @@
 /*
- * A game (DESIGN.md "The game repository"): one repository opened at
+ * A game (docs/protocol.md "The repository"): one repository opened at
  * refs/heads/main with its game.json, ruleset, rules/, state and keys;
  * read at any revision, locked, committed to. Its players and their keys,
  * the GM's acts as files, the dice secrets under $ESTAFETTE_HOME, the

@@ -1,5 +1,5 @@
 /*
- * keys/allowed_signers (DESIGN.md "What the repository holds, exactly"):
+ * keys/allowed_signers (docs/protocol.md "The repository"):
  * written from keys that est_sshsig_canonical_key parsed, one
  * est_sshsig_allowed_line per key, never pasted; and checked, whenever a
  * game is opened or audited, to be the very lines estafette writes for

@@ -1,5 +1,5 @@
 /*
- * The players of a game (DESIGN.md "Command line", the players file):
+ * The players of a game (docs/gm-guide.md "Commands", the players file):
  * every rule a players list must keep, for `new` and for `gm replace`.
  */
 #include <stdio.h>
@@ -162,7 +162,7 @@ static int check_distinct_keys(const json_t *players, const char *file)
 
 /*
  * Check the players and deal powers to those without: the ruleset's
- * powers in its order, to the players in file order (DESIGN.md).
+ * powers in its order, to the players in file order (docs/gm-guide.md "The players file").
  */
 int est_game_check_players(const json_t *players, const char *gm_key, const char *file,
 			     const est_ruleset *rs)

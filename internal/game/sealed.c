@@ -1,5 +1,5 @@
 /*
- * Sealed games (DESIGN.md "The game repository"): the GM's sealed store.
+ * Sealed games (docs/protocol.md "The repository"): the GM's sealed store.
  *
  * The public repository carries the hidden parts of each state only as
  * commitments (seal/seal.h), and no order file until `reveal`. The whole

@@ -1,5 +1,5 @@
 /*
- * Checking and recording order files (DESIGN.md "Order files"): strict
+ * Checking and recording order files (docs/protocol.md "Order files"): strict
  * parsing, the player's signature, the binding to the game's context, the
  * turn, seq, then the ruleset's own checks. Nothing is written unless
  * every check holds.

@@ -1,5 +1,5 @@
 /*
- * Orders in (DESIGN.md "Order files", "Reports and mail"): an order file
+ * Orders in (docs/protocol.md "Order files", "Reports and mail"): an order file
  * checked (format, signature, binding, turn, rules) and recorded as a
  * commit, by `submit` or from a mail message (`receive`, `fetch`), each
  * answered with a receipt; press that travels with orders.

@@ -22,7 +22,7 @@
 #define SIG_BEGIN "-----BEGIN SSH SIGNATURE-----"
 #define SIG_END "-----END SSH SIGNATURE-----"
 #define SIG_COLUMNS 70
-/* An order file is at most 64 KiB (DESIGN.md "Order files"); in a body it
+/* An order file is at most 64 KiB (docs/protocol.md "Order files"); in a body it
  * may grow by quote prefixes and markup, so look a good deal further. */
 #define OBJECT_SCAN_MAX (512 * 1024)
 /* An armored SSH signature is a few hundred bytes (Ed25519) to a few KiB (RSA

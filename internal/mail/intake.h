@@ -1,5 +1,5 @@
 /*
- * Mail intake (DESIGN.md "Reports and mail": `receive`, `fetch`): turn one
+ * Mail intake (docs/mail.md: `receive`, `fetch`): turn one
  * RFC 5322 message into the candidate order files it carries.
  *
  * Players mail their orders from whatever client they have: attached as

@@ -1,5 +1,5 @@
 /*
- * Report mail (DESIGN.md "Reports and mail"): composing an RFC 5322
+ * Report mail (docs/mail.md): composing an RFC 5322
  * message, the outbox under $ESTAFETTE_HOME, and SMTP delivery with libcurl.
  *
  * The flow of a run: compose each player's report with est_mail_compose,

@@ -1,6 +1,6 @@
 /*
  * The outbox: every report is written here before any attempt to send it,
- * so nothing is lost when the server is down (DESIGN.md "Reports and mail").
+ * so nothing is lost when the server is down (docs/mail.md).
  */
 #include "mail/mail.h"
 #include "mail/outbox_private.h"

@@ -1,5 +1,5 @@
 /*
- * Binding an order file to its context (DESIGN.md "Order files"): a file
+ * Binding an order file to its context (docs/protocol.md "Order files"): a file
  * signed for one game, step and state cannot be replayed into another, and
  * a player's later file replaces an earlier one only with a higher seq.
  */

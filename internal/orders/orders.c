@@ -1,5 +1,5 @@
 /*
- * The orders/1 and commitment/1 schemas (DESIGN.md "Order files"; sealed
+ * The orders/1 and commitment/1 schemas (docs/protocol.md "Order files"; sealed
  * orders, orders.h) on top of the strict loader: which top-level fields
  * exist, their types and their syntax.
  */

@@ -1,5 +1,5 @@
 /*
- * Order files (DESIGN.md "Order files"): strict parsing, the orders/1
+ * Order files (docs/protocol.md "Order files"): strict parsing, the orders/1
  * schema, and the checks that bind a file to its game, step, state and
  * signer.
  *
@@ -39,8 +39,7 @@
  * press         the "press" array, or NULL when the file has none; points into root
  * root          the whole parsed document
  *
- * A commitment/1 file (sealed orders, DESIGN.md "Steps, phases and
- * decisions": a simultaneous step's orders committed to before any is
+ * A commitment/1 file (sealed orders, rulesets/ruleset.h: a simultaneous step's orders committed to before any is
  * shown) has the same game, step, player, prev and seq, and in place of
  * entropy, orders and press one field "sha256": the SHA-256 (64 lower-case
  * hex digits) of the order file its player will reveal. Then `commitment`

@@ -1,6 +1,5 @@
 /*
- * Logic-less Mustache templates over jansson data (DESIGN.md "Reports and
- * mail").
+ * Logic-less Mustache templates over jansson data (docs/mail.md).
  *
  * The renderer passes every test of the required modules of the Mustache
  * spec (comments, delimiters, interpolation, inverted, partials, sections).

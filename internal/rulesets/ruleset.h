@@ -1,5 +1,5 @@
 /*
- * The ruleset interface (DESIGN.md "Steps, phases and decisions").
+ * The ruleset interface (rulesets/ruleset.h).
  *
  * A ruleset is a table of pure functions over the game state as JSON. It
  * never reads the clock, the file system or a random source of its own:
@@ -108,7 +108,7 @@ typedef struct est_ruleset {
 	int (*view)(json_t **out, const json_t *state, const json_t *rules, const char *power);
 
 	/*
-	 * Sealed games (DESIGN.md "The game repository"): the parts of `state`
+	 * Sealed games (docs/protocol.md "The repository"): the parts of `state`
 	 * no player may read on the public refs (hands, the deck order, plays
 	 * and standing orders not yet revealed), as an array of JSON pointers
 	 * ("/hands/France") into the state; parts the state does not hold are
@@ -122,7 +122,7 @@ typedef struct est_ruleset {
 
 	/*
 	 * How `new` deals the powers when the players file leaves "powers"
-	 * out (DESIGN.md "Command line"): a new array of `players` arrays of
+	 * out (docs/gm-guide.md "Commands"): a new array of `players` arrays of
 	 * power names, the i-th for the i-th player, so that one player may
 	 * hold the several powers of one side. `players` is 1 or more and at
 	 * most the number of powers. NULL: one power each in powers() order,

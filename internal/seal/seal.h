@@ -1,5 +1,5 @@
 /*
- * Sealing (DESIGN.md "The game repository", sealed games): the hidden parts
+ * Sealing (docs/protocol.md "The repository", sealed games): the hidden parts
  * of a state (hands, the deck order) stand on the public refs only as
  * SHA-256 commitments, which anyone can open once the key is revealed.
  *
@@ -9,7 +9,7 @@
  * enc(x) = u32be(len(x)) || x as in the dice protocol; JSON(value) is
  * jansson's compact form with sorted keys; `path` is a JSON pointer
  * ("/hands/France") into the state. The key is the step's hidden seed
- * (DESIGN.md "Dice"): secret until the hidden chain is revealed, and
+ * (docs/protocol.md "Dice protocol v2"): secret until the hidden chain is revealed, and
  * different at every step, so a commitment says nothing of whether a hand
  * changed, and the nonce keeps a small hand from being guessed by hashing
  * every possible one.

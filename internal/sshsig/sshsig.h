@@ -3,7 +3,7 @@
  * files (ssh-keygen(1) "ALLOWED SIGNERS"), done in-process with OpenSSL 3.
  *
  * Accepted signer keys: ssh-ed25519, ecdsa-sha2-nistp256, and ssh-rsa of
- * 2048 bits or more with rsa-sha2-256 or rsa-sha2-512 signatures (DESIGN.md
+ * 2048 bits or more with rsa-sha2-256 or rsa-sha2-512 signatures (docs/protocol.md
  * "Order files"). Plain ssh-rsa (SHA-1) signatures, other key types and
  * certificates are refused.
  *
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <time.h>
 
-/* The namespace players sign order files with (DESIGN.md "Order files"). */
+/* The namespace players sign order files with (docs/protocol.md "Order files"). */
 #define EST_SSHSIG_NAMESPACE_ORDERS "estafette-orders"
 
 /*
@@ -151,8 +151,8 @@ int est_sshsig_fingerprint(char **out, const char *public_line);
 int est_sshsig_check_public_key(char **fingerprint_out, const char *public_line);
 
 /*
- * A public key read strictly, for keys/allowed_signers (DESIGN.md "What the
- * repository holds, exactly"). `key_text` is the line of a .pub file
+ * A public key read strictly, for keys/allowed_signers (docs/protocol.md
+ * "The repository"). `key_text` is the line of a .pub file
  * without its line end, "TYPE BASE64" or "TYPE BASE64 COMMENT":
  *
  *   - no control character anywhere (a line break would start a line of

@@ -30,7 +30,7 @@ static json_t *press_readers(est_game *game, const json_t *to, const json_t *sen
 }
 
 /*
- * Press (DESIGN.md "Order files"): each message becomes an event of the
+ * Press (docs/protocol.md "Order files"): each message becomes an event of the
  * step its order resolves in, seen by its recipients and its sender, or by
  * everyone when sent to "all".
  */

@@ -1,5 +1,5 @@
 /*
- * Reports (DESIGN.md "Reports and mail"): the report data model for one
+ * Reports (docs/mail.md): the report data model for one
  * reader, rendered with templates/<ruleset>/report.<ext>.mustache.
  */
 #include <stdio.h>
@@ -43,7 +43,7 @@ static json_t *visible_events(const json_t *events_doc, const json_t *reader)
 }
 
 /*
- * DESIGN.md "Rules data and provenance": the game's rules/ files whose
+ * docs/adding-a-ruleset.md "Rules data": the game's rules/ files whose
  * values were made up where the seed is silent, for the report's banner.
  */
 static json_t *provisional(const json_t *rules)

@@ -1,5 +1,5 @@
 /*
- * A step's seeds (DESIGN.md "Dice"), the same for `run` and for `audit`:
+ * A step's seeds (docs/protocol.md "Dice protocol v2"), the same for `run` and for `audit`:
  * v1 over the SHA-256 of the manifest's bytes, v2 over the step's
  * canonical inputs, which neither the GM nor one player can vary once the
  * orders are in. A dealt game's games draw the same hidden values, so their

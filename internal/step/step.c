@@ -1,5 +1,5 @@
 /*
- * One step (DESIGN.md "Steps, phases and decisions" and "Dice"): collect
+ * One step (rulesets/ruleset.h and "Dice"): collect
  * the awaited orders, write the manifest, reveal the chain value, derive
  * the seeds, let the ruleset resolve, render the public report, commit and
  * tag. Then `run` queues the players' reports and delivers them.
@@ -455,7 +455,7 @@ static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
 		json_object_set_new(pub, v2 ? "inputs" : "manifest_sha256", v2 ? json_incref((json_t *)inputs) :
 				    hex_json(manifest_sha));
 	snprintf(file, sizeof(file), "hidden/%s.json", w->name);
-	/* A dealt game's hidden seed departs from DESIGN.md's: dice.json says which was used. */
+	/* A dealt game's hidden seed is the deal's (docs/protocol.md "Deals"): dice.json says which was used. */
 	if (pub && deal) {
 		json_object_set_new(pub, "hidden_domain", json_string(domain));
 		json_object_set_new(pub, "deal", json_string(deal));

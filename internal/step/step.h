@@ -1,5 +1,5 @@
 /*
- * A step resolved (DESIGN.md "Steps, phases and decisions", "Dice"): the
+ * A step resolved (rulesets/ruleset.h, "Dice"): the
  * orders taken, the ruleset's resolve() with the step's dice, the GM's
  * acts that are steps, and the reports rendered from templates.
  *
@@ -44,7 +44,7 @@ int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *stor
 int est_step_dice_version(const json_t *game);
 
 /*
- * A v2 step's canonical seed inputs (DESIGN.md "Dice"), as dice.json
+ * A v2 step's canonical seed inputs (docs/protocol.md "Dice protocol v2"), as dice.json
  * records them, into *out (new): {"game", "step", "prev": hex SHA-256 of
  * the state.json the step resolves (`prev_hex`: the public one in a sealed
  * game), "awaited": [{"player", "sha256": hex of the order file resolved
@@ -169,8 +169,8 @@ json_t *est_step_report_dice(const unsigned char reveal[32], const unsigned char
  * 1 if file `name` (a plain name, as under orders/) or its signature
  * (`name` ending in ".sig") is one that `manifest` lists as resolved: an
  * order file of "orders" or a commitment of "commitments"; else 0. What a
- * step keeps under turns/NNNN/orders/ is only such files (DESIGN.md "What
- * the repository holds, exactly"); any other file of orders/ at resolve
+ * step keeps under turns/NNNN/orders/ is only such files (docs/protocol.md
+ * "The repository"); any other file of orders/ at resolve
  * time is named in the manifest as ignored.
  */
 int est_step_manifest_lists(const json_t *manifest, const char *name);

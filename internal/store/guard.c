@@ -1,6 +1,6 @@
 /*
- * What a game's tree may hold, and where a checkout may write (DESIGN.md
- * "What the repository holds, exactly": no path of a game is a symbolic
+ * What a game's tree may hold, and where a checkout may write (docs/protocol.md
+ * "The repository": no path of a game is a symbolic
  * link, a submodule or an executable file).
  *
  * The tree. Every revision this handle resolves (store.c, resolve) and

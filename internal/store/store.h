@@ -1,5 +1,5 @@
 /*
- * The game repository (DESIGN.md "The game repository") through libgit2.
+ * The game repository (docs/protocol.md "The repository") through libgit2.
  *
  * Every step of a game is one commit on refs/heads/main, tagged step-NNNN.
  * This module reads files at any revision, commits a set of changes on top
@@ -22,7 +22,7 @@
  * it fell out of the handle's few, names the commit of that moment.
  * est_store_head() and est_store_tag_target() always read the ref anew.
  *
- * What a game holds (DESIGN.md "What the repository holds, exactly"): only
+ * What a game holds (docs/protocol.md "The repository"): only
  * folders and plain files (mode 100644), never a symbolic link, a
  * submodule (gitlink) or an executable file. Every function that resolves
  * a revision first checks its whole tree, at every depth, including paths

@@ -1,6 +1,5 @@
 /*
- * Sealed orders (game.json "sealed_orders"; DESIGN.md "Steps, phases and
- * decisions": a simultaneous step's orders are sealed). In a public
+ * Sealed orders (game.json "sealed_orders"; rulesets/ruleset.h: a simultaneous step's orders are sealed). In a public
  * repository the first order file of a simultaneous step would show its
  * orders to everyone who has not yet sent theirs. So each awaited player
  * first sends a commitment/1 file, signed, holding only the SHA-256 of its

@@ -1,5 +1,5 @@
 /*
- * The open step (DESIGN.md "Steps, phases and decisions"): what it awaits
+ * The open step (rulesets/ruleset.h): what it awaits
  * and of whom, by when (the schedule, the GM's extensions and pauses),
  * the guards on resolving by deadline (outage, clock, civil disorder) and
  * the round of sealed orders. Reads a game (game/); writes only notices.

@@ -45,7 +45,7 @@ int est_error_code(void);
 /* Forget the last error. */
 void est_error_clear(void);
 
-/* The sysexits.h code (DESIGN.md "Command line") for an EST_E* code. */
+/* The sysexits.h code (docs/gm-guide.md "Commands") for an EST_E* code. */
 int est_error_exit_code(int code);
 
 /* A short stable name for an EST_E* code ("invalid", "signature", ...). */

@@ -269,7 +269,7 @@ PY
 
 # (f4) The same at step 7, which drew no dice, by a GM who recomputes
 # everything public: the manifest's signature_sha256, dice.json's
-# manifest_sha256 and seed (DESIGN.md "Dice", from the revealed value in
+# manifest_sha256 and seed (docs/protocol.md "Dice protocol v2", from the revealed value in
 # dice.json). Rolls and state stay as they were, so only the signature check
 # itself can catch it.
 c=$(copy cheat-f4)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exit codes that tell the truth (DESIGN.md "Command line": 66 missing, 73
+# Exit codes that tell the truth (docs/gm-guide.md "Commands": 66 missing, 73
 # cannot write), against the real binary: a full disk while moving main or
 # writing the objects says 73; a dangling refs/heads/main says so (66), not
 # something about game.json; a read-only $ESTAFETTE_HOME refuses `submit`

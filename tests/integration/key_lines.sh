@@ -1,6 +1,6 @@
 #!/bin/bash
-# Keys are parsed, never pasted (DESIGN.md "What the repository holds,
-# exactly"). A key string holding a line break would have written a line of
+# Keys are parsed, never pasted (docs/protocol.md
+# "The repository"). A key string holding a line break would have written a line of
 # its own into keys/allowed_signers: Mallory, a player, signing as the GM or
 # as another player. `new` and `gm replace` refuse such keys, and every
 # other key that is not one line of a .pub file (options, a second key, an

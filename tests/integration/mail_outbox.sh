@@ -1,6 +1,6 @@
 #!/bin/bash
 # The outbox through the real binary and a real SMTP server on loopback
-# (DESIGN.md "Reports and mail"): with no server configured the reports wait
+# (docs/mail.md): with no server configured the reports wait
 # as .eml files (mode 0600) and the run says where; with the server down the
 # run exits 75 and loses nothing; a 451 leaves the reports for the next run;
 # then each report arrives exactly once, all over one connection, and a

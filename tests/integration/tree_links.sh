@@ -1,6 +1,6 @@
 #!/bin/bash
-# No symbolic link, submodule or executable in a game (DESIGN.md "What the
-# repository holds, exactly"), each attack done with the real git on a copy
+# No symbolic link, submodule or executable in a game (docs/protocol.md
+# "The repository"), each attack done with the real git on a copy
 # of a Napoleonic Empire game at step 1, France's order for step 2 in hand:
 #  committed/*  a link committed at turns/0002 (the next step's folder),
 #               at orders/ (the whole folder), deep in a folder estafette

@@ -1,8 +1,8 @@
 /*
- * The dice protocol (DESIGN.md "Dice"): the normative test vector, the
+ * The dice protocol (docs/protocol.md "Dice protocol v2"): the normative test vector, the
  * rejection test, shuffles, the roll log and fixed test streams.
  *
- * Where a value is not in DESIGN.md it is recomputed here independently of
+ * Where a value is not in docs/protocol.md it is recomputed here independently of
  * dice.c, with OpenSSL's one-shot HMAC() over messages built by hand.
  */
 #include <setjmp.h>
@@ -21,7 +21,7 @@
 #include "util/error.h"
 #include "util/util.h"
 
-/* DESIGN.md "Dice", normative test vector. */
+/* docs/protocol.md "Dice protocol v2", normative test vector. */
 #define VEC_S "1da729e3272b59bdaa616c908975d0e26bc27dac7911be192b9ed1ad4dc85bad"
 #define VEC_TIP "1ae05829b93ed33b91e94a288df681e62d8e0e1786787ea117238dd6e548b6a5"
 #define VEC_R1 "dcac7d2aad709db85b466db137494c06797f0f35ca08e2976666e55f2f51a342"
@@ -30,7 +30,7 @@
 #define VEC_SEED1 "702c4341cf914556ccd4213499111b792ff5fd601f4bd604ad74dd0bd6f842c5"
 #define VEC_BLOCK0 "cb0d210f4a599bb7a5d5257c3f8329a8c0258d72cad9b524ef78c574c355837c"
 
-/* DESIGN.md "Dice", the v2 vector: the same chain, inputs instead of a manifest. */
+/* docs/protocol.md "Dice protocol v2", the v2 vector: the same chain, inputs instead of a manifest. */
 #define VEC2_STATE "{\"turn\":1}\n"
 #define VEC2_PREV "158b175fbfdd184299daf609fb8d45efe75489226b61736a41b3cb181f6fe5e3"
 #define VEC2_ORDER "{\"estafette\":\"orders/1\",\"game\":\"demo\",\"step\":1,\"player\":\"france\"}\n"
@@ -98,7 +98,7 @@ static uint32_t words_next(struct words *w)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* DESIGN.md: S = SHA-256("estafette test vector"), N = 4, tip = c_4, r_1 = c_3. */
+/* docs/protocol.md: S = SHA-256("estafette test vector"), N = 4, tip = c_4, r_1 = c_3. */
 static void test_vector_chain(void **state)
 {
 	unsigned char s[32], tip[32], r1[32], again[32];
@@ -157,7 +157,7 @@ static void test_chain_checkpoints(void **state)
 	free(cp);
 }
 
-/* DESIGN.md: game "demo", step 1, manifest '{"orders":[]}\n' -> seed_1, block_0. */
+/* docs/protocol.md: game "demo", step 1, manifest '{"orders":[]}\n' -> seed_1, block_0. */
 static void test_vector_seed_and_block(void **state)
 {
 	unsigned char r1[32], manifest_sha[32], seed[32], block[32], check[32];
@@ -233,7 +233,7 @@ static void test_deal_seed_known_answer(void **state)
 	assert_memory_not_equal(seed, other, 32);
 }
 
-/* DESIGN.md: twelve d6: 4 4 3 5 5 1 1 5 1 5 3 6, then six d10: 3 9 4 8 1 6. */
+/* docs/protocol.md: twelve d6: 4 4 3 5 5 1 1 5 1 5 3 6, then six d10: 3 9 4 8 1 6. */
 static void test_vector_rolls_and_log(void **state)
 {
 	static const int d6[12] = { 4, 4, 3, 5, 5, 1, 1, 5, 1, 5, 3, 6 };

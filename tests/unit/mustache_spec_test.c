@@ -1,6 +1,5 @@
 /*
- * The official Mustache spec, required modules (DESIGN.md "Reports and
- * mail"): every test of each file must render exactly as expected. The
+ * The official Mustache spec, required modules (docs/mail.md): every test of each file must render exactly as expected. The
  * required modules are the spec files without a leading "~": comments,
  * delimiters, interpolation, inverted, partials and sections.
  *

@@ -6,7 +6,7 @@
 
 static json_t *rules;
 
-/* Powers are "France" then "Allies" (DESIGN.md: new deals them in that order). */
+/* Powers are "France" then "Allies" (docs/gm-guide.md "The players file": new deals them in that order). */
 static void test_powers_france_then_allies(void **unused)
 {
 	const char *const *p = NE->powers();
@@ -127,7 +127,7 @@ static void test_ottoman_never_entered(void **unused)
 	assert_null(ne_move_refusal(rules, "France", "Naples", "Egypt"));
 }
 
-/* DESIGN.md "Dice": step 0 draws no dice: the deck is in card-list order and step 1 is automatic. */
+/* docs/protocol.md "Dice protocol v2": step 0 draws no dice: the deck is in card-list order and step 1 is automatic. */
 static void test_step0_deck_unshuffled_and_automatic(void **unused)
 {
 	json_t *s = NULL, *p = NULL, *o = J("{'scenario': 'standard'}");

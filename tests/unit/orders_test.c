@@ -1,5 +1,5 @@
 /*
- * Order files (DESIGN.md "Order files"): strict parsing of real byte
+ * Order files (docs/protocol.md "Order files"): strict parsing of real byte
  * strings, every refusal with its message, and the binding and seq checks.
  */
 #include <setjmp.h>

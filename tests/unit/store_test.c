@@ -1,5 +1,5 @@
 /*
- * The game repository (DESIGN.md "The game repository"), checked against the
+ * The game repository (docs/protocol.md "The repository"), checked against the
  * real git: every repository the store writes must pass `git fsck --strict`,
  * and what git sees (log, tags, work tree, status) must match.
  */

@@ -1,7 +1,7 @@
 /*
  * Duel (toy_ruleset.h): the whole ruleset in one file, the est_ruleset
- * table at the end. It uses only what a ruleset may (DESIGN.md "Source
- * tree"): util, dice, rulesets/common and rulesets/ruleset.h.
+ * table at the end. It uses only what a ruleset may (docs/HACKING.md
+ * "Layers"): util, dice, rulesets/common and rulesets/ruleset.h.
  */
 #include <stdio.h>
 #include <string.h>

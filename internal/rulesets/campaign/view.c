@@ -787,7 +787,7 @@ static json_t *example_view(const json_t *state, const json_t *legal)
 			 "other", other);
 }
 
-/* DESIGN.md "Rules data and provenance": every report says where the board comes from. */
+/* docs/adding-a-ruleset.md "Rules data": every report says where the board comes from. */
 static json_t *board_note(const json_t *rules)
 {
 	const char *provenance = est_rules_str(cp_board(rules), "provenance"), *source = est_rules_str(cp_board(rules), "source");

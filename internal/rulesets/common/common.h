@@ -4,7 +4,7 @@
  * it gives), the step's events (rulesets/ruleset.h: each event an object with
  * at least "type" and "text"), dice rolls logged with their purpose, and
  * the range check of rules data. A ruleset sees only this, util, dice and
- * rulesets/ruleset.h (DESIGN.md "Source tree").
+ * rulesets/ruleset.h (docs/HACKING.md "Layers").
  */
 #ifndef EST_RULESETS_COMMON_H
 #define EST_RULESETS_COMMON_H

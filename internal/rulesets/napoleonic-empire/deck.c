@@ -1,6 +1,6 @@
 /*
  * Napoleonic Empire, DRAW PHASE: the deck, the discard pile and the hands.
- * Every shuffle uses the hidden stream (DESIGN.md "Dice": a deck order is
+ * Every shuffle uses the hidden stream (docs/protocol.md "Dice protocol v2": a deck order is
  * something no player may foresee).
  */
 #include <stdio.h>
