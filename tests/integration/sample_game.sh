@@ -29,6 +29,12 @@ check_sample() {
 	"$PY" "$TOP/tests/helpers/check_mailbox.py" "$DEMO_DIR/mailbox" "$game" "$@" > "$WORK/mail-$ruleset.log" ||
 		fail "$ruleset: mailbox: $(cat "$WORK/mail-$ruleset.log")"
 	expect_exit 0 "$ESTAFETTE" audit "$game"
+	# A stranger's clone, with no GM secrets: the sample's chains come from its public
+	# test secret, so even the hidden draws are checked and the audit is complete.
+	rm -rf "$WORK/clone-$ruleset" && git clone -q "$game" "$WORK/clone-$ruleset" &&
+		git -C "$WORK/clone-$ruleset" fetch -q --tags
+	ESTAFETTE_HOME=$WORK/stranger expect_exit 0 "$ESTAFETTE" audit "$WORK/clone-$ruleset"
+	grep -q "all $steps steps hold" "$WORK/last.out" || fail "$ruleset: a clone's audit: $(cat "$WORK/last.out")"
 	echo "sample_game: $ruleset: $steps steps, $orders order files; $(tail -1 "$WORK/dice-$ruleset.log");" \
 		"$(tail -1 "$WORK/mail-$ruleset.log")"
 }
