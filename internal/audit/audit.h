@@ -1,5 +1,5 @@
 /*
- * Replay verification (docs/protocol.md "The repository" and "Dice"):
+ * Replay verification (docs/protocol.md "The repository" and its dice protocols):
  * anyone holding a game's repository re-checks every step without trusting
  * the GM.
  */

@@ -1,5 +1,5 @@
 /*
- * One step (rulesets/ruleset.h and "Dice"): collect
+ * One step (rulesets/ruleset.h; docs/protocol.md for the dice): collect
  * the awaited orders, write the manifest, reveal the chain value, derive
  * the seeds, let the ruleset resolve, render the public report, commit and
  * tag. Then `run` queues the players' reports and delivers them.
