@@ -425,10 +425,17 @@ static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], json
 	unsigned char prev[32], manifest_sha[32], recorded[32], seed[32];
 	int failed, v2 = est_step_dice_version(a->game) == 2;
 
+	const json_t *algorithm = json_object_get(json_object_get(a->game, "dice"), "algorithm");
+
 	memcpy(prev, reveal, 32);
 	if (json_integer_value(json_object_get(dice, "step")) != step)
 		return fail(a, step, path, "step", "%s says step %lld", path,
 			    (long long)json_integer_value(json_object_get(dice, "step")));
+	/* One protocol for the whole game, the one game.json named at step 0. */
+	if (!json_equal(json_object_get(dice, "algorithm"), algorithm) ||
+	    json_object_get(dice, v2 ? "manifest_sha256" : "inputs"))
+		return fail(a, step, path, "algorithm", "%s: not a dice record of %s, the protocol game.json "
+			    "names", path, json_string_value(algorithm));
 	est_sha256(manifest_sha, manifest_text, manifest_len);
 	if (v2 && (failed = check_inputs(inputs_out, a, step, dice, manifest, prev_sha, path)) != 0)
 		return failed;
@@ -536,6 +543,67 @@ static int hidden_stream(est_dice **out, unsigned char seed[32], audit *a, long 
 }
 
 /* Which orders resolve the step: recorded ones, and the ruleset's defaults where none came. */
+/* The id of the player game.json (step 0's: seats never change) gives `power`, or NULL. */
+static const char *holder_of(const audit *a, const char *power)
+{
+	const json_t *p, *q;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(a->game, "players"), i, p)
+		json_array_foreach(json_object_get(p, "powers"), j, q)
+			if (same_string(q, power))
+				return json_string_value(json_object_get(p, "id"));
+	return NULL;
+}
+
+/*
+ * The players the manifest answers for, under "orders" and "missing", are
+ * exactly those the state awaited, each once and with exactly the powers
+ * of theirs it awaited: a player added or left out would change the
+ * seed's inputs, and one given another's power would resolve another's
+ * orders.
+ */
+static int check_awaited(audit *a, long long step, const json_t *manifest, const json_t *pending,
+			 const char *path)
+{
+	static const char *const lists[] = {"orders", "missing"};
+	json_t *want = json_object(), *seen = json_object(), *power, *entry;
+	size_t i, j;
+	int failed = 0;
+
+	json_array_foreach(json_object_get(pending, "powers"), i, power) {
+		const char *id = holder_of(a, json_string_value(power));
+		if (!id)
+			continue; /* a power nobody holds is awaited of nobody */
+		if (!json_object_get(want, id))
+			json_object_set_new(want, id, json_array());
+		json_array_append(json_object_get(want, id), power);
+	}
+	for (j = 0; j < 2 && !failed; j++)
+		json_array_foreach(json_object_get(manifest, lists[j]), i, entry) {
+			const char *id = json_string_value(json_object_get(entry, "player"));
+			if (!id || !json_object_get(want, id))
+				failed = fail(a, step, path, "awaited", "%s: %s[%zu] names player \"%s\", whom "
+					      "step %lld did not await", path, lists[j], i, id ? id : "?", step);
+			else if (json_object_get(seen, id))
+				failed = fail(a, step, path, "awaited", "%s: player \"%s\" is listed twice "
+					      "under orders and missing", path, id);
+			else if (!json_equal(json_object_get(entry, "powers"), json_object_get(want, id)))
+				failed = fail(a, step, path, "awaited", "%s: %s[%zu] gives player \"%s\" powers "
+					      "other than those of theirs step %lld awaited", path, lists[j], i,
+					      id, step);
+			if (failed)
+				break;
+			json_object_set_new(seen, id, json_true());
+		}
+	if (!failed && json_object_size(seen) != json_object_size(want))
+		failed = fail(a, step, path, "awaited", "%s: a player step %lld awaited is under neither "
+			      "orders nor missing", path, step);
+	json_decref(seen);
+	json_decref(want);
+	return failed;
+}
+
 static int gather_orders(json_t *orders, json_t *press, audit *a, long long step, const json_t *manifest,
 			 const json_t *prev, const char *prev_sha, const char *path)
 {
@@ -565,6 +633,10 @@ static int gather_orders(json_t *orders, json_t *press, audit *a, long long step
 	}
 	if (a->rs->pending(&pending, json_object_get(prev, "state"), a->rules) < 0)
 		return -1;
+	if ((failed = check_awaited(a, step, manifest, pending, path)) != 0) {
+		json_decref(pending);
+		return failed;
+	}
 	int sealed_step = json_is_true(json_object_get(a->game, "sealed_orders")) &&
 			  same_string(json_object_get(pending, "mode"), "simultaneous");
 	if ((failed = check_commitments(a, step, manifest, prev_sha, sealed_step, path)) != 0) {
@@ -882,6 +954,75 @@ static int gm_step_act(json_t **act_out, audit *a, long long step, const json_t 
  * commit and at main: a file slipped in beside them would claim a part in
  * the step it never had.
  */
+/*
+ * turns/NNNN/ holds only what a step writes, and main holds it exactly as
+ * the step's commit did (same tree id): a file added there afterwards, or
+ * slipped into the step's own commit, is no part of any step.
+ */
+/* The first path under `dir` whose git id differs between `tag` and main, into out[320]. */
+static void differing_path(char out[320], audit *a, const char *tag, const char *dir)
+{
+	const char *revs[2] = {tag, "main"};
+	char path[320], x[EST_STORE_OID_HEX + 1], y[EST_STORE_OID_HEX + 1], **names = NULL;
+	size_t count = 0;
+
+	snprintf(out, 320, "%s", dir);
+	for (int r = 0; r < 2; r++) {
+		if (est_store_list(&names, &count, a->store, revs[r], dir) < 0)
+			break;
+		for (size_t i = 0; i < count; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			int ex = est_store_id(x, a->store, tag, path), ey = est_store_id(y, a->store, "main", path);
+			if (ex == 0 && ey == 0 && strcmp(x, y) == 0)
+				continue;
+			/* A folder on both sides: look inside it for the file itself. */
+			if (ex == 0 && ey == 0)
+				differing_path(out, a, tag, path);
+			else
+				snprintf(out, 320, "%s", path);
+			est_store_list_free(names);
+			est_error_clear();
+			return;
+		}
+		est_store_list_free(names);
+		names = NULL;
+	}
+	est_error_clear();
+}
+
+static int check_step_folder(audit *a, long long step)
+{
+	static const char *const made[] = {"manifest.json", "dice.json", "events.json", "report.txt",
+					   "report.html", "map.svg", "orders", "gm", NULL};
+	char dir[64], tag[40], at_tag[EST_STORE_OID_HEX + 1], at_main[EST_STORE_OID_HEX + 1], **names = NULL;
+	size_t count = 0, i, j;
+	int failed = 0;
+
+	snprintf(dir, sizeof(dir), "turns/%04lld", step);
+	tag_of(tag, step);
+	if (est_store_id(at_tag, a->store, tag, dir) < 0 || est_store_id(at_main, a->store, "main", dir) < 0 ||
+	    strcmp(at_tag, at_main) != 0) {
+		char path[320];
+
+		est_error_clear();
+		differing_path(path, a, tag, dir);
+		return fail(a, step, path, "history", "%s at main is not what step %lld committed (%s): "
+			    "it was added, changed or removed afterwards", path, step, tag);
+	}
+	if (est_store_list(&names, &count, a->store, tag, dir) < 0)
+		return -1;
+	for (i = 0; i < count && !failed; i++) {
+		for (j = 0; made[j] && strcmp(made[j], names[i]) != 0; j++)
+			;
+		if (!made[j])
+			failed = fail(a, step, dir, "step folder", "%s/%s is no file a step writes: turns/NNNN/ "
+				      "holds the manifest, dice.json, events.json, the reports, the map, orders/ "
+				      "and gm/", dir, names[i]);
+	}
+	est_store_list_free(names);
+	return failed;
+}
+
 static int check_order_folder(audit *a, long long step, const json_t *manifest)
 {
 	static const char *const revs[] = {NULL, "main"};
@@ -1029,7 +1170,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	    (failed = parse(&dice_doc, a, step, dpath, dice_text, dlen)) != 0 ||
 	    (failed = check_dice(seed, reveal, &inputs, a, step, dice_doc, manifest, manifest_text, mlen, sha,
 				 dpath)) != 0 ||
-	    (failed = check_order_folder(a, step, manifest)) != 0)
+	    (failed = check_order_folder(a, step, manifest)) != 0 ||
+	    (failed = check_step_folder(a, step)) != 0)
 		goto out;
 	if (a->blind) {
 		failed = cannot_verify(a, step, "an earlier step of this sealed game could not be replayed");
@@ -1209,6 +1351,11 @@ static int open_audit(audit *a, const char *path, const char *home)
 				    "keys/allowed_signers")) < 0)
 		return error;
 	a->id = json_string_value(json_object_get(a->game, "id"));
+	if (!est_step_dice_version(a->game))
+		return est_error_set(EST_EINVAL, "game.json at step-0000: dice.algorithm is \"%s\", neither "
+				     EST_DICE_ALGORITHM " nor " EST_DICE_ALGORITHM_V2 "; the game's dice cannot "
+				     "be checked", json_string_value(json_object_get(json_object_get(a->game, "dice"),
+										"algorithm")));
 	if (!a->id || !(a->rs = est_game_ruleset(json_string_value(json_object_get(a->game, "ruleset")))))
 		return est_error_set(EST_ECONFIG, "game.json at step-0000: ruleset \"%s\" is not one this "
 				     "estafette has; audit it with the estafette that made it",

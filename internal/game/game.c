@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dice/dice.h"
 #include "game/game.h"
 #include "orders/orders.h"
 #include "sshsig/sshsig.h"
@@ -290,6 +291,20 @@ static int read_rules(est_game *game)
 	return 0;
 }
 
+/* game.json names a dice protocol this estafette draws by: no die is drawn by a guess. */
+static int check_dice_protocol(const json_t *doc)
+{
+	const json_t *algorithm = json_object_get(json_object_get(doc, "dice"), "algorithm");
+	const char *name = json_string_value(algorithm);
+
+	if (!algorithm || (name && (strcmp(name, EST_DICE_ALGORITHM) == 0 ||
+				    strcmp(name, EST_DICE_ALGORITHM_V2) == 0)))
+		return 0;
+	return est_error_set(EST_ECONFIG, "game.json: field \"dice\".\"algorithm\" is \"%s\", neither "
+			     EST_DICE_ALGORITHM " nor " EST_DICE_ALGORITHM_V2 "; upgrade estafette, or "
+			     "restore game.json from tag step-0000", name ? name : "(not a string)");
+}
+
 int est_game_reload(est_game *game)
 {
 	char head[EST_STORE_OID_HEX + 1];
@@ -318,6 +333,8 @@ int est_game_reload(est_game *game)
 	    (error = check_fixed(game)) < 0 || (error = check_keys(game)) < 0)
 		return error;
 	if ((error = est_game_read_json(&game->game, game, NULL, "game.json")) < 0)
+		return error;
+	if ((error = check_dice_protocol(game->game)) < 0)
 		return error;
 	ruleset = json_string_value(json_object_get(game->game, "ruleset"));
 	if (!(game->ruleset = est_game_ruleset(ruleset)))

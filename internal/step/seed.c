@@ -17,8 +17,9 @@ int est_step_dice_version(const json_t *game)
 {
 	const char *algorithm = json_string_value(json_object_get(json_object_get(game, "dice"), "algorithm"));
 
+	/* Games made before the field existed drew by v1. */
 	if (!algorithm)
-		return 0;
+		return json_object_get(json_object_get(game, "dice"), "algorithm") ? 0 : 1;
 	return strcmp(algorithm, EST_DICE_ALGORITHM) == 0 ? 1 : strcmp(algorithm, EST_DICE_ALGORITHM_V2) == 0 ? 2 : 0;
 }
 

@@ -39,7 +39,8 @@ int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *stor
 
 /*
  * The dice protocol game.json names (dice.algorithm): 1 for
- * "estafette/dice/v1", 2 for "estafette/dice/v2", 0 for anything else.
+ * "estafette/dice/v1" (or no algorithm named), 2 for "estafette/dice/v2",
+ * 0 for anything else.
  */
 int est_step_dice_version(const json_t *game);
 

@@ -344,4 +344,43 @@ g "$c" add -A
 g "$c" commit -q -m "one more order"
 caught "(l2) extra file in step 4's orders on top of main" "$c" 4 'turns/0004/orders/france-2\.json' 'manifest|not a file|list'
 
-echo "audit_tamper: the untouched game passes; 20 cheats caught"
+# A file beside a step's own, (o) added on top of main and (o2) slipped into the
+# step's commit: no step wrote it, whatever it tells the players.
+c=$(copy cheat-o)
+echo "France wins." > "$c/turns/0006/README.md"
+g "$c" add -A
+g "$c" commit -q -m "a note on step 6"
+caught "(o) a file added to turns/0006 on top of main" "$c" 6 'turns/0006' 'added|changed|afterwards'
+
+c=$(copy cheat-o2)
+reset_to_step "$c" 6
+echo "France wins." > "$c/turns/0006/report.md"
+rewrite_step "$c" 6 turns/0006/report.md
+caught "(o2) a file slipped into step 6's commit" "$c" 6 'turns/0006' 'no file a step writes'
+
+# (p) A player the step never awaited, listed as missing, with the manifest's hash
+# and the seed made again to match (a v1 game: the seed is over the manifest).
+c=$(copy cheat-p)
+reset_to_step "$c" 5
+edit_json "$c/turns/0005/manifest.json" 'd["missing"].append({"player": "zz1", "powers": [], "policy": "ghost"})'
+"$PY" - "$c" "$TOP/tests/helpers" <<'PY'
+import json, sys
+repo, helpers = sys.argv[1], sys.argv[2]
+sys.path.insert(0, helpers)
+import dice_check as dc
+with open(f"{repo}/turns/0005/manifest.json", "rb") as f:
+    manifest = dc.sha256(f.read())
+with open(f"{repo}/turns/0005/dice.json") as f:
+    d = json.load(f)
+with open(f"{repo}/game.json") as f:
+    game = json.load(f)
+d["manifest_sha256"] = manifest.hex()
+d["seed"] = dc.step_seed(bytes.fromhex(d["reveal"]), dc.DOMAIN_STEP, game["id"], 5, manifest).hex()
+with open(f"{repo}/turns/0005/dice.json", "w") as f:
+    json.dump(d, f, indent=2, ensure_ascii=False)
+    f.write("\n")
+PY
+rewrite_step "$c" 5 "turns/0005/dice.json turns/0005/manifest.json"
+caught "(p) a player step 5 did not await, listed as missing" "$c" 5 'turns/0005/manifest\.json' 'did not await'
+
+echo "audit_tamper: the untouched game passes; 23 cheats caught"

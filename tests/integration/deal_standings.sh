@@ -146,7 +146,14 @@ expect_exit 0 $check repo games/c
 grep -qx "dice_check: 31 hidden rolls agree" "$WORK/last.out" || fail "dice_check after reveal: $(cat "$WORK/last.out")"
 git clone -q games/c player-copy
 git clone -q games/b player-copy-b
+# b's chains come from a public test secret, so a player's copy checks its hidden draws too.
 ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy-b
+grep -q 'all 1 steps hold' "$WORK/last.out" || fail "a player's audit of a test-secret game: $(cat "$WORK/last.out")"
+# A game whose secrets are the GM's alone: a player's copy cannot check its deck before reveal.
+expect_exit 0 "$ESTAFETTE" new private --ruleset napoleonic-empire --players players.json
+expect_exit 0 "$ESTAFETTE" run private
+git clone -q private player-copy-private
+ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy-private
 grep -q 'NOT COMPLETE' "$WORK/last.out" || fail "a player's audit of an unrevealed game: $(cat "$WORK/last.out")"
 ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy
 grep -q 'all 1 steps hold' "$WORK/last.out" || fail "a player's audit after reveal: $(cat "$WORK/last.out")"

@@ -60,6 +60,37 @@ for g in game game2; do
 		fail "$g: dice_check: $(cat "$WORK/last.out")"
 done
 
+# A GM who grinds by listing a player the step never awaited (a "ghost", missing),
+# with the inputs and the seed made again to match, in the step's own commit and
+# tag: the dice agree with themselves, but the step did not await that player.
+cp -a game ghost
+"$PY" - ghost "$TOP/tests/helpers" <<'PY'
+import json, sys
+repo, helpers = sys.argv[1], sys.argv[2]
+sys.path.insert(0, helpers)
+import dice_check as dc
+def load(path):
+    with open(f"{repo}/{path}") as f:
+        return json.load(f)
+def save(path, d):
+    with open(f"{repo}/{path}", "w") as f:
+        f.write(json.dumps(d, indent=2, sort_keys=True) + "\n")
+m, d = load("turns/0002/manifest.json"), load("turns/0002/dice.json")
+m["missing"].append({"player": "zz1", "powers": [], "missed_in_a_row": 1, "policy": "ghost"})
+d["inputs"]["awaited"] = sorted(d["inputs"]["awaited"] + [{"player": "zz1", "sha256": None}],
+                                key=lambda e: e["player"].encode())
+awaited = {e["player"]: bytes.fromhex(e["sha256"]) if e["sha256"] else None for e in d["inputs"]["awaited"]}
+inputs = dc.v2_inputs(d["inputs"]["game"], 2, bytes.fromhex(d["inputs"]["prev"]), awaited)
+d["seed"] = dc.v2_seed(bytes.fromhex(d["reveal"]), dc.V2_STEP, inputs).hex()
+save("turns/0002/manifest.json", m)
+save("turns/0002/dice.json", d)
+PY
+git -C ghost -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
+git -C ghost tag -f step-0002 main >/dev/null
+expect_exit 65 "$ESTAFETTE" audit ghost
+grep -q 'names player "zz1", whom step 2 did not await' "$WORK/last.err" ||
+	fail "the ghost player: $(cat "$WORK/last.out" "$WORK/last.err")"
+
 # An input edited after the fact: france's file swapped for another in dice.json.
 "$PY" - game/turns/0002/dice.json <<'PY'
 import json, sys
