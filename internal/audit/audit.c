@@ -1228,6 +1228,29 @@ out:
 }
 
 /* No step missing, none after the last, and main's state.json the last step's. */
+/*
+ * Step t's tag names a commit of main's history that follows step t-1's:
+ * a step resolved on a side branch (its templates, acts or keys never on
+ * main) is no step of this game.
+ */
+static int check_on_main(audit *a, long long t, const char *tag)
+{
+	char before[40];
+	int on_main = 0, follows = 0;
+
+	tag_of(before, t - 1);
+	if (est_store_descends(&on_main, a->store, "main", tag) < 0 ||
+	    est_store_descends(&follows, a->store, tag, before) < 0) {
+		est_error_clear();
+		on_main = follows = 0;
+	}
+	if (!on_main || !follows)
+		return fail(a, t, tag, "history", "tag %s names a commit %s; steps follow one another on "
+			    "main, each tag on main's history after the one before it", tag,
+			    !on_main ? "that is not in main's history" : "that does not follow the step before");
+	return 0;
+}
+
 static int check_history(audit *a, long long last)
 {
 	char **names = NULL, name[32], tag[40], target[EST_STORE_OID_HEX + 1], *at_main = NULL, *at_tag = NULL;
@@ -1244,6 +1267,8 @@ static int check_history(audit *a, long long last)
 			failed = fail(a, t, tag, "history", "step %lld has no tag %s: a step was dropped or "
 				      "its tag removed (a clone that never fetched the tags has none: "
 				      "git fetch --tags, then audit again)", t, tag);
+		} else if ((failed = check_on_main(a, t, tag)) != 0) {
+			break;
 		} else if ((size_t)(t - 1) >= count || strcmp(names[t - 1], name) != 0) {
 			failed = fail(a, t, "turns/", "history", "turns/%s is missing at main: a step was "
 				      "dropped from the history", name);

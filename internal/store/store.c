@@ -876,6 +876,30 @@ out:
 	return error;
 }
 
+int est_store_descends(int *out, est_store *store, const char *rev, const char *ancestor)
+{
+	git_object *commit = NULL, *older = NULL;
+	int error, found;
+
+	*out = 0;
+	if ((error = resolve(&commit, store, rev, GIT_OBJECT_COMMIT)) < 0 ||
+	    (error = resolve(&older, store, ancestor, GIT_OBJECT_COMMIT)) < 0)
+		goto out;
+	if (git_oid_equal(git_object_id(commit), git_object_id(older))) {
+		*out = 1;
+		goto out;
+	}
+	if ((found = git_graph_descendant_of(store->repo, git_object_id(commit), git_object_id(older))) < 0) {
+		error = est_store__git_error(store, EST_ERROR, "walking the history");
+		goto out;
+	}
+	*out = found;
+out:
+	git_object_free(older);
+	git_object_free(commit);
+	return error;
+}
+
 int est_store_commit_time(long long *out, est_store *store, const char *rev)
 {
 	git_object *commit = NULL;

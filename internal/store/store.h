@@ -351,6 +351,13 @@ int est_store_config_set(est_store *store, const char *key, const char *value);
 int est_store_commit_time(long long *out, est_store *store, const char *rev);
 
 /*
+ * Whether the commit `rev` is `ancestor` or descends from it (as in
+ * est_store_read(), both resolved to commits): *out 1 or 0.
+ * Errors: those of resolving either; EST_ERROR (libgit2).
+ */
+int est_store_descends(int *out, est_store *store, const char *rev, const char *ancestor);
+
+/*
  * The time the next commit will carry, in seconds since the epoch: the
  * environment's ESTAFETTE_COMMIT_TIME when set (tests, replays, `run
  * --now`), else now. Errors: EST_ECONFIG if that variable is not a whole

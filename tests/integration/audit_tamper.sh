@@ -383,4 +383,12 @@ PY
 rewrite_step "$c" 5 "turns/0005/dice.json turns/0005/manifest.json"
 caught "(p) a player step 5 did not await, listed as missing" "$c" 5 'turns/0005/manifest\.json' 'did not await'
 
-echo "audit_tamper: the untouched game passes; 23 cheats caught"
+# (q) A step's tag re-pointed to a twin of its commit made off main (the same tree
+# and parent): what the step saw (templates, acts, keys) could then be what no
+# commit of main ever held.
+c=$(copy cheat-q)
+twin=$(g "$c" commit-tree "step-0006^{tree}" -p "step-0006^" -m "step 6, off main")
+g "$c" tag -f step-0006 "$twin" >/dev/null
+caught "(q) step 6's tag off main's history" "$c" 6 'step-0006' "not in main's history"
+
+echo "audit_tamper: the untouched game passes; 24 cheats caught"
