@@ -218,9 +218,10 @@ static int mac_v2_inputs(EVP_MAC_CTX *ctx, const char *game_id, uint32_t step, c
 
 	if (count && !sorted)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if (count)
+	if (count) {
 		memcpy(sorted, inputs, count * sizeof(*sorted));
-	qsort(sorted, count, sizeof(*sorted), compare_inputs);
+		qsort(sorted, count, sizeof(*sorted), compare_inputs);
+	}
 	for (i = 1; i < count; i++)
 		if (strcmp(sorted[i - 1].player, sorted[i].player) == 0) {
 			est_error_set(EST_EINVAL, "dice: player \"%s\" is awaited twice in the seed's inputs",
