@@ -14,6 +14,7 @@
 #include "audit/audit.h"
 #include "dice/dice.h"
 #include "game/game.h"
+#include "intake/intake.h"
 #include "turn/turn.h"
 #include "step/step.h"
 #include "orders/orders.h"
@@ -1075,6 +1076,47 @@ static int game_before(audit *a, long long step)
 }
 
 /*
+ * A player the manifest gives default orders had no order the step should
+ * have taken: an order file at main before the step that `run` takes
+ * (signature, binding, turn, rules, as run checks it, at the step's own
+ * time) but that stands neither under "orders" nor refused is an accepted
+ * order the GM dropped. A sealed game's orders are the GM's until reveal.
+ */
+static int check_missing(audit *a, long long step, const json_t *manifest)
+{
+	const json_t *entry;
+	char tag[40], path[320];
+	long long when;
+	size_t i;
+	int failed = 0;
+
+	if (a->sealed || !json_array_size(json_object_get(manifest, "missing")))
+		return 0;
+	tag_of(tag, step);
+	if (game_before(a, step) < 0 || est_store_commit_time(&when, a->store, tag) < 0)
+		return -1;
+	json_array_foreach(json_object_get(manifest, "missing"), i, entry) {
+		const char *player = json_string_value(json_object_get(entry, "player"));
+		char *bytes = NULL, *sig = NULL;
+		size_t len, sig_len;
+
+		est_game_order_path(path, a->at, player, 0);
+		if (est_game_order_read(&bytes, &len, a->at, player, 0) == 0 &&
+		    est_game_order_read(&sig, &sig_len, a->at, player, EST_ORDER_SIG) == 0 &&
+		    est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0)
+			failed = fail(a, step, path, "missing", "%s was at main when step %lld was resolved and "
+				      "holds, yet the manifest gives player \"%s\" default orders: an accepted "
+				      "order was left out", path, step, player);
+		est_error_clear();
+		free(bytes);
+		free(sig);
+		if (failed)
+			break;
+	}
+	return failed;
+}
+
+/*
  * What players read of the step: events.json, report.txt, report.html and
  * map.svg, made again (est_step_derived, as the step made them) from the
  * replay, the game as it stood before the step (its players, its
@@ -1148,6 +1190,29 @@ out:
 	return failed;
 }
 
+/*
+ * Step t's tag names a commit of main's history that follows step t-1's:
+ * a step resolved on a side branch (its templates, acts or keys never on
+ * main) is no step of this game.
+ */
+static int check_on_main(audit *a, long long t, const char *tag)
+{
+	char before[40];
+	int on_main = 0, follows = 0;
+
+	tag_of(before, t - 1);
+	if (est_store_descends(&on_main, a->store, "main", tag) < 0 ||
+	    est_store_descends(&follows, a->store, tag, before) < 0) {
+		est_error_clear();
+		on_main = follows = 0;
+	}
+	if (!on_main || !follows)
+		return fail(a, t, tag, "history", "tag %s names a commit %s; steps follow one another on "
+			    "main, each tag on main's history after the one before it", tag,
+			    !on_main ? "that is not in main's history" : "that does not follow the step before");
+	return 0;
+}
+
 /* One step: its files, its orders, its dice, and the state they give. */
 static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], audit *a, long long step)
 {
@@ -1162,7 +1227,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	snprintf(mpath, sizeof(mpath), "turns/%04lld/manifest.json", step);
 	snprintf(dpath, sizeof(dpath), "turns/%04lld/dice.json", step);
 	tag_of(tag, step);
-	if ((failed = check_tree(a, step, tag)) != 0 || (failed = check_fixed(a, step, tag)) != 0 ||
+	if ((failed = check_tree(a, step, tag)) != 0 || (failed = check_on_main(a, step, tag)) != 0 ||
+	    (failed = check_fixed(a, step, tag)) != 0 ||
 	    (failed = check_gm_acts(a, step, sha)) != 0 ||
 	    (failed = read_step_file(&manifest_text, &mlen, a, step, mpath)) != 0 ||
 	    (failed = read_step_file(&dice_text, &dlen, a, step, dpath)) != 0 ||
@@ -1184,6 +1250,8 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 		kind = json_string("gm");
 	} else {
 		failed = gather_orders(orders, press, a, step, manifest, *wrapped, sha, mpath);
+		if (!failed)
+			failed = check_missing(a, step, manifest);
 		/* The kind of step resolved, as the state before it awaited. */
 		if (!failed && est_turn_ruleset_pending(&pending, a->rs, a->rules, *wrapped) < 0)
 			failed = -1;
@@ -1228,29 +1296,6 @@ out:
 }
 
 /* No step missing, none after the last, and main's state.json the last step's. */
-/*
- * Step t's tag names a commit of main's history that follows step t-1's:
- * a step resolved on a side branch (its templates, acts or keys never on
- * main) is no step of this game.
- */
-static int check_on_main(audit *a, long long t, const char *tag)
-{
-	char before[40];
-	int on_main = 0, follows = 0;
-
-	tag_of(before, t - 1);
-	if (est_store_descends(&on_main, a->store, "main", tag) < 0 ||
-	    est_store_descends(&follows, a->store, tag, before) < 0) {
-		est_error_clear();
-		on_main = follows = 0;
-	}
-	if (!on_main || !follows)
-		return fail(a, t, tag, "history", "tag %s names a commit %s; steps follow one another on "
-			    "main, each tag on main's history after the one before it", tag,
-			    !on_main ? "that is not in main's history" : "that does not follow the step before");
-	return 0;
-}
-
 static int check_history(audit *a, long long last)
 {
 	char **names = NULL, name[32], tag[40], target[EST_STORE_OID_HEX + 1], *at_main = NULL, *at_tag = NULL;
@@ -1267,8 +1312,6 @@ static int check_history(audit *a, long long last)
 			failed = fail(a, t, tag, "history", "step %lld has no tag %s: a step was dropped or "
 				      "its tag removed (a clone that never fetched the tags has none: "
 				      "git fetch --tags, then audit again)", t, tag);
-		} else if ((failed = check_on_main(a, t, tag)) != 0) {
-			break;
 		} else if ((size_t)(t - 1) >= count || strcmp(names[t - 1], name) != 0) {
 			failed = fail(a, t, "turns/", "history", "turns/%s is missing at main: a step was "
 				      "dropped from the history", name);

@@ -91,6 +91,39 @@ expect_exit 65 "$ESTAFETTE" audit ghost
 grep -q 'names player "zz1", whom step 2 did not await' "$WORK/last.err" ||
 	fail "the ghost player: $(cat "$WORK/last.out" "$WORK/last.err")"
 
+# A GM who drops an accepted order: france's file, recorded before the step, set
+# aside and france given default orders, with the manifest, the inputs and the seed
+# made again to match, in the step's own commit and tag.
+cp -a game dropped
+"$PY" - dropped "$TOP/tests/helpers" <<'PY'
+import json, os, sys
+repo, helpers = sys.argv[1], sys.argv[2]
+sys.path.insert(0, helpers)
+import dice_check as dc
+def load(path):
+    with open(f"{repo}/{path}") as f:
+        return json.load(f)
+def save(path, d):
+    with open(f"{repo}/{path}", "w") as f:
+        f.write(json.dumps(d, indent=2, sort_keys=True) + "\n")
+m, d = load("turns/0002/manifest.json"), load("turns/0002/dice.json")
+france = m["orders"].pop(0)
+m["missing"].append({"player": "france", "powers": france["powers"], "missed_in_a_row": 1,
+                     "policy": "no moves received: the ruleset's default orders", "orders": {"France": []}})
+for f in ("france.json", "france.json.sig"):
+    os.remove(f"{repo}/turns/0002/orders/{f}")
+d["inputs"]["awaited"] = [{"player": "france", "sha256": None}]
+inputs = dc.v2_inputs(d["inputs"]["game"], 2, bytes.fromhex(d["inputs"]["prev"]), {"france": None})
+d["seed"] = dc.v2_seed(bytes.fromhex(d["reveal"]), dc.V2_STEP, inputs).hex()
+save("turns/0002/manifest.json", m)
+save("turns/0002/dice.json", d)
+PY
+git -C dropped -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
+git -C dropped tag -f step-0002 main >/dev/null
+expect_exit 65 "$ESTAFETTE" audit dropped
+grep -q 'orders/france.json was at main when step 2 was resolved and holds' "$WORK/last.err" ||
+	fail "the dropped order: $(cat "$WORK/last.out" "$WORK/last.err")"
+
 # An input edited after the fact: france's file swapped for another in dice.json.
 "$PY" - game/turns/0002/dice.json <<'PY'
 import json, sys
