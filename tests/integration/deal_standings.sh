@@ -146,8 +146,10 @@ expect_exit 0 $check repo games/c
 grep -qx "dice_check: 31 hidden rolls agree" "$WORK/last.out" || fail "dice_check after reveal: $(cat "$WORK/last.out")"
 git clone -q games/c player-copy
 git clone -q games/b player-copy-b
+# Unrevealed, but the deal's secret is a public test secret (--test-dice-secret), from
+# which the audit draws the hidden chain (checked against the tip): complete all the same.
 ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy-b
-grep -q 'NOT COMPLETE' "$WORK/last.out" || fail "a player's audit of an unrevealed game: $(cat "$WORK/last.out")"
+grep -q 'all 1 steps hold' "$WORK/last.out" || fail "a player's audit of an unrevealed test-secret game: $(cat "$WORK/last.out")"
 ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy
 grep -q 'all 1 steps hold' "$WORK/last.out" || fail "a player's audit after reveal: $(cat "$WORK/last.out")"
 
