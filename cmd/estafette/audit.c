@@ -1,6 +1,7 @@
 /* estafette audit GAME [--json]: replay and verify the whole history (internal/audit) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -36,7 +37,7 @@ int cmd_audit(int argc, char **argv)
 	struct est_opt_args a;
 	json_t *report = NULL;
 	const json_t *f, *checked;
-	char *home, summary[512];
+	char *home, summary[768];
 	int json, error, status = 0;
 
 	if ((error = est_opt_parse(&a, &audit_cmd, argc, argv)) != 0)
@@ -58,6 +59,14 @@ int cmd_audit(int argc, char **argv)
 		 (long long)json_integer_value(json_object_get(checked, "rolls")),
 		 (long long)json_integer_value(json_object_get(checked, "order_files")),
 		 (long long)json_integer_value(json_object_get(checked, "derived")));
+	if (json_object_get(checked, "signed_commits")) {
+		size_t n = strlen(summary);
+		snprintf(summary + n, sizeof(summary) - n, ", %lld commits and %lld step tags signed by the "
+			 "GM and %lld players' commits of order files only",
+			 (long long)json_integer_value(json_object_get(checked, "signed_commits")),
+			 (long long)json_integer_value(json_object_get(checked, "signed_tags")),
+			 (long long)json_integer_value(json_object_get(checked, "player_commits")));
+	}
 	if (json) {
 		cmd_print_json(report);
 	} else if (!json_is_true(json_object_get(report, "ok"))) {

@@ -46,6 +46,10 @@ typedef struct {
 	long long order_files;         /* files under turns/NNNN/orders/ matched to the manifest */
 	long long derived;             /* derived files rendered again and compared */
 	long long underived;           /* steps whose derived files could not be made again */
+	int signed_history;            /* game.json "signed_history": true */
+	long long signed_commits;      /* commits of main with a good signature by the GM */
+	long long player_commits;      /* unsigned commits of main that change only a player's order files */
+	long long signed_tags;         /* step tags with a good signature by the GM */
 	const char *path;              /* the game's repository */
 	est_game *at;                  /* the game as it stood before the step being checked */
 	unsigned char *chain;          /* chain[k]: hash^k of the hidden chain's known end (32 bytes each) */
@@ -1295,6 +1299,199 @@ out:
 	return failed;
 }
 
+/* The principal and namespace of the GM's signatures on commits and tags (docs/protocol.md "Signatures"). */
+#define GM_PRINCIPAL "gm"
+#define GIT_NAMESPACE "git"
+
+/*
+ * Is `path` one of the files a player may commit unsigned (docs/protocol.md
+ * "Signed history"): orders/<player>.json, orders/<player>.commitment.json,
+ * or either's .sig, for a player of game.json? The player's id into
+ * seat[65].
+ */
+static int player_order_path(char seat[65], const audit *a, const char *path)
+{
+	static const char *const suffixes[] = {".commitment.json.sig", ".commitment.json", ".json.sig",
+					       ".json"};
+	const char *name = path + strlen("orders/");
+	const json_t *p;
+	size_t i, n, len;
+
+	if (strncmp(path, "orders/", strlen("orders/")) != 0 || strchr(name, '/'))
+		return 0;
+	len = strlen(name);
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		n = strlen(suffixes[i]);
+		if (len > n && len - n < 65 && strcmp(name + len - n, suffixes[i]) == 0)
+			break;
+	}
+	if (i == sizeof(suffixes) / sizeof(suffixes[0]))
+		return 0;
+	memcpy(seat, name, len - n);
+	seat[len - n] = '\0';
+	json_array_foreach(json_object_get(a->game, "players"), i, p)
+		if (same_string(json_object_get(p, "id"), seat))
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 when `data` carries a good signature `sig` by the GM's key of step 0's
+ * keys/allowed_signers in namespace "git", at time `when`; else 0 with the
+ * reason in why[256].
+ */
+static int gm_signed(char why[256], const audit *a, const char *sig, size_t sig_len, const char *data,
+		     size_t data_len, long long when)
+{
+	if (!sig) {
+		snprintf(why, 256, "it carries no signature");
+		return 0;
+	}
+	if (est_sshsig_verify(a->signers, a->signers_len, GM_PRINCIPAL, GIT_NAMESPACE, data, data_len, sig,
+			      sig_len, (time_t)when) == 0)
+		return 1;
+	snprintf(why, 256, "its signature is not a good one by the GM's key: %s", est_error_message());
+	est_error_clear();
+	return 0;
+}
+
+/*
+ * An unsigned commit (why: what its signature lacks) must be a player's:
+ * one parent, and nothing changed but one player's own order files, added
+ * or changed as plain files. Returns 0 or fail's 1.
+ */
+static int check_player_commit(audit *a, long long step, const json_t *c, const char *name, const char *why)
+{
+	const json_t *parents = json_object_get(c, "parents"), *ch;
+	const char *id = json_string_value(json_object_get(c, "commit"));
+	char seat[65], first[65] = "";
+	json_t *changes = NULL;
+	size_t i;
+	int failed = 0;
+
+	if (json_array_size(parents) != 1)
+		return fail(a, step, name, "signatures", "%s is not the GM's (%s), and it has %zu parents, but "
+			    "only the GM's commits may%s: a commit the GM did not make changed the game",
+			    name, why, json_array_size(parents), json_array_size(parents) ? " merge" :
+			    " start a history");
+	if (est_store_changes(&changes, a->store, json_string_value(json_array_get(parents, 0)), id) < 0)
+		return -1;
+	if (json_array_size(changes) == 0)
+		failed = fail(a, step, name, "signatures", "%s is not the GM's (%s), and it changes no file, "
+			      "but a player's commit only brings in order files", name, why);
+	json_array_foreach(changes, i, ch) {
+		const char *path = json_string_value(json_object_get(ch, "path"));
+		if (failed)
+			break;
+		if (!player_order_path(seat, a, path) || (first[0] && strcmp(seat, first) != 0))
+			failed = fail(a, step, name, "signatures", "%s is not the GM's (%s), and it changes %s, "
+				      "but a commit not signed by the GM may change only one player's "
+				      "orders/<player>.json, orders/<player>.commitment.json and their .sig: "
+				      "someone other than the GM changed the game", name, why, path);
+		else if (!same_string(json_object_get(ch, "status"), "added") &&
+			 !same_string(json_object_get(ch, "status"), "modified"))
+			failed = fail(a, step, name, "signatures", "%s is not the GM's (%s), and %s is %s in it, "
+				      "but a player's commit only adds or changes order files", name, why, path,
+				      json_string_value(json_object_get(ch, "status")));
+		else if (json_integer_value(json_object_get(ch, "mode")) != 0100644)
+			failed = fail(a, step, name, "signatures", "%s is not the GM's (%s), and %s in it is "
+				      "not a plain file (mode 100644)", name, why, path);
+		else
+			snprintf(first, sizeof(first), "%s", seat);
+	}
+	json_decref(changes);
+	if (!failed)
+		a->player_commits++;
+	return failed;
+}
+
+/*
+ * A signed history (game.json "signed_history": true): every commit of
+ * main is signed by the GM or is a player's order files only, and every
+ * step tag is signed by the GM, names its own step and tags a commit the
+ * GM signed.
+ */
+static int check_signatures(audit *a, long long last)
+{
+	char tag[40], target[EST_STORE_OID_HEX + 1], name[160], why[256];
+	char *sig = NULL, *data = NULL;
+	json_t *log = NULL, *steps = json_object(), *signed_ids = json_object(), *c;
+	size_t sig_len, data_len, i;
+	long long step = 0;
+	int failed = 0;
+
+	if (!steps || !signed_ids || est_store_log(&log, a->store) < 0) {
+		failed = -1;
+		goto out;
+	}
+	for (long long t = 0; t <= last; t++) {
+		tag_of(tag, t);
+		if (est_store_tag_target(target, a->store, tag) < 0) {
+			failed = -1;
+			goto out;
+		}
+		json_object_set_new(steps, target, json_integer(t));
+	}
+	json_array_foreach(log, i, c) {
+		const char *id = json_string_value(json_object_get(c, "commit"));
+		const json_t *at = json_object_get(steps, id);
+		/* the step a commit belongs to: its own, or the one it leads to */
+		long long of = at ? json_integer_value(at) : step + 1;
+		if (at)
+			step = json_integer_value(at);
+		snprintf(name, sizeof(name), "commit %.7s \"%.100s\"", id,
+			 json_string_value(json_object_get(c, "subject")));
+		if (est_store_commit_signature(&sig, &sig_len, &data, &data_len, a->store, id) < 0) {
+			failed = -1;
+			goto out;
+		}
+		if (gm_signed(why, a, sig, sig_len, data, data_len,
+			      json_integer_value(json_object_get(c, "time")))) {
+			a->signed_commits++;
+			json_object_set_new(signed_ids, id, json_true());
+		} else if ((failed = check_player_commit(a, of, c, name, why)) != 0) {
+			goto out;
+		}
+		free(sig);
+		free(data);
+		sig = data = NULL;
+	}
+	for (long long t = 0; t <= last && !failed; t++) {
+		char line[64];
+		long long when = 0;
+		tag_of(tag, t);
+		if (est_store_tag_target(target, a->store, tag) < 0 ||
+		    est_store_tag_signature(&sig, &sig_len, &data, &data_len, a->store, tag) < 0 ||
+		    est_store_commit_time(&when, a->store, target) < 0) {
+			failed = -1;
+			goto out;
+		}
+		snprintf(line, sizeof(line), "\ntag %s\n", tag);
+		if (!gm_signed(why, a, sig, sig_len, data, data_len, when))
+			failed = fail(a, t, tag, "signatures", "tag %s is not the GM's: %s%s; a step tag is an "
+				      "annotated tag the GM signed", tag, why, sig ? "" : " (a lightweight "
+				      "tag or an unsigned one)");
+		else if (!strstr(data, line))
+			failed = fail(a, t, tag, "signatures", "tag %s is the GM's tag of another name, copied",
+				      tag);
+		else if (!json_object_get(signed_ids, target))
+			failed = fail(a, t, tag, "signatures", "tag %s points to %.7s, which is not a commit of "
+				      "main the GM signed", tag, target);
+		else
+			a->signed_tags++;
+		free(sig);
+		free(data);
+		sig = data = NULL;
+	}
+out:
+	free(sig);
+	free(data);
+	json_decref(signed_ids);
+	json_decref(steps);
+	json_decref(log);
+	return failed;
+}
+
 /* No step missing, none after the last, and main's state.json the last step's. */
 static int check_history(audit *a, long long last)
 {
@@ -1439,6 +1636,7 @@ static int open_audit(audit *a, const char *path, const char *home)
 	if (!a->have_hidden)
 		a->have_hidden = test_secret_hidden(a->hidden_secret, a->game);
 	a->sealed = json_is_true(json_object_get(a->game, "sealed"));
+	a->signed_history = json_is_true(json_object_get(a->game, "signed_history"));
 	if (a->sealed && home)
 		open_sealed_store(a, home);
 	return 0;
@@ -1481,6 +1679,17 @@ static json_t *checks(const audit *a, long long last)
 		"and are the committed files byte for byte");
 	json_object_set_new(derived, "steps_not_checked", json_integer(a->underived));
 	json_array_append_new(list, derived);
+	if (a->signed_history) {
+		json_t *sigs = check_entry("signatures", a->signed_commits + a->player_commits, "commits",
+			"every commit of main carries a good signature by the GM's key (principal gm of step "
+			"0's keys/allowed_signers, namespace git) or changes only one player's order files, "
+			"and every step tag is an annotated tag the GM signed, of its own name, on a commit "
+			"the GM signed");
+		json_object_set_new(sigs, "signed_commits", json_integer(a->signed_commits));
+		json_object_set_new(sigs, "player_commits", json_integer(a->player_commits));
+		json_object_set_new(sigs, "signed_tags", json_integer(a->signed_tags));
+		json_array_append_new(list, sigs);
+	}
 	return list;
 }
 
@@ -1510,6 +1719,8 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 		failed = check_keys(&a, 0, "step-0000");
 	if (!failed)
 		failed = check_history(&a, last);
+	if (!failed && a.signed_history)
+		failed = check_signatures(&a, last);
 	if (!failed)
 		failed = check_fixed(&a, last, "main");
 	if (!failed)
@@ -1535,6 +1746,12 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 				"failure", a.failure, "complete", a.failure == NULL && a.unverified == NULL,
 				"unverified", a.unverified, "checks", checks(&a, last));
 	error = *report_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+	if (*report_out && a.signed_history) {
+		json_t *checked = json_object_get(*report_out, "checked");
+		json_object_set_new(checked, "signed_commits", json_integer(a.signed_commits));
+		json_object_set_new(checked, "player_commits", json_integer(a.player_commits));
+		json_object_set_new(checked, "signed_tags", json_integer(a.signed_tags));
+	}
 out:
 	OPENSSL_cleanse(a.hidden_secret, sizeof(a.hidden_secret));
 	if (a.chain)

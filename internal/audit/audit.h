@@ -41,6 +41,15 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *     byte for byte; a file no template makes is absent. A file that cannot
  *     be made again (no templates, one that does not parse) is a failure
  *     naming it, never a pass;
+ *   - a signed history (game.json "signed_history": true at step 0): every
+ *     commit of main carries a good SSH signature (namespace "git") by the
+ *     key of principal "gm" in step 0's keys/allowed_signers, or is a
+ *     player's: one parent, and it only adds or changes one player's
+ *     orders/<player>.json, orders/<player>.commitment.json and their .sig
+ *     as plain files (a merge must be the GM's); every step tag is an
+ *     annotated tag the GM signed, of its own name, on a commit of main the
+ *     GM signed (check "signatures", the file "commit <7 hex> \"subject\""
+ *     or the tag's name);
  *   - reveal.json, if the GM published it (estafette reveal): its value h_T
  *     hashes to game.json's hidden_chain_tip in T steps; revealed/NNNN/
  *     holds the hidden rolls (and, sealed, the whole state) the replay gives.
@@ -61,7 +70,9 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  * "checks": [{"check": "history", "setup", "dice", "orders", "orders
  * folder", "rolls", "state" or "derived", "count": how many were checked,
  * "unit": of what ("steps", "files", ...), "what": the check in words;
- * "derived" adds "steps_not_checked": steps not re-resolved}], "ok": bool,
+ * "derived" adds "steps_not_checked": steps not re-resolved; a signed
+ * history adds "signatures", counting commits, with "signed_commits",
+ * "player_commits" and "signed_tags", which "checked" also has}], "ok": bool,
  * "failure": null or {"step", "file", "check", "message"} naming the first
  * step and file that do not hold ("check" is "derived" for a derived file,
  * "orders folder" for a file the manifest does not list), "complete": ok

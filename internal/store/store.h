@@ -392,4 +392,61 @@ int est_store_pin(est_store *store, const char *rev);
 int est_store_tag_target(char out[EST_STORE_OID_HEX + 1], est_store *store,
 			 const char *tag);
 
+/*
+ * The commits of refs/heads/main, as `git rev-list --topo-order --reverse
+ * main` lists them: oldest first, each after its parents. *out is a new
+ * JSON array (caller decrefs) of {"commit": 40 hex, "subject": the first
+ * line of its message, "parents": [40 hex, ...] (none for a root commit),
+ * "time": committer time in seconds since the epoch}. For an auditor,
+ * who must look at every commit (docs/protocol.md "Signed history").
+ *
+ * Errors: EST_ENOTFOUND if main has no commit; EST_ENOMEM; EST_ERROR
+ * (libgit2).
+ */
+int est_store_log(json_t **out, est_store *store);
+
+/*
+ * What commit `commit` (40 hex) changes against commit `parent` (40 hex;
+ * NULL: against nothing, as for a root commit), file by file, with no
+ * rename detection: *out is a new JSON array (caller decrefs) of {"path":
+ * the file's path, "status": "added", "modified", "deleted" or
+ * "typechange", "mode": the file's git mode (0100644 = 33188 for a plain
+ * file; the old mode for a deleted file)}. Empty when the trees are equal.
+ *
+ * Errors: EST_EINVAL if either is not 40 hex digits or names no commit;
+ * EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_changes(json_t **out, est_store *store, const char *parent, const char *commit);
+
+/*
+ * The signature of commit `commit` (40 hex) and the bytes it signs, as
+ * `git verify-commit` takes them apart: its "gpgsig" header (for an SSH
+ * signature the armored "-----BEGIN SSH SIGNATURE-----" block) into
+ * *sig_out, and the commit object without that header into *data_out,
+ * which the signer signed in namespace "git" (est_sshsig_verify). Both are
+ * new NUL-terminated buffers (lengths without the NUL) the caller frees. An
+ * unsigned commit gives NULL and 0 for both, and 0.
+ *
+ * Errors: EST_EINVAL if `commit` is not 40 hex digits or names no commit;
+ * EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_commit_signature(char **sig_out, size_t *sig_len, char **data_out, size_t *data_len,
+			       est_store *store, const char *commit);
+
+/*
+ * The SSH signature of tag `tag` (refs/tags/<tag>) and the bytes it signs,
+ * as `git verify-tag` takes a tag object apart (and as est_store_tag()
+ * writes one, like `git tag -s`): the signature is appended to the tag's
+ * message, from the last line that opens "-----BEGIN SSH SIGNATURE-----"
+ * to the end, into *sig_out; everything before it into *data_out. Both are
+ * new NUL-terminated buffers (lengths without the NUL) the caller frees. A
+ * lightweight tag (no tag object) or an annotated tag without an SSH
+ * signature gives NULL and 0 for both, and 0.
+ *
+ * Errors: EST_ENOTFOUND if there is no such tag; EST_EINVAL if `tag` is
+ * not a valid tag name; EST_ENOMEM; EST_ERROR (libgit2).
+ */
+int est_store_tag_signature(char **sig_out, size_t *sig_len, char **data_out, size_t *data_len,
+			    est_store *store, const char *tag);
+
 #endif

@@ -83,7 +83,10 @@ cp game/keys/allowed_signers keys.bak
 echo "allies namespaces=\"estafette-orders\" $(cut -d' ' -f1,2 allies.pub)" >> game/keys/allowed_signers
 git -C game -c user.name=x -c user.email=x@example.org commit -qam "a key slipped in"
 expect_exit 78 "$ESTAFETTE" status game
-git -C game -c user.name=x -c user.email=x@example.org revert --no-edit HEAD >/dev/null || fail "revert"
+# The audit names the commit: not the GM's, in a game whose history the GM signs.
+expect_exit 65 "$ESTAFETTE" audit game
+grep -q 'commit [0-9a-f]* "a key slipped in" (signatures)' "$WORK/last.err" || fail "audit: $(cat "$WORK/last.err")"
+git -C game reset -q --hard HEAD~1
 "$ESTAFETTE" run game --now "@$R" | grep -q "resolved step 3" || fail "the new player's orders did not resolve step 3"
 grep -qF 'The GM gave the seat of "allies" to New Allied player <new@example.org>' game/turns/0003/report.txt ||
 	fail "the report does not tell the replacement"
@@ -121,6 +124,13 @@ expect_exit 64 "$ESTAFETTE" gm game extend --hours 1 --reason "too late" --now "
 git clone -q --no-local game forged
 sed -i 's/a rules question/the GM slept/' forged/turns/0002/gm/0002-02.json
 git -C forged -c user.name=x -c user.email=x@example.org commit -qam forged
+"$ESTAFETTE" audit forged --json > forged.json && fail "audit missed an edited GM act"
+# Not the GM's commit: the signed history names it first.
+[ "$(json_get 'd["failure"]["check"], d["failure"]["file"]' < forged.json)" = \
+  "signatures commit $(git -C forged rev-parse --short=7 HEAD) \"forged\"" ] || fail "$(cat forged.json)"
+# The GM's own commit of the edit: the act's signature names the file.
+git -C forged -c user.name=x -c user.email=x@example.org -c gpg.format=ssh -c user.signingkey="$WORK/gm" \
+	commit -q --amend -S --no-edit
 "$ESTAFETTE" audit forged --json > forged.json && fail "audit missed an edited GM act"
 [ "$(json_get 'd["failure"]["file"]' < forged.json)" = turns/0002/gm/0002-02.json ] || fail "$(cat forged.json)"
 git -C game fsck --strict --no-progress || fail "git fsck"
