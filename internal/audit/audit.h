@@ -17,8 +17,10 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *   - step 0: the ruleset's set-up from rules/ and game.json's options gives
  *     state.json exactly; the ruleset version is the one game.json recorded;
  *   - every step's files under turns/NNNN/ and the state at main are those of
- *     the step's own commit (nothing edited afterwards), and no step is
- *     missing between 0 and the last;
+ *     the step's own commit (the same tree: nothing added or edited
+ *     afterwards), turns/NNNN/ holds only what a step writes, no step is
+ *     missing between 0 and the last, and each step's tag lies on main's
+ *     history after the one before it;
  *   - turns/NNNN/orders/, in the step's commit and at main, holds only the
  *     files the manifest lists as resolved (order files, commitments, their
  *     signatures: est_step_manifest_lists);
@@ -27,10 +29,16 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *     of the commit before the step, which must be the one step 0 committed:
  *     a key added later could sign for anyone); its binding (game, step,
  *     prev) holds;
- *   - the powers answered are those the state awaited; default orders given
- *     for a missing power are the ruleset's;
- *   - the revealed chain value hashes to the previous one (to game.json's tip
- *     for step 1), the manifest's SHA-256 and the step seed are as recorded;
+ *   - the players the manifest answers for (orders, missing) are exactly
+ *     those the state awaited, each with its awaited powers; default orders
+ *     given for a missing power are the ruleset's; a player given defaults
+ *     had no order at main before the step that est_intake_check_recorded
+ *     accepts at the step commit's time (unsealed games);
+ *   - dice.json is a record of the protocol game.json names (v1 or v2; any
+ *     other is refused): the revealed chain value hashes to the previous one
+ *     (to game.json's tip for step 1), the manifest's SHA-256 (v1) or the
+ *     step's inputs made again (v2, est_step_dice_inputs) and the step seed
+ *     are as recorded;
  *   - re-resolving the step with the ruleset from the previous state draws
  *     exactly the rolls of dice.json and gives state.json's SHA-256;
  *   - what players read: events.json, report.txt, report.html and map.svg
@@ -54,7 +62,8 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *     hashes to game.json's hidden_chain_tip in T steps; revealed/NNNN/
  *     holds the hidden rolls (and, sealed, the whole state) the replay gives.
  * Steps that drew hidden rolls (deck shuffles) need the hidden chain: the
- * GM's secrets under `home` ($ESTAFETTE_HOME; NULL: none) or reveal.json.
+ * GM's secrets under `home` ($ESTAFETTE_HOME; NULL: none), reveal.json, or
+ * a sample game's public dice.test_secret (checked against the tip).
  * A sealed game's steps need it always (the public state.json is the whole
  * state sealed with the step's hidden seed: seal/seal.h), and its order
  * files: revealed/NNNN/orders/ at main, or the GM's sealed store under
