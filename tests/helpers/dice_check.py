@@ -213,43 +213,34 @@ def check_vector_v2(r1):
 
 def check_design_text_v2(path):
     """The v2 values must be the ones the document prints in its v2 vector."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    section = text.split("Test vector (v2)", 1)
-    if len(section) != 2:
-        raise Disagreement("%s: no \"Test vector (v2)\" section" % path)
-    text = section[1]
-    for name, value in VECTOR_V2.items():
-        if value not in text:
-            raise Disagreement("%s: the v2 vector's %s %s is not in the document" % (path, name, value))
-    rolls = re.search(r"twelve d6:\s*([\d ]+?),\s*then six d10:\s*([\d ]+)", text)
-    if not rolls or [int(x) for x in rolls.group(1).split()] != VECTOR_V2_D6 or \
-            [int(x) for x in rolls.group(2).split()] != VECTOR_V2_D10:
-        raise Disagreement("%s: the document's v2 rolls differ from this checker's" % path)
-    print("ok    the v2 values are those of %s" % path)
+    check_document(path, "Test vector (v2)", "v2 vector", VECTOR_V2, VECTOR_V2_D6, VECTOR_V2_D10)
 
 
 def check_design_text(path):
     """The values above must be the ones the protocol document prints, not a private copy."""
+    check_document(path, "Normative test vector", "vector", VECTOR, VECTOR_D6, VECTOR_D10)
+
+
+def check_document(path, heading, label, values, d6, d10):
+    """Every value of `values` and the rolls d6, d10 appear in PATH after HEADING."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise Unreadable("%s: %s" % (path, e.strerror))
-    section = text.split("Normative test vector", 1)
+    section = text.split(heading, 1)
     if len(section) != 2:
-        raise Disagreement("%s: no \"Normative test vector\" section" % path)
+        raise Disagreement("%s: no \"%s\" section" % (path, heading))
     text = section[1]
-    for name, value in VECTOR.items():
+    for name, value in values.items():
         if value not in text:
-            raise Disagreement("%s: the vector's %s %s is not in the document" % (path, name, value))
+            raise Disagreement("%s: the %s's %s %s is not in the document" % (path, label, name, value))
     rolls = re.search(r"twelve d6:\s*([\d ]+?),\s*then six d10:\s*([\d ]+)", text)
     if not rolls:
         raise Disagreement("%s: no \"twelve d6: ..., then six d10: ...\" line" % path)
-    if [int(x) for x in rolls.group(1).split()] != VECTOR_D6 or \
-            [int(x) for x in rolls.group(2).split()] != VECTOR_D10:
-        raise Disagreement("%s: the document's rolls differ from this checker's" % path)
-    print("ok    the values are those of %s" % path)
+    if [int(x) for x in rolls.group(1).split()] != d6 or [int(x) for x in rolls.group(2).split()] != d10:
+        raise Disagreement("%s: the document's %s rolls differ from this checker's" % (path, label))
+    print("ok    the %s values are those of %s" % (label, path))
 
 
 def git_blob(repo, path, rev=REF):

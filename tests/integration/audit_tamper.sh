@@ -362,23 +362,14 @@ caught "(o2) a file slipped into step 6's commit" "$c" 6 'turns/0006' 'no file a
 # and the seed made again to match (a v1 game: the seed is over the manifest).
 c=$(copy cheat-p)
 reset_to_step "$c" 5
-edit_json "$c/turns/0005/manifest.json" 'd["missing"].append({"player": "zz1", "powers": [], "policy": "ghost"})'
 "$PY" - "$c" "$TOP/tests/helpers" <<'PY'
-import json, sys
-repo, helpers = sys.argv[1], sys.argv[2]
-sys.path.insert(0, helpers)
-import dice_check as dc
-with open(f"{repo}/turns/0005/manifest.json", "rb") as f:
-    manifest = dc.sha256(f.read())
-with open(f"{repo}/turns/0005/dice.json") as f:
-    d = json.load(f)
-with open(f"{repo}/game.json") as f:
-    game = json.load(f)
-d["manifest_sha256"] = manifest.hex()
-d["seed"] = dc.step_seed(bytes.fromhex(d["reveal"]), dc.DOMAIN_STEP, game["id"], 5, manifest).hex()
-with open(f"{repo}/turns/0005/dice.json", "w") as f:
-    json.dump(d, f, indent=2, ensure_ascii=False)
-    f.write("\n")
+import sys
+repo = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import forge_step as fs
+m, d = fs.load(repo, "turns/0005/manifest.json"), fs.load(repo, "turns/0005/dice.json")
+m["missing"].append({"player": "zz1", "powers": [], "policy": "ghost"})
+fs.reseed(repo, 5, m, d)
 PY
 rewrite_step "$c" 5 "turns/0005/dice.json turns/0005/manifest.json"
 caught "(p) a player step 5 did not await, listed as missing" "$c" 5 'turns/0005/manifest\.json' 'did not await'

@@ -65,25 +65,15 @@ done
 # tag: the dice agree with themselves, but the step did not await that player.
 cp -a game ghost
 "$PY" - ghost "$TOP/tests/helpers" <<'PY'
-import json, sys
-repo, helpers = sys.argv[1], sys.argv[2]
-sys.path.insert(0, helpers)
-import dice_check as dc
-def load(path):
-    with open(f"{repo}/{path}") as f:
-        return json.load(f)
-def save(path, d):
-    with open(f"{repo}/{path}", "w") as f:
-        f.write(json.dumps(d, indent=2, sort_keys=True) + "\n")
-m, d = load("turns/0002/manifest.json"), load("turns/0002/dice.json")
+import sys
+repo = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import forge_step as fs
+m, d = fs.load(repo, "turns/0002/manifest.json"), fs.load(repo, "turns/0002/dice.json")
 m["missing"].append({"player": "zz1", "powers": [], "missed_in_a_row": 1, "policy": "ghost"})
 d["inputs"]["awaited"] = sorted(d["inputs"]["awaited"] + [{"player": "zz1", "sha256": None}],
                                 key=lambda e: e["player"].encode())
-awaited = {e["player"]: bytes.fromhex(e["sha256"]) if e["sha256"] else None for e in d["inputs"]["awaited"]}
-inputs = dc.v2_inputs(d["inputs"]["game"], 2, bytes.fromhex(d["inputs"]["prev"]), awaited)
-d["seed"] = dc.v2_seed(bytes.fromhex(d["reveal"]), dc.V2_STEP, inputs).hex()
-save("turns/0002/manifest.json", m)
-save("turns/0002/dice.json", d)
+fs.reseed(repo, 2, m, d)
 PY
 git -C ghost -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
 git -C ghost tag -f step-0002 main >/dev/null
@@ -96,27 +86,18 @@ grep -q 'names player "zz1", whom step 2 did not await' "$WORK/last.err" ||
 # made again to match, in the step's own commit and tag.
 cp -a game dropped
 "$PY" - dropped "$TOP/tests/helpers" <<'PY'
-import json, os, sys
-repo, helpers = sys.argv[1], sys.argv[2]
-sys.path.insert(0, helpers)
-import dice_check as dc
-def load(path):
-    with open(f"{repo}/{path}") as f:
-        return json.load(f)
-def save(path, d):
-    with open(f"{repo}/{path}", "w") as f:
-        f.write(json.dumps(d, indent=2, sort_keys=True) + "\n")
-m, d = load("turns/0002/manifest.json"), load("turns/0002/dice.json")
+import os, sys
+repo = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import forge_step as fs
+m, d = fs.load(repo, "turns/0002/manifest.json"), fs.load(repo, "turns/0002/dice.json")
 france = m["orders"].pop(0)
 m["missing"].append({"player": "france", "powers": france["powers"], "missed_in_a_row": 1,
                      "policy": "no moves received: the ruleset's default orders", "orders": {"France": []}})
 for f in ("france.json", "france.json.sig"):
     os.remove(f"{repo}/turns/0002/orders/{f}")
 d["inputs"]["awaited"] = [{"player": "france", "sha256": None}]
-inputs = dc.v2_inputs(d["inputs"]["game"], 2, bytes.fromhex(d["inputs"]["prev"]), {"france": None})
-d["seed"] = dc.v2_seed(bytes.fromhex(d["reveal"]), dc.V2_STEP, inputs).hex()
-save("turns/0002/manifest.json", m)
-save("turns/0002/dice.json", d)
+fs.reseed(repo, 2, m, d)
 PY
 git -C dropped -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
 git -C dropped tag -f step-0002 main >/dev/null
