@@ -82,3 +82,19 @@ make_players() {
  {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
 JSON
 }
+
+# join GAME PLAYER[=KEY]...: the join (step 1 of a game under dice v2):
+# each player's signed file with "orders": [], submitted, then a run that
+# resolves the step. KEY defaults to the file named after the player in
+# the current folder.
+join() {
+	local game=$1 p key f; shift
+	for p in "$@"; do
+		key=${p#*=}; p=${p%%=*}
+		f=$WORK/join-$p-$RANDOM.json
+		"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$game" "$p" 1 '[]' > "$f"
+		ssh-keygen -q -Y sign -f "$key" -n estafette-orders "$f"
+		"$ESTAFETTE" submit "$game" "$f" >/dev/null || fail "join: $p's file was refused"
+	done
+	"$ESTAFETTE" run "$game" >/dev/null || fail "join: the run after it failed"
+}

@@ -12,6 +12,7 @@
 #include <openssl/crypto.h>
 
 #include "audit/audit.h"
+#include "audit/accepted.h"
 #include "dice/dice.h"
 #include "game/game.h"
 #include "intake/intake.h"
@@ -40,6 +41,7 @@ typedef struct {
 	est_store *sealed_store;       /* the GM's sealed store, when it is here */
 	int blind;                     /* sealed, and a step could not be replayed */
 	json_t *failure;
+	json_t *recorded;              /* order files main's history recorded, by step (accepted.h) */
 	json_t *unverified;            /* {"steps", "first", "reason"} or NULL */
 	long long steps, orders, rolls;
 	long long dice_steps;          /* steps whose chain value and seed were checked */
@@ -55,6 +57,8 @@ typedef struct {
 	unsigned char *chain;          /* chain[k]: hash^k of the hidden chain's known end (32 bytes each) */
 	long long chain_len;
 } audit;
+
+static int player_order_path(char seat[65], const audit *a, const char *path);
 
 /* What an audit without the hidden parts cannot check (returned by checks, with fail's 1 and -1). */
 #define UNVERIFIABLE 2
@@ -172,8 +176,6 @@ static int as_read(json_t **wrapped)
 /* Step 0: the set-up the ruleset makes from rules/ and the options. */
 static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 {
-	const json_t *options = json_object_get(a->game, "options");
-	json_t *state = NULL;
 	char *text = NULL, *made = NULL;
 	size_t len;
 	int failed;
@@ -181,11 +183,10 @@ static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 	if ((failed = read_at_step(&text, &len, a, 0, "state.json")) != 0)
 		return failed;
 	est_sha256_hex(sha_out, text, len);
-	if (a->rs->setup(&state, a->rules, options ? options : json_object()) < 0) {
+	if (est_turn_setup(wrapped_out, a->rs, a->rules, a->game) < 0) {
 		failed = fail(a, 0, "state.json", "set-up", "the ruleset's set-up fails: %s", est_error_message());
 		goto out;
 	}
-	*wrapped_out = json_pack("{s:s, s:i, s:O}", "game", a->id, "step", 0, "state", state);
 	made = est_json_text(*wrapped_out);
 	if (!made || strcmp(made, text) != 0)
 		failed = fail(a, 0, "state.json", "set-up", "state.json of step 0 is not the set-up %s %s "
@@ -195,7 +196,6 @@ static int check_setup(json_t **wrapped_out, char sha_out[65], audit *a)
 out:
 	free(made);
 	free(text);
-	json_decref(state);
 	return failed;
 }
 
@@ -428,7 +428,7 @@ static int check_dice(unsigned char seed_out[32], unsigned char reveal[32], json
 		      size_t manifest_len, const char *prev_sha, const char *path)
 {
 	unsigned char prev[32], manifest_sha[32], recorded[32], seed[32];
-	int failed, v2 = est_step_dice_version(a->game) == 2;
+	int failed, v2 = est_game_dice_version(a->game) == 2;
 
 	const json_t *algorithm = json_object_get(json_object_get(a->game, "dice"), "algorithm");
 
@@ -477,7 +477,7 @@ static int check_hidden_domain(audit *a, long long step, const json_t *dice)
 {
 	const json_t *deal = json_object_get(a->game, "deal");
 	const json_t *domain = json_object_get(dice, "hidden_domain");
-	const char *want = est_step_dice_version(a->game) == 2 ? EST_DICE_V2_DOMAIN_HIDDEN : EST_DICE_DOMAIN_DEAL;
+	const char *want = est_game_dice_version(a->game) == 2 ? EST_DICE_V2_DOMAIN_HIDDEN : EST_DICE_DOMAIN_DEAL;
 	char path[64];
 
 	snprintf(path, sizeof(path), "turns/%04lld/dice.json", step);
@@ -624,7 +624,7 @@ static int gather_orders(json_t *orders, json_t *press, audit *a, long long step
 		json_array_foreach(json_object_get(entry, "powers"), j, power) {
 			json_t *defaults = NULL;
 			const char *p = json_string_value(power);
-			if (a->rs->default_orders(&defaults, json_object_get(prev, "state"), a->rules, p) < 0)
+			if (est_turn_default_orders(&defaults, a->rs, a->rules, prev, p) < 0)
 				return -1;
 			/* A sealed game's manifest leaves them out: they name hidden cards. */
 			if (!(a->sealed && !json_is_object(given)) &&
@@ -636,14 +636,13 @@ static int gather_orders(json_t *orders, json_t *press, audit *a, long long step
 				return failed;
 		}
 	}
-	if (a->rs->pending(&pending, json_object_get(prev, "state"), a->rules) < 0)
+	if (est_turn_ruleset_pending(&pending, a->rs, a->rules, prev) < 0)
 		return -1;
 	if ((failed = check_awaited(a, step, manifest, pending, path)) != 0) {
 		json_decref(pending);
 		return failed;
 	}
-	int sealed_step = json_is_true(json_object_get(a->game, "sealed_orders")) &&
-			  same_string(json_object_get(pending, "mode"), "simultaneous");
+	int sealed_step = est_turn_sealed_round(a->game, pending);
 	if ((failed = check_commitments(a, step, manifest, prev_sha, sealed_step, path)) != 0) {
 		json_decref(pending);
 		return failed;
@@ -714,17 +713,14 @@ static int resolve_again(json_t **wrapped_out, json_t **events_out, audit *a, lo
 			 const json_t *prev, const json_t *orders, est_dice *dice, est_dice *hidden,
 			 const json_t *act)
 {
-	json_t *state = NULL, *events = NULL;
+	json_t *events = NULL;
 	char path[80];
 	int error;
 
 	if (act)
 		error = est_step_gm_apply(wrapped_out, &events, a->store, prev, act, step);
-	else if ((error = a->rs->resolve(&state, &events, json_object_get(prev, "state"), a->rules,
-					 orders, dice, hidden)) == 0 &&
-		 !(*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", a->id, "step", (json_int_t)step,
-					    "state", state)))
-		error = est_error_set(EST_ENOMEM, "out of memory");
+	else
+		error = est_turn_resolve(wrapped_out, &events, a->rs, a->rules, prev, step, orders, dice, hidden);
 	if (error == 0) {
 		*events_out = events;
 		return 0;
@@ -1080,40 +1076,56 @@ static int game_before(audit *a, long long step)
 }
 
 /*
- * A player the manifest gives default orders had no order the step should
- * have taken: an order file at main before the step that `run` takes
- * (signature, binding, turn, rules, as run checks it, at the step's own
- * time) but that stands neither under "orders" nor refused is an accepted
- * order the GM dropped. A sealed game's orders are the GM's until reveal.
+ * Every order file main's history recorded for the step (accepted.h) that
+ * came before the step's commit and holds as run checks it (signature,
+ * binding, turn, rules; against the game as it stood before the step, at
+ * the step's own time) is an order the GM accepted: the step must have
+ * resolved it or a later seq of its player. A dropped order, or an older
+ * seq put back over a newer one, is caught here. A sealed game's orders
+ * are the GM's until reveal.
  */
-static int check_missing(audit *a, long long step, const json_t *manifest)
+static int check_accepted(audit *a, long long step, const json_t *manifest)
 {
-	const json_t *entry;
-	char tag[40], path[320];
+	const json_t *list, *e;
+	char tag[40], key[32], why[512], seat[65];
 	long long when;
 	size_t i;
 	int failed = 0;
 
-	if (a->sealed || !json_array_size(json_object_get(manifest, "missing")))
+	snprintf(key, sizeof(key), "%lld", step);
+	if (a->sealed || !(list = json_object_get(a->recorded, key)))
 		return 0;
 	tag_of(tag, step);
 	if (game_before(a, step) < 0 || est_store_commit_time(&when, a->store, tag) < 0)
 		return -1;
-	json_array_foreach(json_object_get(manifest, "missing"), i, entry) {
-		const char *player = json_string_value(json_object_get(entry, "player"));
-		char *bytes = NULL, *sig = NULL;
+	json_array_foreach(list, i, e) {
+		const char *commit = json_string_value(json_object_get(e, "commit"));
+		const char *path = json_string_value(json_object_get(e, "path"));
+		const char *player = json_string_value(json_object_get(e, "player"));
+		char *bytes = NULL, *sig = NULL, *sig_path = est_strdup_printf("%s.sig", path);
 		size_t len, sig_len;
+		int before = 0, holds;
 
-		est_game_order_path(path, a->at, player, 0);
-		if (est_game_order_read(&bytes, &len, a->at, player, 0) == 0 &&
-		    est_game_order_read(&sig, &sig_len, a->at, player, EST_ORDER_SIG) == 0 &&
-		    est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0)
-			failed = fail(a, step, path, "missing", "%s was at main when step %lld was resolved and "
-				      "holds, yet the manifest gives player \"%s\" default orders: an accepted "
-				      "order was left out", path, step, player);
+		if (!sig_path || est_store_descends(&before, a->store, tag, commit) < 0) {
+			free(sig_path);
+			return -1;
+		}
+		/* A file under another player's name is not one run reads for this player. */
+		holds = before && player_order_path(seat, a, path) && strcmp(seat, player) == 0 &&
+			est_store_read(&bytes, &len, a->store, commit, path) == 0 &&
+			est_store_read(&sig, &sig_len, a->store, commit, sig_path) == 0 &&
+			est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0;
 		est_error_clear();
 		free(bytes);
 		free(sig);
+		free(sig_path);
+		if (holds && !est_audit_order_kept(why, sizeof(why), manifest, player,
+						   json_integer_value(json_object_get(e, "seq")),
+						   json_string_value(json_object_get(e, "sha256"))))
+			failed = fail(a, step, path, "accepted", "commit %.7s recorded %s for step %lld (player "
+				      "\"%s\", seq %lld, SHA-256 %.16s...), which holds as run checks it, but %s",
+				      commit, path, step, player, (long long)json_integer_value(json_object_get(e, "seq")),
+				      json_string_value(json_object_get(e, "sha256")), why);
 		if (failed)
 			break;
 	}
@@ -1255,7 +1267,7 @@ static int check_step(json_t **wrapped, char sha[65], unsigned char reveal[32], 
 	} else {
 		failed = gather_orders(orders, press, a, step, manifest, *wrapped, sha, mpath);
 		if (!failed)
-			failed = check_missing(a, step, manifest);
+			failed = check_accepted(a, step, manifest);
 		/* The kind of step resolved, as the state before it awaited. */
 		if (!failed && est_turn_ruleset_pending(&pending, a->rs, a->rules, *wrapped) < 0)
 			failed = -1;
@@ -1616,7 +1628,7 @@ static int open_audit(audit *a, const char *path, const char *home)
 				    "keys/allowed_signers")) < 0)
 		return error;
 	a->id = json_string_value(json_object_get(a->game, "id"));
-	if (!est_step_dice_version(a->game))
+	if (!est_game_dice_version(a->game))
 		return est_error_set(EST_EINVAL, "game.json at step-0000: dice.algorithm is \"%s\", neither "
 				     EST_DICE_ALGORITHM " nor " EST_DICE_ALGORITHM_V2 "; the game's dice cannot "
 				     "be checked", json_string_value(json_object_get(json_object_get(a->game, "dice"),
@@ -1664,7 +1676,9 @@ static json_t *checks(const audit *a, long long last)
 		"step 1), and its seed is the one the protocol gives from it and the manifest"));
 	json_array_append_new(list, check_entry("orders", a->orders, "order files",
 		"each resolved order file and its signature: the SHA-256 the manifest lists, a good "
-		"signature of the named player with the game's keys, bound to the game, step and prev"));
+		"signature of the named player with the game's keys, bound to the game, step and prev; "
+		"every order file main's history recorded for a step and that holds was resolved, or a "
+		"later seq of its player"));
 	json_array_append_new(list, check_entry("orders folder", a->order_files, "files",
 		"every file under turns/NNNN/orders/, in the step's commit and at main, is one the "
 		"manifest lists as resolved (order files, signatures, commitments)"));
@@ -1729,6 +1743,8 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 		failed = check_reveal_json(&a, last);
 	if (!failed)
 		failed = check_setup(&wrapped, sha, &a);
+	if (!failed && !a.sealed && est_audit_recorded_orders(&a.recorded, a.store) < 0)
+		failed = -1;
 	for (long long t = 1; t <= last && !failed; t++) {
 		if (progress)
 			progress(payload, t, last);
@@ -1761,6 +1777,7 @@ out:
 	json_decref(wrapped);
 	est_game_free(a.at);
 	json_decref(a.failure);
+	json_decref(a.recorded);
 	json_decref(a.unverified);
 	est_store_free(a.sealed_store);
 	free(a.signers);

@@ -31,9 +31,11 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  *     prev) holds;
  *   - the players the manifest answers for (orders, missing) are exactly
  *     those the state awaited, each with its awaited powers; default orders
- *     given for a missing power are the ruleset's; a player given defaults
- *     had no order at main before the step that est_intake_check_recorded
- *     accepts at the step commit's time (unsealed games);
+ *     given for a missing power are the ruleset's;
+ *   - accepted orders (unsealed games, accepted.h): every order file for the
+ *     step that a commit of main's history recorded before the step's commit
+ *     and that est_intake_check_recorded accepts at the step commit's time
+ *     was resolved, or a later seq of its player was;
  *   - dice.json is a record of the protocol game.json names (v1 or v2; any
  *     other is refused): the revealed chain value hashes to the previous one
  *     (to game.json's tip for step 1), the manifest's SHA-256 (v1) or the

@@ -87,7 +87,7 @@ int est_deal_join(est_deal_source *out, est_changes *c, const char *path, const 
 	out->deal = strdup(json_string_value(json_object_get(src->game, "deal")));
 	out->options = json_deep_copy(json_object_get(src->game, "options"));
 	out->test_secret = test_secret ? strdup(test_secret) : NULL;
-	out->dice_protocol = strdup(est_step_dice_version(src->game) == 2 ? "v2" : "v1");
+	out->dice_protocol = strdup(est_game_dice_version(src->game) == 2 ? "v2" : "v1");
 	if (!out->deal || !out->options || (test_secret && !out->test_secret) || !out->dice_protocol)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 out:

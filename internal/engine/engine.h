@@ -149,6 +149,16 @@ int est_engine_gm_act(json_t **receipt_out, est_game *game, const char *act, con
  */
 int est_engine_remind(int *sent_out, est_game *game, time_t now);
 
+/*
+ * The invitation to the join: while the open step is the join (step 1 of a
+ * game under dice v2, turn/turn.h), a run queues each awaited player whose
+ * file has not arrived a notice saying who they are, what the join asks,
+ * the file to write (with the step's "prev") and where to send it: once per
+ * player (outbox name 0001-PLAYER-join). *sent_out counts those queued by
+ * this call. Errors: those of est_intake_pending and est_game_notice.
+ */
+int est_engine_invite(int *sent_out, est_game *game, time_t now);
+
 /* What a game joining a deal (`new --deal-from GAME`) takes from GAME (deal.c). */
 typedef struct {
 	char *deal;          /* GAME's game.json "deal" */

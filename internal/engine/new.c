@@ -406,13 +406,19 @@ out:
 /* game.json, state.json, keys/allowed_signers and .gitattributes of step 0. */
 static int step0_files(est_changes *c, char sha[65], const char *id, const est_ruleset *rs,
 		       const est_new_options *opts, json_t *players, const char *gm_key,
-		       const json_t *state, const est_secrets *secrets)
+		       const json_t *rules, const est_secrets *secrets)
 {
-	json_t *game = game_json(id, rs, opts, players, secrets);
-	json_t *wrapped = json_pack("{s:s, s:i, s:O}", "game", id, "step", 0, "state", state);
-	char *signers = NULL, *state_text = est_json_text(wrapped);
+	json_t *game = game_json(id, rs, opts, players, secrets), *wrapped = NULL;
+	char *signers = NULL, *state_text = NULL;
 	int error;
 
+	if (!game)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_turn_setup(&wrapped, rs, rules, game)) < 0) {
+		json_decref(game);
+		return error;
+	}
+	state_text = est_json_text(wrapped);
 	if ((error = est_game_allowed_signers(&signers, players, gm_key)) < 0 || !game || !wrapped ||
 	    !state_text) {
 		free(signers);
@@ -610,7 +616,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 	const est_ruleset *rs = est_game_ruleset(opts->ruleset);
 	char *id = opts->id ? strdup(opts->id) : default_id(opts->dir), *home = NULL, *gm_key = NULL;
 	char oid[EST_STORE_OID_HEX + 1], *msg = NULL, sha[65], *path = NULL;
-	json_t *players = NULL, *rules = NULL, *state = NULL;
+	json_t *players = NULL, *rules = NULL;
 	json_t *options = opts->options ? json_incref(opts->options) : json_object();
 	est_signing_key key = {0};
 	char *key_path = NULL;
@@ -632,8 +638,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 	    (error = est_secrets_check_free(home, id)) < 0 ||
 	    (error = game_sources(&secrets, &rules, &options, opts, &src, &c, rs, home)) < 0 ||
 	    (error = tell_holders(&options, opts, rs, players)) < 0 ||
-	    (error = rs->setup(&state, rules, options)) < 0 ||
-	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, state, &secrets)) < 0)
+	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, rules, &secrets)) < 0)
 		goto out;
 	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
 				id, rs->name, rs->version, sha);
@@ -655,7 +660,6 @@ out:
 	free(key_path);
 	est_changes_free(&c);
 	json_decref(options);
-	json_decref(state);
 	json_decref(rules);
 	json_decref(players);
 	free(gm_key);

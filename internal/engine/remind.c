@@ -1,5 +1,6 @@
 /*
- * Reminders before a deadline, to the players whose orders have not arrived.
+ * Reminders before a deadline, to the players whose orders have not
+ * arrived, and the invitation to the join.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +9,7 @@
 #include "game/game.h"
 #include "turn/turn.h"
 #include "intake/intake.h"
-#include "step/step.h"
 #include "engine/engine.h"
-#include "game/game.h"
-#include "intake/intake.h"
-#include "turn/turn.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -63,5 +60,75 @@ int est_engine_remind(int *sent_out, est_game *game, time_t now)
 		(*sent_out)++;
 	}
 	json_decref(pending);
+	return error;
+}
+
+/* The invitation's text: who the player is, what the join asks and how to answer it. */
+static void invitation(est_text *t, est_game *game, const json_t *pending, const json_t *a, const char *to)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	const json_t *power;
+	size_t i;
+
+	est_text_add(t, "You are player \"%s\" in game %s (%s), holding:", json_string_value(json_object_get(
+		     a, "player")), id, game->ruleset->name);
+	json_array_foreach(json_object_get(a, "powers"), i, power)
+		est_text_add(t, " %s", json_string_value(power));
+	est_text_add(t, ".\n\nStep 1 is the join: every player sends a signed order file with no orders. "
+		     "It shows your key works, and your file's entropy goes into the game's set-up draws "
+		     "(the first shuffle, the order of play), so that nobody, the GM included, could "
+		     "choose them. Write this file, with 64 fresh hex digits of your own as entropy "
+		     "(openssl rand -hex 32):\n\n"
+		     "  {\"estafette\": \"orders/1\", \"game\": \"%s\", \"step\": 1, \"player\": \"%s\",\n"
+		     "   \"prev\": \"%s\", \"seq\": 1,\n"
+		     "   \"entropy\": \"<64 hex digits>\", \"orders\": []}\n\n"
+		     "Sign it with the key you gave the GM:\n\n"
+		     "  ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n estafette-orders join.json\n\n"
+		     "and mail join.json and join.json.sig as attachments to %s (or submit them as the GM's "
+		     "guide for this game says). A receipt confirms your key works; once every player has "
+		     "joined%s, step 1 resolves and your first report says what step 2 asks of you.\n",
+		     id, json_string_value(json_object_get(a, "player")),
+		     json_string_value(json_object_get(pending, "state_sha256")), to,
+		     json_string_value(json_object_get(pending, "deadline")) ? " or the deadline passes" : "");
+	if (json_string_value(json_object_get(pending, "deadline")))
+		est_text_add(t, "\nThe deadline is %s.\n", json_string_value(json_object_get(pending, "deadline")));
+}
+
+int est_engine_invite(int *sent_out, est_game *game, time_t now)
+{
+	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
+	json_t *pending = NULL, *a;
+	size_t i;
+	int error;
+
+	*sent_out = 0;
+	if (!sender)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_intake_pending(&pending, game, now)) < 0)
+		goto out;
+	if (strcmp(json_string_value(json_object_get(pending, "kind")), "join") != 0)
+		goto out;
+	json_array_foreach(json_object_get(pending, "awaiting"), i, a) {
+		const char *player = json_string_value(json_object_get(a, "player"));
+		char name[128], subject[200];
+		est_text t = {0};
+
+		if (json_is_true(json_object_get(a, "received")))
+			continue;
+		snprintf(name, sizeof(name), "0001-%s-join", player);
+		snprintf(subject, sizeof(subject), "[%s] you are invited: join the game with a signed file",
+			 json_string_value(json_object_get(game->game, "id")));
+		invitation(&t, game, pending, a, sender);
+		error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
+			est_game_notice(game, name, json_string_value(json_object_get(
+				est_game_player(game, player), "email")), subject, t.text, NULL, now);
+		free(t.text);
+		if (error < 0)
+			break;
+		(*sent_out)++;
+	}
+out:
+	json_decref(pending);
+	free(sender);
 	return error;
 }

@@ -600,3 +600,13 @@ const json_t *est_game_player_by_power(const est_game *game, const char *power)
 			return p;
 	return NULL;
 }
+
+int est_game_dice_version(const json_t *game)
+{
+	const char *algorithm = json_string_value(json_object_get(json_object_get(game, "dice"), "algorithm"));
+
+	/* Games made before the field existed drew by v1. */
+	if (!algorithm)
+		return json_object_get(json_object_get(game, "dice"), "algorithm") ? 0 : 1;
+	return strcmp(algorithm, EST_DICE_ALGORITHM) == 0 ? 1 : strcmp(algorithm, EST_DICE_ALGORITHM_V2) == 0 ? 2 : 0;
+}

@@ -375,6 +375,13 @@ int est_game_same_keys(const char *a, size_t a_len, const char *b, size_t b_len)
 int est_replace_apply(json_t *game_doc, const json_t *act);
 int est_replace_expected(char **game_out, char **keys_out, est_store *store, const char *rev);
 
+/*
+ * The dice protocol game.json names (dice.algorithm): 1 for
+ * "estafette/dice/v1" (or no algorithm named), 2 for "estafette/dice/v2",
+ * 0 for anything else.
+ */
+int est_game_dice_version(const json_t *game_json);
+
 /* Add a printf-style warning to game->warnings. */
 void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -156,8 +156,8 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 			est_error_prefix("%s", filename);
 			return error;
 		}
-		error = game->ruleset->validate(&diagnostics, json_object_get(game->state, "state"),
-						game->rules, json_string_value(power), mine);
+		error = est_turn_validate(&diagnostics, game->ruleset, game->rules, game->state,
+					  json_string_value(power), mine);
 		point_at_file(diagnostics, index);
 		json_decref(mine);
 		json_decref(index);

@@ -85,10 +85,17 @@ int est_intake_receipt(est_game *game, const json_t *receipt, const est_order *o
 			     "SHA-256 %s. Send that file, byte for byte, once every awaited player "
 			     "has committed or the deadline has passed.\n\n", order->step, order->seq,
 			     sha, order->sha256);
+	else if (est_turn_is_join(game->state))
+		est_text_add(&t, "You have joined: your file for step 1 (seq %lld) was recorded, and its "
+			     "signature verified with the key the game holds for you, so your key works.\n"
+			     "SHA-256 of the file: %s\n\nOnce every player has joined (or the deadline "
+			     "passes), step 1 resolves: the game's set-up is drawn with every player's "
+			     "entropy, and your first report says what step 2 asks of you.\n",
+			     order->seq, sha);
 	else
 		est_text_add(&t, "Your orders for step %lld (seq %lld) were recorded.\n"
 			     "SHA-256 of the order file: %s\n\n", order->step, order->seq, sha);
-	if (!order->commitment)
+	if (!order->commitment && !est_turn_is_join(game->state))
 		est_intake_text_orders(&t, order->orders);
 	est_intake_text_awaiting(&t, game, now);
 	if (t.failed)

@@ -13,16 +13,6 @@
 #include "util/error.h"
 #include "util/util.h"
 
-int est_step_dice_version(const json_t *game)
-{
-	const char *algorithm = json_string_value(json_object_get(json_object_get(game, "dice"), "algorithm"));
-
-	/* Games made before the field existed drew by v1. */
-	if (!algorithm)
-		return json_object_get(json_object_get(game, "dice"), "algorithm") ? 0 : 1;
-	return strcmp(algorithm, EST_DICE_ALGORITHM) == 0 ? 1 : strcmp(algorithm, EST_DICE_ALGORITHM_V2) == 0 ? 2 : 0;
-}
-
 /* Byte order of the entries' "player". */
 static int by_player(const void *a, const void *b)
 {
@@ -130,7 +120,7 @@ int est_step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], const 
 {
 	const json_t *deal = json_object_get(game, "deal");
 	const char *id = json_string_value(json_object_get(game, "id"));
-	int v2 = est_step_dice_version(game) == 2, error;
+	int v2 = est_game_dice_version(game) == 2, error;
 
 	if (!id)
 		return est_error_set(EST_EINVAL, "game.json: field \"id\" is missing or not a string");
@@ -154,5 +144,5 @@ int est_step_seeds(unsigned char seed[32], unsigned char hidden_seed[32], const 
 
 int est_step_dice_new(est_dice **out, const json_t *game, const unsigned char seed[32])
 {
-	return est_step_dice_version(game) == 2 ? est_dice_new_v2(out, seed) : est_dice_new(out, seed);
+	return est_game_dice_version(game) == 2 ? est_dice_new_v2(out, seed) : est_dice_new(out, seed);
 }

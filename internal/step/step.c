@@ -141,8 +141,8 @@ static int take_default(step_work *w, est_game *game, const json_t *entry)
 
 	json_array_foreach(json_object_get(entry, "awaited_powers"), i, power) {
 		json_t *orders = NULL;
-		if ((error = game->ruleset->default_orders(&orders, json_object_get(game->state, "state"),
-							   game->rules, json_string_value(power))) < 0) {
+		if ((error = est_turn_default_orders(&orders, game->ruleset, game->rules, game->state,
+						     json_string_value(power))) < 0) {
 			json_decref(given);
 			return error;
 		}
@@ -439,7 +439,7 @@ static int record_dice(json_t **hidden_record_out, step_work *w, est_game *game,
 		       const unsigned char hidden_seed[32], const char *domain,
 		       const unsigned char manifest_sha[32], const json_t *inputs, est_dice *dice, est_dice *hidden)
 {
-	int v2 = est_step_dice_version(game->game) == 2;
+	int v2 = est_game_dice_version(game->game) == 2;
 	json_t *pub = json_pack("{s:I, s:s, s:o, s:o, s:O, s:I}", "step", (json_int_t)w->step,
 		"algorithm", v2 ? EST_DICE_ALGORITHM_V2 : EST_DICE_ALGORITHM, "reveal", hex_json(r),
 		"seed", hex_json(seed), "rolls", est_dice_log(dice),
@@ -605,8 +605,6 @@ static int next_deadline(time_t *out, est_game *game, const json_t *wrapped)
 static int new_state(json_t **wrapped_out, json_t **events_out, step_work *w, est_game *game,
 		     json_t *notices, est_dice *dice, est_dice *hidden)
 {
-	const char *id = json_string_value(json_object_get(game->game, "id"));
-	json_t *state = NULL;
 	int error;
 
 	if (w->gm_act) {
@@ -616,12 +614,10 @@ static int new_state(json_t **wrapped_out, json_t **events_out, step_work *w, es
 		return json_array_extend(*events_out, notices) < 0 ?
 			est_error_set(EST_ENOMEM, "out of memory") : 0;
 	}
-	if ((error = game->ruleset->resolve(&state, events_out, json_object_get(game->state, "state"),
-					    game->rules, w->orders, dice, hidden)) < 0)
+	if ((error = est_turn_resolve(wrapped_out, events_out, game->ruleset, game->rules, game->state, w->step,
+				      w->orders, dice, hidden)) < 0)
 		return est_error_prefix("step %lld (%s)", w->step, game->ruleset->name);
-	json_array_extend(*events_out, notices);
-	*wrapped_out = json_pack("{s:s, s:I, s:o}", "game", id, "step", (json_int_t)w->step, "state", state);
-	return *wrapped_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+	return json_array_extend(*events_out, notices) < 0 ? est_error_set(EST_ENOMEM, "out of memory") : 0;
 }
 
 /* Resolve the collected step and commit it. */
@@ -641,7 +637,7 @@ static int resolve(step_work *w, est_game *game)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	est_sha256(manifest_sha, manifest_text, strlen(manifest_text));
 	/* v2: the state resolved is main's (a sealed game's public one), as the orders' "prev" names it. */
-	if (est_step_dice_version(game->game) == 2 &&
+	if (est_game_dice_version(game->game) == 2 &&
 	    (error = est_step_dice_inputs(&inputs, game->game, w->step, game->state_sha256, w->manifest)) < 0)
 		goto out;
 	if ((error = step_seeds(seed, hidden_seed, &domain, r, h, game, w->step, manifest_sha, inputs)) < 0 ||

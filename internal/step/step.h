@@ -38,13 +38,6 @@ int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *stor
 			const json_t *prev_wrapped, const json_t *act, long long step);
 
 /*
- * The dice protocol game.json names (dice.algorithm): 1 for
- * "estafette/dice/v1" (or no algorithm named), 2 for "estafette/dice/v2",
- * 0 for anything else.
- */
-int est_step_dice_version(const json_t *game);
-
-/*
  * A v2 step's canonical seed inputs (docs/protocol.md "Dice protocol v2"), as dice.json
  * records them, into *out (new): {"game", "step", "prev": hex SHA-256 of
  * the state.json the step resolves (`prev_hex`: the public one in a sealed

@@ -13,19 +13,6 @@
 #include "util/error.h"
 #include "util/util.h"
 
-int est_turn_ruleset_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped)
-{
-	const json_t *ended = json_object_get(wrapped, "ended");
-	char prompt[512];
-
-	if (!ended)
-		return rs->pending(out, json_object_get(wrapped, "state"), rules);
-	snprintf(prompt, sizeof(prompt), "the GM ended the game: %s",
-		 json_string_value(json_object_get(ended, "text")));
-	*out = json_pack("{s:s, s:s, s:[], s:s}", "mode", "over", "kind", "over", "powers", "prompt", prompt);
-	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
-}
-
 /* One act file of gm/ at main, if it concerns the open step ("file" added), else NULL. */
 static int read_act(json_t **out, est_game *game, const char *name)
 {
@@ -280,8 +267,7 @@ int est_turn_awaiting(json_t **out, est_game *game, const json_t *pending, time_
 			json_object_set_new(entry, "note_missing", json_true());
 		/* Sealed orders: a commitment counts as a sign of life, not as orders. */
 		char sha[65];
-		if (entry && json_is_true(json_object_get(game->game, "sealed_orders")) &&
-		    strcmp(mode, "simultaneous") == 0)
+		if (entry && est_turn_sealed_round(game->game, pending))
 			json_object_set_new(entry, "committed", json_boolean(est_commitment_read(sha, game, id)));
 	}
 	if (error < 0) {
@@ -327,8 +313,7 @@ int est_turn_pending(json_t **out, est_game *game, time_t now)
 	if (!*out)
 		return est_error_set(EST_ERROR, "the ruleset's pending() answer lacks \"kind\", "
 				     "\"mode\" or \"prompt\"");
-	if (deadline && json_is_true(json_object_get(game->game, "sealed_orders")) &&
-	    mode && strcmp(mode, "simultaneous") == 0) {
+	if (deadline && est_turn_sealed_round(game->game, pending)) {
 		if ((error = est_reveal_deadline(&reveal, game)) < 0) {
 			json_decref(*out);
 			return error;

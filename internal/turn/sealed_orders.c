@@ -30,8 +30,7 @@ int est_sealed_orders_step(int *out, est_game *game)
 		return 0;
 	if ((error = est_turn_open(&open, game)) < 0)
 		return error;
-	*out = strcmp(json_string_value(json_object_get(json_object_get(open, "pending"), "mode")),
-		      "simultaneous") == 0;
+	*out = est_turn_sealed_round(game->game, json_object_get(open, "pending"));
 	return 0;
 }
 

@@ -68,13 +68,52 @@ int est_schedule_check(const json_t *schedule, const char *file);
 int est_turn_pending(json_t **out, est_game *game, time_t now);
 
 /*
- * What a state awaits (ruleset.h pending()) for a whole state.json
- * document `wrapped` ({"game", "step", "state"}): the ruleset's answer,
- * unless the GM ended the game ("ended" in the document, est_step_gm_apply):
- * then {"mode": "over", "kind": "over", "powers": [], "prompt"}. *out is
- * new. Errors: the ruleset's.
+ * The ruleset as the engine plays it (ruleset.c), over a whole state.json
+ * document `wrapped` ({"game", "step", "state"}), with the engine's own
+ * steps laid over the game's:
+ *  - the join: a document with "join" (an array of every power the
+ *    players hold, written by `new` for a game under dice v2) awaits every
+ *    player at once, {"mode": "simultaneous", "kind": "join"}; each sends a
+ *    signed order file with "orders": [] and nothing else is accepted. When
+ *    it resolves, the ruleset's first step, if automatic (the set-up
+ *    draws: a first shuffle, the order of play), is resolved with the
+ *    join's dice, so every player's entropy is in them.
+ *  - the GM's end: a document with "ended" (est_step_gm_apply) awaits
+ *    nothing: {"mode": "over", "kind": "over", "powers": []}.
+ * est_turn_ruleset_pending: what the document awaits (ruleset.h
+ * pending()), into *out (new). est_turn_validate: ruleset.h validate(),
+ * or at the join EST_EINVAL for orders that are not [] (the diagnostic
+ * names "orders" and the fix). est_turn_default_orders: ruleset.h
+ * default_orders(), [] at the join. est_turn_is_join: whether the
+ * document awaits the join. est_turn_resolve: ruleset.h resolve()
+ * as step `step`, into *wrapped_out the new document (without "join") and
+ * *events_out the events (both new). Errors: the ruleset's, EST_ENOMEM.
  */
 int est_turn_ruleset_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped);
+int est_turn_is_join(const json_t *wrapped);
+int est_turn_validate(json_t **diagnostics_out, const est_ruleset *rs, const json_t *rules,
+		      const json_t *wrapped, const char *power, const json_t *orders);
+int est_turn_default_orders(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped,
+			    const char *power);
+int est_turn_resolve(json_t **wrapped_out, json_t **events_out, const est_ruleset *rs, const json_t *rules,
+		     const json_t *wrapped, long long step, const json_t *orders, est_dice *dice, est_dice *hidden);
+
+/*
+ * Step 0: the state.json document of a new game whose game.json is
+ * `game_json`, into *wrapped_out (new): {"game", "step": 0, "state": the
+ * ruleset's setup() from `rules` and game.json "options"}, and under dice
+ * v2 "join": every power the players hold, in the players' order (the join
+ * above). Errors: the ruleset's (EST_EINVAL for an option it refuses),
+ * EST_ENOMEM.
+ */
+int est_turn_setup(json_t **wrapped_out, const est_ruleset *rs, const json_t *rules, const json_t *game_json);
+
+/*
+ * Whether the step `pending` awaits is a round of sealed orders
+ * (commitments first, then reveals): the game (game.json `game_json`)
+ * takes sealed orders and the step is simultaneous, the join excepted.
+ */
+int est_turn_sealed_round(const json_t *game_json, const json_t *pending);
 
 /*
  * A player's order items meant for `power` (rulesets/ruleset.h): an item

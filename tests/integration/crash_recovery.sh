@@ -14,6 +14,14 @@ export ESTAFETTE_COMMIT_TIME=1800000000
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --deadline-hours 1 >/dev/null
 git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 
+# Step 1 is the join (dice v2): each player's signed file with "orders": [],
+# submitted now; the run below resolves it.
+for p in france allies; do
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$p" 1 '[]' > "join-$p.json"
+	ssh-keygen -q -Y sign -f "$p" -n estafette-orders "join-$p.json"
+	expect_exit 0 "$ESTAFETTE" submit game "join-$p.json"
+done
+
 # Git lock files left by a killed process on the refs estafette writes:
 # removed under the game's lock, with a warning naming each.
 touch game/.git/index.lock game/.git/refs/tags/step-0001.lock

@@ -12,7 +12,17 @@ make_players
 export ESTAFETTE_COMMIT_TIME=1800000000   # 2027-01-15T08:00:00Z
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --deadline-hours 48 \
 	--reminder-hours 6 >/dev/null
+# Step 1 is the join (dice v2): each player's signed file with "orders": [],
+# then a run at the game's start time resolves it (the run in lib.sh's join
+# would record the machine's clock, far from the --now times used here).
+# Step 2 is France's first turn.
+for p in france allies; do
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$p" 1 '[]' > "join-$p.json"
+	ssh-keygen -q -Y sign -f "$p" -n estafette-orders "join-$p.json"
+	"$ESTAFETTE" submit game "join-$p.json" >/dev/null
+done
 "$ESTAFETTE" run game --now @1800000000 >/dev/null
+[ "$("$ESTAFETTE" status game --json | json_get 'd["step"]')" = 2 ] || fail "the join did not resolve"
 "$ESTAFETTE" status game --json > status.json
 deadline=$(json_get 'd["awaiting"][0]["deadline"]' < status.json)
 [ "$deadline" = "2027-01-17T08:00:00Z" ] || fail "deadline $deadline"

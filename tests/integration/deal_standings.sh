@@ -5,8 +5,11 @@
 #  - the joined games carry the deal, the first game's dice secrets (chain
 #    tips equal, secrets.json 0600), its rules/ byte for byte, its options
 #    and its test-secret mark;
-#  - after step 1 the three share the deck and hands, the game outside the
-#    deal does not; their public seeds still differ (game id and orders);
+#  - after step 1 (the join: every player's signed file, which brings their
+#    entropy) the three share the deck and hands, although game c's players
+#    sent other entropy, and the game outside the deal does not, although
+#    its players sent game a's; their public seeds still differ (game id
+#    and orders, even with the same entropy);
 #  - `audit` and the independent tests/helpers/dice_check.py (with the GM's
 #    hidden records) agree with every hidden roll;
 #  - `standings` lists the three, unranked (Napoleonic Empire has no score),
@@ -47,7 +50,17 @@ for g in a b c; do
 done
 [ "$(field solo 'd.get("deal")')" = None ] || fail "solo: has a deal"
 
-for g in a b c solo; do expect_exit 0 "$ESTAFETTE" run games/$g; done
+# Step 1 is the join. Games a, b and solo get the same players' entropy, c other entropy:
+# the deal's deck must not depend on it, and solo's must differ for want of the deal alone.
+E1=$(echo one | sha256sum | cut -c1-64) E2=$(echo two | sha256sum | cut -c1-64)
+for g in a b solo; do ESTAFETTE_TEST_ENTROPY=$E1 join games/$g france allies; done
+ESTAFETTE_TEST_ENTROPY=$E2 join games/c france allies
+entropy() { "$PY" -c 'import json,sys; print(" ".join(json.load(open(f))["entropy"] for f in sys.argv[1:]))' \
+	games/$1/turns/0001/orders/france.json games/$1/turns/0001/orders/allies.json; }
+for g in a b c solo; do
+	want=$E1; [ $g != c ] || want=$E2
+	[ "$(entropy $g)" = "$want $want" ] || fail "$g: the join's entropy is not as sent: $(entropy $g)"
+done
 
 # The deck and hands after step 1, as the GM's copy holds them.
 deck() { json_get 'json.dumps([d["state"]["deck"], d["state"]["hands"]])' < "games/$1/state.json"; }
@@ -151,7 +164,7 @@ ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy-b
 grep -q 'all 1 steps hold' "$WORK/last.out" || fail "a player's audit of a test-secret game: $(cat "$WORK/last.out")"
 # A game whose secrets are the GM's alone: a player's copy cannot check its deck before reveal.
 expect_exit 0 "$ESTAFETTE" new private --ruleset napoleonic-empire --players players.json
-expect_exit 0 "$ESTAFETTE" run private
+join private france allies
 git clone -q private player-copy-private
 ESTAFETTE_HOME=$WORK/no-secrets expect_exit 0 "$ESTAFETTE" audit player-copy-private
 grep -q 'NOT COMPLETE' "$WORK/last.out" || fail "a player's audit of an unrevealed game: $(cat "$WORK/last.out")"

@@ -18,10 +18,31 @@ expect_exit 0 "$ESTAFETTE" new game --ruleset napoleonic-empire --players player
 	--test-dice-secret dice-v2
 [ "$(json_get 'd["dice"]["algorithm"]' < game/game.json)" = estafette/dice/v2 ] ||
 	fail "a new game does not draw by dice v2: $(cat game/game.json)"
-expect_exit 0 "$ESTAFETTE" run game
-d1() { git -C game show main:turns/0001/dice.json | json_get "$1"; }
-[ "$(d1 'json.dumps(d["inputs"]["awaited"])')" = '[]' ] || fail "step 1 awaited someone: $(d1 'd')"
 
+# The join: step 1 awaits both players, and the set-up draws (the first
+# shuffle) take both files. Before the files exist, nothing is drawn: run
+# resolves nothing, and the step-0 state holds the deck unshuffled.
+expect_exit 0 "$ESTAFETTE" run game
+git -C game rev-parse -q --verify step-0001 >/dev/null && fail "step 1 resolved before anyone joined"
+"$ESTAFETTE" status game --json | json_get 'd["kind"], [a["player"] for a in d["awaiting"]]' |
+	grep -qxF "join ['france', 'allies']" || fail "step 1 is not the join: $("$ESTAFETTE" status game)"
+cp -a game regame && cp -a home rehome
+join game france allies
+d1() { git -C game show main:turns/0001/dice.json | json_get "$1"; }
+[ "$(d1 '" ".join(a["player"] + "=" + str(a["sha256"] is not None) for a in d["inputs"]["awaited"])')" = \
+	"allies=True france=True" ] || fail "step 1 did not take both players' files: $(d1 'd')"
+git -C game show main:turns/0001/events.json | grep -q '"shuffle"' || fail "no first shuffle at the join"
+
+# Choosing the deal: a GM who makes the game again (here: the same secrets,
+# the same players) cannot choose the deck, which waits for the players'
+# fresh files: another join gives another seed and another deck.
+ESTAFETTE_HOME=$WORK/rehome join regame france allies
+[ "$(git -C regame show main:turns/0001/dice.json | json_get 'd["seed"]')" != "$(d1 'd["seed"]')" ] ||
+	fail "two joins with fresh entropy gave one seed"
+[ "$(git -C regame show main:state.json | json_get 'd["state"]["deck"]')" != \
+  "$(git -C game show main:state.json | json_get 'd["state"]["deck"]')" ] || fail "both joins dealt one deck"
+
+cp -a game down && cp -a home downhome
 order() { "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$@"; }
 order france 1 \
 	'[{"type": "move", "from": "Rhineland", "to": "Prussia", "armies": 4},
@@ -55,6 +76,9 @@ prev=$(git -C game show step-0001:state.json | sha256sum | cut -c1-64)
 for g in game game2; do
 	expect_exit 0 "$ESTAFETTE" audit $g
 	grep -q 'all 2 steps hold' "$WORK/last.out" || fail "$g: audit: $(cat "$WORK/last.out")"
+	expect_exit 0 $check repo $g
+	grep -q 'step 0001: reveal chains, inputs and seed agree' "$WORK/last.out" ||
+		fail "$g: dice_check, the join: $(cat "$WORK/last.out")"
 	expect_exit 0 $check repo $g
 	grep -q 'step 0002: reveal chains, inputs and seed agree' "$WORK/last.out" ||
 		fail "$g: dice_check: $(cat "$WORK/last.out")"
@@ -102,7 +126,7 @@ PY
 git -C dropped -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
 git -C dropped tag -f step-0002 main >/dev/null
 expect_exit 65 "$ESTAFETTE" audit dropped
-grep -q 'orders/france.json was at main when step 2 was resolved and holds' "$WORK/last.err" ||
+grep -q 'recorded orders/france.json for step 2 (player "france", seq 1, .*default orders instead' "$WORK/last.err" ||
 	fail "the dropped order: $(cat "$WORK/last.out" "$WORK/last.err")"
 
 # An input edited after the fact: france's file swapped for another in dice.json.
@@ -118,6 +142,28 @@ grep -q "inputs' awaited players are not those of manifest.json" "$WORK/last.err
 	fail "dice_check: $(cat "$WORK/last.err")"
 expect_exit 65 "$ESTAFETTE" audit game
 grep -q "turns/0002" "$WORK/last.out" "$WORK/last.err" || fail "audit: $(cat "$WORK/last.out" "$WORK/last.err")"
+
+# Choosing the orders: the GM puts france's accepted seq 1 back over the seq 2
+# it accepted after, and resolves; main's history still holds the commit that
+# recorded seq 2, and the audit names it.
+export ESTAFETTE_HOME=$WORK/downhome
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" down france 1 '[]' > s1.json
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" down france 2 \
+	'[{"type": "move", "from": "France", "to": "Rhineland", "armies": 4}]' > s2.json
+for f in s1 s2; do
+	ssh-keygen -q -Y sign -f france -n estafette-orders $f.json
+	expect_exit 0 "$ESTAFETTE" submit down $f.json
+done
+recorded=$(git -C down rev-parse --short=7 main)
+cp s1.json down/orders/france.json && cp s1.json.sig down/orders/france.json.sig
+git -C down -c user.name=gm -c user.email=gm@example.org commit -qam "orders: france for step 2 (seq 1)"
+expect_exit 0 "$ESTAFETTE" run down
+[ "$(git -C down show main:turns/0002/manifest.json | json_get 'd["orders"][0]["seq"]')" = 1 ] ||
+	fail "the downgraded step did not resolve seq 1"
+expect_exit 65 "$ESTAFETTE" audit down
+grep -q "commit $recorded recorded orders/france.json for step 2 (player \"france\", seq 2, .*resolved seq 1 .*an older order replaced a newer accepted one" "$WORK/last.err" ||
+	fail "the downgraded order: $(cat "$WORK/last.out" "$WORK/last.err")"
+export ESTAFETTE_HOME=$WORK/home
 
 # --dice-protocol: v1 on request, nothing else.
 expect_exit 0 "$ESTAFETTE" new old --ruleset napoleonic-empire --players players.json --id v1-game \

@@ -30,7 +30,7 @@ cd "$WORK"
 make_players
 "$ESTAFETTE" keygen gm -C gm@example.org >/dev/null
 "$ESTAFETTE" new base --ruleset napoleonic-empire --players players.json --gm-signing-key gm >/dev/null
-"$ESTAFETTE" run base >/dev/null
+join base france allies   # step 1, the join (dice v2): the orders below are for step 2
 order() {  # game player key file
 	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$1" "$2" 1 '[]' > "$4"
 	rm -f "$4.sig" && ssh-keygen -q -Y sign -f "$3" -n estafette-orders "$4"

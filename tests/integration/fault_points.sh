@@ -1,23 +1,24 @@
 #!/bin/bash
-# Killed at every named fault point (internal/util/fault.h), nothing is lost,
-# doubled or corrupt. One Napoleonic Empire game plays a scenario of eight
-# commands: run, submit, receive (a mail), fetch (a Maildir), fetch (a real
-# IMAP server, dovecot), run --no-mail, mail, and a run past the deadline,
-# with orders signed by real ssh-keygen keys, press mailed at once
-# (--press-by-mail) and a real loopback SMTP server. For each point, every
-# command of the scenario runs with ESTAFETTE_FAULT set to it; a command
-# that reaches the point dies by SIGKILL (status 137) and is run again
-# without it. Then: git fsck --strict is clean; main, every tag and every
-# commit are those of an uninterrupted run of the same scenario (same --now,
-# fixed ESTAFETTE_COMMIT_TIME and --test-dice-secret: so one commit per
-# step, one tag per step, the same state.json and tree); every accepted
-# order is in the history with its signature; the work tree, the hidden
-# records, clock.json and the outbox match; the Maildir and IMAP messages
-# are seen; every message reached the SMTP server at least once, the reports
-# byte for byte, and none twice unless a kill fell between the server's
-# acceptance and the sent mark (at most one extra copy per such kill). A
-# point the list names that no command reaches, and a point in the code
-# missing from the list, fail the test.
+# Killed at every named fault point (internal/util/fault.h), nothing is
+# lost, doubled or corrupt. One Napoleonic Empire game plays a scenario of
+# eight commands: run, submit, receive (a mail), fetch (a Maildir), fetch (a
+# real IMAP server, dovecot), run --no-mail, mail, and a run past the
+# deadline (the first run resolves step 1, the join of dice v2, whose two
+# files are in before the scenario starts), with orders signed by real
+# ssh-keygen keys, press mailed at once (--press-by-mail) and a real
+# loopback SMTP server. For each point, every command of the scenario runs
+# with ESTAFETTE_FAULT set to it; a command that reaches the point dies by
+# SIGKILL (status 137) and is run again without it. Then: git fsck --strict
+# is clean; main, every tag and every commit are those of an uninterrupted
+# run of the same scenario (same --now, fixed ESTAFETTE_COMMIT_TIME and
+# --test-dice-secret: so one commit per step, one tag per step, the same
+# state.json and tree); every accepted order is in the history with its
+# signature; the work tree, the hidden records, clock.json and the outbox
+# match; the Maildir and IMAP messages are seen; every message reached the
+# SMTP server at least once, the reports byte for byte, and none twice
+# unless a kill fell between the server's acceptance and the sent mark (at
+# most one extra copy per such kill). A point the list names that no command
+# reaches, and a point in the code missing from the list, fail the test.
 #
 # FAULT_PASSES=N adds N longer passes: the four intake commands in a random
 # order, each command killed up to three times at random points, each at a
@@ -61,9 +62,18 @@ export ESTAFETTE_HOME=$WORK/tmpl/home
 	--deadline-hours 1 --press-by-mail --test-dice-secret fault-points >/dev/null)
 git -C tmpl/game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 git -C tmpl/game config estafette.sender "GM <gm@example.org>"
-# 16 small packs more (of unreferenced blobs), so that the scenario's first
-# commit passes 16 and merges packs (store-after-merged-pack).
-for i in $(seq 16); do
+# Step 1 is the join (dice v2): both players' signed files with "orders": []
+# are in before the scenario, whose first command (run) resolves it with
+# the ruleset's set-up; France's orders f1 to f4 are for step 2.
+for p in france allies; do
+	(cd tmpl && "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$p" 1 '[]') > "orders/join-$p.json"
+	ssh-keygen -q -Y sign -f "orders/$p" -n estafette-orders "orders/join-$p.json"
+	(cd tmpl && "$ESTAFETTE" submit game "../orders/join-$p.json" --now "@$T0" >/dev/null) ||
+		fail "the join: $p's file was refused"
+done
+# Small packs more (of unreferenced blobs) up to 17, so that the scenario's
+# first commit passes 16 and merges packs (store-after-merged-pack).
+for i in $(seq $((17 - $(ls tmpl/game/.git/objects/pack/*.pack | wc -l)))); do
 	printf 'filler %d\n' "$i" | git -C tmpl/game hash-object -w --stdin |
 		git -C tmpl/game pack-objects -q .git/objects/pack/pack >/dev/null
 done

@@ -12,7 +12,7 @@ make_players
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --id ne-e2e >/dev/null
 start_smtpd "$WORK/mail"
 git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
-"$ESTAFETTE" run game >/dev/null
+join game france allies
 
 order() { "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$@"; }
 sign() { ssh-keygen -q -Y sign -f "$1" -n estafette-orders "$2"; }
@@ -88,6 +88,13 @@ sent=$(ls mail/*.eml | wc -l)
 [ "$sent" -ge 4 ] || fail "expected reports for both players over two steps, got $sent"
 for p in france allies; do
 	grep -l "To: .*$p@example.org" mail/*.eml >/dev/null || fail "no report for $p"
+	# (the join's receipts count among the mails, so each report is counted by its subject)
+	for s in 1 2; do
+		n=$(grep -l "^Subject: \[ne-e2e\] step $s: report for" $(grep -l "^To: .*$p@example.org" mail/*.eml) | wc -l)
+		[ "$n" -eq 1 ] || fail "$p got $n reports of step $s, expected one"
+	done
+	n=$(grep -l "^Subject: \[ne-e2e\] your orders for step 1 were recorded" $(grep -l "^To: .*$p@example.org" mail/*.eml) | wc -l)
+	[ "$n" -eq 1 ] || fail "$p got $n receipts of its join, expected one"
 done
 # Press: the private message reaches its recipient (and sender) only; the one to all, everyone.
 allied_report=$("$ESTAFETTE" report game --step 2 --player allies)

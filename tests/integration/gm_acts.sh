@@ -15,7 +15,16 @@ deadline() { "$ESTAFETTE" status game --now "@$1" --json | json_get 'd["deadline
 
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --gm-signing-key gm \
 	--deadline-hours 24 >/dev/null
-"$ESTAFETTE" run game --now "@$T0" >/dev/null
+# The join (step 1), on the fake clock: lib.sh's join would run at the real time.
+order() {  # player key > file
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" 1 '[]' > "$2.json"
+	rm -f "$2.json.sig" && ssh-keygen -q -Y sign -f "$2" -n estafette-orders "$2.json"
+}
+for p in france allies; do
+	order $p $p
+	"$ESTAFETTE" submit game $p.json --now "@$T0" >/dev/null || fail "$p's join was refused"
+done
+"$ESTAFETTE" run game --now "@$T0" | grep -q "resolved step 1" || fail "the join did not resolve step 1"
 [ "$(deadline "$T0")" = "$(iso $((T0 + 24 * H)))" ] || fail "deadline $(deadline "$T0")"
 
 "$ESTAFETTE" gm game extend --hours 12 --reason "France's player is travelling" --now "@$((T0 + H))" |
@@ -58,10 +67,6 @@ git -C game config estafette.signingkey "$WORK/gm"
 # --- Replace: a new player takes the Allies' seat; the old key is refused from then on ---
 ssh-keygen -q -t ed25519 -N '' -C newallies -f newallies
 R=$((T0 + 47 * H))
-order() {  # player key > file
-	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" 1 '[]' > "$2.json"
-	rm -f "$2.json.sig" && ssh-keygen -q -Y sign -f "$2" -n estafette-orders "$2.json"
-}
 "$ESTAFETTE" gm game replace --player allies --name "New Allied player" --email new@example.org \
 	--key newallies.pub --reason "Bert left the game" --now "@$R" >/dev/null
 grep -q "$(cut -d' ' -f2 newallies.pub)" game/keys/allowed_signers || fail "the new key is not in keys/"

@@ -34,7 +34,7 @@ ssh-keygen -q -t rsa -b 1024 -N '' -C rsa1024 -f rsa1024
 export ESTAFETTE_HOME=$WORK/base/home
 "$E" new game --ruleset napoleonic-empire --players players.json --gm-signing-key gm --id ne-h >/dev/null ||
 	fail "new game"
-"$E" run game >/dev/null || fail "run game"
+join game france allies  # (step 1, the join: the cases play step 2)
 # France's good order (the start of most cases), and every hostile variant of it.
 "$PY" "$TOP/tests/helpers/make_order.py" "$E" game france 1 '[]' > good.json
 ssh-keygen -q -Y sign -f france -n estafette-orders good.json < /dev/null
@@ -52,7 +52,8 @@ mkdir cpkeys && cp "$TOP"/turnfiles/campaign/keys/{austria,france,russia,spain}*
 	chmod 600 cpkeys/austria cpkeys/france cpkeys/russia cpkeys/spain
 ESTAFETTE_HOME=$WORK/base/cp-home "$E" new campaign --ruleset campaign \
 	--players "$TOP/turnfiles/campaign/players.json" --id cp-h >/dev/null || fail "new campaign"
-ESTAFETTE_HOME=$WORK/base/cp-home "$E" run campaign >/dev/null || fail "run campaign"
+ESTAFETTE_HOME=$WORK/base/cp-home join campaign austria=cpkeys/austria france=cpkeys/france \
+	russia=cpkeys/russia spain=cpkeys/spain
 # Who moves first is the dice's: the cases take the player (CPP, country CPC) and another (CPO).
 CPP=$(ESTAFETTE_HOME=$WORK/base/cp-home "$E" status campaign --json | json_get 'd["awaiting"][0]["player"]')
 CPC=$(json_get '[p["powers"][0] for p in d["players"] if p["id"] == "'"$CPP"'"][0]' < campaign/game.json)

@@ -49,7 +49,7 @@ make_players
 "$ESTAFETTE" keygen gm -C gm@example.org >/dev/null
 chmod 600 gm
 "$ESTAFETTE" new ne --ruleset napoleonic-empire --players players.json --gm-signing-key gm >/dev/null
-"$ESTAFETTE" run ne >/dev/null
+join ne france allies
 [ "$("$ESTAFETTE" status ne --json | json_get 'd["awaiting"][0]["player"]')" = france ] || fail "ne: france is not awaited"
 
 # ---------------------------------------------------------------- orders
@@ -189,7 +189,8 @@ for p in anne bert carl; do ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"; done
 print(json.dumps({"players": [{"id": p, "name": p.title(), "email": p + "@example.org",
   "key": open(p + ".pub").read().strip()} for p in ("anne", "bert", "carl")]}))' > p3.json
 "$ESTAFETTE" new lg --ruleset la-guerre --players p3.json --sealed --press full >/dev/null
-"$ESTAFETTE" run lg >/dev/null
+# (La Guerre has no automatic set-up step: after the join, step 2 is anne's first move)
+join lg anne bert carl
 secret="PRESS-$RANDOM$RANDOM-for-bert-alone"
 order lg anne 1 '[]' --press "[{\"to\": [\"bert\"], \"text\": \"$secret\"}]" > anne.json && sign anne anne.json
 expect_exit 0 "$ESTAFETTE" submit lg anne.json
@@ -198,7 +199,7 @@ grep -qF "$secret" "$WORK/last.out" "$WORK/last.err" && fail "submit echoes the 
 "$ESTAFETTE" report lg --player bert > bert.txt
 grep -qF "$secret" bert.txt || fail "bert's report lacks the press sent to bert (the check below would be blind)"
 outbox=$ESTAFETTE_HOME/outbox/lg/pending
-grep -qF "$secret" "$outbox"/0001-bert.eml || fail "bert's mail lacks the press"
+grep -qF "$secret" "$outbox"/0002-bert.eml || fail "bert's mail lacks the press"
 for f in "$outbox"/*carl*; do grep -qF "$secret" "$f" && fail "press/a-to-b-not-in-c: $(basename "$f")"; done
 for fmt in text html json; do
 	"$ESTAFETTE" report lg --player carl --format "$fmt" > "carl.$fmt"
@@ -209,7 +210,7 @@ done
 grep -qF "$secret" public.json status.json && fail "press: the public report or status --json"
 # carl sends orders of his own: his receipt holds no one else's press.
 carl_step=$("$ESTAFETTE" status lg --json | json_get '" ".join(a["player"] for a in d["awaiting"])')
-grep -qw carl <<< "$carl_step" || fail "step 2 does not await carl: $carl_step"
+grep -qw carl <<< "$carl_step" || fail "step 3 does not await carl: $carl_step"
 order lg carl 1 '[]' > carl.json && sign carl carl.json
 "$PY" "$TOP/tests/helpers/make_mail.py" plain --order carl.json --sig carl.json.sig --from "Carl <carl@example.org>" \
 	--to "GM <gm@example.org>" > carl.eml
@@ -230,7 +231,7 @@ passed press/a-to-b-not-in-c
 
 # Press by mail (mailed as soon as it is recorded): to bert only.
 "$ESTAFETTE" new lgm --ruleset la-guerre --players p3.json --press-by-mail >/dev/null
-"$ESTAFETTE" run lgm >/dev/null
+join lgm anne bert carl
 order lgm anne 1 '[]' --press "[{\"to\": [\"bert\"], \"text\": \"$secret\"}]" > anne-m.json && sign anne anne-m.json
 expect_exit 0 "$ESTAFETTE" submit lgm anne-m.json
 box=$ESTAFETTE_HOME/outbox/lgm/pending
@@ -263,7 +264,7 @@ standing='{"type": "standing", "at": "Bavaria", "step": 4, "option": "retreat", 
 order lg bert 1 "[$standing]" > bert.json && sign bert bert.json
 expect_exit 0 "$ESTAFETTE" submit lg bert.json
 expect_exit 0 "$ESTAFETTE" run lg
-grep -q "resolved step 2" "$WORK/last.out" || fail "step 2 of lg did not resolve: $(cat "$WORK/last.out")"
+grep -q "resolved step 3" "$WORK/last.out" || fail "step 3 of lg did not resolve: $(cat "$WORK/last.out")"
 cat > standing.py <<'PY'
 # standing.py FILE...: exit 0 if a JSON document in a FILE (or in a
 # `git cat-file --batch` stream) holds Bavaria's step-4 standing order.
@@ -369,7 +370,7 @@ no_card() {
 for kind in open sealed; do
 	g=ne-$kind
 	"$ESTAFETTE" new "$g" --ruleset napoleonic-empire --players players.json $([ $kind = sealed ] && echo --sealed) >/dev/null
-	"$ESTAFETTE" run "$g" >/dev/null
+	join "$g" france allies
 	seen=0 err_checked=0 own=0
 	for i in 1 2 3 4 5 6; do
 		st=$("$ESTAFETTE" status "$g" --json)
@@ -431,10 +432,11 @@ for kind in open sealed; do
 	receipts=0
 	for f in "$ESTAFETTE_HOME/outbox/$g/pending/"receipt-*.eml; do
 		grep -q '^To: .*france@example.org' "$f" || continue
-		receipts=$((receipts + 1))
+		# (the join's receipt is checked too, but not counted: it comes before any hand)
+		grep -q '^Subject: .*your orders for step 1 were recorded' "$f" || receipts=$((receipts + 1))
 		no_card "$f" "the receipt $(basename "$f")"
 	done
-	[ "$receipts" -ge 3 ] || fail "hidden/$kind: only $receipts receipts to france"
+	[ "$receipts" -ge 3 ] || fail "hidden/$kind: only $receipts receipts to france for its moves"
 	passed "hidden/$kind-reports-receipts-errors-status"
 done
 

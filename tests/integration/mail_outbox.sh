@@ -14,19 +14,33 @@ make_players
 export ESTAFETTE_COMMIT_TIME=1800000000
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --id ne-mail >/dev/null
 outbox=$ESTAFETTE_HOME/outbox/ne-mail
+# Both players' join files (step 1), submitted at the test's fixed time (lib.sh's
+# join runs at the real time, which the runs below would take for a clock jump).
+for p in france allies; do
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$p" 1 '[]' > "join-$p.json"
+	ssh-keygen -q -Y sign -f "$p" -n estafette-orders "join-$p.json"
+	expect_exit 0 "$ESTAFETTE" submit game "join-$p.json" --now @1800000000
+done
 
-# 1. No server configured: the reports wait in the outbox, and the run says where.
+# 1. No server configured: the run resolves the join, the reports (and the
+# receipts of the join files) wait in the outbox, and the run says where.
 expect_exit 0 "$ESTAFETTE" run game --now @1800000000
+grep -q "resolved step 1" "$WORK/last.out" || fail "the run did not resolve the join: $(cat "$WORK/last.out")"
 grep -q "$outbox" "$WORK/last.out" "$WORK/last.err" || fail "the run did not say where mail waits: $(cat "$WORK/last.out")"
 pending=$(ls "$outbox/pending/"*.eml | wc -l)
-[ "$pending" -ge 2 ] || fail "expected a report per player in $outbox/pending, found $pending"
+for p in france allies; do
+	grep -q "^Message-ID: <ne-mail\.0001\.$p@estafette>" "$outbox/pending/0001-$p.eml" ||
+		fail "no report of step 1 for $p in $outbox/pending: $(ls "$outbox/pending")"
+done
+[ "$(ls "$outbox/pending/"receipt-*.eml | wc -l)" -eq 2 ] || fail "expected a receipt per join file: $(ls "$outbox/pending")"
+[ "$pending" -eq 4 ] || fail "expected 2 reports and 2 receipts in $outbox/pending, found: $(ls "$outbox/pending")"
 for f in "$outbox/pending/"*; do
 	[ "$(stat -c %a "$f")" = 600 ] || fail "$f has mode $(stat -c %a "$f"), not 600"
 done
 [ "$(stat -c %a "$outbox/pending")" = 700 ] || fail "$outbox/pending is not mode 700"
 for f in "$outbox/pending/"*.eml; do
 	[ -f "${f%.eml}.json" ] || fail "$f has no envelope"
-	grep -q "^Message-ID: <ne-mail\.[0-9]*\.[a-z]*@estafette>" "$f" || fail "$f: no stable Message-ID"
+	grep -q "^Message-ID: <ne-mail\.\([0-9]*\.[a-z]*\|receipt-[0-9a-f]*\)@estafette>" "$f" || fail "$f: no stable Message-ID"
 	grep -q "^Auto-Submitted: auto-generated" "$f" || fail "$f: no Auto-Submitted"
 done
 
@@ -63,4 +77,4 @@ done
 # 5. A further run sends nothing again.
 expect_exit 0 "$ESTAFETTE" run game --now @1800000000
 [ "$(ls "$WORK/mail/"*.eml | wc -l)" -eq "$pending" ] || fail "a second run sent mail again"
-echo "mail_outbox: $pending reports waited, survived a dead server and a 451, arrived once"
+echo "mail_outbox: $pending mails (reports and receipts) waited, survived a dead server and a 451, arrived once"

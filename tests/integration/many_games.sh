@@ -1,7 +1,8 @@
 #!/bin/bash
 # Many games on one host: a folder of 20 games, one damaged, one locked by
 # another process, and a folder that is not a game. `run --all` runs the
-# other 18 (each resolves step 1), says what happened to the two and exits
+# other 18 (each resolves step 1: the join its players sent, or g12's
+# automatic set-up), says what happened to the two and exits
 # 66 (the damaged game's code: a hard failure outranks a held lock); with
 # only the lock left it exits 75. `status --all` lists the 20 with what needs
 # the GM (deadline passed, locked, cannot be read, mail waiting, dice chain
@@ -18,11 +19,27 @@ T2=@1800007200                           # two hours later
 mkdir games
 for i in $(seq -w 1 20); do
 	# g01..g04: a one-hour deadline; the others wait for every order.
-	hours=()
+	hours=() proto=()
 	[ "$((10#$i))" -le 4 ] && hours=(--deadline-hours 1)
+	# g12 is a dice v1 game: its step 1 is the ruleset's automatic set-up (no
+	# join), the one kind of step status --all reports as due.
+	[ "$i" = 12 ] && proto=(--dice-protocol v1)
 	"$ESTAFETTE" new "games/g$i" --ruleset napoleonic-empire --players players.json \
-		"${hours[@]}" >/dev/null
+		"${hours[@]}" "${proto[@]}" >/dev/null
 done
+# Step 1 is the join: every game but g12 gets both players' files now
+# (recorded, each with its receipt queued, not run), so that run --all below
+# is what resolves step 1 of each.
+join_files() {  # GAME
+	local p f
+	for p in france allies; do
+		f=$WORK/join-$p.json
+		"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$1" "$p" 1 '[]' > "$f"
+		rm -f "$f.sig" && ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$f"
+		"$ESTAFETTE" submit "$1" "$f" --now "$T0" >/dev/null || fail "$1: $p's join was refused"
+	done
+}
+for i in $(seq -w 1 20); do [ "$i" = 12 ] || join_files "games/g$i"; done
 mkdir games/notes && echo "not a game" > games/notes/README
 git init -q games/other-repo                          # a repository, but no game
 mkdir games/.hidden
@@ -56,8 +73,13 @@ reasons() { json_get "\",\".join(sorted(r['reason'] for g in d if g['game']=='$2
 [ "$(reasons status0.json g07)" = unreadable ] || fail "g07: $(reasons status0.json g07)"
 json_get '[g for g in d if g["game"]=="g07"][0]["message"]' < status0.json | grep -q "damaged" ||
 	fail "g07's message does not say the repository is damaged"
-[ "$(reasons status0.json g13)" = "due,locked" ] || fail "g13: $(reasons status0.json g13)"
-[ "$(reasons status0.json g01)" = due ] || fail "g01 before the run: $(reasons status0.json g01)"
+# (a join with every file in is not "due": that reason is for an automatic step, as g12's)
+[ "$(reasons status0.json g13)" = "locked,mail" ] || fail "g13: $(reasons status0.json g13)"
+[ "$(reasons status0.json g01)" = mail ] || fail "g01 before the run: $(reasons status0.json g01)"
+[ "$(json_get '[(g["step"], g["kind"], g["awaiting"]) for g in d if g["game"]=="g01"][0]' < status0.json)" = \
+  "(1, 'join', [{'player': 'france', 'received': True}, {'player': 'allies', 'received': True}])" ] ||
+	fail "g01 before the run: $(json_get '[g for g in d if g["game"]=="g01"][0]' < status0.json)"
+[ "$(reasons status0.json g12)" = due ] || fail "g12 before the run: $(reasons status0.json g12)"
 
 # --- run --all: 18 games resolve step 1; g07 fails, g13 is locked; exit 66.
 expect_exit 66 "$ESTAFETTE" run --all games --now "$T0"
@@ -106,7 +128,7 @@ done
 	fail "g05's dice_left"
 [ "$(reasons status1.json g06)" = mail ] || fail "g06: $(reasons status1.json g06)"
 [ "$(reasons status1.json g07)" = unreadable ] || fail "g07: $(reasons status1.json g07)"
-[ "$(reasons status1.json g13)" = "due,locked" ] || fail "g13: $(reasons status1.json g13)"
+[ "$(reasons status1.json g13)" = "locked,mail" ] || fail "g13: $(reasons status1.json g13)"
 g01() { json_get "[g for g in d if g['game']=='g01'][0]$1" < status1.json; }
 [ "$(g01 '["step"]')" = 2 ] || fail "g01's next step is $(g01 '["step"]')"
 [ "$(g01 '["awaiting"]')" = "[{'player': 'france', 'received': False}]" ] || fail "g01 awaits $(g01 '["awaiting"]')"
@@ -205,6 +227,8 @@ for g in m1 m2 m4 m5; do
 done
 "$ESTAFETTE" new mixed/m3 --ruleset napoleonic-empire --players players.json --deadline-hours 1 \
 	--rules rules-b >/dev/null
+# (both players' join files in each, so the runs below resolve step 1)
+for g in m1 m2 m3 m4 m5; do join_files "mixed/$g"; done
 cp -a mixed alone && cp -a "$ESTAFETTE_HOME" home-alone
 expect_exit 0 "$ESTAFETTE" run --all mixed --now "$T2"
 for g in m1 m2 m3 m4 m5; do

@@ -38,19 +38,34 @@ grep -q "already exist" "$WORK/last.err" || fail "a second game of one id"
 
 # A display name with a comma and quotes stays one recipient.
 sed 's/"France player"/"O\\"Brien, Bert"/' players.json > quoted.json
+# (The invitations to the join, and the receipts, go to the bare address;
+# the reports of step 1, once both have joined, name the player.)
 expect_exit 0 "$ESTAFETTE" new g2 --ruleset napoleonic-empire --players quoted.json
-expect_exit 0 "$ESTAFETTE" run g2
-grep -h '^To:' "$ESTAFETTE_HOME"/outbox/g2/pending/*.eml > to.txt
+join g2 france allies
+grep -h '^To:' "$ESTAFETTE_HOME"/outbox/g2/pending/0001-france.eml > to.txt
 grep -q 'Brien, Bert' to.txt || fail "quoted name: $(cat to.txt)"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["to"] == ["france@example.org"], d' \
+	"$ESTAFETTE_HOME"/outbox/g2/pending/0001-france.json || fail "quoted name: not one recipient"
 
 # estafette mail sends what waits; secrets readable by others are refused.
 start_smtpd "$WORK/mail"
 git -C g2 config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
+waiting=$(ls "$ESTAFETTE_HOME"/outbox/g2/pending/*.eml | wc -l)
+[ "$waiting" -eq 4 ] || fail "expected 2 reports and 2 receipts waiting, found: $(ls "$ESTAFETTE_HOME"/outbox/g2/pending)"
 expect_exit 0 "$ESTAFETTE" mail g2
-[ "$(ls mail/*.eml | wc -l)" -eq 2 ] || fail "estafette mail sent $(ls mail/*.eml | wc -l)"
+[ "$(ls mail/*.eml | wc -l)" -eq "$waiting" ] || fail "estafette mail sent $(ls mail/*.eml | wc -l) of $waiting"
+[ -z "$(ls "$ESTAFETTE_HOME"/outbox/g2/pending)" ] || fail "still pending: $(ls "$ESTAFETTE_HOME"/outbox/g2/pending)"
+# The dice secrets are read when a step is resolved: here the join, once both
+# players' files are in (a run with nothing due reads none).
+for p in france allies; do
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" g1 "$p" 1 '[]' > "g1-$p.json"
+	ssh-keygen -q -Y sign -f "$p" -n estafette-orders "g1-$p.json"
+	expect_exit 0 "$ESTAFETTE" submit g1 "g1-$p.json"
+done
 chmod 644 "$ESTAFETTE_HOME/games/g1/secrets.json"
 expect_exit 78 "$ESTAFETTE" run g1
 grep -q "chmod 600" "$WORK/last.err" || fail "secrets mode message: $(cat "$WORK/last.err")"
+[ -z "$(git -C g1 tag -l step-0001)" ] || fail "step 1 was resolved with secrets readable by others"
 
 for c in new submit check run status report keygen sign mail; do
 	expect_exit 0 "$ESTAFETTE" "$c" --help

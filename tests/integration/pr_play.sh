@@ -2,7 +2,8 @@
 # Pull-request play: a two-player game on a bare "server" repository with
 # hooks/pre-receive installed, player clones with hooks/pre-commit, GM
 # runners with hooks/run-and-push, and hooks/check-pull-request as CI would
-# run it. Good signed orders are accepted; every kind of tampering is
+# run it. The players join (step 1) through pull requests, checked and
+# merged by rebase. Good signed orders are accepted; every kind of tampering is
 # refused with a message that names the rule; two runners racing on one due
 # step leave exactly one step on the server, and the history still audits.
 # Among the refusals: a GM-signed step tag copied to another name, tags not
@@ -70,7 +71,37 @@ gm_signed() {  # verify-commit|verify-tag OBJECT, against the game's own keys
 		"$1" "$2" 2>&1 | grep -q '^Good "git" signature for gm with '
 }
 
-# Step 1 (the shuffle) is automatic: the runner resolves and publishes it.
+# Step 1 is the join: nothing is due until every player's file is in, so
+# the runner resolves and pushes nothing yet.
+expect_exit 0 "$H/run-and-push" runner1
+grep -q "step 1 (join) awaits: france allies" "$WORK/last.out" || fail "run-and-push before the join: $(cat "$WORK/last.out")"
+grep -q "nothing new to push" "$WORK/last.out" || fail "run-and-push before the join: $(cat "$WORK/last.out")"
+[ "$(server main)" = "$(git -C game rev-parse main)" ] || fail "run-and-push before the join moved the server's main"
+[ "$(awaited)" = "france allies" ] || fail "the join should await france and allies, not: $(awaited)"
+# Each player joins through a pull request: a branch with the signed file of
+# no orders, checked as CI would, then merged (by rebase, as the server takes
+# only commits of one parent) -- allies' after france's has moved main.
+for p in france allies; do
+	sync_clone "$p"
+	git -C "$p" checkout -q -b "join-$p"
+	order "$p" "$p" 1 > "$p/orders/$p.json"
+	sign "$p" "$p/orders/$p.json"
+	git -C "$p" add orders
+	expect_exit 0 git -C "$p" commit -qm "orders: $p joins (step 1)"
+	push_ok "$p" origin "join-$p"
+done
+for p in france allies; do
+	git -C "$p" fetch -q origin
+	git -C "$p" rebase -q origin/main "join-$p"
+	expect_exit 0 env -C "$p" "$H/check-pull-request" origin/main "join-$p"
+	grep -q "^ok       orders/$p.json: .*valid orders of $p for step 1" "$WORK/last.out" ||
+		fail "check-pull-request on $p's join: $(cat "$WORK/last.out")"
+	push_ok "$p" origin "join-$p:main" ":join-$p"
+done
+[ "$(git -C server.git rev-list --count "$(git -C game rev-parse main)..main")" -eq 2 ] ||
+	fail "the two joins are not two commits on the server's main"
+[ -z "$(awaited)" ] || fail "after both joins, step 1 still awaits: $(awaited)"
+# Every join in: the runner resolves step 1 (with the set-up draws) and publishes it.
 expect_exit 0 "$H/run-and-push" runner1
 grep -q "pushed main" "$WORK/last.out" || fail "run-and-push: $(cat "$WORK/last.out")"
 [ "$(server main)" = "$(git -C runner1 rev-parse main)" ] || fail "the server's main is not the runner's"

@@ -16,7 +16,7 @@ send() {  # game player press-json -> exit status of submit
 }
 for mode in public none; do
 	"$ESTAFETTE" new "$mode" --ruleset napoleonic-empire --players players.json --press "$mode" >/dev/null
-	"$ESTAFETTE" run "$mode" >/dev/null
+	join "$mode" france allies
 done
 out=$(send public france '[{"to": ["allies"], "text": "a secret"}]') && fail "private press in a public-press game"
 grep -q 'has public press only' <<<"$out" || fail "$out"
@@ -27,7 +27,7 @@ send none france '[]' >/dev/null || fail "an order without press refused in a no
 expect_exit 64 "$ESTAFETTE" new bad --ruleset napoleonic-empire --players players.json --press loud
 
 "$ESTAFETTE" new mail --ruleset napoleonic-empire --players players.json --press-by-mail >/dev/null
-"$ESTAFETTE" run mail >/dev/null
+join mail france allies
 pending=$ESTAFETTE_HOME/outbox/mail/pending
 send mail france '[{"to": ["allies"], "text": "Meet me in Vienna"}]' >/dev/null
 ls "$pending"/press-*-allies.eml >/dev/null 2>&1 || fail "the press was not mailed at once: $(ls "$pending")"
@@ -43,7 +43,7 @@ done
 
 # --- Invisible and bidirectional characters: one table (util/unicode.h) for press, names and reasons ---
 "$ESTAFETTE" new text --ruleset napoleonic-empire --players players.json >/dev/null
-"$ESTAFETTE" run text >/dev/null
+join text france allies
 before=$(commits text)
 refused_press() {  # label, press text as JSON (escapes), code point the message must name
 	local out
@@ -111,7 +111,7 @@ grep -qF 'players[0].name holds U+061C ARABIC LETTER MARK at byte 7' "$WORK/last
 # gm replace's --name is a display name too, and a GM's --reason is prose for the reports.
 "$ESTAFETTE" keygen gm -C gm@example.org >/dev/null
 "$ESTAFETTE" new gmtext --ruleset napoleonic-empire --players players.json --gm-signing-key gm >/dev/null
-"$ESTAFETTE" run gmtext >/dev/null
+join gmtext france allies
 ssh-keygen -q -t ed25519 -N '' -C newallies -f newallies
 before=$(commits gmtext)
 expect_exit 64 "$ESTAFETTE" gm gmtext replace --player allies --name "$(printf 'New \xe2\x80\xaeAllies')" \

@@ -104,7 +104,8 @@ expect_exit 65 "$ESTAFETTE" new opt2 --ruleset la-guerre --players two.json --op
 expect_exit 0 "$ESTAFETTE" new own --ruleset la-guerre --players two.json --rules gm-rules
 cmp -s gm-rules/scenario.json own/rules/scenario.json || fail "rules/scenario.json is not the GM's file as written"
 cmp -s "$TOP/internal/rulesets/la-guerre/data/map.json" own/rules/map.json || fail "rules/map.json changed"
-expect_exit 0 "$ESTAFETTE" run own
+# Step 1 is the join (dice v2): every player's signed [] file, then a run.
+join own france austria
 "$ESTAFETTE" report own > own.txt
 grep -q "Ulm and Austerlitz, as the GM has it" own.txt || fail "the GM's scenario is not played"
 grep -q "Provisional data: map.json" own.txt || fail "no banner for the placeholder map"
@@ -121,7 +122,7 @@ signed() {  # game player seq orders -> file
 
 # The Grande Armée marches five provinces only under the GM's scenario.
 long='[{"type":"move","army":"grande-armee","path":["Lorraine","Champagne","Belgium","Holland","Hanover"]}]'
-expect_exit 0 "$ESTAFETTE" run g3
+join g3 france austria russia
 expect_exit 65 "$ESTAFETTE" check g3 "$(signed g3 france 1 "$long")"
 grep -q "costs 5 Movement Points" "$WORK/last.err" || fail "five provinces in g3: $(cat "$WORK/last.err")"
 expect_exit 0 "$ESTAFETTE" submit own "$(signed own france 1 "$long")"
@@ -130,7 +131,7 @@ grep -q '"location": "Hanover"' own/state.json || fail "the Grande Armée did no
 expect_exit 0 "$ESTAFETTE" audit own
 
 # The Coalition's turn in g2: austria holds Austria, Russia and Britain.
-expect_exit 0 "$ESTAFETTE" run g2
+join g2 france austria
 expect_exit 0 "$ESTAFETTE" submit g2 "$(signed g2 france 1 '[]')"
 expect_exit 0 "$ESTAFETTE" run g2
 f=$(signed g2 austria 1 '[{"type":"move","army":"army-of-podolia","path":["Moravia"],"power":"Russia"},
@@ -170,7 +171,7 @@ expect_exit 0 "$ESTAFETTE" new cp3 --ruleset campaign --players three.json
 [ "$(powers_of cp3 france)" = Spain ] && [ "$(powers_of cp3 austria)" = Prussia ] ||
 	fail "campaign, 3 players: $(powers_of cp3 france) / $(powers_of cp3 austria)"
 json_get 'd["options"]["players"]' < cp3/game.json | grep -q Prussia || fail "game.json lacks the players' bases"
-expect_exit 0 "$ESTAFETTE" run cp3
+join cp3 france austria russia
 expect_exit 0 "$ESTAFETTE" audit cp3
 "$PY" - three.json fp.json <<'PY'
 import json, sys

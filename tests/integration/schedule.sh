@@ -32,6 +32,14 @@ print(json.dumps([{"type": "discard", "card": c["id"]} for c in hand[:max(0, len
 	send "$1" "$2" "$o" "$3"
 }
 status() { "$ESTAFETTE" status "$1" --now "@$2" --json; }
+# The join (step 1 of a dice v2 game) on the fake clock: lib.sh's join runs
+# on the real one, which the clock guards would take for a jumped clock.
+join_at() {  # game when player...
+	local g=$1 t=$2 p; shift 2
+	run "$g" "$t" >/dev/null   # opens the join (and mails the invitations)
+	for p in "$@"; do send "$g" "$p" '[]' "$t"; done
+	run "$g" "$t" | grep -q "resolved step 1$" || fail "$g: the join did not resolve"
+}
 manifest() { cat "$1/turns/$(printf %04d "$2")/manifest.json"; }
 
 # --- Deadlines per kind, on allowed days and hours only ---
@@ -40,7 +48,7 @@ cat > week.json <<'JSON'
  "hours": [9, 17], "grace_hours": 2, "clock_jump_hours": 720}
 JSON
 "$ESTAFETTE" new week --ruleset napoleonic-empire --players players.json --schedule week.json >/dev/null
-run week "$T0" >/dev/null
+join_at week "$T0" france allies
 [ "$(status week "$T0" | json_get 'd["deadline"]')" = 2026-01-07T10:00:00Z ] ||
 	fail "a turn opened Monday 10:00 with 48 hours: $(status week "$T0")"
 # A step opened on Friday 16:00 with 48 hours would end on Sunday: it moves to Monday 09:00.
@@ -65,7 +73,7 @@ bad '{"nmr": "skip"}' 'schedule.nmr'
 
 # --- Early resolution, and "wait": true ---
 "$ESTAFETTE" new early --ruleset napoleonic-empire --players players.json --deadline-hours 24 >/dev/null
-run early "$T0" >/dev/null
+join_at early "$T0" france allies
 send early france '[]' "$T0"
 run early $((T0 + H)) | grep -q "resolved step 2" || fail "no early resolution once every order was in"
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" early allies 1 '[]' > allies.json
@@ -79,7 +87,7 @@ run early $((T0 + 26 * H)) | grep -q "resolved step 3" || fail "not resolved at 
 # --- nmr: wait, and the GM's --force ---
 echo '{"deadline_hours": 24, "nmr": "wait"}' > wait.json
 "$ESTAFETTE" new waits --ruleset napoleonic-empire --players players.json --schedule wait.json >/dev/null
-run waits "$T0" >/dev/null
+join_at waits "$T0" france allies
 run waits $((T0 + 30 * H)) | grep -q "nothing due" || fail "nmr wait resolved at the deadline"
 run waits $((T0 + 30 * H)) --force | grep -q "resolved step 2" || fail "--force did not resolve"
 manifest waits 2 | grep -q '"forced"' || fail "the manifest does not say the GM forced it"
@@ -88,7 +96,7 @@ manifest waits 2 | grep -q '"forced"' || fail "the manifest does not say the GM 
 echo '{"deadline_hours": 24, "civil_disorder_after": 2}' > cd.json
 "$ESTAFETTE" new cd --ruleset napoleonic-empire --players players.json --schedule cd.json >/dev/null
 t=$T0
-run cd "$t" >/dev/null
+join_at cd "$t" france allies
 for turn in 1 2; do
 	pass cd france "$t"; run cd "$t" >/dev/null                # France's turn
 	t=$((t + 25 * H)); run cd "$t" >/dev/null                       # the Allies miss theirs
@@ -137,7 +145,7 @@ unset ESTAFETTE_COMMIT_TIME
 
 # --- A clock that jumped ---
 "$ESTAFETTE" new clock --ruleset napoleonic-empire --players players.json --deadline-hours 24 >/dev/null
-run clock "$T0" >/dev/null
+join_at clock "$T0" france allies
 out=$(run clock $((T0 + 100 * H)) 2>&1)
 grep -q "nothing due" <<<"$out" && grep -q "jumped forwards" <<<"$out" || fail "a jump of 100 hours went unnoticed: $out"
 out=$(run clock $((T0 - 5 * H)) 2>&1)
@@ -154,7 +162,7 @@ run back $((T0 - 49 * H)) >/dev/null 2>back.err
 grep -q "backwards" back.err && fail "the confirmed earlier clock is still doubted: $(cat back.err)"
 # "wait": true asks for a deadline: refused in a step that has none.
 "$ESTAFETTE" new nodeadline --ruleset napoleonic-empire --players players.json >/dev/null
-run nodeadline "$T0" >/dev/null
+join_at nodeadline "$T0" france allies
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" nodeadline france 1 '[]' > w.json
 "$PY" -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["wait"]=True; open(p,"w").write(json.dumps(d))' w.json
 sign w.json france

@@ -4,17 +4,18 @@
 # note. A Napoleonic Empire game made with --sealed plays a scenario of
 # eight commands: run, submit (France seq 1), receive (a mail, France seq
 # 2), run, submit (Allies), run, gm end, reveal, with orders signed by real
-# ssh-keygen keys. Each of its commands writes twice: the sealed store
-# first, then main. For each point of fault.h and each passage 1 and 2
-# (the first commit, the second), every command runs with ESTAFETTE_FAULT
-# set to it; a command that reaches it dies by SIGKILL and is run again
-# without it. Then: git fsck --strict is clean in the game and in the
-# sealed store; both stores' refs and histories are an uninterrupted run's
-# (fixed ESTAFETTE_COMMIT_TIME and --test-dice-secret give the same
-# commit ids), so one sealed commit per accepted order and per step, and
-# each public note orders/<player>.received committed exactly once; the
-# work tree, hidden records, clock.json and outbox match. A point of
-# fault.h's sealed list that no command reaches fails the test.
+# ssh-keygen keys (the first run resolves step 1, the join of dice v2, whose
+# two files are in before the scenario starts). Each of its commands writes
+# twice: the sealed store first, then main. For each point of fault.h and
+# each passage 1 and 2 (the first commit, the second), every command runs
+# with ESTAFETTE_FAULT set to it; a command that reaches it dies by SIGKILL
+# and is run again without it. Then: git fsck --strict is clean in the game
+# and in the sealed store; both stores' refs and histories are an
+# uninterrupted run's (fixed ESTAFETTE_COMMIT_TIME and --test-dice-secret
+# give the same commit ids), so one sealed commit per accepted order and per
+# step, and each public note orders/<player>.received committed exactly
+# once; the work tree, hidden records, clock.json and outbox match. A point
+# of fault.h's sealed list that no command reaches fails the test.
 #
 # Before that sweep, the note's repair itself: a submit killed between the
 # sealed commit and the note; the GM's status says the note is missing;
@@ -44,6 +45,17 @@ mkdir tmpl orders
 export ESTAFETTE_HOME=$WORK/tmpl/home
 (cd tmpl && "$ESTAFETTE" new game --ruleset napoleonic-empire --players ../orders/players.json \
 	--sealed --deadline-hours 1 --gm-signing-key ../orders/gm --test-dice-secret sealed-faults >/dev/null)
+# Step 1 is the join (dice v2): both players' signed files with "orders": []
+# are in before the scenario (each a sealed commit and a public note), whose
+# first command (run) resolves it with the ruleset's set-up; the scenario's
+# orders are for steps 2 and 3.
+for p in france allies; do
+	(cd tmpl && "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$p" 1 '[]') > "orders/join-$p.json"
+	ssh-keygen -q -Y sign -f "orders/$p" -n estafette-orders "orders/join-$p.json"
+	(cd tmpl && "$ESTAFETTE" submit game "../orders/join-$p.json" --now "@$T0" >/dev/null) ||
+		fail "the join: $p's file was refused"
+	git -C tmpl/game cat-file -e "main:orders/$p.received" || fail "the join: no public note of $p's file"
+done
 
 step_name() {
 	case $1 in 1) echo run;; 2) echo submit;; 3) echo receive;; 4) echo run-2;; 5) echo submit-allies;;
@@ -103,9 +115,11 @@ cd "$WORK"
 	fail "the uninterrupted run: $(tr '\n' ' ' < ref/status) $(cat ref/log.err)"
 [ -e ref/game/reveal.json ] || fail "the uninterrupted run did not reveal"
 
-# notes REPO PLAYER: commits of main that wrote PLAYER's public note.
+# notes REPO PLAYER: commits of main that wrote PLAYER's public note, but
+# the join's (made in the template, before the scenario).
 notes() { git -C "$1" log --format=%H main -- "orders/$2.received" | while read -r c; do
-	git -C "$1" show "$c:orders/$2.received" >/dev/null 2>&1 && echo "$c"; done | wc -l; }
+	git -C "$1" show "$c:orders/$2.received" >/dev/null 2>&1 && echo "$c"; done |
+	grep -cvxF "$(git -C "$WORK/tmpl/game" rev-list main)" || true; }
 # sealed_orders STORE PATH: commits of the sealed store that wrote PATH.
 sealed_orders() { git -C "$1" log --format=%H main -- "$2" | wc -l; }
 [ "$(notes ref/game france)" = 2 ] && [ "$(notes ref/game allies)" = 1 ] ||

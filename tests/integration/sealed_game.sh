@@ -21,7 +21,8 @@ make_players
 SEALED="$ESTAFETTE_HOME/games/game/sealed.git"
 [ -d "$SEALED" ] || fail "no sealed store at $SEALED"
 [ "$(stat -c %a "$ESTAFETTE_HOME/games/game")" = 700 ] || fail "the GM's game folder is readable by others"
-"$ESTAFETTE" run game >/dev/null
+# Step 1 is the join (dice v2): both players' signed [] files, then a run.
+join game france allies
 
 # A hand's cards for `side` at the open step, from the GM's whole state.
 hand() {
@@ -205,7 +206,15 @@ grep -q "removed .*sealed.git/.git/*refs/heads/main.lock" lock.err || fail "the 
 # --- A missed step in a sealed game: the manifest leaves the default orders out, audit recomputes them ---
 T0=$(date -u -d 2026-01-05T10:00:00Z +%s)
 "$ESTAFETTE" new late --ruleset napoleonic-empire --players players.json --sealed --deadline-hours 24 >/dev/null
+# The join on the fake clock (lib.sh's join runs on the real one, which the
+# clock guard would then see go backwards).
 "$ESTAFETTE" run late --now "@$T0" >/dev/null
+for p in france allies; do
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" late "$p" 1 '[]' > "late-$p.json"
+	ssh-keygen -q -Y sign -f "$p" -n estafette-orders "late-$p.json"
+	"$ESTAFETTE" submit late "late-$p.json" --now "@$T0" >/dev/null
+done
+"$ESTAFETTE" run late --now "@$T0" | grep -q "resolved step 1$" || fail "the join of the late game did not resolve"
 "$ESTAFETTE" run late --now "@$((T0 + 25 * 3600))" | grep -q "resolved step 2" || fail "the missed step did not resolve"
 "$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["missing"] and "orders" not in m["missing"][0], m' \
 	late/turns/0002/manifest.json
@@ -216,7 +225,7 @@ json_get 'd["complete"]' < late.json | grep -qx True || fail "$(cat late.json)"
 
 # --- An unsealed game: the shuffle of step 1 is checked only after reveal ---
 "$ESTAFETTE" new open --ruleset napoleonic-empire --players players.json >/dev/null
-"$ESTAFETTE" run open >/dev/null
+join open france allies
 ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit open --json > o.json
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and not d["complete"], d' o.json
 "$ESTAFETTE" reveal open --before-end >/dev/null

@@ -18,7 +18,8 @@ chmod 644 gm
 expect_exit 78 "$ESTAFETTE" new refused --ruleset napoleonic-empire --players players.json --gm-signing-key gm
 chmod 600 gm
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --gm-signing-key gm >/dev/null
-"$ESTAFETTE" run game >/dev/null
+# Step 1 is the join (dice v2): a commit per player's file, then the step's.
+join game france allies
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game france 1 '[]' > o.json
 ssh-keygen -q -Y sign -f france -n estafette-orders o.json
 "$ESTAFETTE" submit game o.json >/dev/null
@@ -38,7 +39,8 @@ for t in $(git -C game tag); do
 	verify verify-tag "$t" | grep -q '^Good "git" signature for gm' || fail "tag $t: $(verify verify-tag "$t")"
 	tags=$((tags + 1))
 done
-[ "$commits" -ge 4 ] && [ "$tags" -ge 3 ] || fail "only $commits commits and $tags tags"
+# new, the two join files, step 1, France's orders, step 2; tags step-0000 to step-0002
+[ "$commits" -ge 6 ] && [ "$tags" -ge 3 ] || fail "only $commits commits and $tags tags"
 
 # Someone else's commit is not signed by the GM: git says so.
 echo x > game/stray

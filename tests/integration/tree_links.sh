@@ -67,7 +67,7 @@ mkdir base && cd base
 export ESTAFETTE_HOME=$WORK/base/home
 make_players
 "$ESTAFETTE" new ne --ruleset napoleonic-empire --players players.json >/dev/null
-"$ESTAFETTE" run ne >/dev/null
+join ne france allies   # step 1, the join, resolved: step 2 awaits France
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" ne france 1 '[]' > f.json
 ssh-keygen -q -Y sign -f france -n estafette-orders f.json < /dev/null
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" ne france 2 '[]' > f2.json
@@ -233,7 +233,8 @@ ln -s "$OUT" "$G/link"
 tree=$(cd "$G" && GIT_INDEX_FILE=$WORK/history/index sh -c \
 	'git read-tree step-0001 && git update-index --add --cacheinfo "120000,$(printf %s "'"$OUT"'" | git hash-object -w --stdin),turns/0001/link" && git write-tree')
 rm "$G/link"
-c1=$(g "$G" commit-tree "$tree" -p "step-0000^{commit}" -m "step 0001: start")
+# (c1 takes the step's own parent, the last join's order commit, and its message)
+c1=$(g "$G" commit-tree "$tree" -p "step-0001^{commit}^" -m "$(git -C "$G" log -1 --format=%B 'step-0001^{commit}')")
 rest=$(g "$G" commit-tree "$(git -C "$G" rev-parse 'main^{tree}')" -p "$c1" -m "step 0002")
 g "$G" tag -f step-0001 "$c1" >/dev/null 2>&1
 g "$G" tag -f step-0002 "$rest" >/dev/null 2>&1
