@@ -98,3 +98,29 @@ join() {
 	done
 	"$ESTAFETTE" run "$game" >/dev/null || fail "join: the run after it failed"
 }
+
+# gm_git GAME ARGS...: git in GAME as its GM, commits signed with the game's
+# GM key (git config estafette.signingkey), as a GM who edits by hand would
+# (`gm_git G tag -s -f -m "step 2" step-0002 main` for a step tag).
+gm_git() {
+	local game=$1 key; shift
+	key=$(git -C "$game" config estafette.signingkey)
+	git -C "$game" -c gpg.format=ssh -c user.signingkey="$key" -c commit.gpgsign=true \
+		-c user.name=gm -c user.email=gm@example.org "$@"
+}
+
+# save_receipts OUTBOX DIR: the signed receipts attached to the mails in
+# OUTBOX (an outbox's pending/ or sent/ folder), saved in DIR as a player's
+# mail client would save them.
+save_receipts() {
+	mkdir -p "$2"
+	"$PY" - "$1" "$2" <<'PY'
+import email, email.policy, pathlib, sys
+for eml in sorted(pathlib.Path(sys.argv[1]).glob("*.eml")):
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    for part in msg.iter_attachments():
+        name = part.get_filename() or ""
+        if name.startswith("receipt-"):
+            (pathlib.Path(sys.argv[2]) / name).write_bytes(part.get_payload(decode=True))
+PY
+}

@@ -4,7 +4,11 @@
     /usr/bin/python3 turnfiles/make_orders.py turnfiles/la-guerre build/estafette
 
 plan.json holds the game ("game", "ruleset" (by default the folder's name),
-"secret", "clock" and "options": how `make demo` creates it) and "plan": in play order, what each player ordered:
+"secret", "clock", "options" and "dice_protocol": how `make demo` creates it),
+"join": for a game under dice v2, what its first step (the join: every
+player's signed file with no orders) must give, as an entry's "expect" and
+"then" below (the order of play it throws), and "salt", where the grinding
+of the last join file starts, and "plan": in play order, what each player ordered:
 {"player", "seq", "orders"}, optionally with "expect": strings that must
 appear in the events of the steps this entry resolves (a pursuit, a
 bombardment) and "then": {"player", "kind"} that the game must await next.
@@ -47,6 +51,7 @@ class Sample:
         self.dice_protocol = doc.get("dice_protocol", "v2")
         self.options = doc.get("options", {})
         self.plan = doc["plan"]
+        self.join = doc.get("join", {})
         self.work = pathlib.Path(tempfile.mkdtemp(prefix="estafette-sample."))
         self.game = self.work / "game"
         os.environ.update(ESTAFETTE_HOME=str(self.work / "home"),
@@ -64,6 +69,21 @@ class Sample:
                "--players", str(self.dir / "players.json"), "--test-dice-secret", self.secret,
                "--dice-protocol", self.dice_protocol, *options)
         self.e("run", str(self.game))
+
+    def join_all(self, out):
+        """The join, when the game starts with one: each player's file with no orders,
+        in the order the game lists them; the last one's salt is ground until the
+        set-up draws tell the story plan.json's "join" asks for."""
+        status = self.status()
+        if status.get("kind") != "join":
+            return
+        players = [a["player"] for a in status["awaiting"]]
+        for i, player in enumerate(players):
+            entry = {"player": player, "seq": 1, "orders": []}
+            last = i == len(players) - 1
+            if last:
+                entry.update({k: v for k, v in self.join.items() if k in ("expect", "then")})
+            self.play(entry, out, self.join.get("salt", 0) if last else 0)
 
     def snapshot(self, name):
         snap = self.work / name
@@ -96,6 +116,8 @@ class Sample:
 
     def events_since(self, step):
         texts = []
+        if not (self.game / "turns").exists():
+            return ""
         for d in sorted((self.game / "turns").iterdir()):
             if int(d.name) >= step and (d / "events.json").exists():
                 texts += [e["text"] for e in json.loads((d / "events.json").read_text())["events"]]
@@ -114,10 +136,10 @@ class Sample:
         return status.get("kind") == then.get("kind", status.get("kind")) and \
             then.get("player", awaited[0] if awaited else None) in awaited
 
-    def play(self, entry, out):
+    def play(self, entry, out, first_salt=0):
         status = self.status()
         self.snapshot("before")
-        for salt in range(MAX_SALT):
+        for salt in range(first_salt, first_salt + MAX_SALT):
             path = self.write_order(entry, status, salt, out)
             r = subprocess.run([self.estafette, "submit", str(self.game), str(path)],
                                capture_output=True, text=True)
@@ -138,6 +160,7 @@ class Sample:
         out = self.dir / "orders"
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
+        self.join_all(out)
         for entry in self.plan:
             self.play(entry, out)
         status = self.status()

@@ -11,14 +11,19 @@
 #include "util/error.h"
 #include "util/util.h"
 
+static const char *receipts;
+
 static const struct est_opt audit_opts[] = {
+	{"receipts", EST_OPT_DIR, &receipts, "also check the players' signed receipts in DIR"},
 	{NULL}
 };
 
 static const struct est_opt_cmd audit_cmd = {"audit", "GAME", 1, 1, audit_opts,
 	"  replays the game from its creation and checks every step: the orders, their\n"
 	"  signatures, the files under turns/NNNN/orders/, the dice, the state, and the\n"
-	"  events and reports rendered again; exit status 65 when a step fails"};
+	"  events and reports rendered again; exit status 65 when a step fails.\n"
+	"  --receipts DIR: each receipt-*.json there (with its .sig) must be the GM's,\n"
+	"  and its step must have resolved that order file or a later seq of its player"};
 
 /* A progress bar on a terminal, for long histories. */
 static void progress(void *payload, long long step, long long last)
@@ -44,7 +49,7 @@ int cmd_audit(int argc, char **argv)
 		return est_opt_exit(error);
 	json = a.json;
 	home = est_home_dir();
-	error = est_audit_run(&report, a.args[0], home,
+	error = est_audit_run(&report, a.args[0], home, receipts,
 			      !json && isatty(STDERR_FILENO) ? progress : NULL, NULL);
 	free(home);
 	if (error < 0)
@@ -67,6 +72,18 @@ int cmd_audit(int argc, char **argv)
 			 (long long)json_integer_value(json_object_get(checked, "signed_tags")),
 			 (long long)json_integer_value(json_object_get(checked, "player_commits")));
 	}
+	if (json_object_get(checked, "receipts")) {
+		size_t n = strlen(summary);
+		snprintf(summary + n, sizeof(summary) - n, ", %lld receipts",
+			 (long long)json_integer_value(json_object_get(checked, "receipts")));
+	}
+	const json_t *r;
+	size_t i;
+	json_array_foreach(json_object_get(report, "receipts_refused"), i, r)
+		if (!json)
+			fprintf(stderr, "estafette: warning: %s is no evidence, so it was not checked: %s\n",
+				json_string_value(json_object_get(r, "file")),
+				json_string_value(json_object_get(r, "why")));
 	if (json) {
 		cmd_print_json(report);
 	} else if (!json_is_true(json_object_get(report, "ok"))) {

@@ -66,6 +66,8 @@ static const struct est_opt new_opts[] = {
 static const struct est_opt_cmd new_cmd = {"new", "DIR", 1, 1, new_opts,
 	"  creates the game's repository in DIR; the dice secrets go to\n"
 	"  $ESTAFETTE_HOME/games/ID/secrets.json, never into the repository.\n"
+	"  Without --gm-signing-key or --gm-key the game gets a GM key of its own,\n"
+	"  $ESTAFETTE_HOME/gm/ID, and every commit and tag is signed with it.\n"
 	"  --reveal-hours is for --sealed-orders games; --sealed and --sealed-orders,\n"
 	"  and --deal and --deal-from, exclude each other"};
 
@@ -84,6 +86,10 @@ static void print_summary(const json_t *summary)
 			printf("%s %s", j ? "," : "", json_string_value(power));
 		printf("\n");
 	}
+	if (json_is_true(json_object_get(summary, "gm_key_made")))
+		printf("  the game's GM key, made for it: %s (keep it and back it up: it signs every "
+		       "commit, tag and receipt of the game)\n",
+		       json_string_value(json_object_get(summary, "gm_signing_key")));
 	if (json_is_string(json_object_get(summary, "deal")))
 		printf("  deal %s: its games share the dice secrets and rules/; join it with "
 		       "--deal-from %s\n", json_string_value(json_object_get(summary, "deal")),

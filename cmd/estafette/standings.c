@@ -58,7 +58,7 @@ static void audit_row(json_t *row, const char *path, const char *home)
 {
 	json_t *report = NULL;
 	char *verdict;
-	int error = est_audit_run(&report, path, home, NULL, NULL);
+	int error = est_audit_run(&report, path, home, NULL, NULL, NULL);
 	const json_t *failure = json_object_get(report, "failure");
 
 	if (error < 0)

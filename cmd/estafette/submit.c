@@ -168,6 +168,11 @@ static int run(const struct est_opt_cmd *cmd, int argc, char **argv, int write)
 		       (long long)json_integer_value(json_object_get(receipt, "seq")),
 		       json_is_true(json_object_get(receipt, "already_recorded")) ?
 		       " by a submit cut short before its public note; the note is written now" : "");
+	const json_t *sr = json_object_get(receipt, "signed_receipt");
+	if (!a.json && sr)
+		printf("the GM's signed receipt (the player's proof; mailed to them as %s and %s.sig):\n%s%s",
+		       json_string_value(json_object_get(sr, "file")), json_string_value(json_object_get(sr, "file")),
+		       json_string_value(json_object_get(sr, "text")), json_string_value(json_object_get(sr, "sig")));
 out:
 	json_decref(receipt);
 	est_orders_free(order);

@@ -10,6 +10,7 @@
 
 #include "audit/accepted.h"
 #include "orders/orders.h"
+#include "sshsig/sshsig.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -96,8 +97,12 @@ int est_audit_order_kept(char *why, size_t why_len, const json_t *manifest, cons
 			 const char *sha)
 {
 	const json_t *entry;
+	const char *kind = json_string_value(json_object_get(manifest, "kind"));
 	size_t i;
 
+	/* A GM act that is a step (adjust, rollback, end) sets the open step's orders aside, in view. */
+	if (kind && strcmp(kind, "gm") == 0)
+		return 1;
 	json_array_foreach(json_object_get(manifest, "orders"), i, entry) {
 		long long resolved = json_integer_value(json_object_get(entry, "seq"));
 		const char *resolved_sha = json_string_value(json_object_get(entry, "sha256"));
@@ -113,4 +118,86 @@ int est_audit_order_kept(char *why, size_t why_len, const json_t *manifest, cons
 	snprintf(why, why_len, "the step gave player \"%s\" default orders instead: an accepted order was "
 		 "left out", player);
 	return 0;
+}
+
+/* receipt/1's fields, exactly (docs/protocol.md "Signed receipts"). */
+static int receipt_fields(char *why, size_t why_len, const json_t *doc, const char *game_id)
+{
+	static const char *const strings[] = {"estafette", "game", "player", "sha256", "recorded", "at"};
+	const char *key;
+	json_t *value;
+	size_t i;
+
+	if (!json_is_object(doc) || json_object_size(doc) != 8) {
+		snprintf(why, why_len, "it is not a receipt/1 document (an object of exactly estafette, game, "
+			 "step, player, seq, sha256, recorded and at)");
+		return 0;
+	}
+	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		if (!json_is_string(json_object_get(doc, strings[i]))) {
+			snprintf(why, why_len, "field \"%s\" must be a string", strings[i]);
+			return 0;
+		}
+	json_object_foreach((json_t *)doc, key, value)
+		if ((strcmp(key, "step") == 0 || strcmp(key, "seq") == 0) &&
+		    (!json_is_integer(value) || json_integer_value(value) < 1)) {
+			snprintf(why, why_len, "field \"%s\" must be a whole number from 1", key);
+			return 0;
+		}
+	if (strcmp(json_string_value(json_object_get(doc, "estafette")), "receipt/1") != 0) {
+		snprintf(why, why_len, "field \"estafette\" is not \"receipt/1\"");
+		return 0;
+	}
+	if (strcmp(json_string_value(json_object_get(doc, "game")), game_id) != 0) {
+		snprintf(why, why_len, "it is a receipt of game \"%s\", not of this game (\"%s\")",
+			 json_string_value(json_object_get(doc, "game")), game_id);
+		return 0;
+	}
+	return 1;
+}
+
+int est_audit_read_receipt(json_t **out, char *why, size_t why_len, const char *dir, const char *name,
+			   const char *signers, size_t signers_len, const char *game_id)
+{
+	char *path = est_strdup_printf("%s/%s", dir, name), *sig_path = est_strdup_printf("%s/%s.sig", dir, name);
+	char *text = NULL, *sig = NULL;
+	size_t len, sig_len;
+	int error = 0, good = 0;
+
+	*out = NULL;
+	if (!path || !sig_path) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (est_file_read(&text, &len, path, 65536) < 0) {
+		snprintf(why, why_len, "it cannot be read: %s", est_error_message());
+		est_error_clear();
+		goto out;
+	}
+	if (est_file_read(&sig, &sig_len, sig_path, 65536) < 0) {
+		snprintf(why, why_len, "%s.sig cannot be read: %s", name, est_error_message());
+		est_error_clear();
+		goto out;
+	}
+	/* The GM's signature first: nothing in an unsigned receipt is evidence. */
+	if (est_sshsig_verify(signers, signers_len, "gm", "estafette-receipt", text, len, sig, sig_len, 0) < 0) {
+		snprintf(why, why_len, "its signature is not a good one by the GM's key in namespace "
+			 "estafette-receipt: %s", est_error_message());
+		est_error_clear();
+		goto out;
+	}
+	if (!(*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL))) {
+		snprintf(why, why_len, "it is not JSON");
+		goto out;
+	}
+	if (!(good = receipt_fields(why, why_len, *out, game_id))) {
+		json_decref(*out);
+		*out = NULL;
+	}
+out:
+	free(sig);
+	free(text);
+	free(sig_path);
+	free(path);
+	return error < 0 ? error : good;
 }

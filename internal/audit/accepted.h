@@ -28,10 +28,23 @@ int est_audit_recorded_orders(json_t **out, est_store *store);
 /*
  * Whether `manifest` (a step's manifest.json) resolved the accepted order
  * of `player` with `seq` and SHA-256 `sha` (hex): the same file, or a
- * later seq of the player. 1 if so; else 0 and why[why_len] says what the
+ * later seq of the player, or the step is a GM act's (kind "gm"), which
+ * sets the open step's orders aside for all to see. 1 if so; else 0 and why[why_len] says what the
  * step did instead (an older seq, another file, default orders).
  */
 int est_audit_order_kept(char *why, size_t why_len, const json_t *manifest, const char *player, long long seq,
 			 const char *sha);
+
+/*
+ * One receipt of `dir`: the file `name` and its signature `name`.sig,
+ * which must be a good one by principal "gm" of `signers` (the game's
+ * keys/allowed_signers) in namespace "estafette-receipt", over a receipt/1
+ * document of game `game_id` (exactly its eight fields, step and seq from
+ * 1). 1 and *out (new) the document; 0 and why[why_len] when the receipt is
+ * no evidence (unreadable, unsigned, forged, malformed, another game's).
+ * Errors: EST_ENOMEM.
+ */
+int est_audit_read_receipt(json_t **out, char *why, size_t why_len, const char *dir, const char *name,
+			   const char *signers, size_t signers_len, const char *game_id);
 
 #endif

@@ -4,6 +4,8 @@
  * the step, the file and what does not hold; the audit then stops, since
  * everything after a broken step is built on it.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,10 @@ typedef struct {
 	long long signed_commits;      /* commits of main with a good signature by the GM */
 	long long player_commits;      /* unsigned commits of main that change only a player's order files */
 	long long signed_tags;         /* step tags with a good signature by the GM */
+	long long receipts;            /* players' receipts checked (--receipts) */
+	int receipts_given;            /* --receipts DIR was given */
+	json_t *refused_receipts;      /* [{"file", "why"}]: files of DIR that are no evidence */
+	long long accepted;            /* order files main's history recorded, checked against their step */
 	const char *path;              /* the game's repository */
 	est_game *at;                  /* the game as it stood before the step being checked */
 	unsigned char *chain;          /* chain[k]: hash^k of the hidden chain's known end (32 bytes each) */
@@ -1078,11 +1084,12 @@ static int game_before(audit *a, long long step)
 /*
  * Every order file main's history recorded for the step (accepted.h) that
  * came before the step's commit and holds as run checks it (signature,
- * binding, turn, rules; against the game as it stood before the step, at
- * the step's own time) is an order the GM accepted: the step must have
- * resolved it or a later seq of its player. A dropped order, or an older
- * seq put back over a newer one, is caught here. A sealed game's orders
- * are the GM's until reveal.
+ * binding, turn, rules, sealed orders' commitment) against the game at the
+ * commit that recorded it, at that commit's time, is an order the GM
+ * accepted: the step must have resolved it or a later seq of its player.
+ * A dropped order, an older seq put back over a newer one, or one whose
+ * commitment was taken out afterwards is caught here. A sealed game's
+ * orders are the GM's until reveal.
  */
 static int check_accepted(audit *a, long long step, const json_t *manifest)
 {
@@ -1096,8 +1103,6 @@ static int check_accepted(audit *a, long long step, const json_t *manifest)
 	if (a->sealed || !(list = json_object_get(a->recorded, key)))
 		return 0;
 	tag_of(tag, step);
-	if (game_before(a, step) < 0 || est_store_commit_time(&when, a->store, tag) < 0)
-		return -1;
 	json_array_foreach(list, i, e) {
 		const char *commit = json_string_value(json_object_get(e, "commit"));
 		const char *path = json_string_value(json_object_get(e, "path"));
@@ -1106,7 +1111,9 @@ static int check_accepted(audit *a, long long step, const json_t *manifest)
 		size_t len, sig_len;
 		int before = 0, holds;
 
-		if (!sig_path || est_store_descends(&before, a->store, tag, commit) < 0) {
+		if (!sig_path || est_store_descends(&before, a->store, tag, commit) < 0 ||
+		    (before && (est_store_commit_time(&when, a->store, commit) < 0 ||
+				(a->at ? est_game_pin(a->at, commit) : est_game_open_at(&a->at, a->path, commit)) < 0))) {
 			free(sig_path);
 			return -1;
 		}
@@ -1119,6 +1126,7 @@ static int check_accepted(audit *a, long long step, const json_t *manifest)
 		free(bytes);
 		free(sig);
 		free(sig_path);
+		a->accepted += holds;
 		if (holds && !est_audit_order_kept(why, sizeof(why), manifest, player,
 						   json_integer_value(json_object_get(e, "seq")),
 						   json_string_value(json_object_get(e, "sha256"))))
@@ -1460,7 +1468,8 @@ static int check_signatures(audit *a, long long last)
 		if (gm_signed(why, a, sig, sig_len, data, data_len,
 			      json_integer_value(json_object_get(c, "time")))) {
 			a->signed_commits++;
-			json_object_set_new(signed_ids, id, json_true());
+			/* its time, for the tag's: a tree with a link is check_step's to name, not a read's */
+			json_object_set(signed_ids, id, json_object_get(c, "time"));
 		} else if ((failed = check_player_commit(a, of, c, name, why)) != 0) {
 			goto out;
 		}
@@ -1473,11 +1482,11 @@ static int check_signatures(audit *a, long long last)
 		long long when = 0;
 		tag_of(tag, t);
 		if (est_store_tag_target(target, a->store, tag) < 0 ||
-		    est_store_tag_signature(&sig, &sig_len, &data, &data_len, a->store, tag) < 0 ||
-		    est_store_commit_time(&when, a->store, target) < 0) {
+		    est_store_tag_signature(&sig, &sig_len, &data, &data_len, a->store, tag) < 0) {
 			failed = -1;
 			goto out;
 		}
+		when = json_integer_value(json_object_get(signed_ids, target));
 		snprintf(line, sizeof(line), "\ntag %s\n", tag);
 		if (!gm_signed(why, a, sig, sig_len, data, data_len, when))
 			failed = fail(a, t, tag, "signatures", "tag %s is not the GM's: %s%s; a step tag is an "
@@ -1501,6 +1510,131 @@ out:
 	json_decref(signed_ids);
 	json_decref(steps);
 	json_decref(log);
+	return failed;
+}
+
+/* The order file the receipt names, at `rev`: 1 if it is there with the receipt's SHA-256 or a later seq. */
+static int still_held(audit *a, const char *rev, const char *player, long long seq, const char *sha, int later_ok)
+{
+	char path[320], got[65], *text = NULL;
+	json_t *doc = NULL;
+	size_t len;
+	int held;
+
+	snprintf(path, sizeof(path), "orders/%s.json", player);
+	if (est_store_read(&text, &len, a->store, rev, path) < 0) {
+		est_error_clear();
+		return 0;
+	}
+	est_sha256_hex(got, text, len);
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	held = strcmp(got, sha) == 0 || (later_ok && json_integer_value(json_object_get(doc, "seq")) > seq);
+	json_decref(doc);
+	free(text);
+	return held;
+}
+
+/*
+ * One GM-signed receipt (accepted.h): the commit it names is on main's
+ * history and (unsealed) holds that very file; the step it names resolved
+ * the file or a later seq of the player, or, while that step is open, main
+ * still holds it or a later seq (unsealed).
+ */
+static int check_receipt(audit *a, long long last, const char *name, const json_t *r)
+{
+	const char *player = json_string_value(json_object_get(r, "player"));
+	const char *sha = json_string_value(json_object_get(r, "sha256"));
+	const char *recorded = json_string_value(json_object_get(r, "recorded"));
+	long long step = json_integer_value(json_object_get(r, "step"));
+	long long seq = json_integer_value(json_object_get(r, "seq"));
+	char path[80], why[512], *text = NULL;
+	json_t *manifest = NULL;
+	size_t len;
+	int on_main = 0, failed = 0;
+
+	if (strlen(recorded) != EST_STORE_OID_HEX || est_store_descends(&on_main, a->store, "main", recorded) < 0)
+		est_error_clear();
+	if (!on_main)
+		return fail(a, step, name, "receipts", "receipt %s: commit %.12s, which recorded player \"%s\"'s "
+			    "seq %lld for step %lld, is not on main's history: the history that recorded an "
+			    "accepted order was rewritten", name, recorded, player, seq, step);
+	if (!a->sealed && !still_held(a, recorded, player, seq, sha, 0))
+		return fail(a, step, name, "receipts", "receipt %s: commit %.7s does not hold the order file "
+			    "it receipts (orders/%s.json with SHA-256 %.16s...)", name, recorded, player, sha);
+	if (step > last) {
+		if (!a->sealed && !still_held(a, "main", player, seq, sha, 1))
+			failed = fail(a, step, name, "receipts", "receipt %s: player \"%s\"'s seq %lld for step "
+				      "%lld, the open step, was accepted, but neither it nor a later seq is at "
+				      "main any more: an accepted order was taken out", name, player, seq, step);
+		return failed;
+	}
+	snprintf(path, sizeof(path), "turns/%04lld/manifest.json", step);
+	if ((failed = read_at_step(&text, &len, a, step, path)) != 0 ||
+	    (failed = parse(&manifest, a, step, path, text, len)) != 0)
+		goto out;
+	if (!est_audit_order_kept(why, sizeof(why), manifest, player, seq, sha))
+		failed = fail(a, step, name, "receipts", "receipt %s: player \"%s\"'s seq %lld (SHA-256 "
+			      "%.16s...) for step %lld was accepted, but %s", name, player, seq, sha, step, why);
+out:
+	json_decref(manifest);
+	free(text);
+	return failed;
+}
+
+static int is_json_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 5 && d->d_name[0] != '.' && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* A name the audit may print: what a receipt's attachment name is made of. */
+static int plain_name(const char *name)
+{
+	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == strlen(name) &&
+	       strlen(name) <= 200;
+}
+
+/* A file of --receipts DIR that is no evidence: listed, and the audit goes on with the others. */
+static int no_evidence(audit *a, const char *name, const char *why)
+{
+	return json_array_append_new(a->refused_receipts, json_pack("{s:s, s:s}", "file", plain_name(name) ?
+				     name : "(a name of other characters)", "why", why)) < 0 ? -1 : 0;
+}
+
+/* Every receipt of `dir` (`audit --receipts DIR`), in name order. */
+static int check_receipts(audit *a, long long last, const char *dir)
+{
+	struct dirent **names = NULL;
+	char why[512];
+	int n, i, failed = 0;
+
+	if ((n = scandir(dir, &names, is_json_name, alphasort)) < 0) {
+		est_error_set(EST_ENOTFOUND, "--receipts %s: cannot read the folder: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n && !failed; i++) {
+		json_t *doc = NULL;
+		int r = plain_name(names[i]->d_name) ?
+			est_audit_read_receipt(&doc, why, sizeof(why), dir, names[i]->d_name, a->signers,
+					       a->signers_len, a->id) :
+			(snprintf(why, sizeof(why), "its name is not a receipt's (letters, digits, . _ -)"), 0);
+		if (r < 0)
+			failed = -1;
+		else if (r == 0)
+			failed = no_evidence(a, names[i]->d_name, why);
+		else if ((failed = check_receipt(a, last, names[i]->d_name, doc)) == 0)
+			a->receipts++;
+		json_decref(doc);
+	}
+	if (!failed && a->receipts == 0 && json_array_size(a->refused_receipts) == 0) {
+		est_error_set(EST_ENOTFOUND, "--receipts %s: no receipt there (receipt-NNNN-PLAYER-SEQ.json and "
+			      "its .sig, as the receipts' mail attached them)", dir);
+		failed = -1;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	return failed;
 }
 
@@ -1676,9 +1810,11 @@ static json_t *checks(const audit *a, long long last)
 		"step 1), and its seed is the one the protocol gives from it and the manifest"));
 	json_array_append_new(list, check_entry("orders", a->orders, "order files",
 		"each resolved order file and its signature: the SHA-256 the manifest lists, a good "
-		"signature of the named player with the game's keys, bound to the game, step and prev; "
-		"every order file main's history recorded for a step and that holds was resolved, or a "
-		"later seq of its player"));
+		"signature of the named player with the game's keys, bound to the game, step and prev"));
+	json_array_append_new(list, check_entry("accepted", a->accepted, "order files",
+		"every order file a commit of main's history recorded for a step before it resolved, "
+		"and that holds as run checks it, was resolved, or a later seq of its player was "
+		"(unsealed games)"));
 	json_array_append_new(list, check_entry("orders folder", a->order_files, "files",
 		"every file under turns/NNNN/orders/, in the step's commit and at main, is one the "
 		"manifest lists as resolved (order files, signatures, commitments)"));
@@ -1704,10 +1840,16 @@ static json_t *checks(const audit *a, long long last)
 		json_object_set_new(sigs, "signed_tags", json_integer(a->signed_tags));
 		json_array_append_new(list, sigs);
 	}
+	if (a->receipts_given)
+		json_array_append_new(list, check_entry("receipts", a->receipts, "receipts",
+			"each receipt of --receipts DIR is a receipt/1 of this game signed by the GM's key "
+			"(namespace estafette-receipt); its commit is on main's history holding the file, "
+			"and its step resolved the file or a later seq of its player (or, still open, main "
+			"holds one of them)"));
 	return list;
 }
 
-int est_audit_run(json_t **report_out, const char *path, const char *home,
+int est_audit_run(json_t **report_out, const char *path, const char *home, const char *receipts,
 		  est_audit_progress_fn progress, void *payload)
 {
 	audit a = {0};
@@ -1719,6 +1861,11 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 	int failed = 0, error;
 
 	a.path = path;
+	a.receipts_given = receipts != NULL;
+	if (!(a.refused_receipts = json_array())) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((error = open_audit(&a, path, home)) < 0)
 		goto out;
 	if ((error = est_store_read_json(&latest, a.store, "main", "state.json")) < 0)
@@ -1750,6 +1897,8 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 			progress(payload, t, last);
 		failed = check_step(&wrapped, sha, reveal, &a, t);
 	}
+	if (!failed && receipts)
+		failed = check_receipts(&a, last, receipts);
 	if (failed < 0) {
 		error = est_error_code() ? est_error_code() : EST_ERROR;
 		goto out;
@@ -1768,6 +1917,10 @@ int est_audit_run(json_t **report_out, const char *path, const char *home,
 		json_object_set_new(checked, "player_commits", json_integer(a.player_commits));
 		json_object_set_new(checked, "signed_tags", json_integer(a.signed_tags));
 	}
+	if (*report_out && receipts) {
+		json_object_set_new(json_object_get(*report_out, "checked"), "receipts", json_integer(a.receipts));
+		json_object_set(*report_out, "receipts_refused", a.refused_receipts);
+	}
 out:
 	OPENSSL_cleanse(a.hidden_secret, sizeof(a.hidden_secret));
 	if (a.chain)
@@ -1778,6 +1931,7 @@ out:
 	est_game_free(a.at);
 	json_decref(a.failure);
 	json_decref(a.recorded);
+	json_decref(a.refused_receipts);
 	json_decref(a.unverified);
 	est_store_free(a.sealed_store);
 	free(a.signers);

@@ -78,8 +78,8 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  * "checked": {"steps": re-resolved, "orders": order files verified,
  * "rolls", "order_files": files under turns/NNNN/orders/ matched to their
  * manifest, "derived": derived files rendered again and compared},
- * "checks": [{"check": "history", "setup", "dice", "orders", "orders
- * folder", "rolls", "state" or "derived", "count": how many were checked,
+ * "checks": [{"check": "history", "setup", "dice", "orders", "accepted",
+ * "orders folder", "rolls", "state", "derived" or (--receipts) "receipts", "count": how many were checked,
  * "unit": of what ("steps", "files", ...), "what": the check in words;
  * "derived" adds "steps_not_checked": steps not re-resolved; a signed
  * history adds "signatures", counting commits, with "signed_commits",
@@ -88,13 +88,22 @@ typedef void (*est_audit_progress_fn)(void *payload, long long step, long long l
  * step and file that do not hold ("check" is "derived" for a derived file,
  * "orders folder" for a file the manifest does not list), "complete": ok
  * and every step re-resolved, "unverified": null or {"steps": how many were not re-resolved, "first": step, "reason"}}.
+ * `receipts` (NULL: none) is a folder of players' receipts (`audit
+ * --receipts DIR`): every *.json there with its .sig must be a receipt/1
+ * the GM signed (accepted.h) whose commit is on main's history holding the
+ * file, and whose step resolved that file or a later seq of its player (or,
+ * the step still open, main holds one of them); "checked" then has
+ * "receipts", a failure's "check" is "receipts" naming the receipt, and
+ * "receipts_refused" lists [{"file", "why"}] the files of DIR that are no
+ * evidence (unsigned, forged, another game's, unreadable), which the
+ * audit passes over. A DIR with no *.json at all is EST_ENOTFOUND.
  * `progress` may be NULL.
  *
  * Returns 0 whenever the audit ran, ok or not. Errors: EST_ENOTFOUND (no
  * game repository at `path`), EST_ECONFIG (a ruleset this estafette lacks),
  * EST_ENOMEM.
  */
-int est_audit_run(json_t **report_out, const char *path, const char *home,
+int est_audit_run(json_t **report_out, const char *path, const char *home, const char *receipts,
 		  est_audit_progress_fn progress, void *payload);
 
 #endif

@@ -6,6 +6,7 @@
 #include <openssl/rand.h>
 #include <openssl/crypto.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <errno.h>
 #include <libgen.h>
@@ -475,6 +476,63 @@ static int read_signing_key(est_signing_key *k, char **path_out, char **gm_key, 
 	return 0;
 }
 
+/* The GM keys' folder: the GM's own, and no one else may write in it. */
+static int private_dir(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0)
+		return est_error_set(EST_EIO, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+		return est_error_set(EST_ECONFIG, "%s: the folder of the GM keys must be a folder of yours "
+				     "that no one else may write in; chmod 700 %s", dir, dir);
+	return 0;
+}
+
+/*
+ * Signed history by default: a game given neither --gm-signing-key nor
+ * --gm-key gets a GM key of its own, $ESTAFETTE_HOME/gm/<id> (mode 0600,
+ * its public line beside it as <id>.pub), which `new` then signs with as
+ * with --gm-signing-key. A key a killed `new` left there is replaced: its
+ * game never came to be (est_secrets_check_free found the id free).
+ */
+static int make_gm_key(char **path_out, const char *home, const char *id)
+{
+	char *dir = est_strdup_printf("%s/gm", home), *path = est_strdup_printf("%s/gm/%s", home, id);
+	char *pub_path = est_strdup_printf("%s/gm/%s.pub", home, id), *comment = est_strdup_printf("gm@%s", id);
+	char *priv = NULL, *pub = NULL;
+	int error;
+
+	if (!dir || !path || !pub_path || !comment) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* A key is never replaced: a game of this id may still need it to sign. */
+	if (access(path, F_OK) == 0 || errno != ENOENT) {
+		error = est_error_set(EST_ECONFIG, "%s: a GM key for a game \"%s\" is already there, from a "
+				      "game made here before (or a `new` that was killed); give this game "
+				      "another --id, or, if that game is gone for good, move the key away "
+				      "and run new again", path, id);
+		goto out;
+	}
+	if ((error = est_mkdir_p(dir, 0700)) < 0 || (error = private_dir(dir)) < 0 ||
+	    (error = est_sshsig_keygen(&priv, &pub, comment)) < 0 ||
+	    (error = est_file_write_atomic(path, priv, strlen(priv), 0600)) < 0 ||
+	    (error = est_file_write_atomic(pub_path, pub, strlen(pub), 0644)) < 0)
+		goto out;
+	*path_out = path;
+	path = NULL;
+out:
+	if (priv)
+		OPENSSL_clear_free(priv, strlen(priv));
+	free(pub);
+	free(comment);
+	free(pub_path);
+	free(path);
+	free(dir);
+	return error;
+}
+
 static int check_names(const est_ruleset *rs, const char *name, const char *id)
 {
 	if (!rs) {
@@ -619,7 +677,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 	json_t *players = NULL, *rules = NULL;
 	json_t *options = opts->options ? json_incref(opts->options) : json_object();
 	est_signing_key key = {0};
-	char *key_path = NULL;
+	char *key_path = NULL, *made_key = NULL;
 	est_changes c = {0};
 	est_secrets secrets;
 	int error;
@@ -631,11 +689,17 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 		error = est_error_set(EST_ECONFIG, "neither ESTAFETTE_HOME nor HOME is set");
 		goto out;
 	}
+	if ((error = est_secrets_check_free(home, id)) < 0)
+		goto out;
+	if (!opts->signing_key && !opts->gm_key) {
+		if ((error = make_gm_key(&made_key, home, id)) < 0)
+			goto out;
+		opts->signing_key = made_key;
+	}
 	if ((error = read_players(&players, opts->players_file, rs)) < 0 ||
 	    (error = read_gm_key(&gm_key, opts->gm_key)) < 0 ||
 	    (error = read_signing_key(&key, &key_path, &gm_key, opts->signing_key)) < 0 ||
 	    (error = est_game_check_players(players, gm_key, opts->players_file, rs)) < 0 ||
-	    (error = est_secrets_check_free(home, id)) < 0 ||
 	    (error = game_sources(&secrets, &rules, &options, opts, &src, &c, rs, home)) < 0 ||
 	    (error = tell_holders(&options, opts, rs, players)) < 0 ||
 	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, rules, &secrets)) < 0)
@@ -646,10 +710,19 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 				     opts->sealed)) < 0)
 		goto out;
 	path = realpath(opts->dir, NULL);
-	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s, s:s?}", "game", id, "ruleset", rs->name,
-				 "path", path ? path : opts->dir, "players", players, "commit", oid,
-				 "state_sha256", sha, "deal", opts->deal);
+	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s, s:s?, s:s?, s:b}", "game", id, "ruleset",
+				 rs->name, "path", path ? path : opts->dir, "players", players, "commit", oid,
+				 "state_sha256", sha, "deal", opts->deal, "gm_signing_key", key_path,
+				 "gm_key_made", made_key != NULL);
 out:
+	if (error < 0 && made_key) {
+		char *pub = est_strdup_printf("%s.pub", made_key);
+		unlink(made_key);
+		if (pub)
+			unlink(pub);
+		free(pub);
+	}
+	free(made_key);
 	OPENSSL_cleanse(&secrets, sizeof(secrets));
 	est_deal_source_free(&src);
 	free(path);

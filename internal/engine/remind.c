@@ -13,12 +13,64 @@
 #include "util/error.h"
 #include "util/util.h"
 
+typedef void (*notice_fn)(est_text *t, char subject[200], est_game *game, const json_t *pending,
+			  const json_t *a, const char *arg);
+
+/*
+ * A notice, written by `write`, to each player the open step (`pending`,
+ * est_intake_pending's) awaits whose file has not arrived: once per step
+ * and player (outbox name NNNN-PLAYER-WHAT).
+ */
+static int to_missing(int *sent_out, est_game *game, const json_t *pending, const char *what, notice_fn write,
+		      const char *arg, time_t now)
+{
+	json_t *a;
+	size_t i;
+	int error = 0;
+
+	json_array_foreach(json_object_get(pending, "awaiting"), i, a) {
+		const char *player = json_string_value(json_object_get(a, "player"));
+		char name[128], subject[200];
+		est_text t = {0};
+
+		if (json_is_true(json_object_get(a, "received")))
+			continue;
+		snprintf(name, sizeof(name), "%04lld-%s-%s",
+			 (long long)json_integer_value(json_object_get(pending, "step")), player, what);
+		write(&t, subject, game, pending, a, arg);
+		error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
+			est_game_notice(game, name, json_string_value(json_object_get(
+				est_game_player(game, player), "email")), subject, t.text, NULL, now, NULL, 0);
+		free(t.text);
+		if (error < 0)
+			break;
+		(*sent_out)++;
+	}
+	return error;
+}
+
+static void reminder(est_text *t, char subject[200], est_game *game, const json_t *pending, const json_t *a,
+		     const char *arg)
+{
+	long long step = (long long)json_integer_value(json_object_get(pending, "step"));
+	const char *deadline = json_string_value(json_object_get(pending, "deadline"));
+
+	(void)a;
+	(void)arg;
+	snprintf(subject, 200, "[%s] reminder: your orders for step %lld are due by %s",
+		 json_string_value(json_object_get(game->game, "id")), step, deadline);
+	est_text_add(t, "Your orders for step %lld have not arrived yet.\n%s\n\nThey are due by %s; "
+		     "after that the step is resolved with the rules' default orders for you.\n"
+		     "Your last report says how to write and sign them: the step is %lld and "
+		     "\"prev\" is %s.\n", step, json_string_value(json_object_get(pending, "prompt")), deadline,
+		     step, json_string_value(json_object_get(pending, "state_sha256")));
+}
+
 int est_engine_remind(int *sent_out, est_game *game, time_t now)
 {
 	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "reminder_hours");
 	time_t deadline;
-	json_t *pending = NULL, *a;
-	size_t i;
+	json_t *pending = NULL;
 	int error;
 
 	*sent_out = 0;
@@ -29,47 +81,20 @@ int est_engine_remind(int *sent_out, est_game *game, time_t now)
 		return 0;
 	if ((error = est_intake_pending(&pending, game, now)) < 0)
 		return error;
-	json_array_foreach(json_object_get(pending, "awaiting"), i, a) {
-		const char *player = json_string_value(json_object_get(a, "player"));
-		char name[128], subject[200];
-		est_text t = {0};
-
-		if (json_is_true(json_object_get(a, "received")))
-			continue;
-		snprintf(name, sizeof(name), "%04lld-%s-reminder",
-			 (long long)json_integer_value(json_object_get(pending, "step")), player);
-		snprintf(subject, sizeof(subject), "[%s] reminder: your orders for step %lld are due by %s",
-			 json_string_value(json_object_get(game->game, "id")),
-			 (long long)json_integer_value(json_object_get(pending, "step")),
-			 json_string_value(json_object_get(pending, "deadline")));
-		est_text_add(&t, "Your orders for step %lld have not arrived yet.\n%s\n\nThey are due by %s; "
-			     "after that the step is resolved with the rules' default orders for you.\n"
-			     "Your last report says how to write and sign them: the step is %lld and "
-			     "\"prev\" is %s.\n",
-			     (long long)json_integer_value(json_object_get(pending, "step")),
-			     json_string_value(json_object_get(pending, "prompt")),
-			     json_string_value(json_object_get(pending, "deadline")),
-			     (long long)json_integer_value(json_object_get(pending, "step")),
-			     json_string_value(json_object_get(pending, "state_sha256")));
-		error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
-			est_game_notice(game, name, json_string_value(json_object_get(
-				est_game_player(game, player), "email")), subject, t.text, NULL, now);
-		free(t.text);
-		if (error < 0)
-			break;
-		(*sent_out)++;
-	}
+	error = to_missing(sent_out, game, pending, "reminder", reminder, NULL, now);
 	json_decref(pending);
 	return error;
 }
 
 /* The invitation's text: who the player is, what the join asks and how to answer it. */
-static void invitation(est_text *t, est_game *game, const json_t *pending, const json_t *a, const char *to)
+static void invitation(est_text *t, char subject[200], est_game *game, const json_t *pending, const json_t *a,
+		       const char *to)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	const json_t *power;
 	size_t i;
 
+	snprintf(subject, 200, "[%s] you are invited: join the game with a signed file", id);
 	est_text_add(t, "You are player \"%s\" in game %s (%s), holding:", json_string_value(json_object_get(
 		     a, "player")), id, game->ruleset->name);
 	json_array_foreach(json_object_get(a, "powers"), i, power)
@@ -97,37 +122,15 @@ static void invitation(est_text *t, est_game *game, const json_t *pending, const
 int est_engine_invite(int *sent_out, est_game *game, time_t now)
 {
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
-	json_t *pending = NULL, *a;
-	size_t i;
+	json_t *pending = NULL;
 	int error;
 
 	*sent_out = 0;
 	if (!sender)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_intake_pending(&pending, game, now)) < 0)
-		goto out;
-	if (strcmp(json_string_value(json_object_get(pending, "kind")), "join") != 0)
-		goto out;
-	json_array_foreach(json_object_get(pending, "awaiting"), i, a) {
-		const char *player = json_string_value(json_object_get(a, "player"));
-		char name[128], subject[200];
-		est_text t = {0};
-
-		if (json_is_true(json_object_get(a, "received")))
-			continue;
-		snprintf(name, sizeof(name), "0001-%s-join", player);
-		snprintf(subject, sizeof(subject), "[%s] you are invited: join the game with a signed file",
-			 json_string_value(json_object_get(game->game, "id")));
-		invitation(&t, game, pending, a, sender);
-		error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
-			est_game_notice(game, name, json_string_value(json_object_get(
-				est_game_player(game, player), "email")), subject, t.text, NULL, now);
-		free(t.text);
-		if (error < 0)
-			break;
-		(*sent_out)++;
-	}
-out:
+	if ((error = est_intake_pending(&pending, game, now)) == 0 &&
+	    strcmp(json_string_value(json_object_get(pending, "kind")), "join") == 0)
+		error = to_missing(sent_out, game, pending, "join", invitation, sender, now);
 	json_decref(pending);
 	free(sender);
 	return error;

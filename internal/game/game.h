@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "rulesets/ruleset.h"
+#include "mail/mail.h"
 #include "store/store.h"
 
 struct est_order;
@@ -134,7 +135,8 @@ int est_game_fixed_files(char **changed_out, est_store *store, const char *rev);
  * est_sshsig_read_entries reads it, one per player in game.json's order
  * with principal the player's id, namespaces="estafette-orders" and the key
  * game.json gives, then at most one "gm" line with
- * namespaces="estafette-gm,git"; no key twice. Anything else is a damaged
+ * namespaces="estafette-gm,estafette-receipt,git" (games made before signed
+ * receipts: "estafette-gm,git"); no key twice. Anything else is a damaged
  * repository: a line pasted from a key string with a line break, or one
  * added to step 0 by hand, would let one person sign as another.
  *
@@ -393,10 +395,13 @@ char *est_game_order_message(const struct est_order *order);
  * the game's outbox under `name` ([A-Za-z0-9._-]; its Message-ID is
  * <GAME.NAME@estafette>). A name already queued or sent is left alone, so a
  * notice goes out once. `in_reply_to` ("<id>" or NULL) threads it with the
- * message it answers. Errors: EST_EINVAL (address), EST_EIO, EST_ENOMEM.
+ * message it answers; `att` (`att_count` of them, or NULL and 0) are
+ * attached as they are (a signed receipt). Errors: EST_EINVAL (address),
+ * EST_EIO, EST_ENOMEM.
  */
 int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
-		    const char *text, const char *in_reply_to, time_t date);
+		    const char *text, const char *in_reply_to, time_t date, const est_mail_attachment *att,
+		    size_t att_count);
 
 /*
  * A password from $ESTAFETTE_HOME/NAME ("smtp-password", "imap-password"),

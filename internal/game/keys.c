@@ -22,7 +22,12 @@
 #include "util/error.h"
 #include "util/util.h"
 
-#define GM_NAMESPACES EST_GM_NAMESPACE ",git"
+/*
+ * The GM's key signs acts, receipts and git's commits and tags. Games made
+ * before receipts were signed have the line without estafette-receipt.
+ */
+#define GM_NAMESPACES EST_GM_NAMESPACE ",estafette-receipt,git"
+#define GM_NAMESPACES_BEFORE_RECEIPTS EST_GM_NAMESPACE ",git"
 
 /* Append `line` (taken) to *text. */
 static int append(char **text, size_t *len, char *line)
@@ -144,7 +149,9 @@ static int check_entries(const est_sshsig_entry *e, size_t n, const json_t *play
 			return error;
 	}
 	for (i = count; i < n; i++) {
-		if (i > count || strcmp(e[i].principal, "gm") != 0 || strcmp(e[i].namespaces, GM_NAMESPACES) != 0)
+		if (i > count || strcmp(e[i].principal, "gm") != 0 ||
+		    (strcmp(e[i].namespaces, GM_NAMESPACES) != 0 &&
+		     strcmp(e[i].namespaces, GM_NAMESPACES_BEFORE_RECEIPTS) != 0))
 			return damaged(rev, "keys/allowed_signers line %zu (principal \"%s\" namespaces=\"%s\") "
 				       "is one estafette does not write: after game.json's %zu players comes "
 				       "only the GM's line, gm namespaces=\"%s\"", e[i].line, e[i].principal,

@@ -12,7 +12,8 @@
 #include "util/util.h"
 
 int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
-		    const char *text, const char *in_reply_to, time_t date)
+		    const char *text, const char *in_reply_to, time_t date, const est_mail_attachment *att,
+		    size_t att_count)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
@@ -28,7 +29,8 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
 		goto out;
 	}
 	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
-				.date = date, .text = full, .in_reply_to = in_reply_to};
+				.date = date, .text = full, .in_reply_to = in_reply_to,
+				.attachments = att, .attachment_count = att_count};
 	if ((error = est_mail_compose(&eml, &eml_len, &msg)) < 0)
 		goto out;
 	error = est_mail_outbox_put(&queued, game->home, id, name, from_addr, &to, 1, eml, eml_len);

@@ -167,10 +167,31 @@ int est_intake_record(json_t **receipt_out, est_game *game, const struct est_ord
 /*
  * The receipt of an order file recorded by `submit` (receipts.c): mailed
  * to the player whose orders they are, through the outbox (sent by the
- * next delivery). Errors: those of composing and queueing mail.
+ * next delivery), with the signed receipt attached (est_intake_receipt_sign)
+ * when there is one, which is also set in `receipt` as "signed_receipt":
+ * {"file": its attachment name, receipt-NNNN-<player>-<seq>.json, "text",
+ * "sig"}. Errors: those of composing and queueing mail.
  */
-int est_intake_receipt(est_game *game, const json_t *receipt, const struct est_order *order,
+int est_intake_receipt(est_game *game, json_t *receipt, const struct est_order *order,
 				time_t now);
+
+/*
+ * The signed receipt of an accepted order file (docs/protocol.md "Signed
+ * receipts"): into *doc_out the receipt/1 document's text, {"estafette":
+ * "receipt/1", "game", "step", "player", "seq", "sha256": of the order
+ * file (`recorded` "sha256"), "recorded": the commit that recorded it
+ * (`recorded` "commit"), "at": `at` as ISO 8601 UTC}, and into *sig_out its
+ * armored SSH signature by the GM's key (game->signing_key) in namespace
+ * "estafette-receipt", which `ssh-keygen -Y verify -I gm -n
+ * estafette-receipt` accepts. Both new strings (caller frees); both NULL
+ * when the game has no GM signing key, `recorded` names no commit (a
+ * receipt queued again after a killed submit) or the file is a commitment.
+ * Errors: EST_ENOMEM, those of est_sshsig_sign.
+ */
+#define EST_RECEIPT_FORMAT "receipt/1"
+#define EST_RECEIPT_NAMESPACE "estafette-receipt"
+int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, const json_t *recorded,
+			    const struct est_order *order, time_t at);
 
 /*
  * The mail of an order file recorded already (intake.c): when `bytes` (or

@@ -96,7 +96,7 @@ int est_intake_press_mail(est_game *game, const est_order *order, const char *sh
 						 json_is_string(json_object_get(item, "to")) ? " to all" : "",
 						 order->step, json_string_value(json_object_get(item, "text")));
 			error = text ? est_game_notice(game, name, json_string_value(json_object_get(p, "email")),
-						       subject, text, NULL, now) :
+						       subject, text, NULL, now, NULL, 0) :
 				       est_error_set(EST_ENOMEM, "out of memory");
 			free(text);
 			if (error < 0)

@@ -14,7 +14,9 @@
 #include "intake/intake.h"
 #include "mail/mail.h"
 #include "orders/orders.h"
+#include "sshsig/sshsig.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/util.h"
 
 void est_intake_text_orders(est_text *t, const json_t *orders)
@@ -65,44 +67,103 @@ void est_intake_text_awaiting(est_text *t, est_game *game, time_t now)
 	json_decref(pending);
 }
 
-int est_intake_receipt(est_game *game, const json_t *receipt, const est_order *order,
-				time_t now)
+int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, const json_t *recorded,
+			    const est_order *order, time_t at)
 {
-	const json_t *player = est_game_player(game, order->player);
-	const char *sha = json_string_value(json_object_get(receipt, "sha256"));
-	char name[64], subject[200];
-	est_text t = {0};
+	const char *commit = json_string_value(json_object_get(recorded, "commit"));
+	char when[32];
+	json_t *doc = NULL;
+	size_t sig_len;
 	int error;
 
-	snprintf(name, sizeof(name), "receipt-%.16s", sha);
-	snprintf(subject, sizeof(subject), "[%s] your %s for step %lld %s recorded",
-		 json_string_value(json_object_get(game->game, "id")),
-		 order->commitment ? "commitment" : "orders", order->step,
-		 order->commitment ? "was" : "were");
+	*doc_out = *sig_out = NULL;
+	/* A commitment promises an order; the order file's own receipt is the one that counts. */
+	if (!game->signing_key.key || !commit || order->commitment)
+		return 0;
+	est_time_iso(when, at);
+	doc = json_pack("{s:s, s:O, s:I, s:s, s:I, s:O, s:s, s:s}", "estafette", EST_RECEIPT_FORMAT, "game",
+			json_object_get(game->game, "id"), "step", (json_int_t)order->step, "player",
+			order->player, "seq", (json_int_t)order->seq, "sha256",
+			json_object_get(recorded, "sha256"), "recorded", commit, "at", when);
+	if (!doc || !(*doc_out = est_json_text(doc))) {
+		json_decref(doc);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	json_decref(doc);
+	if ((error = est_sshsig_sign(sig_out, &sig_len, game->signing_key.key, game->signing_key.len,
+				     EST_RECEIPT_NAMESPACE, *doc_out, strlen(*doc_out))) < 0) {
+		free(*doc_out);
+		*doc_out = NULL;
+		return est_error_prefix("signing the receipt with the GM's key (git config estafette.signingkey)");
+	}
+	return 0;
+}
+
+/* The receipt's text, past the first lines: what was recorded and what the game awaits now. */
+static void receipt_text(est_text *t, est_game *game, const json_t *receipt, const est_order *order,
+			 const char *signed_doc, time_t now)
+{
+	const char *sha = json_string_value(json_object_get(receipt, "sha256"));
+
 	if (order->commitment)
-		est_text_add(&t, "Your commitment for step %lld (seq %lld) was recorded: sealed orders.\n"
+		est_text_add(t, "Your commitment for step %lld (seq %lld) was recorded: sealed orders.\n"
 			     "SHA-256 of the commitment file: %s\nIt promises the order file with "
 			     "SHA-256 %s. Send that file, byte for byte, once every awaited player "
 			     "has committed or the deadline has passed.\n\n", order->step, order->seq,
 			     sha, order->sha256);
 	else if (est_turn_is_join(game->state))
-		est_text_add(&t, "You have joined: your file for step 1 (seq %lld) was recorded, and its "
+		est_text_add(t, "You have joined: your file for step 1 (seq %lld) was recorded, and its "
 			     "signature verified with the key the game holds for you, so your key works.\n"
 			     "SHA-256 of the file: %s\n\nOnce every player has joined (or the deadline "
 			     "passes), step 1 resolves: the game's set-up is drawn with every player's "
 			     "entropy, and your first report says what step 2 asks of you.\n",
 			     order->seq, sha);
 	else
-		est_text_add(&t, "Your orders for step %lld (seq %lld) were recorded.\n"
+		est_text_add(t, "Your orders for step %lld (seq %lld) were recorded.\n"
 			     "SHA-256 of the order file: %s\n\n", order->step, order->seq, sha);
 	if (!order->commitment && !est_turn_is_join(game->state))
-		est_intake_text_orders(&t, order->orders);
-	est_intake_text_awaiting(&t, game, now);
+		est_intake_text_orders(t, order->orders);
+	if (signed_doc)
+		est_text_add(t, "\nThe attached receipt, signed by the GM's key, is your proof that this file "
+			     "was accepted: keep both files. `ssh-keygen -Y verify -f keys/allowed_signers -I gm "
+			     "-n %s -s RECEIPT.sig < RECEIPT`, with the game repository's "
+			     "keys/allowed_signers, checks its signature, and `estafette audit GAME "
+			     "--receipts DIR` checks that the step resolved this file or a later seq of yours.\n",
+			     EST_RECEIPT_NAMESPACE);
+	est_intake_text_awaiting(t, game, now);
+}
+
+int est_intake_receipt(est_game *game, json_t *receipt, const est_order *order,
+				time_t now)
+{
+	const json_t *player = est_game_player(game, order->player);
+	const char *sha = json_string_value(json_object_get(receipt, "sha256"));
+	char name[64], subject[200], file[160], sig_file[170], *doc = NULL, *sig = NULL;
+	est_text t = {0};
+	int error;
+
+	if ((error = est_intake_receipt_sign(&doc, &sig, game, receipt, order, now)) < 0)
+		return error;
+	snprintf(name, sizeof(name), "receipt-%.16s", sha);
+	snprintf(subject, sizeof(subject), "[%s] your %s for step %lld %s recorded",
+		 json_string_value(json_object_get(game->game, "id")),
+		 order->commitment ? "commitment" : "orders", order->step,
+		 order->commitment ? "was" : "were");
+	snprintf(file, sizeof(file), "receipt-%04lld-%s-%lld.json", order->step, order->player, order->seq);
+	snprintf(sig_file, sizeof(sig_file), "%s.sig", file);
+	est_mail_attachment att[] = {{file, "application/json", doc, doc ? strlen(doc) : 0},
+				     {sig_file, "text/plain", sig, sig ? strlen(sig) : 0}};
+	receipt_text(&t, game, receipt, order, doc, now);
+	if (doc && json_object_set_new(receipt, "signed_receipt", json_pack("{s:s, s:s, s:s}", "file", file,
+				       "text", doc, "sig", sig)) < 0)
+		t.failed = 1;
 	if (t.failed)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	else
 		error = est_game_notice(game, name, json_string_value(json_object_get(player, "email")),
-					subject, t.text, NULL, now);
+					subject, t.text, NULL, now, doc ? att : NULL, doc ? 2 : 0);
 	free(t.text);
+	free(doc);
+	free(sig);
 	return error;
 }

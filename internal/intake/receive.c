@@ -379,13 +379,13 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 	if (t.failed) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	} else {
-		error = est_game_notice(game, name, to, subject, t.text, answered, now);
+		error = est_game_notice(game, name, to, subject, t.text, answered, now, NULL, 0);
 		/* Orders relayed for another player: that player hears of them too. */
 		const json_t *owner = best ? est_game_player(game, best->order->player) : NULL;
 		const char *owner_email = json_string_value(json_object_get(owner, "email"));
 		if (!error && owner_email && strcasecmp(owner_email, to) != 0) {
 			snprintf(name, sizeof(name), "receipt-%.16s-%s", key, best->order->player);
-			error = est_game_notice(game, name, owner_email, subject, t.text, answered, now);
+			error = est_game_notice(game, name, owner_email, subject, t.text, answered, now, NULL, 0);
 		}
 	}
 	free(answered);
@@ -430,7 +430,7 @@ static int refuse_stranger(est_game *game, const est_intake_message *m, time_t n
 	snprintf(text, sizeof(text), "estafette, game %s: %s is not the address of a player of this "
 		 "game, so this message was not processed. If you play, send from the address your GM "
 		 "has for you.\n", json_string_value(json_object_get(game->game, "id")), m->from);
-	return est_game_notice(game, name, m->from, "Your message to a game's address", text, NULL, now);
+	return est_game_notice(game, name, m->from, "Your message to a game's address", text, NULL, now, NULL, 0);
 }
 
 /* `to` is a copy: recording an order reloads game.json, and with it every player record. */
@@ -562,7 +562,7 @@ static int notice_too_large(est_game *game, const est_intake_message *m, const c
 		 "estafette.maxmessage).\n", json_string_value(json_object_get(game->game, "id")),
 		 m->message_id ? "<" : "", m->message_id ? m->message_id : "",
 		 m->message_id ? ">" : "", size, limit);
-	error = est_game_notice(game, name, to, subject, text, answered_id, now);
+	error = est_game_notice(game, name, to, subject, text, answered_id, now, NULL, 0);
 	free(answered_id);
 	return error;
 }

@@ -100,6 +100,12 @@ static int rolled_back(json_t **state, est_store *store, json_t *events, const j
 	snprintf(tag, sizeof(tag), "step-%04lld", to);
 	if ((error = est_store_read_json(&old, store, tag, "state.json")) < 0)
 		return error;
+	/* The set-up draws took every player's entropy at the join; a step of the GM's would take none. */
+	if (json_object_get(old, "join")) {
+		json_decref(old);
+		return est_error_set(EST_EINVAL, "gm rollback: --to %lld would undo the join, whose set-up "
+				     "draws took every player's entropy; roll back to step 1 or later", to);
+	}
 	json_decref(*state);
 	*state = json_incref(json_object_get(old, "state"));
 	json_decref(old);

@@ -107,7 +107,7 @@ static void notify_gm(est_game *game, const char *name, const char *subject, con
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
 	char *to = sender ? est_mail_address_of(sender) : NULL;
 
-	if (to && text && est_game_notice(game, name, to, subject, text, NULL, now) < 0) {
+	if (to && text && est_game_notice(game, name, to, subject, text, NULL, now, NULL, 0) < 0) {
 		est_game_warn(game, "could not queue a notice to the GM: %s", est_error_message());
 		est_error_clear();
 	}

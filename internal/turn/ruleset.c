@@ -15,7 +15,7 @@
 
 int est_turn_is_join(const json_t *wrapped)
 {
-	return json_is_array(json_object_get(wrapped, "join"));
+	return json_is_object(json_object_get(wrapped, "join"));
 }
 
 int est_turn_ruleset_pending(json_t **out, const est_ruleset *rs, const json_t *rules, const json_t *wrapped)
@@ -25,7 +25,7 @@ int est_turn_ruleset_pending(json_t **out, const est_ruleset *rs, const json_t *
 
 	if (est_turn_is_join(wrapped)) {
 		*out = json_pack("{s:s, s:s, s:O, s:s}", "mode", "simultaneous", "kind", "join", "powers",
-				 json_object_get(wrapped, "join"), "prompt",
+				 json_object_get(json_object_get(wrapped, "join"), "powers"), "prompt",
 				 "the join: every player sends a signed order file with \"orders\": [] for "
 				 "step 1, which proves their key works and brings their entropy to the "
 				 "game's set-up draws");
@@ -148,11 +148,17 @@ int est_turn_setup(json_t **wrapped_out, const est_ruleset *rs, const json_t *ru
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* Dice v2: step 1 awaits every player, and the set-up draws wait for their entropy. */
+	/*
+	 * Dice v2: step 1 awaits every player, and the set-up draws wait for
+	 * their entropy. The dice commitment is in the document, so each join
+	 * file's "prev" binds it to these chains: a GM who makes the game again
+	 * with other secrets cannot replay the players' files into it.
+	 */
 	if (est_game_dice_version(game_json) == 2) {
 		if ((error = join_powers(&join, json_object_get(game_json, "players"))) < 0)
 			goto out;
-		json_object_set_new(*wrapped_out, "join", join);
+		json_object_set_new(*wrapped_out, "join", json_pack("{s:o, s:O}", "powers", join, "dice",
+								    json_object_get(game_json, "dice")));
 	}
 out:
 	if (error < 0) {

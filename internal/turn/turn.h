@@ -71,9 +71,9 @@ int est_turn_pending(json_t **out, est_game *game, time_t now);
  * The ruleset as the engine plays it (ruleset.c), over a whole state.json
  * document `wrapped` ({"game", "step", "state"}), with the engine's own
  * steps laid over the game's:
- *  - the join: a document with "join" (an array of every power the
- *    players hold, written by `new` for a game under dice v2) awaits every
- *    player at once, {"mode": "simultaneous", "kind": "join"}; each sends a
+ *  - the join: a document with "join" ({"powers": every power the players
+ *    hold, "dice": game.json's "dice"}, written by `new` for a game under
+ *    dice v2) awaits every player at once, {"mode": "simultaneous", "kind": "join"}; each sends a
  *    signed order file with "orders": [] and nothing else is accepted. When
  *    it resolves, the ruleset's first step, if automatic (the set-up
  *    draws: a first shuffle, the order of play), is resolved with the
@@ -102,8 +102,8 @@ int est_turn_resolve(json_t **wrapped_out, json_t **events_out, const est_rulese
  * Step 0: the state.json document of a new game whose game.json is
  * `game_json`, into *wrapped_out (new): {"game", "step": 0, "state": the
  * ruleset's setup() from `rules` and game.json "options"}, and under dice
- * v2 "join": every power the players hold, in the players' order (the join
- * above). Errors: the ruleset's (EST_EINVAL for an option it refuses),
+ * v2 "join": {"powers": every power the players hold, in the players'
+ * order, "dice": game.json's dice commitment} (the join above). Errors: the ruleset's (EST_EINVAL for an option it refuses),
  * EST_ENOMEM.
  */
 int est_turn_setup(json_t **wrapped_out, const est_ruleset *rs, const json_t *rules, const json_t *game_json);

@@ -108,8 +108,16 @@ static int write_replacing(const char *path, const void *data, size_t len, mode_
 
 	if (!tmp)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	/* A link planted at the temporary name is refused, never written through. */
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)) < 0) {
+	/*
+	 * Our own file, never one planted at the temporary name (a link, or a
+	 * file another user could read): what a killed process of the same pid
+	 * left there is removed (the name, not what a link points to) and the
+	 * file made anew, exclusively.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0) {
 		error = est_error_set(EST_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}

@@ -9,6 +9,13 @@
 # the cheat, up to a GM who recomputes every public hash and seed so that
 # only the signature check is left to catch a forged order. The sample game
 # is built once; every cheat works on its own copy.
+# Every game has signed history (`new` gives it a GM key), and the cheater
+# who can do all of this is the GM, who holds that key: its commits and step
+# tags are signed with it (gm_git), so the audit gets past the signatures
+# check to the one each cheat is about. (q2) is made on a small game without
+# signed history, the only kind where the check it is about can be reached;
+# last, (r) to (r3), edits by someone without the GM key (a git host) fail
+# the signatures check.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -22,11 +29,19 @@ KEYS=$TOP/turnfiles/napoleonic-empire/keys
 last=$(($(git -C "$game" tag --list 'step-*' | wc -l) - 1))
 [ "$last" -ge 9 ] || fail "the sample game resolves only $last steps"
 
-# g COPY args: git in a copy, as a cheater who commits.
+# g COPY args: git in a copy, as the cheating GM: commits signed with the
+# game's GM key (gm_git); a step tag must be made with `tag -s` (gm_tag).
 g() {
-	local dir=$1; shift
-	git -C "$dir" -c user.name=Cheater -c user.email=cheater@example.org \
-		-c commit.gpgsign=false -c tag.gpgsign=false "$@"
+	gm_git "$@"
+}
+
+# gm_tag COPY TAG REV: TAG re-pointed to REV as the GM makes a step tag, an
+# annotated tag signed with the GM key, with the original tag's subject.
+gm_tag() {
+	local dir=$1 tag=$2 rev=$3 subject
+	subject=$(git -C "$dir" tag --list --format='%(contents:subject)' "$tag")
+	[ -n "$subject" ] || subject="${tag/-/ }"
+	g "$dir" tag -s -f -m "$subject" "$tag" "$rev" >/dev/null
 }
 
 # copy NAME: a fresh copy of the untouched game; prints its path.
@@ -68,7 +83,7 @@ rewrite_step() {
 	orig=$(git -C "$dir" rev-parse "$tag^{commit}")
 	g "$dir" add -A
 	g "$dir" commit -q --amend --no-edit
-	g "$dir" tag -f "$tag" HEAD >/dev/null
+	gm_tag "$dir" "$tag" HEAD
 	[ "$(git -C "$dir" diff --no-renames --name-only "$orig" "$tag" | sort | xargs)" = "$file" ] ||
 		fail "rewrite_step: $tag does not differ in exactly $file"
 	[ "$(git -C "$dir" rev-parse "$orig^")" = "$(git -C "$dir" rev-parse "$tag^")" ] ||
@@ -80,11 +95,13 @@ rewrite_step() {
 		fail "rewrite_step: main is not the rewritten step"
 }
 
-# caught NAME COPY STEP FILE_RE WORD_RE: audit the copy; it must exit 65,
-# name STEP and a word of WORD_RE on stderr (and FILE_RE if not empty), and
-# --json must say {"ok": false, "failure": {"step": STEP, "file": ~FILE_RE}}.
+# caught NAME COPY STEP FILE_RE WORD_RE [CHECK]: audit the copy; it must
+# exit 65, name STEP and a word of WORD_RE on stderr (and FILE_RE if not
+# empty), and --json must say {"ok": false, "failure": {"step": STEP,
+# "file": ~FILE_RE}} (and "check": CHECK when CHECK is given, else any check
+# but "signatures": the cheats without CHECK are the GM's, signed).
 caught() {
-	local name=$1 dir=$2 step=$3 file_re=$4 word_re=$5 step_re msg
+	local name=$1 dir=$2 step=$3 file_re=$4 word_re=$5 check=${6:-} step_re msg
 	step_re="(step[ -]?#?0*${step}([^0-9]|\$)|turns/0*${step}/)"
 	expect_exit 65 "$ESTAFETTE" audit "$dir"
 	msg=$(cat "$WORK/last.err")
@@ -95,9 +112,9 @@ caught() {
 		grep -qE "$file_re" <<<"$msg" || fail "$name: the message does not name /$file_re/: $msg"
 	fi
 	expect_exit 65 "$ESTAFETTE" audit "$dir" --json
-	"$PY" - "$WORK/last.out" "$step" "$file_re" <<'PY' || fail "$name: audit --json: $(cat "$WORK/last.out")"
+	"$PY" - "$WORK/last.out" "$step" "$file_re" "$check" <<'PY' || fail "$name: audit --json: $(cat "$WORK/last.out")"
 import json, re, sys
-out, step, file_re = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+out, step, file_re, check = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 d = json.load(open(out))
 f = d.get("failure")
 assert d.get("ok") is False, "ok is not false"
@@ -106,6 +123,9 @@ for k in ("step", "file", "check", "message"):
     assert k in f, "failure has no " + k
 assert f["step"] == step, "failure.step is %r, not %d" % (f["step"], step)
 assert not file_re or re.search(file_re, f["file"] or ""), "failure.file is %r" % f["file"]
+assert not check or f["check"] == check, "failure.check is %r, not %r" % (f["check"], check)
+# A cheat of the GM's own (signed with its key) must get past the signatures check.
+assert check or f["check"] != "signatures", "failure.check is signatures: %s" % f["message"]
 PY
 	echo "caught $name: $(head -1 <<<"$msg")"
 }
@@ -114,7 +134,7 @@ PY
 head=$(git -C "$game" rev-parse main)
 expect_exit 0 "$ESTAFETTE" audit "$game"
 expect_exit 0 "$ESTAFETTE" audit "$game" --json
-"$PY" - "$WORK/last.out" "$last" <<'PY' || fail "audit --json on the untouched game: $(cat "$WORK/last.out")"
+"$PY" - "$WORK/last.out" "$last" "$(commits "$game")" <<'PY' || fail "audit --json on the untouched game: $(cat "$WORK/last.out")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and d["failure"] is None, "not ok"
@@ -125,9 +145,14 @@ assert d["checked"]["steps"] >= int(sys.argv[2]) and d["checked"]["rolls"] > 0, 
 assert d["checked"]["derived"] == 4 * d["checked"]["steps"], d["checked"]
 assert d["checked"]["order_files"] >= 2 * d["checked"]["orders"], d["checked"]
 checks = {c["check"]: c for c in d["checks"]}
-for name in ("history", "setup", "dice", "orders", "orders folder", "rolls", "state", "derived"):
+for name in ("history", "setup", "dice", "orders", "accepted", "orders folder", "rolls", "state", "derived"):
     assert name in checks and checks[name]["count"] > 0 and checks[name]["what"], (name, d["checks"])
 assert checks["derived"]["count"] == d["checked"]["derived"] and checks["derived"]["steps_not_checked"] == 0
+# Signed history: every commit of main is the GM's (the sample game's orders
+# come in through submit, which the GM's estafette commits), every step tag too.
+assert "signatures" in checks, d["checks"]
+assert d["checked"]["signed_commits"] == int(sys.argv[3]) and d["checked"]["player_commits"] == 0, d["checked"]
+assert d["checked"]["signed_tags"] == int(sys.argv[2]) + 1, d["checked"]
 PY
 grep -qE "all $last steps hold \($last steps resolved again, [0-9]+ orders .*, [0-9]+ rolls, [0-9]+ files under turns/\*/orders/ .*, $((4 * last)) derived files" \
 	<<<"$("$ESTAFETTE" audit "$game")" || fail "the summary does not say what was checked: $("$ESTAFETTE" audit "$game")"
@@ -294,7 +319,7 @@ echo "france namespaces=\"estafette-orders\" $(cut -d' ' -f1-2 "$KEYS/allies.pub
 forge_order7 "$c"
 g "$c" add -A
 g "$c" commit -q -C step-0007
-g "$c" tag -f step-0007 HEAD >/dev/null
+gm_tag "$c" step-0007 HEAD
 for t in $(git -C "$c" tag --list 'step-*'); do
 	[ "$((10#${t#step-}))" -gt 7 ] && git -C "$c" tag -d "$t" >/dev/null
 done
@@ -376,10 +401,76 @@ caught "(p) a player step 5 did not await, listed as missing" "$c" 5 'turns/0005
 
 # (q) A step's tag re-pointed to a twin of its commit made off main (the same tree
 # and parent): what the step saw (templates, acts, keys) could then be what no
-# commit of main ever held.
+# commit of main ever held. The GM signs the twin and the tag; in a game with
+# signed history a step tag must tag a commit of main the GM signed, so the
+# signatures check (which runs before the steps are checked one by one) is the
+# one that catches it.
 c=$(copy cheat-q)
-twin=$(g "$c" commit-tree "step-0006^{tree}" -p "step-0006^" -m "step 6, off main")
-g "$c" tag -f step-0006 "$twin" >/dev/null
-caught "(q) step 6's tag off main's history" "$c" 6 'step-0006' "not in main's history"
+twin=$(g "$c" commit-tree -S "step-0006^{tree}" -p "step-0006^" -m "step 6, off main")
+gm_tag "$c" step-0006 "$twin"
+caught "(q) step 6's tag off main's history" "$c" 6 'step-0006' "not a commit of main" signatures
 
-echo "audit_tamper: the untouched game passes; 24 cheats caught"
+# (q2) The same in a game without signed history, where only the check that a
+# step's tag is on main's history can catch it. Such a game is made here with
+# --gm-key FILE.pub (the GM's public key only, so `new` cannot sign and the
+# game is not a signed-history one, as every game was before); its step 1 is
+# the join, made by the two players of make_players.
+mkdir "$WORK/plain"
+(
+	cd "$WORK/plain"
+	export ESTAFETTE_HOME=$WORK/plain/home ESTAFETTE_COMMIT_TIME=1764000000
+	make_players
+	ssh-keygen -q -t ed25519 -N '' -C gm -f gm
+	"$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --id plain \
+		--gm-key gm.pub >/dev/null || fail "(q2): new --gm-key"
+	[ "$(json_get 'd.get("signed_history", False)' < game/game.json)" = False ] ||
+		fail "(q2): a game made with --gm-key FILE.pub has signed history: $(cat game/game.json)"
+	"$ESTAFETTE" run game >/dev/null || fail "(q2): the first run"
+	join game france=france allies=allies
+	git -C game rev-parse -q --verify step-0001 >/dev/null || fail "(q2): no step 1"
+	expect_exit 0 "$ESTAFETTE" audit game
+	c=$WORK/plain/game
+	twin=$(git -C "$c" -c user.name=gm -c user.email=gm@example.org \
+		commit-tree "step-0001^{tree}" -p "step-0001^" -m "step 1, off main")
+	git -C "$c" -c user.name=gm -c user.email=gm@example.org \
+		tag -f -m "step 0001" step-0001 "$twin" >/dev/null
+	caught "(q2) step 1's tag off main's history, no signed history" "$c" 1 'step-0001' \
+		"not in main's history" history
+)
+
+# Someone without the GM key (a git host, a stranger with push access) can
+# make neither a commit the GM signed nor a step tag: whatever it changes
+# fails the signatures check. host COPY args: git as such a one.
+host() {
+	local dir=$1; shift
+	git -C "$dir" -c user.name=Host -c user.email=host@example.org \
+		-c commit.gpgsign=false -c tag.gpgsign=false "$@"
+}
+
+# (r) The roll edit of (a), in an unsigned commit on top of main: a commit of
+# the step to come (step last+1) that is no player's order files.
+c=$(copy cheat-r)
+edit_json "$c/turns/0005/dice.json" 'd["rolls"][0]["value"] = d["rolls"][0]["value"] % d["rolls"][0]["sides"] + 1'
+host "$c" commit -q -a -m "fix a roll"
+caught "(r) past roll edited without the GM key" "$c" $((last + 1)) 'fix a roll' \
+	"not the GM's.*no signature.*turns/0005/dice\.json" signatures
+
+# (r2) Step 6's signed tag replaced by a lightweight one on the same commit.
+c=$(copy cheat-r2)
+host "$c" tag -f step-0006 "step-0006^{commit}" >/dev/null
+caught "(r2) step 6's tag replaced without the GM key" "$c" 6 'step-0006' \
+	"tag step-0006 is not the GM's.*lightweight" signatures
+
+# (r3) The state rewrite of (c), history rewritten without the GM key: step 7's
+# commit amended unsigned, its tag re-pointed as a lightweight one.
+# The unsigned commit is caught at its first change that is no player's own
+# order file (a step's commit moves orders/<player>.json under turns/).
+c=$(copy cheat-r3)
+host "$c" reset -q --hard step-0007
+edit_json "$c/state.json" 'd["state"]["countries"]["France"]["France"] += 5'
+host "$c" commit -q -a --amend --no-edit
+host "$c" tag -f step-0007 HEAD >/dev/null
+caught "(r3) step 7 state rewritten without the GM key" "$c" 7 '' \
+	"commit [0-9a-f]{7} \"step 0007: [^\"]*\" is not the GM's \(it carries no signature\)" signatures
+
+echo "audit_tamper: the untouched game passes; 28 cheats caught"

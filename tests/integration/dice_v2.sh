@@ -4,8 +4,8 @@
 # file's SHA-256 or null), from which `audit` and the independent
 # tests/helpers/dice_check.py recompute every seed and roll. What v1 let a GM
 # vary after seeing the orders (the signature's bytes, a file slipped into
-# orders/) no longer moves the seed, and an edited input is caught. The sample
-# games stay v1 (turnfiles/*/plan.json) and audit as v1 games.
+# orders/) no longer moves the seed, and an edited input is caught. The
+# Napoleonic Empire sample game stays v1 (its plan.json) and audits as one.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -42,6 +42,23 @@ ESTAFETTE_HOME=$WORK/rehome join regame france allies
 [ "$(git -C regame show main:state.json | json_get 'd["state"]["deck"]')" != \
   "$(git -C game show main:state.json | json_get 'd["state"]["deck"]')" ] || fail "both joins dealt one deck"
 
+# Nor by making the game again with other secrets and replaying the players'
+# own join files into it: step 0's state.json holds the dice commitment, so a
+# join file's "prev" binds it to the chains it was signed for.
+mkdir replayed
+for p in france allies; do
+	git -C game show main:turns/0001/orders/$p.json > replayed/$p.json
+	git -C game show main:turns/0001/orders/$p.json.sig > replayed/$p.json.sig
+done
+ESTAFETTE_HOME=$WORK/remadehome expect_exit 0 "$ESTAFETTE" new remade --ruleset napoleonic-empire \
+	--players players.json --id v2-game --test-dice-secret another-secret
+ESTAFETTE_HOME=$WORK/remadehome expect_exit 65 "$ESTAFETTE" submit remade replayed/france.json
+grep -q "prev" "$WORK/last.err" || fail "a join file replayed into a game made again: $(cat "$WORK/last.err")"
+
+# Nor by rolling back to step 0 and drawing the set-up again without the players.
+ESTAFETTE_HOME=$WORK/rehome expect_exit 65 "$ESTAFETTE" gm regame rollback --to 0 --reason "start again"
+grep -q "would undo the join" "$WORK/last.err" || fail "rollback to 0: $(cat "$WORK/last.err")"
+
 cp -a game down && cp -a home downhome
 order() { "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$@"; }
 order france 1 \
@@ -55,7 +72,7 @@ expect_exit 0 "$ESTAFETTE" submit game f2.json
 cp -a game game2 && cp -a home home2
 printf '\n' >> game2/orders/france.json.sig
 echo "a variant" > game2/orders/notes.txt
-git -C game2 add -A orders && git -C game2 -c user.name=gm -c user.email=gm@example.org \
+git -C game2 add -A orders && gm_git game2 \
 	commit -q -m "the GM varies bytes no player signed"
 expect_exit 0 "$ESTAFETTE" run game
 ESTAFETTE_HOME=$WORK/home2 expect_exit 0 "$ESTAFETTE" run game2
@@ -99,8 +116,8 @@ d["inputs"]["awaited"] = sorted(d["inputs"]["awaited"] + [{"player": "zz1", "sha
                                 key=lambda e: e["player"].encode())
 fs.reseed(repo, 2, m, d)
 PY
-git -C ghost -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
-git -C ghost tag -f step-0002 main >/dev/null
+gm_git ghost commit -qa --amend --no-edit
+gm_git ghost tag -s -f -m "step 0002" step-0002 main >/dev/null
 expect_exit 65 "$ESTAFETTE" audit ghost
 grep -q 'names player "zz1", whom step 2 did not await' "$WORK/last.err" ||
 	fail "the ghost player: $(cat "$WORK/last.out" "$WORK/last.err")"
@@ -123,8 +140,8 @@ for f in ("france.json", "france.json.sig"):
 d["inputs"]["awaited"] = [{"player": "france", "sha256": None}]
 fs.reseed(repo, 2, m, d)
 PY
-git -C dropped -c user.name=gm -c user.email=gm@example.org commit -qa --amend --no-edit
-git -C dropped tag -f step-0002 main >/dev/null
+gm_git dropped commit -qa --amend --no-edit
+gm_git dropped tag -s -f -m "step 0002" step-0002 main >/dev/null
 expect_exit 65 "$ESTAFETTE" audit dropped
 grep -q 'recorded orders/france.json for step 2 (player "france", seq 1, .*default orders instead' "$WORK/last.err" ||
 	fail "the dropped order: $(cat "$WORK/last.out" "$WORK/last.err")"
@@ -136,7 +153,7 @@ d = json.load(open(sys.argv[1]))
 d["inputs"]["awaited"][0]["sha256"] = "00" * 32
 open(sys.argv[1], "w").write(json.dumps(d, indent=2, sort_keys=True) + "\n")
 PY
-git -C game -c user.name=gm -c user.email=gm@example.org commit -qam "another input"
+gm_git game commit -qam "another input"
 expect_exit 1 $check repo game
 grep -q "inputs' awaited players are not those of manifest.json" "$WORK/last.err" ||
 	fail "dice_check: $(cat "$WORK/last.err")"
@@ -156,7 +173,7 @@ for f in s1 s2; do
 done
 recorded=$(git -C down rev-parse --short=7 main)
 cp s1.json down/orders/france.json && cp s1.json.sig down/orders/france.json.sig
-git -C down -c user.name=gm -c user.email=gm@example.org commit -qam "orders: france for step 2 (seq 1)"
+gm_git down commit -qam "orders: france for step 2 (seq 1)"
 expect_exit 0 "$ESTAFETTE" run down
 [ "$(git -C down show main:turns/0002/manifest.json | json_get 'd["orders"][0]["seq"]')" = 1 ] ||
 	fail "the downgraded step did not resolve seq 1"

@@ -103,7 +103,7 @@ nothing_written g-gmkey
 # --- what new writes: one canonical line per key, no comment, the GM's last ---
 players game.json "$(cat prussia.pub)" "$(cat allies.pub)"
 expect_exit 0 "$ESTAFETTE" new game --ruleset napoleonic-empire --players game.json --gm-signing-key gm
-printf 'france namespaces="estafette-orders" %s\nallies namespaces="estafette-orders" %s\ngm namespaces="estafette-gm,git" %s\n' \
+printf 'france namespaces="estafette-orders" %s\nallies namespaces="estafette-orders" %s\ngm namespaces="estafette-gm,estafette-receipt,git" %s\n' \
 	"$(cut -d' ' -f1,2 prussia.pub)" "$(cut -d' ' -f1,2 allies.pub)" "$(cut -d' ' -f1,2 gm.pub)" > want
 cmp want game/keys/allowed_signers || fail "keys/allowed_signers: $(cat game/keys/allowed_signers)"
 # game.json keeps the key as the players file gave it.
@@ -143,12 +143,13 @@ grep -qxF "allies namespaces=\"estafette-orders\" $(cut -d' ' -f1,2 newallies.pu
 expect_exit 0 "$ESTAFETTE" audit game
 
 # --- a game whose step 0 holds a line estafette would not write is damaged ---
-# damaged NAME SCRIPT: a fresh game whose step-0 commit gets SCRIPT's change, committed with git, tag moved.
+# damaged NAME SCRIPT: a fresh game whose step-0 commit gets SCRIPT's change, committed with git by
+# its GM, who holds the GM key (commit and tag signed, so that the audit reaches the keys), tag moved.
 damaged() {
-	"$ESTAFETTE" new "$1" --ruleset napoleonic-empire --players game.json --gm-key gm.pub >/dev/null
+	"$ESTAFETTE" new "$1" --ruleset napoleonic-empire --players game.json --gm-signing-key gm >/dev/null
 	(cd "$1" && eval "$2" && git add -A &&
-		git -c user.name=x -c user.email=x@example.org commit -q --amend --no-edit &&
-		git tag -f step-0000 >/dev/null)
+		gm_git . commit -q --amend --no-edit &&
+		gm_git . tag -s -f -m "step 0000" step-0000 main >/dev/null)
 }
 refused_open() {  # game words...
 	local g=$1 cmd; shift

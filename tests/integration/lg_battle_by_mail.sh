@@ -49,7 +49,16 @@ start_smtpd "$MAIL"
 git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 git -C game config estafette.sender "la-guerre GM <gm@example.org>"
 expect_exit 0 "$ESTAFETTE" run game
-mark=$(lgm run "$MAIL" 0 game "$ESTAFETTE" 1 0) || fail "set-up mailed something"
+# The first run invites each player to the join (step 1), and mails nothing else.
+"$PY" - "$MAIL" "$id" "$SAMPLE/players.json" <<'PY' || fail "the first run's mail is not the invitations"
+import email, email.policy, json, pathlib, sys
+box, game, players = pathlib.Path(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))["players"]
+got = sorted(email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["Message-ID"]
+             for p in box.glob("*.eml"))
+want = sorted(f"<{game}.0001-{p['id']}-join@estafette>" for p in players)
+assert got == want, (got, want)
+PY
+mark=$(lgm last "$MAIL")
 
 # An answer out of turn: while the game awaits $1's decision, $2 signs an
 # answer for the same step with its own (valid) key and mails it. receive
@@ -87,8 +96,13 @@ wrong_player() {
 }
 
 # Every sample order, in order, by mail; the plan says what each run asks next.
+# The join's files (step 1, one per player, no orders) come first; plan.json
+# lists the orders that follow.
 orders=("$SAMPLE"/orders/*.json)
-[ "$(field "$SAMPLE/plan.json" 'len(d["plan"])')" -eq "${#orders[@]}" ] ||
+joins=("$SAMPLE"/orders/0001-*.json)
+[ "${#joins[@]}" -eq "$(field "$SAMPLE/players.json" 'len(d["players"])')" ] ||
+	fail "the sample's join files are not one per player: ${joins[*]}"
+[ "$(field "$SAMPLE/plan.json" 'len(d["plan"])')" -eq $((${#orders[@]} - ${#joins[@]})) ] ||
 	fail "plan.json and orders/ disagree on the number of order files"
 styles=(attachments plain attachments qp alternative flowed base64)
 : > asked.log
@@ -134,7 +148,9 @@ for i in "${!orders[@]}"; do
 		fail "the mail of the run after $(basename "$order")"
 	# plan.json's "then" names the kind of step that comes next and a player
 	# it awaits (one of several when the step is simultaneous).
-	then=$(field "$SAMPLE/plan.json" "(lambda t: t and t['player'] + ' ' + t['kind'])(d['plan'][$i].get('then'))")
+	then=None
+	[ "$i" -lt "${#joins[@]}" ] ||
+		then=$(field "$SAMPLE/plan.json" "(lambda t: t and t['player'] + ' ' + t['kind'])(d['plan'][$((i - ${#joins[@]}))].get('then'))")
 	if [ "$then" != None ]; then
 		[ "$(st 'd["kind"]')" = "${then#* }" ] && grep -qw "${then% *}" <<< "$(awaited)" ||
 			fail "after $(basename "$order") the game awaits $(awaited) ($(st 'd["kind"]')), the plan says $then"

@@ -12,7 +12,10 @@
 # file names and subjects that are workflow commands (printed escaped, also
 # through the workflow's own check step, whose log is read as GitHub's
 # runner reads it), and (in a second game, of sealed orders) a commitment
-# under another player's name. The workflows are linted (no secret in the
+# under another player's name; that game, made with neither
+# --gm-signing-key nor --gm-key, signs with a GM key of its own, which its
+# runner needs, while a game made with --gm-key alone is run unverified,
+# and its runner says so. The workflows are linted (no secret in the
 # check, read-only, no pull_request_target; the hosted runner bound to its
 # environment). Then the GM's runner against a host without hooks, as a
 # forge is to whoever has write access: it refuses, by the GM's own key,
@@ -185,6 +188,19 @@ sign france france/orders/allies.json
 git -C france add orders
 git -C france commit -q --no-verify -m "orders: allies"
 push_refused france 'orders/allies.json: holds the orders of "france"' origin main
+sync_clone france
+
+# Two commits of one push, seq 3 then seq 2 of the same file: each alone would
+# pass against main, but the second goes back on the first, which estafette
+# would refuse; so does the hook (else an honest GM's run would resolve seq 2
+# and the audit would show seq 3 accepted and dropped).
+for seq in 3 2; do
+	order france france $seq > france/orders/france.json
+	sign france france/orders/france.json
+	git -C france add orders
+	git -C france commit -q --no-verify -m "orders: france (seq $seq)"
+done
+push_refused france "orders/france.json: seq 2 does not replace the seq 3" origin main
 sync_clone france
 
 # A forged step: the state and a turn folder, in a commit nobody signed.
@@ -682,11 +698,37 @@ grep -q "^ok       orders/france.commitment.json: .*valid commitment of france" 
 	fail "check-pull-request, good commitment: $(cat "$WORK/last.out")"
 git -C sclone push -q origin main 2>"$WORK/push.out" || fail "the good commitment was refused: $(cat "$WORK/push.out")"
 
-# A game made without --gm-signing-key has no signature to verify by: its
-# runner says so and runs, trusting its remote.
+# The sealed-orders game was made with neither --gm-signing-key nor --gm-key,
+# so it signs its history with a GM key of its own, $ESTAFETTE_HOME/gm/pr-13.
+# A runner clone without that key is told to set it up (exit 78, nothing
+# fetched or pushed); given it, it verifies what origin holds and runs.
+[ "$(git -C sealed config estafette.signingkey)" = "$ESTAFETTE_HOME/gm/pr-13" ] ||
+	fail "the sealed-orders game does not sign with its own GM key: $(git -C sealed config estafette.signingkey)"
+grep -q '^  "signed_history": true' <<<"$(git -C sealed show main:game.json)" || fail "the sealed-orders game's history is not signed"
 git clone -q sealed.git srun
+smain=$(git -C sealed.git rev-parse main)
+expect_exit 78 "$H/run-and-push" srun -- --now @1764000000
+grep -q "estafette.signingkey is not set" "$WORK/last.err" || fail "run-and-push without the game's GM key: $(cat "$WORK/last.err")"
+grep -qF 'the key estafette new made, $ESTAFETTE_HOME/gm/<id>' "$WORK/last.err" ||
+	fail "run-and-push without the game's GM key does not say where new put it: $(cat "$WORK/last.err")"
+grep -q "secrets" "$WORK/last.err" || fail "run-and-push without the game's GM key: $(cat "$WORK/last.err")"
+[ "$(git -C sealed.git rev-parse main)" = "$smain" ] || fail "a runner without the GM key moved main"
+git -C srun config estafette.signingkey "$ESTAFETTE_HOME/gm/pr-13"
 expect_exit 0 "$H/run-and-push" srun -- --now @1764000000
-grep -q "history is not signed (made without --gm-signing-key), so what origin holds is not verified" "$WORK/last.out" ||
+! grep -q "history is not signed" "$WORK/last.out" || fail "run-and-push, a signed game taken as unsigned: $(cat "$WORK/last.out")"
+[ "$(git -C srun rev-parse refs/estafette/verified)" = "$(git -C sealed.git rev-parse main)" ] ||
+	fail "run-and-push did not verify the sealed-orders game's main: $(cat "$WORK/last.out" "$WORK/last.err")"
+
+# A game made with --gm-key alone (the GM's public key, no signing key) has
+# no signature to verify by: its runner says so and runs, trusting its remote.
+"$ESTAFETTE" new plain --ruleset napoleonic-empire --players keys/players.json --gm-key keys/gm.pub \
+	--id pr-plain >/dev/null
+! grep -q '"signed_history"' <<<"$(git -C plain show main:game.json)" || fail "a game made with --gm-key alone has signed history"
+[ ! -e "$ESTAFETTE_HOME/gm/pr-plain" ] || fail "a game made with --gm-key got a GM key of its own"
+git clone -q --bare plain plain.git
+git clone -q plain.git prun
+expect_exit 0 "$H/run-and-push" prun
+grep -qF "history is not signed (made with --gm-key alone, or before signing was the default), so what origin holds is not verified" "$WORK/last.out" ||
 	fail "run-and-push, a game without signed history: $(cat "$WORK/last.out")"
 
 echo "pr_play: $steps GM commits, $(git -C server.git tag | wc -l) tags; refusals, pull-request checks and racing runners held"

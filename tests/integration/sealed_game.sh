@@ -186,10 +186,13 @@ grep -q "\"$standing\"" "player/revealed/"*/orders/*.json || fail "the revealed 
 git -C game rev-list --objects --branches --tags | cut -d' ' -f1 | sort -u > public.oids
 "$PY" leaks.py game public.oids whole-states.json "$standing" 2>/dev/null && fail "the leak check misses revealed hands"
 
+# tamper FILE PYTHON-EDIT: the GM, who holds the GM key, forges FILE in a copy of the game
+# and commits it signed (a clone has no estafette.signingkey of its own: the game's is set).
 tamper() {  # file python-edit
 	rm -rf t && git clone -q --no-local player t
+	git -C t config estafette.signingkey "$(git -C game config estafette.signingkey)"
 	"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); $2; open(p,'w').write(json.dumps(d, indent=2, sort_keys=True) + '\n')" "t/$1"
-	git -C t -c user.name=x -c user.email=x@example.org commit -qam "tamper"
+	gm_git t commit -qam "tamper"
 	ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit t --json > t.json && fail "audit missed: $1"
 	json_get 'd["failure"]["check"]' < t.json
 }

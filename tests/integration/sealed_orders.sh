@@ -84,6 +84,8 @@ refused game fc2.json 'commitments for step '"$step"' are closed'
 order game france 2 '[]' > other.json && sign other.json france
 refused game other.json 'committed to'
 "$ESTAFETTE" submit game f.json --now "$NOW" | grep -q "recorded orders of france" || fail "france's reveal"
+cp -a game "$WORK/dropc" && cp -a "$ESTAFETTE_HOME" "$WORK/droph" && dropstep=$step
+cp a.json "$WORK/drop-a.json" && cp a.json.sig "$WORK/drop-a.json.sig"
 "$ESTAFETTE" run game --now $T0 | grep -q "nothing due" || fail "the step resolved without the Allies' reveal"
 "$ESTAFETTE" submit game a.json --now "$NOW" >/dev/null
 "$ESTAFETTE" run game --now $T0 | grep -q "resolved step $step" || fail "step $step did not resolve"
@@ -103,8 +105,11 @@ git -C game fsck --strict --no-progress || fail "git fsck --strict"
 "$ESTAFETTE" audit game --json > audit.json || fail "audit: $(cat audit.json)"
 json_get 'd["complete"]' < audit.json | grep -qx True || fail "audit not complete: $(cat audit.json)"
 
-# A commitment forged afterwards (in a rewritten history) is caught.
+# A commitment forged afterwards (in a rewritten history) is caught, though the GM forged it,
+# who holds the GM key: the commit and the step's tag are signed as estafette signs them (a
+# clone has no estafette.signingkey of its own: the game's is set).
 git clone -q --no-local game forged
+git -C forged config estafette.signingkey "$(git -C game config estafette.signingkey)"
 order game france 9 '[]' > x.json
 "$PY" -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["sha256"]="0"*64; open(p,"w").write(json.dumps(d, indent=1))' \
 	"forged/turns/$name/orders/france.commitment.json"
@@ -119,8 +124,8 @@ for c in m["commitments"]:
         c["signature_sha256"] = hashlib.sha256(open(d + "/orders/france.commitment.json.sig", "rb").read()).hexdigest()
 open(d + "/manifest.json", "w").write(json.dumps(m, indent=2, sort_keys=True) + "\n")
 PY
-git -C forged -c user.name=x -c user.email=x@example.org commit -qam forged
-git -C forged tag -f "step-$name" >/dev/null
+gm_git forged commit -qam forged
+gm_git forged tag -s -f -m "step $name" "step-$name" main >/dev/null
 "$ESTAFETTE" audit forged --json > forged.json && fail "audit missed a forged commitment"
 echo "forged commitment: $(json_get 'd["failure"]["check"] + ": " + d["failure"]["message"]' < forged.json)"
 [ "$(json_get 'd["failure"]["check"]' < forged.json)" != commitment ] &&
@@ -150,4 +155,16 @@ refused game ac.json 'commitments for step [0-9]* are closed'
 "$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [x["player"] for x in m["missing"]] == ["allies"], m' \
 	"game/turns/$(printf %04d "$step")/manifest.json"
 "$ESTAFETTE" audit game >/dev/null || fail "audit of the late game"
+# A GM who takes France's commitment out after its reveal was accepted: run
+# then refuses the reveal (no commitment) and gives France default orders. The
+# audit judges the reveal at the commit that recorded it, where it held.
+ESTAFETTE_HOME=$WORK/droph "$ESTAFETTE" submit "$WORK/dropc" "$WORK/drop-a.json" --now "$NOW" >/dev/null
+gm_git "$WORK/dropc" rm -q orders/france.commitment.json orders/france.commitment.json.sig
+gm_git "$WORK/dropc" commit -qm "housekeeping"
+ESTAFETTE_HOME=$WORK/droph expect_exit 0 "$ESTAFETTE" run "$WORK/dropc" --now @$((1764000000 + 40 * 3600))
+[ "$(json_get '[m["player"] for m in d["missing"]]' < "$WORK/dropc/turns/$(printf %04d "$dropstep")/manifest.json")" = "['france']" ] ||
+	fail "the dropped commitment: $(cat "$WORK/dropc/turns/$(printf %04d "$dropstep")/manifest.json")"
+ESTAFETTE_HOME=$WORK/droph expect_exit 65 "$ESTAFETTE" audit "$WORK/dropc"
+grep -q 'recorded orders/france.json for step '"$dropstep"' (player "france", seq 1, .*default orders instead' "$WORK/last.err" ||
+	fail "the dropped commitment: $(cat "$WORK/last.out" "$WORK/last.err")"
 echo "sealed_orders: commit, reveal, refusals, the deadline and the audit hold"

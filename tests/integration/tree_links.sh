@@ -18,7 +18,10 @@
 #               at that step, naming the path (check "tree");
 #  fixed/*      after `git rm` of the link and a commit, the game plays on.
 # Every target outside the repository stays empty (or unchanged), and
-# every copy passes `git fsck --strict`.
+# every copy passes `git fsck --strict`. The attacks and fixes committed
+# on main are the GM's (gm_git: signed with the game's GM key, which a
+# cheating GM holds), but for the names git never checks out, which a git
+# host without the key adds.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -81,14 +84,14 @@ cd "$WORK"
 fresh next-step
 "$ESTAFETTE" submit "$G" "$WORK/base/f.json" >/dev/null
 ln -s "$OUT" "$G/turns/0002"
-g "$G" add turns/0002 && g "$G" commit -qm "the next step's folder linked out"
+g "$G" add turns/0002 && gm_git "$G" commit -qm "the next step's folder linked out"
 refused_everywhere committed/link-at-next-step turns/0002 "a symbolic link"
 grep -qF "remove it with git -C $G rm turns/0002 and commit" "$WORK/last.err" ||
 	fail "committed/link-at-next-step: the fix is not named: $(cat "$WORK/last.err")"
 passed committed/link-at-next-step
 
 # The fix the message names: the game plays on, and the step's files are real.
-g "$G" rm -q turns/0002 && g "$G" commit -qm "no link"
+g "$G" rm -q turns/0002 && gm_git "$G" commit -qm "no link"
 expect_exit 0 "$ESTAFETTE" run "$G"
 grep -qF "resolved step 2" "$WORK/last.out" || fail "fixed/link-removed: $(cat "$WORK/last.out")"
 [ -d "$G/turns/0002" ] && [ ! -L "$G/turns/0002" ] && [ -f "$G/turns/0002/manifest.json" ] ||
@@ -100,7 +103,7 @@ passed fixed/link-removed
 fresh orders-folder
 rm -rf "$G/orders"
 ln -s "$OUT" "$G/orders"
-g "$G" add -A . && g "$G" commit -qm "orders linked out"
+g "$G" add -A . && gm_git "$G" commit -qm "orders linked out"
 refused_everywhere committed/link-at-orders orders "a symbolic link"
 passed committed/link-at-orders
 
@@ -109,14 +112,14 @@ fresh deep
 mkdir -p "$G/notes/a/b/c"
 echo "a note" > "$G/notes/a/b/c/readme.txt"
 ln -s "$OUT" "$G/notes/a/b/c/link"
-g "$G" add -A . && g "$G" commit -qm "a deep link"
+g "$G" add -A . && gm_git "$G" commit -qm "a deep link"
 rm "$G/.git/estafette-checked"
 refused_everywhere committed/link-deep notes/a/b/c/link "a symbolic link"
 passed committed/link-deep
 
 fresh gitlink
 g "$G" update-index --add --cacheinfo "160000,$(head_of "$G"),extern/lib"
-g "$G" commit -qm "a submodule"
+gm_git "$G" commit -qm "a submodule"
 refused_everywhere committed/gitlink extern/lib "a submodule (gitlink)"
 grep -qF "remove it with git -C $G rm --cached extern/lib and commit" "$WORK/last.err" ||
 	fail "committed/gitlink: the fix is not named: $(cat "$WORK/last.err")"
@@ -126,7 +129,7 @@ fresh exec-new
 mkdir -p "$G/tools"
 printf '#!/bin/sh\ntouch %s/ran\n' "$OUT" > "$G/tools/x.sh"
 chmod +x "$G/tools/x.sh"
-g "$G" add -A . && g "$G" commit -qm "an executable"
+g "$G" add -A . && gm_git "$G" commit -qm "an executable"
 [ "$(git -C "$G" ls-tree main tools/x.sh | cut -c1-6)" = 100755 ] || fail "committed/executable: not 100755"
 refused_everywhere committed/executable tools/x.sh "an executable file"
 grep -qF "clear the bit with git -C $G update-index --chmod=-x tools/x.sh and commit" "$WORK/last.err" ||
@@ -135,10 +138,10 @@ passed committed/executable
 
 fresh exec-step-file
 g "$G" update-index --chmod=+x turns/0001/report.txt
-g "$G" commit -qm "a step's report made executable"
+gm_git "$G" commit -qm "a step's report made executable"
 refused_everywhere committed/executable-step-file turns/0001/report.txt "an executable file"
 # The fix the message names.
-g "$G" update-index --chmod=-x turns/0001/report.txt && g "$G" commit -qm "not executable"
+g "$G" update-index --chmod=-x turns/0001/report.txt && gm_git "$G" commit -qm "not executable"
 expect_exit 0 "$ESTAFETTE" status "$G"
 passed committed/executable-step-file
 
@@ -225,7 +228,9 @@ passed worktree/full-checkout
 
 # ---------------------------------------------------------------- history
 # Step 1's own commit (and its tag) holds a link: history rewritten so that
-# main is clean and only the step's commit has it.
+# main is clean and only the step's commit has it, by the GM, who holds the
+# GM key: the commits and the tags signed as estafette signs them, so that
+# the audit reaches the tree.
 fresh history
 expect_exit 0 "$ESTAFETTE" submit "$G" "$WORK/base/f.json"
 expect_exit 0 "$ESTAFETTE" run "$G"
@@ -234,10 +239,10 @@ tree=$(cd "$G" && GIT_INDEX_FILE=$WORK/history/index sh -c \
 	'git read-tree step-0001 && git update-index --add --cacheinfo "120000,$(printf %s "'"$OUT"'" | git hash-object -w --stdin),turns/0001/link" && git write-tree')
 rm "$G/link"
 # (c1 takes the step's own parent, the last join's order commit, and its message)
-c1=$(g "$G" commit-tree "$tree" -p "step-0001^{commit}^" -m "$(git -C "$G" log -1 --format=%B 'step-0001^{commit}')")
-rest=$(g "$G" commit-tree "$(git -C "$G" rev-parse 'main^{tree}')" -p "$c1" -m "step 0002")
-g "$G" tag -f step-0001 "$c1" >/dev/null 2>&1
-g "$G" tag -f step-0002 "$rest" >/dev/null 2>&1
+c1=$(gm_git "$G" commit-tree -S "$tree" -p "step-0001^{commit}^" -m "$(git -C "$G" log -1 --format=%B 'step-0001^{commit}')")
+rest=$(gm_git "$G" commit-tree -S "$(git -C "$G" rev-parse 'main^{tree}')" -p "$c1" -m "step 0002")
+gm_git "$G" tag -s -f -m "step 0001" step-0001 "$c1" >/dev/null 2>&1
+gm_git "$G" tag -s -f -m "step 0002" step-0002 "$rest" >/dev/null 2>&1
 g "$G" update-ref refs/heads/main "$rest"
 refused 65 "audit of ne fails at step 1, turns/0001/link (tree): $G: turns/0001/link: a symbolic link in the game's tree at step-0001" \
 	"$ESTAFETTE" audit "$G"

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Play the Levée en Masse sample game to its end and write its plan.json.
 
-    /usr/bin/python3 turnfiles/levee-en-masse/strategy.py build/estafette
+    /usr/bin/python3 turnfiles/levee-en-masse/strategy.py build/estafette [--grind]
 
 A simple player, so that the sample is a whole game: each turn it detaches
 Napoleon in triumph when it may, restores order in Paris, sends Napoleon to
 the most dangerous Army, attacks the Armies nearest Paris (the first attack
-with the last reserves behind it, 10.4), rolls the free To the Barricades!
+with the last reserves behind it, 10.4, when that Army is two boxes or fewer
+from Paris: the reserves cost -1 the next turn), rolls the free To the Barricades!
 against an Army inside France, and spends what is left on Political Actions.
 It plays through turnfiles/make_orders.py (the same game, ids, clock and
 entropy), so `make_orders.py turnfiles/levee-en-masse ESTAFETTE` rebuilds
@@ -54,7 +55,7 @@ def choose(state, rules):
         orders.append({"type": "napoleon", "assign": targets[0]["id"]})
     for i, army in enumerate(targets[:actions]):
         order = {"type": "military", "army": army["id"]}
-        if i == 0 and state["options"].get("10.4"):
+        if i == 0 and state["options"].get("10.4") and army["box"] <= 2:
             order["reserves"] = "if-fails"
         orders.append(order)
     actions -= min(actions, len(targets))
@@ -69,13 +70,16 @@ def choose(state, rules):
     return orders
 
 
-def main():
+def play_once(salt):
+    """The whole game from the join whose last file's entropy takes `salt`."""
     sample = Sample(HERE, sys.argv[1])
+    sample.join = {"salt": salt}
     sample.start()
     out = HERE / "orders"
     for old in out.glob("*"):
         old.unlink()
     out.mkdir(exist_ok=True)
+    sample.join_all(out)
     rules = {p.stem: json.loads(p.read_text()) for p in (sample.game / "rules").glob("*.json")}
     plan = []
     while True:
@@ -86,11 +90,34 @@ def main():
         entry = {"player": "citoyen", "seq": 1, "orders": choose(state, rules)}
         sample.play(entry, out)
         plan.append(entry)
+    return sample, plan
+
+
+# What the sample is for (tests/integration/sample_game.sh reads the same):
+# a whole game that shows these rules at work.
+STORY = ["Napoleon enters play in the Holding Box", "Napoleon leaves the Holding Box",
+         "the last reserves are committed (10.4)", "a decisive victory (10.6.1)",
+         "a decisive defeat (10.6.2)", "a Stationary Army with a bracketed Battle Value",
+         "Spanish Army enters play"]
+
+
+def main():
+    """plan.json's join salt, or with --grind the first from it whose game tells the STORY."""
+    first = json.loads((HERE / "plan.json").read_text()).get("join", {}).get("salt", 0)
+    for salt in range(first, first + (MAX_JOINS if "--grind" in sys.argv else 1)):
+        sample, plan = play_once(salt)
+        events = sample.events_since(1)
+        missing = [text for text in STORY if text not in events]
+        print(f"join salt {salt}: {len(plan)} turns, missing {missing}", file=sys.stderr)
+        if not missing:
+            break
     doc = json.loads((HERE / "plan.json").read_text())
+    doc["join"] = {"salt": salt}
     doc["plan"] = plan
     (HERE / "plan.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     state = json.loads((sample.game / "state.json").read_text())["state"]
     print(f"{len(plan)} turns; result: {state['result']}")
 
 
+MAX_JOINS = 400
 main()
