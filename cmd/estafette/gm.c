@@ -15,6 +15,7 @@
 static struct {
 	long long hours, to;
 	const char *reason, *result, *winner, *player, *name, *email;
+	int force;
 	json_t *set, *key; /* --set: [{"path", "value"}]; --key: the public key line */
 	time_t now;
 } args;
@@ -39,6 +40,8 @@ static const struct est_opt gm_opts[] = {
 	 .parse = read_key, .expect = "not a readable .pub file (its first line is the key)"},
 	/* (not EST_OPT_REQUIRED: est_engine_gm_act says what --reason must be) */
 	{"reason", EST_OPT_STRING, &args.reason, "every act: why, told to the players with it"},
+	{"force", EST_OPT_FLAG, &args.force,
+	 "adjust, rollback: even with orders recorded for the open step (they are set aside)"},
 	{"now", EST_OPT_TIME, &args.now, "act as of TIME instead of the clock"},
 	{NULL}
 };
@@ -165,7 +168,8 @@ int cmd_gm(int argc, char **argv)
 	params = act_params(&a);
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
-	if ((error = est_engine_gm_act(&receipt, game, act, params, args.reason, args.now)) < 0) {
+	if ((error = est_engine_gm_act(&receipt, game, act, params, args.reason, args.now,
+				       args.force ? EST_GM_FORCE : 0)) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}

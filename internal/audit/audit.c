@@ -1085,12 +1085,30 @@ static int game_before(audit *a, long long step)
  * Every order file main's history recorded for the step (accepted.h) that
  * came before the step's commit and holds as run checks it (signature,
  * binding, turn, rules, sealed orders' commitment) against the game at the
- * commit that recorded it, at that commit's time, is an order the GM
+ * commit that recorded it, at that commit's time (and, if a seat changed
+ * hands since, with the keys the step was resolved with), is an order the GM
  * accepted: the step must have resolved it or a later seq of its player.
  * A dropped order, an older seq put back over a newer one, or one whose
  * commitment was taken out afterwards is caught here. A sealed game's
  * orders are the GM's until reveal.
  */
+/* Whether keys/allowed_signers changed between commit `rev` and the commit before step `step`. */
+static int keys_changed(audit *a, const char *rev, long long step)
+{
+	char before[48], *x = NULL, *y = NULL;
+	size_t xl = 0, yl = 0;
+	int changed;
+
+	snprintf(before, sizeof(before), "step-%04lld^", step);
+	changed = est_store_read(&x, &xl, a->store, rev, "keys/allowed_signers") < 0 ||
+		  est_store_read(&y, &yl, a->store, before, "keys/allowed_signers") < 0 || xl != yl ||
+		  memcmp(x, y, xl) != 0;
+	est_error_clear();
+	free(x);
+	free(y);
+	return changed;
+}
+
 static int check_accepted(audit *a, long long step, const json_t *manifest)
 {
 	const json_t *list, *e;
@@ -1122,6 +1140,10 @@ static int check_accepted(audit *a, long long step, const json_t *manifest)
 			est_store_read(&bytes, &len, a->store, commit, path) == 0 &&
 			est_store_read(&sig, &sig_len, a->store, commit, sig_path) == 0 &&
 			est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0;
+		est_error_clear();
+		/* A seat given to someone else since (gm replace) revokes the key the file was signed with. */
+		if (holds && keys_changed(a, commit, step) && game_before(a, step) == 0)
+			holds = est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0;
 		est_error_clear();
 		free(bytes);
 		free(sig);

@@ -126,12 +126,18 @@ int est_engine_mail(json_t **mail_out, est_game *game);
  * principal gm, namespace estafette-gm); `now` dates it.
  * *receipt_out: {"act", "step", "reason"} and, for the first three,
  * "file", "commit", "deadline".
+ * "adjust" and "rollback" set aside the orders recorded for the open step
+ * (the players sign new ones, and the dice take those): a GM could so roll
+ * a step again, so they are refused while any are recorded unless `flags`
+ * has EST_GM_FORCE.
  * Errors: EST_ECONFIG (no GM key here, or not the game's), EST_EUSAGE (the
  * act cannot be made now: no deadline to extend, paused already, not
- * paused, the game is over, a bad reason), EST_ELOCKED, EST_ETEMPFAIL.
+ * paused, the game is over, a bad reason, orders recorded), EST_ELOCKED,
+ * EST_ETEMPFAIL.
  */
+#define EST_GM_FORCE 1u
 int est_engine_gm_act(json_t **receipt_out, est_game *game, const char *act, const json_t *params,
-		    const char *reason, time_t now);
+		    const char *reason, time_t now, unsigned flags);
 
 /*
  * Challenges (deal.c): the

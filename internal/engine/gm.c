@@ -182,8 +182,28 @@ static int is_step(const char *act)
 	return strcmp(act, "end") == 0 || strcmp(act, "adjust") == 0 || strcmp(act, "rollback") == 0;
 }
 
+/* Orders recorded for the open step, which adjust and rollback would set aside. */
+static int orders_aside(const json_t *pending, const char *act)
+{
+	char names[512] = "";
+	const json_t *a;
+	size_t i, n;
+
+	json_array_foreach(json_object_get(pending, "awaiting"), i, a)
+		if (json_is_true(json_object_get(a, "received")) && (n = strlen(names)) < sizeof(names) - 1)
+			snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+				 json_string_value(json_object_get(a, "player")));
+	if (!*names)
+		return 0;
+	return est_error_set(EST_EUSAGE, "gm %s: orders for step %lld are recorded (%s); this act would set "
+			     "them aside, and the players would sign new ones, which the dice would then "
+			     "take, so the step would roll again: give --force to make it anyway (every "
+			     "report shows the act)", act,
+			     (long long)json_integer_value(json_object_get(pending, "step")), names);
+}
+
 int est_engine_gm_act(json_t **receipt_out, est_game *game, const char *act, const json_t *params,
-		    const char *reason, time_t now)
+		    const char *reason, time_t now, unsigned flags)
 {
 	char *text = NULL, *sig = NULL, *msg = NULL, path[64], sig_path[72], oid[EST_STORE_OID_HEX + 1];
 	json_t *acts = NULL, *pending = NULL, *doc = NULL;
@@ -205,6 +225,8 @@ int est_engine_gm_act(json_t **receipt_out, est_game *game, const char *act, con
 		goto out;
 	}
 	if ((error = check_act(game, acts, act, params, reason)) < 0 ||
+	    (!(flags & EST_GM_FORCE) && (strcmp(act, "adjust") == 0 || strcmp(act, "rollback") == 0) &&
+	     (error = orders_aside(pending, act)) < 0) ||
 	    (error = make_act(&doc, &text, &sig, &sig_len, game, act, params, reason,
 			      (long long)json_array_size(acts) + 1, now)) < 0)
 		goto out;

@@ -67,6 +67,10 @@ git -C game config estafette.signingkey "$WORK/gm"
 # --- Replace: a new player takes the Allies' seat; the old key is refused from then on ---
 ssh-keygen -q -t ed25519 -N '' -C newallies -f newallies
 R=$((T0 + 47 * H))
+# Bert's orders, recorded before he leaves: the replacement revokes them, and
+# the audit must not count them as accepted orders the step dropped.
+order allies allies
+"$ESTAFETTE" submit game allies.json --now "@$R" >/dev/null || fail "Bert's orders before the replacement"
 "$ESTAFETTE" gm game replace --player allies --name "New Allied player" --email new@example.org \
 	--key newallies.pub --reason "Bert left the game" --now "@$R" >/dev/null
 grep -q "$(cut -d' ' -f2 newallies.pub)" game/keys/allowed_signers || fail "the new key is not in keys/"
@@ -76,7 +80,9 @@ json_get '[p["email"] for p in d["players"] if p["id"] == "allies"][0]' < game/g
 order allies allies
 out=$("$ESTAFETTE" submit game allies.json --now "@$R" 2>&1) && fail "the old key's orders were taken"
 grep -q "is not listed for principal \"allies\"" <<<"$out" || fail "$out"
-order allies newallies
+# (seq 2: Bert's file, though revoked, holds seq 1 of the seat)
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game allies 2 '[]' > newallies.json
+rm -f newallies.json.sig && ssh-keygen -q -Y sign -f newallies -n estafette-orders newallies.json
 "$ESTAFETTE" submit game newallies.json --now "@$R" >/dev/null || fail "the new key's orders were refused"
 expect_exit 64 "$ESTAFETTE" gm game replace --player nobody --name X --email x@example.org --key newallies.pub \
 	--reason "no such seat" --now "@$R"
@@ -116,14 +122,27 @@ cmp <(git -C game show step-0003:state.json | "$PY" -c 'import json,sys; print(j
 	<("$PY" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["state"], sort_keys=True))' game/state.json) ||
 	fail "the rolled-back state is not step 3's"
 expect_exit 64 "$ESTAFETTE" gm game rollback --to 9 --reason "the future" --now "@$T1"
+# With orders recorded for the open step, adjust and rollback would set them
+# aside and have the step roll again on new files: refused unless --force.
+p=$("$ESTAFETTE" status game --now "@$T1" --json | json_get 'd["awaiting"][0]["player"]')
+key=$p && [ "$p" != allies ] || key=newallies   # the seat's key since the replacement
+order "$p" "$key"
+expect_exit 0 "$ESTAFETTE" submit game "$key.json" --now "@$T1"
+expect_exit 64 "$ESTAFETTE" gm game rollback --to 3 --reason "again" --now "@$T1"
+grep -q "orders for step 6 are recorded ($p); this act would set them aside" "$WORK/last.err" ||
+	fail "rollback over recorded orders: $(cat "$WORK/last.err")"
+expect_exit 64 "$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=1 --reason "again" --now "@$T1"
+expect_exit 0 "$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=$((before + 1)) --reason "a counter found" \
+	--now "@$T1" --force
+grep -q "made step 6" "$WORK/last.out" || fail "adjust --force: $(cat "$WORK/last.out")"
 "$ESTAFETTE" gm game end --result concession --winner Allies --reason "France resigned" --now "@$T1" >/dev/null
 "$ESTAFETTE" status game --now "@$T1" --json | json_get 'd["over"]' | grep -qx True || fail "the game is not over"
-grep -qF "The GM ended the game: Allies wins (concession): France resigned" game/turns/0006/report.txt ||
+grep -qF "The GM ended the game: Allies wins (concession): France resigned" game/turns/0007/report.txt ||
 	fail "the report does not tell the end"
 expect_exit 64 "$ESTAFETTE" gm game extend --hours 1 --reason "too late" --now "@$T1"
 "$ESTAFETTE" run game --now "@$T1" | grep -q "the game is over" || fail "run does not say the game is over"
 "$ESTAFETTE" audit game --json > audit.json || fail "audit after the GM steps: $(cat audit.json)"
-[ "$(json_get 'd["checked"]["steps"]' < audit.json)" = 6 ] || fail "$(cat audit.json)"
+[ "$(json_get 'd["checked"]["steps"]' < audit.json)" = 7 ] || fail "$(cat audit.json)"
 
 # A forged act in the history is caught by name.
 git clone -q --no-local game forged
@@ -139,4 +158,25 @@ git -C forged -c user.name=x -c user.email=x@example.org -c gpg.format=ssh -c us
 "$ESTAFETTE" audit forged --json > forged.json && fail "audit missed an edited GM act"
 [ "$(json_get 'd["failure"]["file"]' < forged.json)" = turns/0002/gm/0002-02.json ] || fail "$(cat forged.json)"
 git -C game fsck --strict --no-progress || fail "git fsck"
+
+# A seat given to someone else after its player's orders were recorded: the
+# new player sends nothing, and at the deadline the step gives the seat the
+# default orders. The old file held when it was recorded, but the replacement
+# revoked its key, so the audit does not count it as an accepted order dropped.
+S0=$((T0 + 100 * H))
+"$ESTAFETTE" new seat --ruleset napoleonic-empire --players players.json --deadline-hours 1 >/dev/null
+seat_order() {  # player key seq
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" seat "$1" "$3" '[]' > "seat-$2.json"
+	rm -f "seat-$2.json.sig" && ssh-keygen -q -Y sign -f "$2" -n estafette-orders "seat-$2.json"
+	"$ESTAFETTE" submit seat "seat-$2.json" --now "@$S0" >/dev/null || fail "seat: $1's file was refused"
+}
+seat_order france france 1 && seat_order allies allies 1
+"$ESTAFETTE" run seat --now "@$S0" | grep -q "resolved step 1" || fail "seat: the join"
+seat_order france france 1
+"$ESTAFETTE" gm seat replace --player france --name "Claire" --email claire@example.org --key newallies.pub \
+	--reason "Anne left" --now "@$((S0 + 60))" >/dev/null
+"$ESTAFETTE" run seat --now "@$((S0 + 2 * H))" | grep -q "resolved step 2" || fail "seat: the step at its deadline"
+[ "$(json_get '[m["player"] for m in d["missing"]]' < seat/turns/0002/manifest.json)" = "['france']" ] ||
+	fail "seat: $(cat seat/turns/0002/manifest.json)"
+expect_exit 0 "$ESTAFETTE" audit seat
 echo "gm_acts: extend, pause, resume, replace, adjust, rollback and end signed, told, kept and audited"
