@@ -58,16 +58,14 @@ static int note_file(json_t *out, est_store *store, const char *commit, const ch
 	return error;
 }
 
-int est_audit_recorded_orders(json_t **out, est_store *store)
+int est_audit_recorded_orders(json_t **out, est_store *store, const json_t *log)
 {
-	json_t *log = NULL, *changes = NULL, *c, *ch;
+	json_t *changes = NULL, *c, *ch;
 	size_t i, j;
-	int error;
+	int error = 0;
 
 	if (!(*out = json_object()))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_store_log(&log, store)) < 0)
-		goto out;
 	json_array_foreach(log, i, c) {
 		const char *id = json_string_value(json_object_get(c, "commit"));
 		if ((error = est_store_changes(&changes, store, json_string_value(json_array_get(
@@ -85,7 +83,6 @@ int est_audit_recorded_orders(json_t **out, est_store *store)
 	}
 out:
 	json_decref(changes);
-	json_decref(log);
 	if (error < 0) {
 		json_decref(*out);
 		*out = NULL;

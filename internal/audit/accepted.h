@@ -14,16 +14,16 @@
 #include "store/store.h"
 
 /*
- * Every order file a commit of main's history (est_store_log: merged
- * branches included) added or changed as orders/<player>.json, read at that
- * commit: *out (new) maps each step the file names ("7") to an array of
+ * Every order file a commit of main's history (`log`, est_store_log's
+ * answer, borrowed: merged branches included) added or changed as
+ * orders/<player>.json, read at that commit: *out (new) maps each step the file names ("7") to an array of
  * {"commit": 40 hex, "path", "player", "seq": as the file says them,
  * "sha256": hex of its bytes}. Files that do not parse, or lack those
  * fields, are left out: run would never have taken them. Whether a file
  * would have been accepted (its signature, binding, turn) is the caller's
  * to judge. Errors: EST_ENOMEM, EST_ERROR (libgit2).
  */
-int est_audit_recorded_orders(json_t **out, est_store *store);
+int est_audit_recorded_orders(json_t **out, est_store *store, const json_t *log);
 
 /*
  * Whether `manifest` (a step's manifest.json) resolved the accepted order

@@ -43,6 +43,7 @@ typedef struct {
 	est_store *sealed_store;       /* the GM's sealed store, when it is here */
 	int blind;                     /* sealed, and a step could not be replayed */
 	json_t *failure;
+	json_t *log;                   /* main's commits, oldest first (est_store_log) */
 	json_t *recorded;              /* order files main's history recorded, by step (accepted.h) */
 	json_t *unverified;            /* {"steps", "first", "reason"} or NULL */
 	long long steps, orders, rolls;
@@ -1109,6 +1110,36 @@ static int keys_changed(audit *a, const char *rev, long long step)
 	return changed;
 }
 
+/*
+ * Whether the order file `path` that `commit` recorded still holds with
+ * the keys step `step` was resolved with: 0 when a seat changed hands
+ * since (gm replace revoked the key that signed it), so the step rightly
+ * set it aside. A sealed game's files are not on main: a changed key
+ * line is taken as the revocation.
+ */
+static int kept_by_keys(audit *a, long long step, const char *commit, const char *path)
+{
+	char *bytes = NULL, *sig = NULL, *sig_path = NULL;
+	size_t len, sig_len;
+	long long when;
+	int held;
+
+	if (!keys_changed(a, commit, step))
+		return 1;
+	if (a->sealed)
+		return 0;
+	held = (sig_path = est_strdup_printf("%s.sig", path)) &&
+	       est_store_commit_time(&when, a->store, commit) == 0 && game_before(a, step) == 0 &&
+	       est_store_read(&bytes, &len, a->store, commit, path) == 0 &&
+	       est_store_read(&sig, &sig_len, a->store, commit, sig_path) == 0 &&
+	       est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0;
+	est_error_clear();
+	free(bytes);
+	free(sig);
+	free(sig_path);
+	return held;
+}
+
 static int check_accepted(audit *a, long long step, const json_t *manifest)
 {
 	const json_t *list, *e;
@@ -1141,10 +1172,7 @@ static int check_accepted(audit *a, long long step, const json_t *manifest)
 			est_store_read(&sig, &sig_len, a->store, commit, sig_path) == 0 &&
 			est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0;
 		est_error_clear();
-		/* A seat given to someone else since (gm replace) revokes the key the file was signed with. */
-		if (holds && keys_changed(a, commit, step) && game_before(a, step) == 0)
-			holds = est_intake_check_recorded(NULL, a->at, path, bytes, len, sig, sig_len, (time_t)when) == 0;
-		est_error_clear();
+		holds = holds && kept_by_keys(a, step, commit, path);
 		free(bytes);
 		free(sig);
 		free(sig_path);
@@ -1457,12 +1485,12 @@ static int check_signatures(audit *a, long long last)
 {
 	char tag[40], target[EST_STORE_OID_HEX + 1], name[160], why[256];
 	char *sig = NULL, *data = NULL;
-	json_t *log = NULL, *steps = json_object(), *signed_ids = json_object(), *c;
+	json_t *steps = json_object(), *signed_ids = json_object(), *c;
 	size_t sig_len, data_len, i;
 	long long step = 0;
 	int failed = 0;
 
-	if (!steps || !signed_ids || est_store_log(&log, a->store) < 0) {
+	if (!steps || !signed_ids) {
 		failed = -1;
 		goto out;
 	}
@@ -1474,7 +1502,7 @@ static int check_signatures(audit *a, long long last)
 		}
 		json_object_set_new(steps, target, json_integer(t));
 	}
-	json_array_foreach(log, i, c) {
+	json_array_foreach(a->log, i, c) {
 		const char *id = json_string_value(json_object_get(c, "commit"));
 		const json_t *at = json_object_get(steps, id);
 		/* the step a commit belongs to: its own, or the one it leads to */
@@ -1531,7 +1559,6 @@ out:
 	free(data);
 	json_decref(signed_ids);
 	json_decref(steps);
-	json_decref(log);
 	return failed;
 }
 
@@ -1594,7 +1621,9 @@ static int check_receipt(audit *a, long long last, const char *name, const json_
 	if ((failed = read_at_step(&text, &len, a, step, path)) != 0 ||
 	    (failed = parse(&manifest, a, step, path, text, len)) != 0)
 		goto out;
-	if (!est_audit_order_kept(why, sizeof(why), manifest, player, seq, sha))
+	snprintf(path, sizeof(path), "orders/%s.json", player);
+	if (!est_audit_order_kept(why, sizeof(why), manifest, player, seq, sha) &&
+	    kept_by_keys(a, step, recorded, path))
 		failed = fail(a, step, name, "receipts", "receipt %s: player \"%s\"'s seq %lld (SHA-256 "
 			      "%.16s...) for step %lld was accepted, but %s", name, player, seq, sha, step, why);
 out:
@@ -1902,6 +1931,9 @@ int est_audit_run(json_t **report_out, const char *path, const char *home, const
 		failed = check_keys(&a, 0, "step-0000");
 	if (!failed)
 		failed = check_history(&a, last);
+	/* main's commits, read once: the signatures and the accepted orders both walk them */
+	if (!failed && (a.signed_history || !a.sealed) && est_store_log(&a.log, a.store) < 0)
+		failed = -1;
 	if (!failed && a.signed_history)
 		failed = check_signatures(&a, last);
 	if (!failed)
@@ -1912,7 +1944,7 @@ int est_audit_run(json_t **report_out, const char *path, const char *home, const
 		failed = check_reveal_json(&a, last);
 	if (!failed)
 		failed = check_setup(&wrapped, sha, &a);
-	if (!failed && !a.sealed && est_audit_recorded_orders(&a.recorded, a.store) < 0)
+	if (!failed && !a.sealed && est_audit_recorded_orders(&a.recorded, a.store, a.log) < 0)
 		failed = -1;
 	for (long long t = 1; t <= last && !failed; t++) {
 		if (progress)
@@ -1953,6 +1985,7 @@ out:
 	est_game_free(a.at);
 	json_decref(a.failure);
 	json_decref(a.recorded);
+	json_decref(a.log);
 	json_decref(a.refused_receipts);
 	json_decref(a.unverified);
 	est_store_free(a.sealed_store);

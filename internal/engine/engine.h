@@ -148,22 +148,24 @@ int est_engine_gm_act(json_t **receipt_out, est_game *game, const char *act, con
 /*
  * Reminders: when game.json "schedule" has "reminder_hours" R and the open
  * step has a deadline D, a run at a time within [D - R hours, D) queues a
- * reminder to each awaited player whose orders have not arrived: once per
- * step and player (outbox name NNNN-PLAYER-reminder). *sent_out counts those
- * queued by this call (0 if all were queued before).
- * Errors: those of est_game_notice.
+ * reminder to each awaited player whose orders have not arrived, as
+ * `pending` (est_intake_pending's answer for the open step, borrowed) says:
+ * once per step and player (outbox name NNNN-PLAYER-reminder). *sent_out
+ * counts the players reminded (a notice queued before is not queued again).
+ * Errors: those of est_turn_deadline and est_game_notice.
  */
-int est_engine_remind(int *sent_out, est_game *game, time_t now);
+int est_engine_remind(int *sent_out, est_game *game, const json_t *pending, time_t now);
 
 /*
  * The invitation to the join: while the open step is the join (step 1 of a
- * game under dice v2, turn/turn.h), a run queues each awaited player whose
- * file has not arrived a notice saying who they are, what the join asks,
- * the file to write (with the step's "prev") and where to send it: once per
- * player (outbox name 0001-PLAYER-join). *sent_out counts those queued by
- * this call. Errors: those of est_intake_pending and est_game_notice.
+ * game under dice v2, turn/turn.h; `pending` as for est_engine_remind), a
+ * run queues each awaited player whose file has not arrived a notice saying
+ * who they are, what the join asks, the file to write (with the step's
+ * "prev") and where to send it: once per player (outbox name
+ * 0001-PLAYER-join). *sent_out counts the players invited.
+ * Errors: EST_ENOMEM, those of est_game_notice.
  */
-int est_engine_invite(int *sent_out, est_game *game, time_t now);
+int est_engine_invite(int *sent_out, est_game *game, const json_t *pending, time_t now);
 
 /* What a game joining a deal (`new --deal-from GAME`) takes from GAME (deal.c). */
 typedef struct {

@@ -66,11 +66,10 @@ static void reminder(est_text *t, char subject[200], est_game *game, const json_
 		     step, json_string_value(json_object_get(pending, "state_sha256")));
 }
 
-int est_engine_remind(int *sent_out, est_game *game, time_t now)
+int est_engine_remind(int *sent_out, est_game *game, const json_t *pending, time_t now)
 {
 	const json_t *hours = json_object_get(json_object_get(game->game, "schedule"), "reminder_hours");
 	time_t deadline;
-	json_t *pending = NULL;
 	int error;
 
 	*sent_out = 0;
@@ -79,11 +78,7 @@ int est_engine_remind(int *sent_out, est_game *game, time_t now)
 	if (!deadline || json_integer_value(hours) <= 0 || now < deadline - json_integer_value(hours) * 3600 ||
 	    now >= deadline)
 		return 0;
-	if ((error = est_intake_pending(&pending, game, now)) < 0)
-		return error;
-	error = to_missing(sent_out, game, pending, "reminder", reminder, NULL, now);
-	json_decref(pending);
-	return error;
+	return to_missing(sent_out, game, pending, "reminder", reminder, NULL, now);
 }
 
 /* The invitation's text: who the player is, what the join asks and how to answer it. */
@@ -119,19 +114,18 @@ static void invitation(est_text *t, char subject[200], est_game *game, const jso
 		est_text_add(t, "\nThe deadline is %s.\n", json_string_value(json_object_get(pending, "deadline")));
 }
 
-int est_engine_invite(int *sent_out, est_game *game, time_t now)
+int est_engine_invite(int *sent_out, est_game *game, const json_t *pending, time_t now)
 {
-	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
-	json_t *pending = NULL;
+	const char *kind = json_string_value(json_object_get(pending, "kind"));
+	char *sender;
 	int error;
 
 	*sent_out = 0;
-	if (!sender)
+	if (!kind || strcmp(kind, "join") != 0)
+		return 0;
+	if (!(sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER)))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_intake_pending(&pending, game, now)) == 0 &&
-	    strcmp(json_string_value(json_object_get(pending, "kind")), "join") == 0)
-		error = to_missing(sent_out, game, pending, "join", invitation, sender, now);
-	json_decref(pending);
+	error = to_missing(sent_out, game, pending, "join", invitation, sender, now);
 	free(sender);
 	return error;
 }

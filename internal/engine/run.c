@@ -190,8 +190,8 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
 		}
 	}
 	if ((error = est_intake_pending(&waiting, game, now)) < 0 ||
-	    (error = est_engine_remind(&queued, game, now)) < 0 ||
-	    (error = est_engine_invite(&queued, game, now)) < 0)
+	    (error = est_engine_remind(&queued, game, waiting, now)) < 0 ||
+	    (error = est_engine_invite(&queued, game, waiting, now)) < 0)
 		goto out;
 	if (!(flags & EST_RUN_NO_MAIL))
 		error = est_game_deliver(&mail, game);

@@ -87,6 +87,22 @@ static void tell_missed(json_t *out, est_game *game, const json_t *missing)
 	free(text);
 }
 
+/* An order file a GM step set aside (step.c note_ignored), told to all: its player must send again. */
+static void tell_set_aside(json_t *out, const json_t *ignored)
+{
+	const char *file = json_string_value(json_object_get(ignored, "file"));
+	const char *reason = json_string_value(json_object_get(ignored, "reason"));
+	char *text;
+
+	if (!file || !reason || strcmp(reason, EST_STEP_SET_ASIDE) != 0)
+		return;
+	text = est_strdup_printf("The GM's act set aside orders/%s, recorded for the step it replaces: "
+				 "send new orders, signed afresh, for the step now open", file);
+	json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "type", "set-aside", "file", file, "text",
+					     text ? text : ""));
+	free(text);
+}
+
 /* A GM act on the step (gm.c), told to all. */
 static void tell_gm_act(json_t *out, const json_t *a)
 {
@@ -128,6 +144,8 @@ int est_step_notices(json_t **out, est_game *game, const json_t *manifest, const
 	}
 	json_array_foreach(json_object_get(manifest, "missing"), i, entry)
 		tell_missed(notices, game, entry);
+	json_array_foreach(json_object_get(manifest, "ignored"), i, entry)
+		tell_set_aside(notices, entry);
 	if ((error = est_gm_acts(&acts, game)) < 0) {
 		json_decref(notices);
 		return error;

@@ -129,6 +129,13 @@ int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *stor
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* Before the join, a step of the GM's would leave the set-up draws to one without the players. */
+	if ((strcmp(kind, "adjust") == 0 || strcmp(kind, "rollback") == 0) && est_turn_is_join(prev_wrapped)) {
+		error = est_error_set(EST_EINVAL, "gm %s: the game awaits the join (step 1), whose set-up "
+				      "draws take every player's entropy; a step of the GM's now would have them "
+				      "drawn without it. Wait for the join to resolve, or end the game", kind);
+		goto out;
+	}
 	if (strcmp(kind, "adjust") == 0)
 		error = adjust(state, json_object_get(act, "set"), events,
 			       json_string_value(json_object_get(act, "reason")));

@@ -195,7 +195,7 @@ static int note_ignored(step_work *w, est_game *game)
 			json_object_set_new(w->manifest, "ignored", json_array());
 		json_array_append_new(json_object_get(w->manifest, "ignored"),
 			json_pack("{s:s, s:s, s:s}", "file", names[i], "sha256", sha, "reason",
-				  "not an awaited player's order for this step"));
+				  w->gm_act ? EST_STEP_SET_ASIDE : "not an awaited player's order for this step"));
 	}
 	est_store_list_free(names);
 	return 0;

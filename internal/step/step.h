@@ -31,8 +31,11 @@ int est_report_format(char **out, est_game *game, long long step, const char *pl
  * has), "rollback" takes the state of tag step-<act "to_step"> from `store`,
  * "end" keeps the state and adds "ended": {"result", "winner", "reason",
  * "text"} to the document. *wrapped_out is the new state.json document,
- * *events_out the step's events (both new). Errors: EST_EINVAL (a path the
- * state lacks, a step out of range, another act), EST_ENOTFOUND, EST_ENOMEM.
+ * *events_out the step's events (both new). "adjust" and "rollback" are
+ * refused while the document awaits the join, as is a rollback to a state
+ * that awaited it (step 0): the set-up draws must take the players'
+ * entropy (turn/turn.h). Errors: EST_EINVAL (a path the state lacks, a step
+ * out of range, the join, another act), EST_ENOTFOUND, EST_ENOMEM.
  */
 int est_step_gm_apply(json_t **wrapped_out, json_t **events_out, est_store *store,
 			const json_t *prev_wrapped, const json_t *act, long long step);
@@ -118,6 +121,9 @@ int est_step_gm(est_game *game, const json_t *act, char *text, char *sig, size_t
  */
 int est_report_render(char **out, est_game *game, json_t *data, const char *name);
 
+/* The manifest's "ignored" reason for an order file a GM step (adjust, rollback, end) set aside. */
+#define EST_STEP_SET_ASIDE "set aside by the GM's act: its player sends new orders for the step it opens"
+
 /*
  * What a step derives for its readers (derived.c). step.c writes these
  * into the step's commit; audit/ makes them again from the repository and
@@ -128,8 +134,10 @@ int est_report_render(char **out, est_game *game, json_t *data, const char *name
  * in its order, the press of that file (`press`: player id -> the file's
  * "press" array; a player without one sent none); for each entry of
  * "missing", the notice that the player sent nothing ("missed_in_a_row"
- * counts this step; civil disorder as game.json's schedule says); then
- * each GM act on the open step (est_gm_acts). `game` is the game the step
+ * counts this step; civil disorder as game.json's schedule says); for each
+ * file of "ignored" that a GM step set aside (reason EST_STEP_SET_ASIDE),
+ * that its player must send new orders; then each GM act on the open step
+ * (est_gm_acts). `game` is the game the step
  * was resolved from (main just before the step's commit). Errors: those of
  * est_gm_acts; EST_ENOMEM.
  */

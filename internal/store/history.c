@@ -157,11 +157,28 @@ static char *copy_bytes(const char *p, size_t len)
 	return copy;
 }
 
+/* A signature and the bytes it signs, handed out as new NUL-terminated copies. */
+static int hand_out(char **sig_out, size_t *sig_len, char **data_out, size_t *data_len, est_store *store,
+		    const char *sig, size_t slen, const char *data, size_t dlen)
+{
+	char *s = copy_bytes(sig, slen), *d = copy_bytes(data, dlen);
+
+	if (!s || !d) {
+		free(s);
+		free(d);
+		return est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
+	}
+	*sig_out = s;
+	*sig_len = slen;
+	*data_out = d;
+	*data_len = dlen;
+	return 0;
+}
+
 int est_store_commit_signature(char **sig_out, size_t *sig_len, char **data_out, size_t *data_len,
 			       est_store *store, const char *commit)
 {
 	git_buf sig = {0}, data = {0};
-	char *s = NULL, *d = NULL;
 	git_oid oid;
 	int error;
 
@@ -185,18 +202,8 @@ int est_store_commit_signature(char **sig_out, size_t *sig_len, char **data_out,
 		error = est_store__git_error(store, EST_ERROR, "reading a commit's signature");
 		goto out;
 	}
-	if (!(s = copy_bytes(sig.ptr, sig.size)) || !(d = copy_bytes(data.ptr, data.size))) {
-		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
-		goto out;
-	}
-	*sig_out = s;
-	*sig_len = sig.size;
-	*data_out = d;
-	*data_len = data.size;
-	s = d = NULL;
+	error = hand_out(sig_out, sig_len, data_out, data_len, store, sig.ptr, sig.size, data.ptr, data.size);
 out:
-	free(d);
-	free(s);
 	git_buf_dispose(&data);
 	git_buf_dispose(&sig);
 	return error;
@@ -208,7 +215,7 @@ int est_store_tag_signature(char **sig_out, size_t *sig_len, char **data_out, si
 	git_reference *ref = NULL;
 	git_odb *odb = NULL;
 	git_odb_object *obj = NULL;
-	char *name = NULL, *s = NULL, *d = NULL;
+	char *name = NULL;
 	const char *text, *at = NULL;
 	size_t len, i;
 	int error;
@@ -245,19 +252,9 @@ int est_store_tag_signature(char **sig_out, size_t *sig_len, char **data_out, si
 	}
 	if (!at)
 		goto out; /* an annotated tag without an SSH signature */
-	if (!(d = copy_bytes(text, (size_t)(at - text))) ||
-	    !(s = copy_bytes(at, len - (size_t)(at - text)))) {
-		error = est_error_set(EST_ENOMEM, "%s: out of memory", store->path);
-		goto out;
-	}
-	*sig_out = s;
-	*sig_len = len - (size_t)(at - text);
-	*data_out = d;
-	*data_len = (size_t)(at - text);
-	s = d = NULL;
+	error = hand_out(sig_out, sig_len, data_out, data_len, store, at, len - (size_t)(at - text), text,
+			 (size_t)(at - text));
 out:
-	free(d);
-	free(s);
 	git_odb_object_free(obj);
 	git_odb_free(odb);
 	git_reference_free(ref);

@@ -55,6 +55,17 @@ ESTAFETTE_HOME=$WORK/remadehome expect_exit 0 "$ESTAFETTE" new remade --ruleset 
 ESTAFETTE_HOME=$WORK/remadehome expect_exit 65 "$ESTAFETTE" submit remade replayed/france.json
 grep -q "prev" "$WORK/last.err" || fail "a join file replayed into a game made again: $(cat "$WORK/last.err")"
 
+# Nor by a step of his own before the join (a no-op adjust), which would have the
+# ruleset's set-up drawn at step 2 with no player's entropy.
+mkdir early && cd early && make_players >/dev/null && cd ..
+ESTAFETTE_HOME=$WORK/earlyhome expect_exit 0 "$ESTAFETTE" new early/game --ruleset napoleonic-empire \
+	--players early/players.json --id v2-early
+ESTAFETTE_HOME=$WORK/earlyhome expect_exit 65 "$ESTAFETTE" gm early/game adjust --set '/active="France"' \
+	--reason "a typo"
+grep -q "awaits the join" "$WORK/last.err" || fail "adjust before the join: $(cat "$WORK/last.err")"
+[ "$(ESTAFETTE_HOME=$WORK/earlyhome "$ESTAFETTE" status early/game --json | json_get 'd["kind"]')" = join ] ||
+	fail "the game no longer awaits the join"
+
 # Nor by rolling back to step 0 and drawing the set-up again without the players.
 ESTAFETTE_HOME=$WORK/rehome expect_exit 65 "$ESTAFETTE" gm regame rollback --to 0 --reason "start again"
 grep -q "would undo the join" "$WORK/last.err" || fail "rollback to 0: $(cat "$WORK/last.err")"
@@ -101,6 +112,13 @@ for g in game game2; do
 		fail "$g: dice_check: $(cat "$WORK/last.out")"
 done
 
+# restep GAME: step 2 forged in GAME's working tree, committed over the step's
+# own commit and tagged again, both signed by the GM's key, as the GM would.
+restep() {
+	gm_git "$1" commit -qa --amend --no-edit
+	gm_git "$1" tag -s -f -m "step 0002" step-0002 main >/dev/null
+}
+
 # A GM who grinds by listing a player the step never awaited (a "ghost", missing),
 # with the inputs and the seed made again to match, in the step's own commit and
 # tag: the dice agree with themselves, but the step did not await that player.
@@ -116,8 +134,7 @@ d["inputs"]["awaited"] = sorted(d["inputs"]["awaited"] + [{"player": "zz1", "sha
                                 key=lambda e: e["player"].encode())
 fs.reseed(repo, 2, m, d)
 PY
-gm_git ghost commit -qa --amend --no-edit
-gm_git ghost tag -s -f -m "step 0002" step-0002 main >/dev/null
+restep ghost
 expect_exit 65 "$ESTAFETTE" audit ghost
 grep -q 'names player "zz1", whom step 2 did not await' "$WORK/last.err" ||
 	fail "the ghost player: $(cat "$WORK/last.out" "$WORK/last.err")"
@@ -140,8 +157,7 @@ for f in ("france.json", "france.json.sig"):
 d["inputs"]["awaited"] = [{"player": "france", "sha256": None}]
 fs.reseed(repo, 2, m, d)
 PY
-gm_git dropped commit -qa --amend --no-edit
-gm_git dropped tag -s -f -m "step 0002" step-0002 main >/dev/null
+restep dropped
 expect_exit 65 "$ESTAFETTE" audit dropped
 grep -q 'recorded orders/france.json for step 2 (player "france", seq 1, .*default orders instead' "$WORK/last.err" ||
 	fail "the dropped order: $(cat "$WORK/last.out" "$WORK/last.err")"

@@ -135,6 +135,8 @@ expect_exit 64 "$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=1 --r
 expect_exit 0 "$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=$((before + 1)) --reason "a counter found" \
 	--now "@$T1" --force
 grep -q "made step 6" "$WORK/last.out" || fail "adjust --force: $(cat "$WORK/last.out")"
+grep -qF "The GM's act set aside orders/$p.json" game/turns/0006/report.txt ||
+	fail "the report does not tell $p to send again: $(cat game/turns/0006/report.txt)"
 "$ESTAFETTE" gm game end --result concession --winner Allies --reason "France resigned" --now "@$T1" >/dev/null
 "$ESTAFETTE" status game --now "@$T1" --json | json_get 'd["over"]' | grep -qx True || fail "the game is not over"
 grep -qF "The GM ended the game: Allies wins (concession): France resigned" game/turns/0007/report.txt ||
@@ -179,4 +181,8 @@ seat_order france france 1
 [ "$(json_get '[m["player"] for m in d["missing"]]' < seat/turns/0002/manifest.json)" = "['france']" ] ||
 	fail "seat: $(cat seat/turns/0002/manifest.json)"
 expect_exit 0 "$ESTAFETTE" audit seat
+# Anne's signed receipt for the file the replacement revoked is no failure either.
+save_receipts "$ESTAFETTE_HOME/outbox/seat/pending" seatrc
+[ -s seatrc/receipt-0002-france-1.json ] || fail "seat: no receipt for Anne's step-2 file: $(ls seatrc)"
+expect_exit 0 "$ESTAFETTE" audit seat --receipts seatrc
 echo "gm_acts: extend, pause, resume, replace, adjust, rollback and end signed, told, kept and audited"

@@ -271,6 +271,22 @@ assert all(f["level"] == "notice" and f["line"] == 1 for f in d["files"]), d
 assert "valid orders of allies for step 3" in files["orders/allies.json"]["message"], d' "$WORK/last.out" ||
 	fail "check-pull-request --json on a good pull request: $(cat "$WORK/last.out")"
 
+# A pull request of seq 2 then seq 1: the sum (seq 1) is good orders against
+# main, but merged, main's history would show seq 2 accepted and the step
+# resolve seq 1, an audit failure the GM never caused: each commit must raise
+# the seq of the file it replaces.
+git -C allies checkout -q -b downgrade-pr origin/main && mkdir -p allies/orders
+for seq in 2 1; do
+	order allies allies $seq > allies/orders/allies.json
+	sign allies allies/orders/allies.json
+	git -C allies add orders
+	git -C allies commit -q --no-verify -m "orders: allies (seq $seq)"
+done
+expect_exit 1 env -C allies "$H/check-pull-request" origin/main downgrade-pr
+grep -q '^refused  orders/allies.json: commit [0-9a-f]* "orders: allies (seq 1)": orders/allies.json: seq 1 does not replace the seq 2' \
+	"$WORK/last.out" || fail "downgrading pull request: $(cat "$WORK/last.out")"
+git -C allies checkout -q orders-allies
+
 # A pull request whose sum is good orders, but whose history adds a GM key
 # in one commit and takes it out in the next (merged, both would be in
 # main's log), and holds an empty commit: each commit is judged.
