@@ -69,6 +69,16 @@ push_refused() {  # DIR TEXT git-push-args...: refused, and the server says TEXT
 	grep -qF -- "$text" "$WORK/push.out" || fail "refusal without \"$text\": $(cat "$WORK/push.out")"
 	[ "$(server main)" = "$before" ] || fail "a refused push moved main"
 }
+# commit_seqs P SEQ...: in P's clone, one unchecked commit of P's orders per seq, in that order.
+commit_seqs() {
+	local p=$1 seq; shift
+	for seq in "$@"; do
+		order "$p" "$p" "$seq" > "$p/orders/$p.json"
+		sign "$p" "$p/orders/$p.json"
+		git -C "$p" add orders
+		git -C "$p" commit -q --no-verify -m "orders: $p (seq $seq)"
+	done
+}
 gm_signed() {  # verify-commit|verify-tag OBJECT, against the game's own keys
 	git -C server.git -c gpg.format=ssh -c gpg.ssh.allowedSignersFile="$WORK/game/keys/allowed_signers" \
 		"$1" "$2" 2>&1 | grep -q '^Good "git" signature for gm with '
@@ -194,12 +204,7 @@ sync_clone france
 # pass against main, but the second goes back on the first, which estafette
 # would refuse; so does the hook (else an honest GM's run would resolve seq 2
 # and the audit would show seq 3 accepted and dropped).
-for seq in 3 2; do
-	order france france $seq > france/orders/france.json
-	sign france france/orders/france.json
-	git -C france add orders
-	git -C france commit -q --no-verify -m "orders: france (seq $seq)"
-done
+commit_seqs france 3 2
 push_refused france "orders/france.json: seq 2 does not replace the seq 3" origin main
 sync_clone france
 
@@ -276,12 +281,7 @@ assert "valid orders of allies for step 3" in files["orders/allies.json"]["messa
 # resolve seq 1, an audit failure the GM never caused: each commit must raise
 # the seq of the file it replaces.
 git -C allies checkout -q -b downgrade-pr origin/main && mkdir -p allies/orders
-for seq in 2 1; do
-	order allies allies $seq > allies/orders/allies.json
-	sign allies allies/orders/allies.json
-	git -C allies add orders
-	git -C allies commit -q --no-verify -m "orders: allies (seq $seq)"
-done
+commit_seqs allies 2 1
 expect_exit 1 env -C allies "$H/check-pull-request" origin/main downgrade-pr
 grep -q '^refused  orders/allies.json: commit [0-9a-f]* "orders: allies (seq 1)": orders/allies.json: seq 1 does not replace the seq 2' \
 	"$WORK/last.out" || fail "downgrading pull request: $(cat "$WORK/last.out")"
