@@ -35,6 +35,9 @@ static int signature_error(est_game *game, const est_order *order, const char *s
 		return EST_ESIG;
 	}
 	free(signer);
+	/* A key that is not the player's: the reason names the key the game holds, and the fix. */
+	if (strstr(reason, "is not listed for principal"))
+		return est_error_set(EST_ESIG, "%s: %s", sig_name, reason);
 	return est_error_set(EST_ESIG, "%s: %s (orders are signed with the player's key in "
 			     "keys/allowed_signers, namespace %s); sign the exact file with "
 			     "ssh-keygen -Y sign -n %s or estafette sign", sig_name, reason,
@@ -75,6 +78,24 @@ out:
 }
 
 /* A later file from the same player replaces an earlier one only with a higher seq. */
+/* The seq of the file recorded for the order's player and step (or commitment), or 0. */
+static long long recorded_seq(est_game *game, const est_order *order)
+{
+	unsigned kind = order->commitment ? EST_ORDER_COMMITMENT : 0;
+	est_order *current = NULL;
+	char *text = NULL;
+	long long seq = 0;
+	size_t len;
+
+	if (est_game_order_read(&text, &len, game, order->player, kind) == 0 &&
+	    est_orders_parse(&current, "recorded", text, len) == 0 && current->step == order->step)
+		seq = current->seq;
+	est_error_clear();
+	est_orders_free(current);
+	free(text);
+	return seq;
+}
+
 static int check_seq(est_game *game, const est_order *order, const char *order_bytes,
 		     size_t order_len, const char *filename)
 {
@@ -264,7 +285,7 @@ int est_intake_check_recorded(est_order **order_out, est_game *game, const char 
 }
 
 static int receipt(json_t **out, const est_order *order, const char *bytes, size_t len,
-		   const char *commit)
+		   const char *commit, long long replaces)
 {
 	char sha[65];
 
@@ -274,6 +295,8 @@ static int receipt(json_t **out, const est_order *order, const char *bytes, size
 			 "player", order->player, "step", (json_int_t)order->step,
 			 "seq", (json_int_t)order->seq, "sha256", sha, "commit", commit,
 			 "orders", (json_int_t)json_array_size(order->orders));
+	if (*out && replaces > 0 && json_object_set_new(*out, "replaces", json_integer(replaces)) < 0)
+		json_decref(*out), *out = NULL;
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
@@ -281,6 +304,7 @@ int est_intake_record(json_t **receipt_out, est_game *game, const est_order *ord
 		    const char *bytes, size_t len, const char *sig, size_t sig_len)
 {
 	char path[320], sig_path[320], oid[EST_STORE_OID_HEX + 1] = "", *msg;
+	long long replaces = recorded_seq(game, order);
 	int error;
 
 	if ((error = est_sealed_require(game, "recording orders")) < 0)
@@ -304,7 +328,7 @@ int est_intake_record(json_t **receipt_out, est_game *game, const est_order *ord
 		est_fault_point("sealed-after-order");
 		error = est_sealed_note(oid, game, order, bytes, len);
 	}
-	if (error == 0 && (error = receipt(receipt_out, order, bytes, len, oid)) == 0 &&
+	if (error == 0 && (error = receipt(receipt_out, order, bytes, len, oid, replaces)) == 0 &&
 	    json_array_size(game->warnings))
 		json_object_set(*receipt_out, "warnings", game->warnings);
 	free(msg);
@@ -396,7 +420,7 @@ static int finish_killed(json_t **receipt_out, est_order **order_out, est_game *
 	if ((error = est_intake_check_recorded(order_out, game, filename, bytes, len, sig, sig_len, now)) < 0)
 		return error;
 	if ((error = receipt(receipt_out, *order_out, bytes, len,
-			     json_string_value(json_object_get(note, "commit")))) < 0)
+			     json_string_value(json_object_get(note, "commit")), 0)) < 0)
 		return error;
 	json_object_set_new(*receipt_out, "already_recorded", json_true());
 	if (json_array_size(game->warnings))

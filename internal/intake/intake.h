@@ -205,7 +205,34 @@ int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, cons
 int est_intake_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
 		     int receipt, time_t now);
 
-/* The order items, numbered, one line each: "  1. move from=France to=Rhineland armies=4". */
+/*
+ * What was recorded, in the player's words, for a receipt: the file (its
+ * step, seq and SHA-256, `recorded` "sha256"; where in a message it was
+ * found, `where`, or NULL), the seq it replaces
+ * (`recorded` "replaces", when there is one), its orders and its press,
+ * and with `signed_doc` 1 how to check the signed receipt attached. A
+ * commitment and a join file each get their own words.
+ */
+void est_intake_text_recorded(est_text *t, est_game *game, const json_t *recorded,
+			      const struct est_order *order, const char *where, int signed_doc);
+
+/* The two attachments of a signed receipt (est_intake_receipt_sign): names and parts. */
+typedef struct {
+	char file[160];     /* receipt-NNNN-<player>-<seq>.json */
+	char sig_file[170]; /* the same with .sig */
+	est_mail_attachment att[2];
+	size_t count;       /* 2, or 0 when there is no signed receipt */
+} est_intake_receipt_attachments;
+
+/* Fill `a` for `order`'s receipt: `doc` and `sig` are borrowed and may be NULL (then no attachment). */
+void est_intake_receipt_files(est_intake_receipt_attachments *a, const struct est_order *order,
+			      const char *doc, const char *sig);
+
+/*
+ * The order items, numbered, one line each: "  1. move from=France
+ * to=Rhineland armies=4"; the list cut after about 2 KiB with a line
+ * saying how many there are in all.
+ */
 void est_intake_text_orders(est_text *t, const json_t *orders);
 /* What the game awaits now, and by when: one paragraph. */
 void est_intake_text_awaiting(est_text *t, est_game *game, time_t now);

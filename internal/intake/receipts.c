@@ -19,15 +19,23 @@
 #include "util/json.h"
 #include "util/util.h"
 
+/* What a receipt lists of the orders themselves (an order file is up to 64 KiB). */
+#define ORDERS_TEXT_MAX 2048
+
 void est_intake_text_orders(est_text *t, const json_t *orders)
 {
-	size_t i;
+	size_t i, start = t->len;
 	json_t *item;
 
 	json_array_foreach(orders, i, item) {
 		const char *key;
 		json_t *value;
 
+		if (t->len - start > ORDERS_TEXT_MAX) {
+			est_text_add(t, "  ... and more: %zu orders in all, as in the order file\n",
+				     json_array_size(orders));
+			break;
+		}
 		est_text_add(t, "  %zu. %s", i + 1, json_string_value(json_object_get(item, "type")));
 		json_object_foreach((json_t *)item, key, value) {
 			char *v = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -99,30 +107,68 @@ int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, cons
 	return 0;
 }
 
-/* The receipt's text, past the first lines: what was recorded and what the game awaits now. */
-static void receipt_text(est_text *t, est_game *game, const json_t *receipt, const est_order *order,
-			 const char *signed_doc, time_t now)
+/* The press of an order file, one line each, its text cut at PRESS_LINE_MAX bytes. */
+#define PRESS_LINE_MAX 200
+static void text_press(est_text *t, const json_t *press)
 {
-	const char *sha = json_string_value(json_object_get(receipt, "sha256"));
+	size_t i, j;
+	json_t *item, *to;
 
+	if (!json_array_size(press))
+		return;
+	est_text_add(t, "Press sent with it:\n");
+	json_array_foreach(press, i, item) {
+		const char *text = json_string_value(json_object_get(item, "text"));
+		size_t n = strlen(text ? text : "");
+
+		est_text_add(t, "  to ");
+		to = json_object_get(item, "to");
+		if (json_is_string(to))
+			est_text_add(t, "%s", json_string_value(to));
+		json_array_foreach(to, j, item)
+			est_text_add(t, "%s%s", j ? ", " : "", json_string_value(item));
+		if (n > PRESS_LINE_MAX)
+			for (n = PRESS_LINE_MAX; n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80; n--)
+				;
+		est_text_add(t, ": %.*s%s\n", (int)n, text ? text : "", n < strlen(text ? text : "") ?
+			     " ..." : "");
+	}
+}
+
+void est_intake_text_recorded(est_text *t, est_game *game, const json_t *recorded,
+			      const est_order *order, const char *where, int signed_doc)
+{
+	const char *sha = json_string_value(json_object_get(recorded, "sha256"));
+	long long replaces = json_integer_value(json_object_get(recorded, "replaces"));
+	char from[240] = "";
+
+	if (where)
+		snprintf(from, sizeof(from), " (%.200s)", where);
 	if (order->commitment)
-		est_text_add(t, "Your commitment for step %lld (seq %lld) was recorded: sealed orders.\n"
+		est_text_add(t, "ACCEPTED: the commitment of %s for step %lld, seq %lld%s: sealed orders.\n"
 			     "SHA-256 of the commitment file: %s\nIt promises the order file with "
 			     "SHA-256 %s. Send that file, byte for byte, once every awaited player "
-			     "has committed or the deadline has passed.\n\n", order->step, order->seq,
-			     sha, order->sha256);
+			     "has committed or the deadline has passed.\n", order->player, order->step,
+			     order->seq, from, sha, order->sha256);
 	else if (est_turn_is_join(game->state))
-		est_text_add(t, "You have joined: your file for step 1 (seq %lld) was recorded, and its "
-			     "signature verified with the key the game holds for you, so your key works.\n"
+		est_text_add(t, "ACCEPTED: %s has joined (step 1, seq %lld)%s. The file's signature "
+			     "verified with the key the game holds for you, so your key works.\n"
 			     "SHA-256 of the file: %s\n\nOnce every player has joined (or the deadline "
 			     "passes), step 1 resolves: the game's set-up is drawn with every player's "
 			     "entropy, and your first report says what step 2 asks of you.\n",
-			     order->seq, sha);
+			     order->player, order->seq, from, sha);
 	else
-		est_text_add(t, "Your orders for step %lld (seq %lld) were recorded.\n"
-			     "SHA-256 of the order file: %s\n\n", order->step, order->seq, sha);
-	if (!order->commitment && !est_turn_is_join(game->state))
+		est_text_add(t, "ACCEPTED: orders of %s for step %lld, seq %lld%s\n"
+			     "SHA-256 of the order file: %s\n", order->player, order->step, order->seq,
+			     from, sha);
+	if (replaces)
+		est_text_add(t, "It replaces seq %lld, recorded before, which no longer counts.\n",
+			     replaces);
+	if (!order->commitment && !est_turn_is_join(game->state)) {
+		est_text_add(t, "\n");
 		est_intake_text_orders(t, order->orders);
+		text_press(t, order->press);
+	}
 	if (signed_doc)
 		est_text_add(t, "\nThe attached receipt, signed by the GM's key, is your proof that this file "
 			     "was accepted: keep both files. `ssh-keygen -Y verify -f keys/allowed_signers -I gm "
@@ -130,7 +176,17 @@ static void receipt_text(est_text *t, est_game *game, const json_t *receipt, con
 			     "keys/allowed_signers, checks its signature, and `estafette audit GAME "
 			     "--receipts DIR` checks that the step resolved this file or a later seq of yours.\n",
 			     EST_RECEIPT_NAMESPACE);
-	est_intake_text_awaiting(t, game, now);
+}
+
+void est_intake_receipt_files(est_intake_receipt_attachments *a, const est_order *order,
+			      const char *doc, const char *sig)
+{
+	snprintf(a->file, sizeof(a->file), "receipt-%04lld-%s-%lld.json", order->step, order->player,
+		 order->seq);
+	snprintf(a->sig_file, sizeof(a->sig_file), "%s.sig", a->file);
+	a->att[0] = (est_mail_attachment){a->file, "application/json", doc, doc ? strlen(doc) : 0};
+	a->att[1] = (est_mail_attachment){a->sig_file, "text/plain", sig, sig ? strlen(sig) : 0};
+	a->count = doc && sig ? 2 : 0;
 }
 
 int est_intake_receipt(est_game *game, json_t *receipt, const est_order *order,
@@ -138,7 +194,8 @@ int est_intake_receipt(est_game *game, json_t *receipt, const est_order *order,
 {
 	const json_t *player = est_game_player(game, order->player);
 	const char *sha = json_string_value(json_object_get(receipt, "sha256"));
-	char name[64], subject[200], file[160], sig_file[170], *doc = NULL, *sig = NULL;
+	char name[64], subject[200], *doc = NULL, *sig = NULL;
+	est_intake_receipt_attachments files;
 	est_text t = {0};
 	int error;
 
@@ -149,19 +206,17 @@ int est_intake_receipt(est_game *game, json_t *receipt, const est_order *order,
 		 json_string_value(json_object_get(game->game, "id")),
 		 order->commitment ? "commitment" : "orders", order->step,
 		 order->commitment ? "was" : "were");
-	snprintf(file, sizeof(file), "receipt-%04lld-%s-%lld.json", order->step, order->player, order->seq);
-	snprintf(sig_file, sizeof(sig_file), "%s.sig", file);
-	est_mail_attachment att[] = {{file, "application/json", doc, doc ? strlen(doc) : 0},
-				     {sig_file, "text/plain", sig, sig ? strlen(sig) : 0}};
-	receipt_text(&t, game, receipt, order, doc, now);
-	if (doc && json_object_set_new(receipt, "signed_receipt", json_pack("{s:s, s:s, s:s}", "file", file,
-				       "text", doc, "sig", sig)) < 0)
+	est_intake_receipt_files(&files, order, doc, sig);
+	est_intake_text_recorded(&t, game, receipt, order, NULL, doc != NULL);
+	est_intake_text_awaiting(&t, game, now);
+	if (doc && json_object_set_new(receipt, "signed_receipt", json_pack("{s:s, s:s, s:s}", "file",
+				       files.file, "text", doc, "sig", sig)) < 0)
 		t.failed = 1;
 	if (t.failed)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	else
 		error = est_game_notice(game, name, json_string_value(json_object_get(player, "email")),
-					subject, t.text, NULL, now, doc ? att : NULL, doc ? 2 : 0);
+					subject, t.text, NULL, now, files.att, files.count);
 	free(t.text);
 	free(doc);
 	free(sig);

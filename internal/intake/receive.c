@@ -45,6 +45,13 @@
 #define RECEIPT_LINE_MAX 400
 /* Diagnostics listed for one candidate. */
 #define RECEIPT_DIAGNOSTICS_MAX 5
+/*
+ * Signature verifications for one message: each candidate's readings
+ * against its signatures, most likely first. A player's message needs a
+ * handful; one of 32 orders with 4 signatures and 6 readings each would
+ * need 768.
+ */
+#define VERIFY_MAX 128
 
 int est_intake_max_message(size_t *out, est_game *game)
 {
@@ -81,9 +88,10 @@ int est_intake_max_message(size_t *out, est_game *game)
 /* What became of one candidate. */
 typedef struct {
 	const est_intake_candidate *c;
-	est_order *order; /* checked and valid, or NULL */
-	size_t len;       /* the bytes that verified: a client may have dropped the final newline */
-	json_t *result;   /* {"where", "quoted", "status", ...} */
+	est_order *order;              /* checked and valid, or NULL */
+	const est_intake_bytes *bytes; /* the reading judged: the one signed, when one was */
+	const est_intake_bytes *sig;   /* the signature judged with it, or NULL */
+	json_t *result;                /* {"where", "quoted", "status", ...} */
 } tried;
 
 static const json_t *player_by_email(const est_game *game, const char *email)
@@ -104,83 +112,96 @@ static void set_status(tried *t, const char *status, const char *error)
 		json_object_set_new(t->result, "error", json_string(error));
 }
 
-/* The candidate's bytes are those recorded for its player already. */
-static int already_recorded(est_game *game, const est_intake_candidate *c)
+/* A reading of the candidate is the file recorded for its player already: that one, else NULL. */
+static const est_intake_bytes *already_recorded(est_game *game, const est_intake_candidate *c)
 {
-	json_t *root = json_loadb(c->order, c->order_len, 0, NULL);
-	const char *player = json_string_value(json_object_get(root, "player"));
+	const est_intake_bytes *same = NULL;
+	const char *player = NULL;
+	json_t *root = NULL;
 	char *bytes = NULL;
-	size_t len;
-	int same = 0;
+	size_t len, i;
 
-	if (player && est_orders_is_id(player)) {
-		if (est_game_order_read(&bytes, &len, game, player, 0) == 0)
-			same = (len == c->order_len || len + 1 == c->order_len) &&
-			       memcmp(bytes, c->order, len) == 0;
-		est_error_clear();
+	for (i = 0; i < c->reading_count && !player; i++) {
+		json_decref(root);
+		root = json_loadb(c->readings[i].bytes, c->readings[i].len, 0, NULL);
+		player = json_string_value(json_object_get(root, "player"));
 	}
+	if (player && est_orders_is_id(player) && est_game_order_read(&bytes, &len, game, player, 0) == 0)
+		for (i = 0; i < c->reading_count && !same; i++)
+			if (c->readings[i].len == len && memcmp(c->readings[i].bytes, bytes, len) == 0)
+				same = &c->readings[i];
+	est_error_clear();
 	json_decref(root);
 	free(bytes);
 	return same;
 }
 
 /*
- * Does a key of allowed_signers sign the candidate without its final
- * newline? Then that is the file that was signed.
+ * The first reading and signature of the candidate that a key of
+ * allowed_signers verifies, in the intake's order of likelihood: 1 and
+ * *r, *s set, or 0. Each try costs *budget one; at 0 the search stops, so
+ * a message of many orders and signatures costs a bounded number of
+ * verifications.
  */
-static int signed_by_someone(est_game *game, const est_intake_candidate *c, time_t now)
+static int signed_pair(size_t *r, size_t *s, est_game *game, const est_intake_candidate *c,
+		       time_t now, int *budget)
 {
-	char *signer = NULL;
-	int found = est_sshsig_find_principals(&signer, game->allowed_signers, strlen(game->allowed_signers),
-					       EST_ORDERS_NAMESPACE, c->order, c->order_len - 1, c->sig,
-					       c->sig_len, now) == 0;
+	for (*r = 0; *r < c->reading_count; (*r)++) {
+		for (*s = 0; *s < c->sig_count; (*s)++) {
+			char *signer = NULL;
+			int found;
 
-	free(signer);
-	return found;
+			if (*budget <= 0)
+				return 0;
+			(*budget)--;
+			found = est_sshsig_find_principals(&signer, game->allowed_signers,
+							   strlen(game->allowed_signers), EST_ORDERS_NAMESPACE,
+							   c->readings[*r].bytes, c->readings[*r].len,
+							   c->sigs[*s].bytes, c->sigs[*s].len, now) == 0;
+			free(signer);
+			est_error_clear();
+			if (found)
+				return 1;
+		}
+	}
+	return 0;
 }
 
-/* Check one candidate like `submit`, with and without the final newline. */
-static void try_candidate(tried *t, est_game *game, const est_intake_candidate *c, time_t now)
+/*
+ * Check one candidate like `submit`: the reading and signature that verify
+ * if any do (so the bytes recorded are the bytes signed), else its first
+ * reading, whose refusal then says why (a BOM, a strict JSON error, a
+ * signature over other bytes).
+ */
+static void try_candidate(tried *t, est_game *game, const est_intake_candidate *c, time_t now,
+			  int *budget)
 {
 	json_t *diagnostics = NULL;
-	int error;
+	size_t r = 0, s = 0;
+	int error, found;
 
 	t->c = c;
-	t->len = c->order_len;
+	t->bytes = &c->readings[0];
 	t->result = json_pack("{s:s, s:b}", "where", c->where, "quoted", c->quoted);
-	if (already_recorded(game, c)) {
-		set_status(t, "duplicate", "these orders are recorded already");
+	if ((t->bytes = already_recorded(game, c))) {
+		set_status(t, "duplicate", "already recorded: the game holds this very file for you");
 		return;
 	}
-	if (!c->sig) {
+	t->bytes = &c->readings[0];
+	if (!c->sig_count) {
 		set_status(t, "refused", "no SSH signature found with it; attach FILE.sig or paste the "
 			   "-----BEGIN SSH SIGNATURE----- block after the orders");
 		return;
 	}
-	error = est_intake_check(&t->order, &diagnostics, game, c->where, c->order, c->order_len,
-				     "its signature", c->sig, c->sig_len, now);
-	if (error == EST_ESIG && c->order_len > 1) {
-		char first[4096];
-		int retry;
-
-		snprintf(first, sizeof(first), "%s", est_error_message());
-		json_decref(diagnostics);
-		diagnostics = NULL;
-		retry = est_intake_check(&t->order, &diagnostics, game, c->where, c->order,
-					     c->order_len - 1, "its signature", c->sig, c->sig_len, now);
-		if (retry == 0) {
-			t->len = c->order_len - 1;
-			error = 0;
-		} else if (retry == EST_ESIG) {
-			/* Neither verifies as the player's: give the reason for the bytes someone signed. */
-			char second[4096];
-
-			snprintf(second, sizeof(second), "%s", est_error_message());
-			est_error_set(EST_ESIG, "%s", signed_by_someone(game, c, now) ? second : first);
-		} else {
-			error = retry;
-		}
-	}
+	found = signed_pair(&r, &s, game, c, now, budget);
+	t->bytes = &c->readings[r * found];
+	t->sig = &c->sigs[s * found];
+	error = est_intake_check(&t->order, &diagnostics, game, c->where, t->bytes->bytes, t->bytes->len,
+				 "its signature", t->sig->bytes, t->sig->len, now);
+	if (error == EST_ESIG && !found && c->wrapped)
+		est_error_set(EST_ESIG, "%s: your mail program wrapped the long lines of the order file, "
+			      "and they could not be put back as they were signed; attach the order file "
+			      "and its .sig to your message instead of pasting them", c->where);
 	if (error < 0) {
 		set_status(t, "refused", est_error_message());
 		if (diagnostics)
@@ -210,7 +231,8 @@ static tried *newest_valid(tried *all, size_t n)
 			best = &all[i];
 	for (size_t i = 0; best && i < n; i++) {
 		if (!all[i].order || &all[i] == best || all[i].order->seq != best->order->seq ||
-		    (all[i].len == best->len && memcmp(all[i].c->order, best->c->order, best->len) == 0))
+		    (all[i].bytes->len == best->bytes->len &&
+		     memcmp(all[i].bytes->bytes, best->bytes->bytes, best->bytes->len) == 0))
 			continue;
 		snprintf(why, sizeof(why), "two different order files with seq %lld came in one message, "
 			 "so none of its orders is used; send the one you mean, with a higher seq",
@@ -242,6 +264,30 @@ static void add_clipped(est_text *t, const char *prefix, const char *text)
 	}
 }
 
+/* One refused candidate: its reason (which names the fix), and the ruleset's diagnostics. */
+static void receipt_refusal(est_text *t, const tried *c)
+{
+	const char *error = json_string_value(json_object_get(c->result, "error"));
+	const json_t *diagnostics = json_object_get(c->result, "diagnostics"), *d;
+	size_t j;
+	char line[1024];
+
+	/* most messages start with where the candidate was found; those that do not get it */
+	if (strncmp(error, c->c->where, strlen(c->c->where)) != 0)
+		add_clipped(t, "\n- ", c->c->where);
+	add_clipped(t, strncmp(error, c->c->where, strlen(c->c->where)) ? ": " : "\n- ", error);
+	json_array_foreach(diagnostics, j, d) {
+		if (j == RECEIPT_DIAGNOSTICS_MAX) {
+			est_text_add(t, "\n    and %zu more", json_array_size(diagnostics) - j);
+			break;
+		}
+		est_intake_diagnostic_text(line, sizeof(line), d);
+		add_clipped(t, "\n    ", line);
+	}
+	if (json_array_size(diagnostics) && !c->c->quoted)
+		est_text_add(t, "\n  Correct them, sign the file again and send it.");
+}
+
 /*
  * The other candidates, one short paragraph each, until RECEIPT_LIST_MAX
  * bytes are used; the rest are counted in one line (the intake log has
@@ -254,9 +300,6 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 
 	for (size_t i = 0; i < n; i++) {
 		const char *status = json_string_value(json_object_get(all[i].result, "status"));
-		const json_t *d;
-		size_t j;
-		char line[1024];
 
 		if (&all[i] == best)
 			continue;
@@ -267,33 +310,15 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 		if (all[i].c->quoted && best) {
 			add_clipped(t, "\n- ", all[i].c->where);
 			est_text_add(t, ": older orders quoted in your message; not used");
-			continue;
-		}
-		if (all[i].order) {
+		} else if (all[i].order && best) {
 			add_clipped(t, "\n- ", all[i].c->where);
-			est_text_add(t, ": valid, but an order with a higher seq came with it");
+			est_text_add(t, ": seq %lld, replaced by seq %lld from this message",
+				     all[i].order->seq, best->order->seq);
+		} else if (!strcmp(status, "duplicate")) {
+			add_clipped(t, "\n- ", all[i].c->where);
+			est_text_add(t, ": already recorded");
 		} else {
-			const char *error = json_string_value(json_object_get(all[i].result, "error"));
-			const char *where = all[i].c->where;
-
-			/* most messages start with where the candidate was found; those that do not get it */
-			if (strncmp(error, where, strlen(where)) != 0) {
-				add_clipped(t, "\n- ", where);
-				add_clipped(t, ": ", error);
-			} else {
-				add_clipped(t, "\n- ", error);
-			}
-		}
-		if (strcmp(status, "refused") == 0 && !all[i].c->quoted)
-			est_text_add(t, "\n  Fix the file, sign it again and send it.");
-		json_array_foreach(json_object_get(all[i].result, "diagnostics"), j, d) {
-			if (j == RECEIPT_DIAGNOSTICS_MAX) {
-				est_text_add(t, "\n    and %zu more", json_array_size(json_object_get(
-					all[i].result, "diagnostics")) - j);
-				break;
-			}
-			est_intake_diagnostic_text(line, sizeof(line), d);
-			add_clipped(t, "\n    ", line);
+			receipt_refusal(t, &all[i]);
 		}
 	}
 	if (unlisted)
@@ -303,27 +328,6 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 			     "one message. Send one order file (and its .sig) a message.", ignored,
 			     EST_INTAKE_MAX_CANDIDATES);
 	est_text_add(t, "\n");
-}
-
-/* The accepted orders, one line each, cut after RECEIPT_ORDERS_MAX bytes. */
-static void receipt_orders(est_text *t, const json_t *orders)
-{
-	est_text all = {0};
-
-	est_intake_text_orders(&all, orders);
-	if (all.failed) {
-		t->failed = 1;
-	} else if (all.len > RECEIPT_ORDERS_MAX) {
-		size_t n = RECEIPT_ORDERS_MAX;
-
-		while (n > 0 && all.text[n - 1] != '\n')
-			n--;
-		est_text_add(t, "%.*s  ... and more: %zu orders in all, as in the order file\n", (int)n,
-			     all.text, json_array_size(orders));
-	} else if (all.text) {
-		est_text_add(t, "%s", all.text);
-	}
-	free(all.text);
 }
 
 /* "Re: SUBJECT" on one line of at most 150 bytes: a decoded subject may hold anything. */
@@ -342,10 +346,37 @@ static void reply_subject(char *out, size_t size, const char *subject)
 			out[i] = ' ';
 }
 
-/* The receipt: what was found, what was recorded or refused and why, what the game awaits. */
+/* The receipt's first paragraph: what became of the message as a whole. */
+static void receipt_verdict(est_text *t, est_game *game, const est_intake_message *m, const char *status,
+			    size_t n, const tried *best, const json_t *recorded, int signed_doc)
+{
+	if (best) {
+		est_intake_text_recorded(t, game, recorded, best->order, best->c->where, signed_doc);
+	} else if (m->unread) {
+		est_text_add(t, "REFUSED: %s.\n", m->unread);
+	} else if (!strcmp(status, "duplicate")) {
+		est_text_add(t, "ALREADY RECORDED: the game holds these very orders already; nothing "
+			     "changed. To change your orders, send a new file with a higher seq.\n");
+	} else if (m->truncated) {
+		est_text_add(t, "NOT READ WHOLE: your message arrived cut off (%s), so nothing in it was "
+			     "recorded. Send it again; if it arrives cut off again, attach the order "
+			     "file and its .sig instead of pasting them.\n", m->truncated);
+	} else if (n == 0 && m->ignored == 0) {
+		est_text_add(t, "REFUSED: no orders found in it. Attach the order file and its .sig, "
+			     "or paste both into the body.\n");
+	} else {
+		est_text_add(t, "NOTHING RECORDED from this message:");
+	}
+}
+
+/*
+ * The receipt: what was found, what was recorded or refused and why, what
+ * the game awaits; with the signed receipt of the recorded file attached
+ * (`files`, count 0 if none).
+ */
 static int send_receipt(est_game *game, const est_intake_message *m, const char *key, const char *to,
-			const tried *all, size_t n, const tried *best, const json_t *recorded,
-			time_t now)
+			const char *status, const tried *all, size_t n, const tried *best,
+			const json_t *recorded, const est_intake_receipt_attachments *files, time_t now)
 {
 	char name[80], subject[200];
 	est_text t = {0};
@@ -356,36 +387,26 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 	est_text_add(&t, "estafette, game %s: your message %s%.200s%s\n\n",
 		     json_string_value(json_object_get(game->game, "id")),
 		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "");
-	if (best) {
-		est_text_add(&t, "ACCEPTED: orders of %s for step %lld, seq %lld (%.200s)\n"
-			     "SHA-256 of the order file: %s\n", best->order->player, best->order->step,
-			     best->order->seq, best->c->where,
-			     json_string_value(json_object_get(recorded, "sha256")));
-		receipt_orders(&t, best->order->orders);
-	} else if (m->unread) {
-		est_text_add(&t, "REFUSED: %s.\n", m->unread);
-	} else if (n == 0 && m->ignored == 0) {
-		est_text_add(&t, "REFUSED: no orders found in it. Attach the order file and its .sig, "
-			     "or paste both into the body.\n");
-	} else {
-		est_text_add(&t, "NOTHING RECORDED from this message:");
-	}
+	receipt_verdict(&t, game, m, status, n, best, recorded, files->count > 0);
 	if (best && (n > 1 || m->ignored))
 		est_text_add(&t, "\nAlso found in it:");
-	receipt_candidates(&t, all, n, best, m->ignored);
+	if (best ? n > 1 || m->ignored : strcmp(status, "duplicate") != 0 || n > 1 || m->ignored)
+		receipt_candidates(&t, all, n, best, m->ignored);
 	est_intake_text_awaiting(&t, game, now);
 	char *answered = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
 
 	if (t.failed) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 	} else {
-		error = est_game_notice(game, name, to, subject, t.text, answered, now, NULL, 0);
+		error = est_game_notice(game, name, to, subject, t.text, answered, now, files->att,
+					files->count);
 		/* Orders relayed for another player: that player hears of them too. */
 		const json_t *owner = best ? est_game_player(game, best->order->player) : NULL;
 		const char *owner_email = json_string_value(json_object_get(owner, "email"));
 		if (!error && owner_email && strcasecmp(owner_email, to) != 0) {
 			snprintf(name, sizeof(name), "receipt-%.16s-%s", key, best->order->player);
-			error = est_game_notice(game, name, owner_email, subject, t.text, answered, now, NULL, 0);
+			error = est_game_notice(game, name, owner_email, subject, t.text, answered, now,
+						files->att, files->count);
 		}
 	}
 	free(answered);
@@ -439,30 +460,38 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 {
 	tried *all = calloc(m->count ? m->count : 1, sizeof(*all));
 	json_t *list = json_array(), *recorded = NULL;
+	est_intake_receipt_attachments files = {.count = 0};
+	char *doc = NULL, *sig = NULL;
 	const char *status;
+	int error = 0, budget = VERIFY_MAX;
 	tried *best;
-	int error = 0;
 
 	if (!all)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	for (size_t i = 0; i < m->count; i++) {
-		try_candidate(&all[i], game, &m->candidates[i], now);
+		try_candidate(&all[i], game, &m->candidates[i], now, &budget);
 		json_array_append(list, all[i].result);
 	}
 	if ((best = newest_valid(all, m->count)) &&
-	    ((error = est_intake_record(&recorded, game, best->order, best->c->order, best->len,
-				      best->c->sig, best->c->sig_len)) < 0 ||
+	    ((error = est_intake_record(&recorded, game, best->order, best->bytes->bytes, best->bytes->len,
+				      best->sig->bytes, best->sig->len)) < 0 ||
 	     (error = est_intake_press_mail(game, best->order, json_string_value(json_object_get(recorded, "sha256")),
 				     now)) < 0))
 		goto out;
-	if (best)
+	if (best) {
 		est_fault_point("receive-after-record");
+		if (est_intake_receipt_sign(&doc, &sig, game, recorded, best->order, now) < 0) {
+			est_game_warn(game, "no signed receipt: %s", est_error_message());
+			est_error_clear();
+		}
+		est_intake_receipt_files(&files, best->order, doc, sig);
+	}
 	for (size_t i = 0; i < m->count; i++) {
 		if (all[i].order && &all[i] != best)
 			set_status(&all[i], "superseded", NULL);
 		/* Recorded by a run killed before its press was queued: queue it (once). */
 		if (!best && !strcmp(json_string_value(json_object_get(all[i].result, "status")), "duplicate") &&
-		    (error = est_intake_requeue(game, all[i].c->where, all[i].c->order, all[i].c->order_len,
+		    (error = est_intake_requeue(game, all[i].c->where, all[i].bytes->bytes, all[i].bytes->len,
 					      0, now)) < 0)
 			goto out;
 	}
@@ -472,8 +501,10 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 		json_object_get(all[0].result, "status")), "duplicate") == 0 ? "duplicate" : "refused";
 	json_object_set_new(result, "status", json_string(status));
 	json_object_set(result, "candidates", list);
+	if (!best && m->truncated)
+		json_object_set_new(result, "truncated", json_string(m->truncated));
 	/* To the address the GM has for the player, whatever Reply-To says. */
-	if (send_receipt(game, m, key, to, all, m->count, best, recorded, now) < 0) {
+	if (send_receipt(game, m, key, to, status, all, m->count, best, recorded, &files, now) < 0) {
 		est_game_warn(game, "no receipt queued: %s", est_error_message());
 		est_error_clear();
 	}
@@ -483,6 +514,8 @@ out:
 		json_decref(all[i].result);
 	}
 	free(all);
+	free(doc);
+	free(sig);
 	json_decref(recorded);
 	json_decref(list);
 	return error;

@@ -37,18 +37,21 @@
  * player's mail has a few; beyond this many, the body is not read. */
 #define BOUNDARIES_MAX 128
 
-/* A found pair before it is handed out; GLib-allocated. */
+/* A found order before it is handed out; GLib-allocated. */
 typedef struct {
-	GString *order;
-	GString *sig; /* NULL: no signature */
+	GPtrArray *readings; /* GString *: what may have been signed, most likely first */
+	GPtrArray *sigs;     /* GString *: canonical signatures, most likely first */
 	char *where;
 	int quoted;
+	int wrapped;
 } found;
 
 /* A named attachment: an order file or a signature (already canonical). */
 typedef struct {
 	char *name;
-	GString *bytes;
+	GString *bytes;  /* as received, the transfer encoding undone */
+	GString *utf8;   /* an order file's bytes converted from its declared charset, or NULL */
+	int rewritable;  /* sent as text, not base64: its line ends are the servers' */
 } blob;
 
 typedef struct collector collector;
@@ -63,7 +66,7 @@ typedef struct {
 	GPtrArray *sigs;    /* blob *: signature attachments */
 	GPtrArray *body;    /* found *: from top-level body text */
 	GPtrArray *inner;   /* found *: from quoted text in the body */
-	GString *body_sig;  /* the first armored block of the top-level body */
+	GPtrArray *body_sigs; /* GString *: the armored blocks of the top-level body */
 } level;
 
 struct collector {
@@ -71,7 +74,14 @@ struct collector {
 	GPtrArray *quoted; /* found * */
 	size_t held[2];    /* candidates taken, top level [0] and quoted [1] */
 	size_t ignored;    /* order files found once both were full */
+	GString *cut;      /* why the message looks cut off in transit, or NULL */
+	int open_end;      /* the message's bytes end mid-line */
 };
+
+static void gstring_free(gpointer p)
+{
+	g_string_free(p, TRUE);
+}
 
 static void found_free(gpointer p)
 {
@@ -79,9 +89,8 @@ static void found_free(gpointer p)
 
 	if (!f)
 		return;
-	g_string_free(f->order, TRUE);
-	if (f->sig)
-		g_string_free(f->sig, TRUE);
+	g_ptr_array_free(f->readings, TRUE);
+	g_ptr_array_free(f->sigs, TRUE);
 	g_free(f->where);
 	g_free(f);
 }
@@ -92,6 +101,8 @@ static void blob_free(gpointer p)
 
 	g_free(b->name);
 	g_string_free(b->bytes, TRUE);
+	if (b->utf8)
+		g_string_free(b->utf8, TRUE);
 	g_free(b);
 }
 
@@ -208,23 +219,6 @@ static const GString *sig_next(sig_finder *f, const char *from)
 	return NULL;
 }
 
-static GString *copy_or_null(const GString *s)
-{
-	return s ? g_string_new_len(s->str, s->len) : NULL;
-}
-
-/* The first armored signature of `len` bytes, canonical, or NULL. */
-static GString *first_sig(const char *s, size_t len)
-{
-	sig_finder f;
-	GString *sig;
-
-	sig_finder_init(&f, s, s + len);
-	sig = copy_or_null(sig_next(&f, s));
-	sig_finder_clear(&f);
-	return sig;
-}
-
 /*
  * If `p` starts the key and value "estafette": "orders/1", where that
  * value ends, else NULL.
@@ -332,30 +326,153 @@ static GString *order_from_text(const char *s, size_t len)
 	return out;
 }
 
-/* An attached order as its file was: no BOM, LF, exactly one final "\n". */
-static GString *order_from_file(const char *s, size_t len)
+/* A text file sent as text: LF line ends and one final "\n" (a BOM stays: it was in the file). */
+static GString *file_as_text(const GString *raw)
 {
-	GString *out;
+	GString *out = unix_lines(raw->str, raw->len);
 
-	if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-		s += 3;
-		len -= 3;
-	}
-	out = unix_lines(s, len);
 	while (out->len && out->str[out->len - 1] == '\n')
 		g_string_truncate(out, out->len - 1);
 	g_string_append_c(out, '\n');
 	return out;
 }
 
-static found *found_new(GString *order, GString *sig, char *where, int quoted)
+/* `lf` with every "\n" as "\r\n". */
+static GString *crlf_lines(const GString *lf)
+{
+	GString *out = g_string_sized_new(lf->len + lf->len / 16 + 1);
+	size_t i;
+
+	for (i = 0; i < lf->len; i++) {
+		if (lf->str[i] == '\n')
+			g_string_append_c(out, '\r');
+		g_string_append_c(out, lf->str[i]);
+	}
+	return out;
+}
+
+/* A copy of `s` without its final line end ("\n" or "\r\n"). */
+static GString *without_final_newline(const GString *s)
+{
+	size_t n = s->len;
+
+	if (n && s->str[n - 1] == '\n')
+		n--;
+	if (n && s->str[n - 1] == '\r')
+		n--;
+	return g_string_new_len(s->str, n);
+}
+
+/*
+ * A pasted order with the hard wrap of a mail client undone, where the
+ * JSON makes it certain: a line break inside a string (which no JSON
+ * file holds) and one after a ':' (which no JSON writer puts there) were
+ * a space the client broke the line at, its trailing blank already gone.
+ * *wrapped is set to 1 if anything was joined.
+ */
+static GString *unwrap(const GString *lf, int *wrapped)
+{
+	GString *out = g_string_sized_new(lf->len);
+	int in_string = 0, escaped = 0;
+	size_t i;
+
+	*wrapped = 0;
+	for (i = 0; i < lf->len; i++) {
+		char c = lf->str[i];
+
+		if (c == '\n' && i + 1 < lf->len &&
+		    (in_string || (out->len && out->str[out->len - 1] == ':'))) {
+			g_string_append_c(out, ' ');
+			*wrapped = 1;
+			continue;
+		}
+		g_string_append_c(out, c);
+		if (escaped)
+			escaped = 0;
+		else if (in_string && c == '\\')
+			escaped = 1;
+		else if (c == '"')
+			in_string = !in_string;
+	}
+	return out;
+}
+
+/* Append `s` (taken) to `list` unless the list holds it already or has `max`. */
+static void add_unique(GPtrArray *list, GString *s, guint max)
+{
+	guint i;
+
+	for (i = 0; i < list->len; i++) {
+		if (g_string_equal(g_ptr_array_index(list, i), s)) {
+			g_string_free(s, TRUE);
+			return;
+		}
+	}
+	if (list->len >= max)
+		g_string_free(s, TRUE);
+	else
+		g_ptr_array_add(list, s);
+}
+
+static void add_sig(found *f, const GString *sig)
+{
+	if (sig)
+		add_unique(f->sigs, g_string_new_len(sig->str, sig->len), EST_INTAKE_MAX_SIGS);
+}
+
+/* The readings of text with LF line ends and one final "\n": as it is, without
+ * that newline, and both with CRLF line ends. */
+static void add_text_readings(found *f, const GString *lf)
+{
+	GString *crlf = crlf_lines(lf);
+
+	add_unique(f->readings, g_string_new_len(lf->str, lf->len), EST_INTAKE_MAX_READINGS);
+	add_unique(f->readings, without_final_newline(lf), EST_INTAKE_MAX_READINGS);
+	add_unique(f->readings, without_final_newline(crlf), EST_INTAKE_MAX_READINGS);
+	add_unique(f->readings, crlf, EST_INTAKE_MAX_READINGS);
+}
+
+static found *found_new(char *where, int quoted)
 {
 	found *f = g_new0(found, 1);
 
-	f->order = order;
-	f->sig = sig;
+	f->readings = g_ptr_array_new_with_free_func(gstring_free);
+	f->sigs = g_ptr_array_new_with_free_func(gstring_free);
 	f->where = where;
 	f->quoted = quoted;
+	return f;
+}
+
+/* A pasted order (its text as order_from_text gives it, taken), with its readings. */
+static found *found_pasted(GString *text, char *where, int quoted)
+{
+	found *f = found_new(where, quoted);
+	GString *joined = unwrap(text, &f->wrapped);
+
+	add_text_readings(f, f->wrapped ? joined : text);
+	g_string_free(joined, TRUE);
+	g_string_free(text, TRUE);
+	return f;
+}
+
+/* An attached order file: its bytes as received first, then what text transfer may have changed. */
+static found *found_attached(const blob *b, char *where, int quoted)
+{
+	found *f = found_new(where, quoted);
+	const GString *versions[] = {b->bytes, b->utf8};
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(versions); i++) {
+		if (!versions[i])
+			continue;
+		add_unique(f->readings, g_string_new_len(versions[i]->str, versions[i]->len),
+			   EST_INTAKE_MAX_READINGS);
+		if (b->rewritable) {
+			GString *text = file_as_text(versions[i]);
+			add_text_readings(f, text);
+			g_string_free(text, TRUE);
+		}
+	}
 	return f;
 }
 
@@ -387,11 +504,45 @@ static GArray *find_markers(const GString *text)
 	return at;
 }
 
+/* Every armored signature of `text`, canonical, appended to `into` (up to EST_INTAKE_MAX_SIGS). */
+static void all_sigs(GPtrArray *into, const GString *text)
+{
+	sig_finder f;
+	const GString *sig;
+
+	sig_finder_init(&f, text->str, text->str + text->len);
+	for (sig = sig_next(&f, text->str); sig && into->len < EST_INTAKE_MAX_SIGS;
+	     sig = sig_next(&f, f.block + 1))
+		add_unique(into, g_string_new_len(sig->str, sig->len), EST_INTAKE_MAX_SIGS);
+	sig_finder_clear(&f);
+}
+
+/* The last occurrence of `needle` in `s`, or NULL. */
+static const char *last_of(const char *s, size_t len, const char *needle)
+{
+	const char *p = s, *last = NULL, *limit = s + len;
+
+	while ((p = memmem(p, (size_t)(limit - p), needle, strlen(needle)))) {
+		last = p;
+		p++;
+	}
+	return last;
+}
+
+static void note_cut(collector *c, const char *why)
+{
+	if (!c->cut)
+		c->cut = g_string_new(why);
+}
+
 /*
  * Every order object in `text` (one quote level, prefixes removed), each
  * with the first armored signature after it, appended to `into` while the
- * collector has room. The first armored block of the text goes to
- * *first_out if that is not NULL and still unset.
+ * collector has room. The armored blocks of the text go to `sigs_out` if
+ * that is not NULL. In a message that ends mid-line, an order or a
+ * signature of its own text (not quoted) that begins and never ends is
+ * noted as a cut: a broken paste or a garbled charset in a whole message
+ * is not one.
  *
  * An order object is found from its "estafette": "orders/1" member: back to
  * the '{' that opens it, forward to the '}' that closes it, and it holds
@@ -400,7 +551,7 @@ static GArray *find_markers(const GString *text)
  * braces, quotes and armor lines it holds.
  */
 static void scan_layer(collector *c, GPtrArray *into, const GString *text, const char *where,
-		       int quoted, GString **first_out)
+		       int quoted, GPtrArray *sigs_out)
 {
 	const char *s = text->str;
 	GArray *markers = find_markers(text);
@@ -408,14 +559,15 @@ static void scan_layer(collector *c, GPtrArray *into, const GString *text, const
 	sig_finder sigs;
 
 	sig_finder_init(&sigs, s, s + text->len);
-	if (first_out && !*first_out)
-		*first_out = copy_or_null(sig_next(&sigs, s));
+	if (sigs_out)
+		all_sigs(sigs_out, text);
 	for (i = 0; i < n; i++) {
 		size_t m = g_array_index(markers, size_t, i);
 		size_t lo = i ? g_array_index(markers, size_t, i - 1) + 1 : 0;
 		size_t hi = i + 1 < n ? g_array_index(markers, size_t, i + 1) : text->len;
 		size_t close;
 		ptrdiff_t start;
+		found *f;
 
 		if (m < taken_end)
 			continue;
@@ -424,15 +576,23 @@ static void scan_layer(collector *c, GPtrArray *into, const GString *text, const
 			lo = MAX(lo, m - OBJECT_SCAN_MAX);
 		if ((start = object_start(s, lo, m)) < 0)
 			continue;
+		if (!quoted && c->open_end && hi == text->len && text->len - (size_t)start < OBJECT_SCAN_MAX &&
+		    !object_close(s, (size_t)start, m, hi))
+			note_cut(c, "an order file in it begins and never ends");
 		hi = MIN(hi, (size_t)start + OBJECT_SCAN_MAX);
 		if (!(close = object_close(s, (size_t)start, m, hi)))
 			continue;
 		taken_end = close;
 		if (!take_slot(c, quoted))
 			continue;
-		g_ptr_array_add(into, found_new(order_from_text(s + start, close - (size_t)start),
-						copy_or_null(sig_next(&sigs, s + close)),
-						g_strdup(where), quoted));
+		f = found_pasted(order_from_text(s + start, close - (size_t)start), g_strdup(where), quoted);
+		add_sig(f, sig_next(&sigs, s + close));
+		g_ptr_array_add(into, f);
+	}
+	if (!quoted && c->open_end) {
+		const char *begin = last_of(s, text->len, SIG_BEGIN);
+		if (begin && !memmem(begin, text->len - (size_t)(begin - s), SIG_END, strlen(SIG_END)))
+			note_cut(c, "a signature in it begins and never ends");
 	}
 	sig_finder_clear(&sigs);
 	g_array_free(markers, TRUE);
@@ -772,7 +932,7 @@ static void scan_body(level *lv, const GString *text, int html)
 				     : g_strdup_printf("%squoted text (level %zu)", lv->prefix, i);
 		if (i == 0)
 			scan_layer(lv->c, lv->body, g_ptr_array_index(layers, 0), where, lv->quoted,
-				   &lv->body_sig);
+				   lv->body_sigs);
 		else
 			scan_layer(lv->c, lv->inner, g_ptr_array_index(layers, i), where, 1, NULL);
 		g_free(where);
@@ -808,24 +968,26 @@ static GString *part_bytes(GMimePart *part)
 	return out;
 }
 
-/* An attachment's bytes in UTF-8 when it declares another charset. */
-static GString *part_utf8(GMimePart *part)
+/*
+ * An attachment's bytes converted to UTF-8 from the charset it declares,
+ * or NULL: none declared, UTF-8 or ASCII already, or not convertible.
+ */
+static GString *part_utf8(GMimePart *part, const GString *raw)
 {
 	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
 	const char *charset = ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
-	GString *raw = part_bytes(part);
+	GString *out = NULL;
+	gsize written = 0;
 	char *conv;
 
-	if (!charset || !g_ascii_strcasecmp(charset, "utf-8") ||
-	    !g_ascii_strcasecmp(charset, "us-ascii"))
-		return raw;
-	conv = g_convert(raw->str, raw->len, "UTF-8", g_mime_charset_iconv_name(charset),
-			 NULL, NULL, NULL);
-	if (conv) {
-		g_string_assign(raw, conv);
-		g_free(conv);
-	}
-	return raw;
+	if (!charset || !g_ascii_strcasecmp(charset, "utf-8") || !g_ascii_strcasecmp(charset, "us-ascii"))
+		return NULL;
+	conv = g_convert(raw->str, raw->len, "UTF-8", g_mime_charset_iconv_name(charset), NULL,
+			 &written, NULL);
+	if (conv)
+		out = g_string_new_len(conv, written);
+	g_free(conv);
+	return out;
 }
 
 static void scan_text_part(level *lv, GMimeTextPart *part)
@@ -865,28 +1027,29 @@ static void level_init(level *lv, collector *c, const char *prefix, int quoted)
 	lv->sigs = g_ptr_array_new_with_free_func(blob_free);
 	lv->body = g_ptr_array_new();
 	lv->inner = g_ptr_array_new();
-	lv->body_sig = NULL;
+	lv->body_sigs = g_ptr_array_new_with_free_func(gstring_free);
 }
 
-/* The signature for an attached order: NAME.sig, else the only .sig, else
- * the first armored block of the body. A copy, or NULL. */
-static GString *sig_for(const level *lv, const char *name)
+/*
+ * The signatures a level holds, for an order found in it: the one named
+ * after it (`name`.sig) first when it is an attachment, then every other
+ * attached one whatever its name, then those pasted in the body.
+ */
+static void level_sigs(found *f, const level *lv, const char *name)
 {
-	char *want = g_strconcat(name, ".sig", NULL);
-	const GString *sig = NULL;
+	char *want = name ? g_strconcat(name, ".sig", NULL) : NULL;
 	guint i;
 
-	for (i = 0; i < lv->sigs->len && !sig; i++) {
+	for (i = 0; want && i < lv->sigs->len; i++) {
 		const blob *b = g_ptr_array_index(lv->sigs, i);
 		if (!g_ascii_strcasecmp(b->name, want))
-			sig = b->bytes;
+			add_sig(f, b->bytes);
 	}
 	g_free(want);
-	if (!sig && lv->sigs->len == 1)
-		sig = ((const blob *)g_ptr_array_index(lv->sigs, 0))->bytes;
-	if (!sig)
-		sig = lv->body_sig;
-	return sig ? g_string_new_len(sig->str, sig->len) : NULL;
+	for (i = 0; i < lv->sigs->len; i++)
+		add_sig(f, ((const blob *)g_ptr_array_index(lv->sigs, i))->bytes);
+	for (i = 0; i < lv->body_sigs->len; i++)
+		add_sig(f, g_ptr_array_index(lv->body_sigs, i));
 }
 
 /* Hand what a level found to the collector: its attachments, its body, then
@@ -898,21 +1061,25 @@ static void level_flush(level *lv, collector *c)
 
 	for (i = 0; i < lv->jsons->len; i++) {
 		blob *b = g_ptr_array_index(lv->jsons, i);
-		g_ptr_array_add(dest, found_new(order_from_file(b->bytes->str, b->bytes->len),
-						sig_for(lv, b->name),
-						g_strdup_printf("%sattachment %s", lv->prefix, b->name),
-						lv->quoted));
+		found *f = found_attached(b, g_strdup_printf("%sattachment %s", lv->prefix, b->name),
+					  lv->quoted);
+
+		level_sigs(f, lv, b->name);
+		g_ptr_array_add(dest, f);
 	}
-	for (i = 0; i < lv->body->len; i++)
-		g_ptr_array_add(dest, g_ptr_array_index(lv->body, i));
+	for (i = 0; i < lv->body->len; i++) {
+		found *f = g_ptr_array_index(lv->body, i);
+
+		level_sigs(f, lv, NULL);
+		g_ptr_array_add(dest, f);
+	}
 	for (i = 0; i < lv->inner->len; i++)
 		g_ptr_array_add(c->quoted, g_ptr_array_index(lv->inner, i));
 	g_ptr_array_free(lv->jsons, TRUE);
 	g_ptr_array_free(lv->sigs, TRUE);
 	g_ptr_array_free(lv->body, TRUE);
 	g_ptr_array_free(lv->inner, TRUE);
-	if (lv->body_sig)
-		g_string_free(lv->body_sig, TRUE);
+	g_ptr_array_free(lv->body_sigs, TRUE);
 }
 
 static void walk_message(GMimeMessage *msg, const char *prefix, int quoted, collector *c)
@@ -945,34 +1112,95 @@ static GMimeObject *pick_alternative(GMimeMultipart *mp)
 	return html ? html : last;
 }
 
+static int has_marker(const GString *text)
+{
+	GArray *markers = find_markers(text);
+	int yes = markers->len > 0;
+
+	g_array_free(markers, TRUE);
+	return yes;
+}
+
+/* 1 if `raw` is an order file by itself: an object holding the order member, and no signature. */
+static int is_order_file(const GString *raw)
+{
+	const char *p = raw->str, *limit = raw->str + raw->len;
+
+	if (raw->len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	while (p < limit && g_ascii_isspace(*p))
+		p++;
+	return p < limit && *p == '{' && !memmem(raw->str, raw->len, SIG_BEGIN, strlen(SIG_BEGIN)) &&
+	       has_marker(raw);
+}
+
+/* An attached order file (`raw` taken): kept as received, with what text transfer may have changed. */
+static void add_order_file(level *lv, GMimePart *part, GString *raw, const char *filename)
+{
+	blob *b = g_new0(blob, 1);
+
+	b->name = g_strdup(filename ? filename : "(unnamed)");
+	b->bytes = raw;
+	b->utf8 = part_utf8(part, raw);
+	b->rewritable = g_mime_part_get_content_encoding(part) != GMIME_CONTENT_ENCODING_BASE64;
+	g_ptr_array_add(lv->jsons, b);
+}
+
+/* Every armored signature in an attachment, each under the attachment's name. */
+static void add_sig_files(level *lv, const GString *raw, const char *filename)
+{
+	GPtrArray *sigs = g_ptr_array_new();
+	guint i;
+
+	all_sigs(sigs, raw);
+	for (i = 0; i < sigs->len; i++) {
+		blob *b = g_new0(blob, 1);
+		b->name = g_strdup(filename ? filename : "(unnamed)");
+		b->bytes = g_ptr_array_index(sigs, i);
+		g_ptr_array_add(lv->sigs, b);
+	}
+	g_ptr_array_free(sigs, TRUE);
+}
+
+/*
+ * A leaf part. A body part is text to scan. An attachment is taken for
+ * what it holds, whatever its name (filters make players rename files):
+ * an order file, signatures, or text with both pasted in it.
+ */
 static void walk_part(level *lv, GMimePart *part)
 {
-	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	GMimeObject *obj = GMIME_OBJECT(part);
+	GMimeContentType *ct = g_mime_object_get_content_type(obj);
 	const char *filename = g_mime_part_get_filename(part);
+	const char *disposition = g_mime_object_get_disposition(obj);
+	int json = g_mime_content_type_is_type(ct, "application", "json") ||
+		   (filename && ends_with_ci(filename, ".json"));
+	GString *raw;
 
-	if (g_mime_content_type_is_type(ct, "application", "json") ||
-	    (filename && ends_with_ci(filename, ".json"))) {
-		blob *b;
-
-		if (!take_slot(lv->c, lv->quoted))
-			return; /* counted, not decoded */
-		b = g_new0(blob, 1);
-		b->name = g_strdup(filename ? filename : "(unnamed)");
-		b->bytes = part_utf8(part);
-		g_ptr_array_add(lv->jsons, b);
-	} else if (filename && ends_with_ci(filename, ".sig")) {
-		GString *raw = part_bytes(part);
-		GString *sig = first_sig(raw->str, raw->len);
-		if (sig) {
-			blob *b = g_new0(blob, 1);
-			b->name = g_strdup(filename);
-			b->bytes = sig;
-			g_ptr_array_add(lv->sigs, b);
-		}
-		g_string_free(raw, TRUE);
-	} else if (GMIME_IS_TEXT_PART(part)) {
-		scan_text_part(lv, GMIME_TEXT_PART(part));
+	if (!json && !filename && !(disposition && !g_ascii_strcasecmp(disposition, "attachment"))) {
+		if (GMIME_IS_TEXT_PART(part))
+			scan_text_part(lv, GMIME_TEXT_PART(part));
+		return;
 	}
+	if (json && !take_slot(lv->c, lv->quoted))
+		return; /* counted, not decoded */
+	raw = part_bytes(part);
+	if (json) {
+		add_order_file(lv, part, raw, filename);
+		return;
+	}
+	if (is_order_file(raw)) {
+		if (take_slot(lv->c, lv->quoted))
+			add_order_file(lv, part, raw, filename);
+		else
+			g_string_free(raw, TRUE);
+		return;
+	}
+	if (!has_marker(raw))
+		add_sig_files(lv, raw, filename);
+	else if (GMIME_IS_TEXT_PART(part))
+		scan_text_part(lv, GMIME_TEXT_PART(part));
+	g_string_free(raw, TRUE);
 }
 
 static void walk(level *lv, GMimeObject *obj, collector *c)
@@ -1092,13 +1320,14 @@ static GString *automated_reasons(GMimeMessage *msg, const char *from, const cha
 
 /* ---- the result ---- */
 
+/* The same order with the same signature first: one found twice (pasted and attached). */
 static int same_found(const found *a, const found *b)
 {
-	if (a->order->len != b->order->len || memcmp(a->order->str, b->order->str, a->order->len))
+	if (!g_string_equal(g_ptr_array_index(a->readings, 0), g_ptr_array_index(b->readings, 0)))
 		return 0;
-	if (!a->sig || !b->sig)
-		return !a->sig && !b->sig;
-	return a->sig->len == b->sig->len && !memcmp(a->sig->str, b->sig->str, a->sig->len);
+	if (!a->sigs->len || !b->sigs->len)
+		return !a->sigs->len && !b->sigs->len;
+	return g_string_equal(g_ptr_array_index(a->sigs, 0), g_ptr_array_index(b->sigs, 0));
 }
 
 static char *dup_or_null(const char *s)
@@ -1115,6 +1344,22 @@ static char *dup_len(const char *s, size_t len)
 		out[len] = '\0';
 	}
 	return out;
+}
+
+/* Copy the GStrings of `from` out as malloc'd bytes; -1 on ENOMEM (those copied are counted). */
+static int copy_out(est_intake_bytes *to, size_t *count, const GPtrArray *from)
+{
+	guint i;
+
+	for (i = 0; i < from->len; i++) {
+		const GString *g = g_ptr_array_index(from, i);
+
+		if (!(to[i].bytes = dup_len(g->str, g->len)))
+			return -1;
+		to[i].len = g->len;
+		*count = i + 1;
+	}
+	return 0;
 }
 
 /* Move the collected pairs into m->candidates, top level first, dropping
@@ -1147,13 +1392,11 @@ static int fill_candidates(est_intake_message *m, collector *c)
 			continue;
 		}
 		cand = &m->candidates[m->count++];
-		cand->order = dup_len(f->order->str, f->order->len);
-		cand->order_len = f->order->len;
-		cand->sig = f->sig ? dup_len(f->sig->str, f->sig->len) : NULL;
-		cand->sig_len = f->sig ? f->sig->len : 0;
 		cand->where = strdup(f->where);
 		cand->quoted = f->quoted;
-		if (!cand->order || (f->sig && !cand->sig) || !cand->where) {
+		cand->wrapped = f->wrapped;
+		if (!cand->where || copy_out(cand->readings, &cand->reading_count, f->readings) < 0 ||
+		    copy_out(cand->sigs, &cand->sig_count, f->sigs) < 0) {
 			error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
 			goto out;
 		}
@@ -1270,6 +1513,29 @@ static size_t count_boundaries(const char *s, size_t len, size_t max)
 	return n;
 }
 
+/*
+ * 0 if the message is multipart and its closing delimiter ("--boundary--")
+ * is missing: a message cut off in transit. A cut inside any inner part
+ * cuts the outer one too, so the outermost one says it.
+ */
+static int closed(GMimeMessage *msg, const char *bytes, size_t len)
+{
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	const char *boundary;
+	char *close;
+	int yes;
+
+	/* the parameter as sent: GMime makes one up for a multipart that has none */
+	if (!body || !GMIME_IS_MULTIPART(body) ||
+	    !(boundary = g_mime_content_type_get_parameter(g_mime_object_get_content_type(body),
+							   "boundary")))
+		return 1;
+	close = g_strconcat("--", boundary, "--", NULL);
+	yes = last_of(bytes, len, close) != NULL;
+	g_free(close);
+	return yes;
+}
+
 int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 		     const char *return_path)
 {
@@ -1278,7 +1544,7 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 	GMimeParser *parser = NULL;
 	GMimeMessage *msg = NULL;
 	collector c = {g_ptr_array_new_with_free_func(found_free),
-		       g_ptr_array_new_with_free_func(found_free), {0, 0}, 0};
+		       g_ptr_array_new_with_free_func(found_free), {0, 0}, 0, NULL, 0};
 	int complex, error;
 
 	*out = NULL;
@@ -1314,9 +1580,16 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 			error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
 		goto done;
 	}
+	c.open_end = bytes[len - 1] != '\n';
 	walk_message(msg, "", 0, &c);
+	if (!closed(msg, bytes, len))
+		note_cut(&c, "its MIME parts end before the message's closing boundary");
 	if ((error = fill_candidates(m, &c)) < 0)
 		goto out;
+	if (c.cut && !(m->truncated = strdup(c.cut->str))) {
+		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+		goto out;
+	}
 done:
 	if (error < 0)
 		goto out;
@@ -1326,6 +1599,8 @@ out:
 	est_intake_free(m);
 	g_ptr_array_free(c.top, TRUE);
 	g_ptr_array_free(c.quoted, TRUE);
+	if (c.cut)
+		g_string_free(c.cut, TRUE);
 	if (msg)
 		g_object_unref(msg);
 	if (parser)
@@ -1342,9 +1617,14 @@ void est_intake_free(est_intake_message *m)
 	if (!m)
 		return;
 	for (i = 0; i < m->count; i++) {
-		free(m->candidates[i].order);
-		free(m->candidates[i].sig);
-		free(m->candidates[i].where);
+		est_intake_candidate *c = &m->candidates[i];
+		size_t j;
+
+		for (j = 0; j < c->reading_count; j++)
+			free(c->readings[j].bytes);
+		for (j = 0; j < c->sig_count; j++)
+			free(c->sigs[j].bytes);
+		free(c->where);
 	}
 	free(m->candidates);
 	free(m->from);
@@ -1353,5 +1633,6 @@ void est_intake_free(est_intake_message *m)
 	free(m->subject);
 	free(m->automated_why);
 	free(m->unread);
+	free(m->truncated);
 	free(m);
 }

@@ -5,10 +5,12 @@
  * Players mail their orders from whatever client they have: attached as
  * orders.json + orders.json.sig, pasted into a plain-text or HTML body,
  * quoted-printable, base64, in ISO-8859-1, wrapped, flowed, quoted in a
- * reply or forwarded. The intake finds every order object and the armored
- * SSH signature that goes with it and puts both back in the form the player
- * most likely signed: it never verifies anything. The caller (the engine)
- * verifies each candidate and keeps the newest valid one by seq.
+ * reply or forwarded, under any file name. The intake finds every order
+ * object, the readings of it the player may have signed (the bytes as they
+ * came first), and the armored SSH signatures that may go with it: it never
+ * verifies anything, and it never hands out bytes as the only reading when
+ * they were changed. The caller (the engine) verifies each candidate's
+ * readings against its signatures and keeps the newest valid one by seq.
  *
  * All MIME work (structure, transfer encodings, charsets, header decoding)
  * is GMime's. GMime is initialised on the first call of est_intake_parse,
@@ -30,24 +32,52 @@
  */
 #define EST_INTAKE_MAX_CANDIDATES 32
 
+/*
+ * At most this many readings of one order file (below), and this many
+ * signatures tried with it.
+ */
+#define EST_INTAKE_MAX_READINGS 6
+#define EST_INTAKE_MAX_SIGS 4
+
+/* `len` bytes, plus a NUL that is not counted. */
+typedef struct {
+	char *bytes;
+	size_t len;
+} est_intake_bytes;
+
 typedef struct {
 	/*
-	 * The order JSON, `order_len` bytes plus a NUL that is not counted:
-	 * UTF-8, no BOM, LF line ends, ending with exactly one "\n" (a file
-	 * as an editor saves it). Taken from a body, trailing blanks of each
-	 * line are removed too (clients add them, json.dumps never does).
+	 * What the player may have signed, most likely first; at least one.
+	 * The caller verifies each against each signature, in order, and
+	 * keeps the first pair that verifies: so what it records is the
+	 * bytes that were signed, never bytes the intake made up.
+	 *
+	 * An attached file's first reading is its bytes exactly as they came
+	 * (the transfer encoding undone, nothing else: a BOM, CRLF line ends
+	 * or a missing final newline stay). Only text a mail client or a mail
+	 * server is known to rewrite has other readings: an attachment sent
+	 * as text (not base64), whose line ends travel as the server likes,
+	 * and its bytes in UTF-8 when it declares another charset; an order
+	 * pasted into a body, whose readings are its text with LF line ends,
+	 * trailing blanks of each line removed, and one final newline, then
+	 * without that newline, then both with CRLF line ends.
 	 */
-	char *order;
-	size_t order_len;
+	est_intake_bytes readings[EST_INTAKE_MAX_READINGS];
+	size_t reading_count;
 	/*
-	 * The armored signature that goes with it, canonical: the
-	 * "-----BEGIN SSH SIGNATURE-----" line, the base64 body with every
-	 * other character removed and wrapped at 70 columns, the END line,
-	 * LF line ends and a final newline (what ssh-keygen -Y sign writes).
-	 * `sig_len` bytes plus an uncounted NUL. NULL (and 0) if none found.
+	 * The armored signatures that may go with it, most likely first,
+	 * each canonical: the "-----BEGIN SSH SIGNATURE-----" line, the base64
+	 * body with every other character removed, wrapped at 70 columns, the
+	 * END line, LF line ends and a final newline (what ssh-keygen -Y sign
+	 * writes). First the one that follows the order in its own text, or
+	 * the attachment named after it (FILE.sig); then every other one of
+	 * the same message level (attached under any name, or pasted), so
+	 * that orders pasted and a signature attached, or files renamed to
+	 * get past a filter (orders.txt, signature.txt), pair by what they
+	 * are. `sig_count` 0: none found.
 	 */
-	char *sig;
-	size_t sig_len;
+	est_intake_bytes sigs[EST_INTAKE_MAX_SIGS];
+	size_t sig_count;
 	/*
 	 * Where it was found, for the receipt: "attachment orders.json",
 	 * "body", "body (HTML)", "quoted text (level 2)", "forwarded text in
@@ -57,6 +87,13 @@ typedef struct {
 	char *where;
 	/* 1 if it came from quoted or forwarded text, else 0. */
 	int quoted;
+	/*
+	 * 1 if the sender's client wrapped its long lines (a line break inside
+	 * a JSON string, which no JSON file holds): the readings then join
+	 * each such break with one space, as the wrap replaced one. If none of
+	 * them verifies, the player is told to attach the files instead.
+	 */
+	int wrapped;
 } est_intake_candidate;
 
 typedef struct {
@@ -99,6 +136,13 @@ typedef struct {
 	 * when it was read. Headers, `automated` and `from` are read still.
 	 */
 	char *unread;
+	/*
+	 * Why the message looks cut off in transit, in words for the sender
+	 * (its multipart has no closing boundary; an order file or a
+	 * signature begins and never ends); NULL when it looks whole. Its
+	 * candidates are listed all the same.
+	 */
+	char *truncated;
 } est_intake_message;
 
 /*

@@ -215,6 +215,17 @@ static int authorize(const struct sshsig_allowed *allowed, const struct sshsig_k
 		return est_error_set(EST_ESIG, "key %s is not listed for principal \"%s\" in "
 			"allowed_signers (line %zu lists it for \"%s\"); sign with %s's own key",
 			key->fingerprint, principal, other->line, other->principals, principal);
+	for (size_t i = 0; i < allowed->n; i++) {
+		const struct sshsig_signer *s = &allowed->signers[i];
+
+		if (sshsig_match_list(principal, s->principals) && signer_admits(s, namespace, now) == 0)
+			return est_error_set(EST_ESIG, "key %s is not listed for principal \"%s\" in "
+				"allowed_signers, which holds %s key %s for \"%s\" (line %zu); sign with "
+				"that key, or ask the game master to put this one in its place",
+				key->fingerprint, principal, s->key.type, s->key.fingerprint, principal,
+				s->line);
+		est_error_clear();
+	}
 	return est_error_set(EST_ESIG, "key %s is not listed for principal \"%s\" in "
 		"allowed_signers; sign with the key the game has for \"%s\", or ask the game "
 		"master to add this one", key->fingerprint, principal, principal);

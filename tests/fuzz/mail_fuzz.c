@@ -4,7 +4,7 @@
  * Return-Path header, and once more with an envelope sender given. Every
  * candidate found is read to its end. Oracle besides ASan and UBSan: every
  * refusal is EST_EINVAL (or EST_ENOMEM) with a message, and every candidate
- * has its order (ending in one "\n"), where, and the lengths its header
+ * has its readings, signatures and where, with the lengths its header
  * promises.
  */
 #include "fuzz.h"
@@ -22,12 +22,18 @@ static void check_message(const est_intake_message *m)
 	}
 	for (i = 0; i < m->count; i++) {
 		const est_intake_candidate *c = &m->candidates[i];
+		size_t j;
+		int bad = !c->where || c->reading_count < 1 || c->reading_count > EST_INTAKE_MAX_READINGS ||
+			  c->sig_count > EST_INTAKE_MAX_SIGS || (c->wrapped != 0 && c->wrapped != 1);
 
-		/* The order may hold a NUL from a binary attachment (est_orders_parse refuses it), but
-		 * it ends with "\n" and the uncounted NUL: receive.c verifies order_len - 1 bytes. */
-		if (!c->order || c->order_len < 1 || c->order[c->order_len - 1] != '\n' || c->order[c->order_len] ||
-		    !c->where ||
-		    (c->sig && strlen(c->sig) != c->sig_len) || (!c->sig && c->sig_len)) {
+		/* A reading may hold a NUL from a binary attachment (est_orders_parse refuses it),
+		 * but it has its uncounted NUL; a signature is armor text. */
+		for (j = 0; j < c->reading_count && !bad; j++)
+			bad = !c->readings[j].bytes || c->readings[j].bytes[c->readings[j].len] != '\0';
+		for (j = 0; j < c->sig_count && !bad; j++)
+			bad = !c->sigs[j].bytes || strlen(c->sigs[j].bytes) != c->sigs[j].len ||
+			      c->sigs[j].bytes[c->sigs[j].len - 1] != '\n';
+		if (bad) {
 			fprintf(stderr, "fuzz: intake candidate %zu is not as intake.h describes\n", i);
 			abort();
 		}

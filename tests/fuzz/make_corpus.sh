@@ -82,7 +82,8 @@ printf '%s' "$(cut -d' ' -f1,2 "$ne/keys/france.pub")" > "$work/key"
 seed_sig pubkey-only /dev/null "" "$work/key"
 
 # mail: the styles mail_intake.sh sends, around a signed sample order.
-for style in plain attachments alternative html-only qp base64 latin1 crlf flowed autoreply bounce list; do
+for style in plain attachments alternative html-only qp base64 latin1 crlf flowed autoreply bounce list \
+	text-attachment renamed sig-attached wrapped truncated; do
 	"$PY" "$top/tests/helpers/make_mail.py" "$style" --order "$f2" --sig "$f2.sig" \
 		--from "France player <france@example.org>" --to "GM <gm@example.org>" > "$corpus/mail/$style.eml"
 done

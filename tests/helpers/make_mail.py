@@ -32,7 +32,21 @@ STYLEs (each mimics one client habit):
                  signature (FILE.sig), then --copies forged ones: --order with "seq"
                  raised and --sig pasted after it (a signature over other bytes)
   many-attached  the same, as orders-N.json and orders-N.json.sig attachments
+  text-attachment orders.json attached as text/plain in 8bit, not base64: its line
+                 ends are what the message's are (a CRLF file arrives with LF)
+  renamed        orders.txt and signature.txt, text/plain attachments (past a filter)
+  sig-attached   the order pasted in the body, its signature attached as signature.asc
+  wrapped        the body hard-wrapped at 72 columns (Outlook, Gmail plain text)
+  truncated      the attachments style cut off in transit, inside the signature
+  gmail          Gmail: multipart/alternative, the plain part hard-wrapped at 78 and
+                 the HTML one in <div dir="ltr"> with <br>, in multipart/mixed with
+                 both files attached as application/octet-stream
+  iphone         iPhone Mail: "Sent from my iPhone", format=flowed, delsp=yes, the
+                 files attached inline (Content-Disposition: inline; filename=...)
+  outlook        Outlook: CRLF, multipart/mixed around multipart/alternative (plain
+                 and MsoNormal HTML), the files as application/octet-stream base64
 """
+import textwrap
 import argparse
 import base64
 import email.policy
@@ -51,7 +65,8 @@ STYLES = ["plain", "attachments", "both", "alternative", "html-only", "qp", "bas
           "latin1", "bom", "crlf", "flowed", "reply", "reply-nested", "html-reply",
           "attach-paste-sig", "attach-other-sig", "forward",
           "forward-inline", "autoreply", "bounce", "list", "none", "many-pasted",
-          "many-attached"]
+          "many-attached", "text-attachment", "renamed", "sig-attached", "wrapped", "truncated",
+          "gmail", "iphone", "outlook"]
 
 p = argparse.ArgumentParser()
 p.add_argument("style", choices=STYLES)
@@ -179,7 +194,48 @@ if s in ("plain", "list", "autoreply"):
     if s == "autoreply":
         msg["Auto-Submitted"] = "auto-replied"
         msg["X-Autoreply"] = "yes"
-elif s in ("attachments", "both", "bom"):
+elif s in ("text-attachment", "renamed"):
+    msg = headers(MIMEMultipart("mixed"))
+    msg.attach(text_part("My orders are attached.\n"))
+    for data, name in ((order, "orders.json" if s == "text-attachment" else "orders.txt"),
+                       (sig, "orders.json.sig" if s == "text-attachment" else "signature.txt")):
+        part = text_part(data)
+        part.add_header("Content-Disposition", "attachment", filename=name)
+        msg.attach(part)
+elif s == "sig-attached":
+    msg = headers(MIMEMultipart("mixed"))
+    msg.attach(text_part(INTRO + order + OUTRO))
+    msg.attach(attachment(sig_b, "signature.asc", "application", "octet-stream"))
+elif s == "wrapped":
+    lines = []
+    for line in pasted.split("\n"):
+        lines.extend(textwrap.wrap(line, 72, break_long_words=False, break_on_hyphens=False)
+                     or [""])
+    msg = headers(text_part("\n".join(lines)))
+elif s in ("gmail", "outlook"):
+    msg = headers(MIMEMultipart("mixed"))
+    alt = MIMEMultipart("alternative")
+    note = "Orders attached.\n\nVive l'Empereur !\n"
+    if s == "gmail":
+        alt.attach(text_part("\n".join(textwrap.fill(l, 78) for l in note.split("\n"))))
+        alt.attach(MIMEText('<div dir="ltr">' + html.escape(note).replace("\n", "<br>")
+                            + "</div>\n", "html", "utf-8"))
+    else:
+        alt.attach(text_part(note))
+        alt.attach(MIMEText(outlook_html(note), "html", "utf-8"))
+    msg.attach(alt)
+    msg.attach(attachment(order_b, "orders.json", "application", "octet-stream"))
+    msg.attach(attachment(sig_b, "orders.json.sig", "application", "octet-stream"))
+elif s == "iphone":
+    msg = headers(MIMEMultipart("mixed"))
+    msg.attach(text_part(flow("Here are my orders.\n\nSent from my iPhone\n", 78),
+                         format="flowed", delsp="yes"))
+    for data, name in ((order_b, "orders.json"), (sig_b, "orders.json.sig")):
+        part = attachment(data, name, "application", "octet-stream")
+        part.replace_header("Content-Disposition", "inline")
+        part.set_param("filename", name, header="Content-Disposition")
+        msg.attach(part)
+elif s in ("attachments", "both", "bom", "truncated"):
     msg = headers(MIMEMultipart("mixed"))
     data = order_b
     if s == "bom":
@@ -286,6 +342,8 @@ elif s in ("many-pasted", "many-attached"):
 else:  # none
     msg = headers(text_part("See you at the next step. No orders from me this time.\n"))
 
-linesep = "\r\n" if s in ("crlf", "bom") else "\n"
+linesep = "\r\n" if s in ("crlf", "bom", "outlook") else "\n"
 out = msg.as_bytes(policy=email.policy.compat32.clone(linesep=linesep, max_line_length=0))
+if s == "truncated":
+    out = out[:out.rindex(b"\n--") - 100]  # inside the signature's base64, the last part
 sys.stdout.buffer.write(out)

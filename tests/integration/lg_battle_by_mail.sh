@@ -138,7 +138,9 @@ for i in "${!orders[@]}"; do
 	msgid=$(json_get 'd["message_id"]' < "$WORK/last.out")
 	receipt=$(lgm receipt "$MAIL" "$mark" "$(address "$player" email)" "$msgid") ||
 		fail "$order: no receipt"
-	grep -qF "ACCEPTED: orders of $player for step $step" <<< "$receipt" ||
+	accepted="ACCEPTED: orders of $player for step $step"
+	[ "$step" != 1 ] || accepted="ACCEPTED: $player has joined (step 1"
+	grep -qF "$accepted" <<< "$receipt" ||
 		fail "$order: the receipt does not accept it: $receipt"
 	mark=$(lgm last "$MAIL")
 

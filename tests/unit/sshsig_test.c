@@ -681,6 +681,9 @@ static void test_refuse_wrong_principal_and_unlisted_key(void **state)
 		EST_ESIG, "not listed for principal \"france\" in allowed_signers");
 	assert_refused(verify_files(allowed, "france", NS, "orders.json", "other.sig", time(NULL)),
 		EST_ESIG, "SHA256:");
+	/* A player signing with a new key learns which key the game holds for them. */
+	assert_refused(verify_files(allowed, "france", NS, "orders.json", "other.sig", time(NULL)),
+		EST_ESIG, "which holds ssh-ed25519 key SHA256:");
 	/* The england key in the file does not help france's signature. */
 	line2 = signer_line("england", NULL, "ec");
 	assert_true(asprintf(&both, "%s%s", allowed, line2) > 0);

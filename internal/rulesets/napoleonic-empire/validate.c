@@ -34,6 +34,12 @@ struct check {
 #define R_ONCE "Napoleonic Empire, Move Phase: an army may move only once per turn"
 
 /* "y" or "ies" for "arm%s", for counts that may exceed an int. */
+/* The verb agreeing with a side's name: "France holds", "Allies hold". */
+static const char *verb(const char *side, const char *singular, const char *plural)
+{
+	return strcmp(side, NE_ALLIES) == 0 ? plural : singular;
+}
+
 static const char *ies(json_int_t n)
 {
 	return n == 1 ? "y" : "ies";
@@ -265,13 +271,14 @@ static void check_move(struct check *c, int i, const json_t *o)
 	if (n > left) {
 		if (before > 0)
 			est_rules_diag(c->diags, i, "armies", R_ONCE, "%" JSON_INTEGER_FORMAT " arm%s on top of the %d "
-			     "already moved out of %s, but %s has %d arm%s there at the start of the turn; "
-			     "move at most %d more", n, ies(n), before, from, c->side, start, ne_ies(start),
+			     "already moved out of %s, but %s %s %d arm%s there at the start of the turn; "
+			     "move at most %d more", n, ies(n), before, from, c->side, verb(c->side, "has", "have"),
+			     start, ne_ies(start),
 			     start - before);
 		else
 			est_rules_diag(c->diags, i, "armies", R_ONCE, "the moves out of %s total %" JSON_INTEGER_FORMAT
-			     " arm%s, but %s has %d arm%s there at the start of the turn; move at most %d",
-			     from, n, ies(n), c->side, start, ne_ies(start), start);
+			     " arm%s, but %s %s %d arm%s there at the start of the turn; move at most %d",
+			     from, n, ies(n), c->side, verb(c->side, "has", "have"), start, ne_ies(start), start);
 		return;
 	}
 	json_object_set_new(c->moved, from, json_integer(before + (int)n));
@@ -428,9 +435,9 @@ static void check_discards(struct check *c)
 
 	if (off == 0)
 		return;
-	est_rules_diag(c->diags, -1, "orders", R_DRAW, "%s holds %d card%s and may keep %d: the orders discard %d "
+	est_rules_diag(c->diags, -1, "orders", R_DRAW, "%s %s %d card%s and may keep %d: the orders discard %d "
 	     "card%s but must discard exactly %d card%s; %s %d {\"type\": \"discard\", \"card\": "
-	     "...} item%s", c->side, hand, s_(hand), limit, c->discards, s_(c->discards), excess,
+	     "...} item%s", c->side, verb(c->side, "holds", "hold"), hand, s_(hand), limit, c->discards, s_(c->discards), excess,
 	     s_(excess), off > 0 ? "add" : "remove", off > 0 ? off : -off, s_(off > 0 ? off : -off));
 }
 

@@ -106,9 +106,13 @@ static json_t *side_view(const json_t *state, int counters, const char *side)
 {
 	int hand = est_rules_pile_count(ne_hand(state, side));
 
-	return json_pack("{s:s, s:i, s:i, s:i, s:o}", "side", side, "on_map", ne_on_map(state, side),
-			 "off_map", counters - ne_on_map(state, side), "hand", hand,
-			 "hand_text", count_text(hand, "card", "cards"));
+	int on = ne_on_map(state, side);
+
+	return json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o}", "side", side, "on_map", on,
+			 "off_map", counters - on, "hand", hand,
+			 "hand_text", count_text(hand, "card", "cards"),
+			 "on_map_text", count_text(on, "army", "armies"),
+			 "off_map_text", count_text(counters - on, "counter", "counters"));
 }
 
 static json_t *sides(const json_t *state, const json_t *rules)
