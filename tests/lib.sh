@@ -124,3 +124,28 @@ for eml in sorted(pathlib.Path(sys.argv[1]).glob("*.eml")):
             (pathlib.Path(sys.argv[2]) / name).write_bytes(part.get_payload(decode=True))
 PY
 }
+
+# host_domain: what the right of this host's Message-IDs should be
+# (docs/mail.md "Message-IDs"), worked out apart from the code: the host
+# name, completed by the resolver's canonical name when it has no dot.
+host_domain() {
+	"$PY" - <<'PY'
+import re, socket
+host = socket.gethostname()
+if "." not in host:
+    try:
+        canon = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_CANONNAME)[0][3]
+        host = canon if "." in canon else host
+    except OSError:
+        pass
+labels = [re.sub(r"[^a-z0-9-]", "-", l.lower()).strip("-") for l in host.split(".")]
+print(".".join(l for l in labels if l) or "localhost.invalid")
+PY
+}
+
+# msgid_re GAME NAME: a grep -E pattern for the Message-ID header of
+# outbox message NAME of GAME: <32 hex.GAME.NAME@host_domain>.
+msgid_re() {
+	local dots=${MSGID_DOMAIN:-$(host_domain)}
+	printf '^Message-ID: <[0-9a-f]{32}\\.%s\\.%s@%s>\r?$' "${1//./\\.}" "${2//./\\.}" "${dots//./\\.}"
+}

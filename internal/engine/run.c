@@ -90,8 +90,9 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	to = mailbox(json_string_value(json_object_get(player, "name")), email);
 	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
 				    json_string_value(json_object_get(player, "name")));
-	msgid = est_strdup_printf("<%s.%04lld.%s@estafette>", id, step, pid);
-	if (!to || !subject || !msgid || !from_addr) {
+	if ((error = est_game_message_id(&msgid, game, name)) < 0)
+		goto out;
+	if (!to || !subject || !from_addr) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}

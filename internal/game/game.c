@@ -460,6 +460,7 @@ void est_game_free(est_game *game)
 	json_decref(game->warnings);
 	est_store_free(game->sealed_store);
 	est_store_free(game->store);
+	free(game->msgid_domain);
 	free(game->home);
 	free(game);
 }

@@ -55,6 +55,8 @@ typedef struct est_game {
 	int loaded;        /* 1 once est_game_reload read everything at `head` */
 	json_t *open_step; /* what the open step awaits, as turn/ worked it out at `head`
 	                      (turn.h est_turn_open); NULL until asked; dropped on reload */
+	char *msgid_domain; /* the right of the Message-IDs this process makes
+	                       (est_game_message_id); NULL until the first */
 } est_game;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
@@ -391,10 +393,20 @@ void est_game_warn(est_game *game, const char *fmt, ...) __attribute__((format(p
 char *est_game_order_message(const struct est_order *order);
 
 /*
+ * A new Message-ID for the game's outbox message `name`, unique in the
+ * world (mail.h est_mail_message_id): <RANDOM.GAME.NAME@DOMAIN>, DOMAIN
+ * being git config estafette.messageiddomain when set, else this host's
+ * name (est_mail_host_domain, looked up once per game opened). In *out
+ * (caller frees). Errors: EST_ECONFIG (estafette.messageiddomain is not a
+ * domain name); EST_ERROR (no random bytes); EST_ENOMEM.
+ */
+int est_game_message_id(char **out, est_game *game, const char *name);
+
+/*
  * Queue a plain-text notice (a receipt, a reminder) to `to` (an address) in
- * the game's outbox under `name` ([A-Za-z0-9._-]; its Message-ID is
- * <GAME.NAME@estafette>). A name already queued or sent is left alone, so a
- * notice goes out once. `in_reply_to` ("<id>" or NULL) threads it with the
+ * the game's outbox under `name` ([A-Za-z0-9._-]; its Message-ID is a new
+ * one of est_game_message_id). A name already queued or sent is left alone,
+ * so a notice goes out once, under the id it was queued with. `in_reply_to` ("<id>" or NULL) threads it with the
  * message it answers; `att` (`att_count` of them, or NULL and 0) are
  * attached as they are (a signed receipt). Errors: EST_EINVAL (address),
  * EST_EIO, EST_ENOMEM.

@@ -11,6 +11,29 @@
 #include "util/error.h"
 #include "util/util.h"
 
+int est_game_message_id(char **out, est_game *game, const char *name)
+{
+	const char *id = json_string_value(json_object_get(game->game, "id"));
+	char *domain = NULL;
+	int error;
+
+	*out = NULL;
+	if (!game->msgid_domain) {
+		if ((domain = est_game_config(game, "estafette.messageiddomain", NULL)) &&
+		    est_mail_check_domain(domain, "git config estafette.messageiddomain") < 0) {
+			error = est_error_set(EST_ECONFIG, "%s; or unset it (git -C GAME config --unset "
+					      "estafette.messageiddomain) for this host's name",
+					      est_error_message());
+			free(domain);
+			return error;
+		}
+		if (!domain && (error = est_mail_host_domain(&domain)) < 0)
+			return error;
+		game->msgid_domain = domain;
+	}
+	return est_mail_message_id(out, game->msgid_domain, id, name);
+}
+
 int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
 		    const char *text, const char *in_reply_to, time_t date, const est_mail_attachment *att,
 		    size_t att_count)
@@ -21,10 +44,11 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
 	size_t eml_len;
 	int error, queued;
 
-	msgid = est_strdup_printf("<%s.%s@estafette>", id, name);
+	if ((error = est_game_message_id(&msgid, game, name)) < 0)
+		goto out;
 	full = est_strdup_printf("%s\n-- \nestafette %s, game %s\n", text, EST_VERSION, id);
 	from_addr = sender ? est_mail_address_of(sender) : NULL;
-	if (!sender || !msgid || !full || !from_addr) {
+	if (!sender || !full || !from_addr) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}

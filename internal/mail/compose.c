@@ -515,7 +515,7 @@ bad:
 	return est_error_set(EST_EINVAL,
 			     "mail message: field \"message_id\" is \"%.100s\", not of the form "
 			     "<left@right> in printable ASCII (RFC 5322 3.6.4); e.g. "
-			     "<ne-001.0007.france@estafette>",
+			     "<5f1c9e0b7a2d4c68.ne-001.0007-france@gm.example.org>",
 			     id);
 }
 

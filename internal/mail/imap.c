@@ -46,6 +46,7 @@ struct session {
 	char *display;      /* scheme://host:port/PATH, no credentials */
 	char *mailbox_url;  /* the same, for curl */
 	char *mailbox;      /* the mailbox as an IMAP quoted string */
+	const char *username; /* the login, for messages; NULL: ~/.netrc's */
 	int connected;      /* the one connection of the run is up */
 	int refused_socket; /* a reconnect was refused */
 	struct buffer body;
@@ -237,6 +238,7 @@ static int session_open(struct session *s, const est_mail_imap *imap)
 	CURL *c;
 	int error;
 
+	s->username = imap->username;
 	if ((error = parse_url(s, imap->url)) < 0)
 		return error;
 	est_mail_curl_options common = {"imap,imaps", (long)(CURLPROTO_IMAP | CURLPROTO_IMAPS),
@@ -273,56 +275,97 @@ static void session_close(struct session *s)
 	free(s->display);
 }
 
-/* Turn a failed transfer into an EST_E* error; `what` is what we were doing. */
+/*
+ * 1 if a failed TLS handshake means the port does not speak TLS at all
+ * (it answered in clear text: imaps:// to an IMAP port), which no retry
+ * mends; 0 if the peer went away or stalled mid-handshake, which is a
+ * server or network in trouble and worth another try.
+ */
+static int port_speaks_no_tls(const char *detail)
+{
+	static const char *const signs[] = {"wrong version number", "unknown protocol",
+					    "packet length too long", "http request",
+					    "record layer failure"};
+
+	for (size_t i = 0; i < sizeof(signs) / sizeof(*signs); i++)
+		if (strstr(detail, signs[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Turn a failed transfer into an EST_E* error; `what` is what we were
+ * doing. EST_ECONFIG only when retrying cannot help until the GM changes a
+ * setting; whatever a server or network in trouble does (refused, reset,
+ * dropped mid-greeting or mid-handshake, silent, a name the resolver could
+ * not look up now) is EST_ETEMPFAIL, so a cron line keeps trying.
+ */
 static int transfer_error(struct session *s, CURLcode rc, const char *what)
 {
 	const char *detail = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
+	const char *later = "the messages not yet handled stay unseen; the next fetch tries again";
 
 	if (s->body.failed)
 		return est_error_set(EST_ENOMEM, "%s: %s: out of memory", s->display, what);
 	if (s->refused_socket)
-		return est_error_set(EST_ETEMPFAIL,
-				     "%s: %s: the connection was lost (%s); the messages not "
-				     "yet handled stay unseen, run again",
-				     s->display, what, detail);
+		return est_error_set(EST_ETEMPFAIL, "%s: %s: the connection was lost (%s); %s",
+				     s->display, what, detail, later);
 	switch (rc) {
 	case CURLE_LOGIN_DENIED:
+	case CURLE_AUTH_ERROR:
 		return est_error_set(EST_ECONFIG,
-				     "%s: %s: login refused or mailbox not found (%s); check the "
-				     "user name, the password (or ~/.netrc) and the mailbox name",
-				     s->display, what, s->reply[0] ? s->reply : detail);
+				     "%s: %s: the server refused the login %s%s%s or the mailbox (%s); "
+				     "check the user name (git config estafette.imapuser), the password "
+				     "($ESTAFETTE_HOME/imap-password or ~/.netrc) and the mailbox in the URL",
+				     s->display, what, s->username ? "\"" : "", s->username ? s->username :
+				     "of ~/.netrc", s->username ? "\"" : "", s->reply[0] ? s->reply : detail);
 	case CURLE_USE_SSL_FAILED:
 		return est_error_set(EST_ECONFIG,
 				     "%s: %s: TLS is required but the server does not offer "
 				     "STARTTLS; use imaps:// or a server that offers it",
 				     s->display, what);
 	case CURLE_SSL_CONNECT_ERROR:
-		return est_error_set(EST_ECONFIG,
-				     "%s: %s: the TLS handshake failed (%s); check that the "
-				     "port speaks TLS (imaps://) or STARTTLS (imap://)",
-				     s->display, what, detail);
+		if (port_speaks_no_tls(detail))
+			return est_error_set(EST_ECONFIG,
+					     "%s: %s: the port does not speak TLS (%s); use imaps:// "
+					     "with the server's TLS port (993), or imap:// (STARTTLS) "
+					     "with its IMAP port (143)", s->display, what, detail);
+		return est_error_set(EST_ETEMPFAIL,
+				     "%s: %s: the TLS handshake broke off (%s): the server or the "
+				     "network dropped the connection; %s",
+				     s->display, what, detail, later);
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_CERTPROBLEM:
 		return est_error_set(EST_ECONFIG,
 				     "%s: %s: the server's certificate was not verified (%s); "
-				     "give the CA that signed it as the CA file",
+				     "for a server with a private CA give its certificate: git -C GAME "
+				     "config estafette.imapcafile /path/to/ca.pem",
 				     s->display, what, detail);
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_URL_MALFORMAT:
 	case CURLE_REMOTE_ACCESS_DENIED:
-		return est_error_set(EST_ECONFIG, "%s: %s: %s; check the URL", s->display, what,
-				     detail);
+		return est_error_set(EST_ECONFIG, "%s: %s: %s; check the URL (git config "
+				     "estafette.imapurl, or --imap)", s->display, what, detail);
 	case CURLE_QUOTE_ERROR:
+		return est_error_set(EST_ETEMPFAIL, "%s: %s: the server refused (%s); %s",
+				     s->display, what, s->reply[0] ? s->reply : detail, later);
+	case CURLE_COULDNT_RESOLVE_HOST:
 		return est_error_set(EST_ETEMPFAIL,
-				     "%s: %s: the server refused (%s); the messages not yet "
-				     "handled stay unseen, run again",
-				     s->display, what, s->reply[0] ? s->reply : detail);
+				     "%s: %s: the host name could not be looked up (%s); %s (if "
+				     "this lasts, check the host in the URL)",
+				     s->display, what, detail, later);
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_WEIRD_SERVER_REPLY:
+		return est_error_set(EST_ETEMPFAIL,
+				     "%s: %s: the server is unreachable or dropped the connection "
+				     "(%s); %s", s->display, what, detail, later);
 	default:
-		return est_error_set(EST_ETEMPFAIL,
-				     "%s: %s: %s; the messages not yet handled stay unseen, "
-				     "run again",
-				     s->display, what, detail);
+		return est_error_set(EST_ETEMPFAIL, "%s: %s: %s; %s", s->display, what, detail, later);
 	}
 }
 

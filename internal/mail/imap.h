@@ -89,13 +89,18 @@ typedef struct {
  * marked (the one that stopped the run and those after it). Both are set
  * on error too.
  *
- * Errors: EST_ECONFIG (URL not imap:// or imaps:// with a mailbox, login
- * refused, no such mailbox, TLS required but not offered, the server's
- * certificate not verified); EST_ETEMPFAIL (server unreachable, timeout,
+ * Errors: EST_ECONFIG, only for what no retry mends until the GM changes a
+ * setting (URL not imap:// or imaps:// with a mailbox, login refused, no
+ * such mailbox, TLS required but not offered, imaps:// to a port that
+ * answers in clear text, the server's certificate not verified);
+ * EST_ETEMPFAIL for a server or network in trouble (connection refused or
+ * reset, closed before or after the greeting, a TLS handshake cut off
+ * midway, a timeout, a host name the resolver cannot look up now, the
  * connection lost, NO or BAD to SEARCH, FETCH or STORE: the messages not
  * yet marked stay unseen); EST_ENOMEM; any error fn returned other than
  * EST_EINVAL, passed through (the run stops there). The error message names
- * the server and mailbox, never the credentials.
+ * the server and mailbox, the login when it was refused, and the setting to
+ * fix, never the password.
  *
  * Call curl_global_init once at program start; this function relies on it.
  */

@@ -37,7 +37,8 @@ typedef struct {
 	const char *from;       /* RFC 5322 mailbox: `France player <france@example.org>` */
 	const char *to;         /* one mailbox, or several separated by commas */
 	const char *subject;    /* UTF-8; NULL or "" for none */
-	const char *message_id; /* `<ne-001.0007.france@estafette>`, angle brackets included */
+	/* `<3f0c...e1.ne-001.0007-france@gm.example.org>` (est_mail_message_id), angle brackets included */
+	const char *message_id;
 	time_t date;            /* seconds since the epoch; written in UTC (+0000) */
 	const char *text;       /* UTF-8 plain text, LF or CRLF line ends; required */
 	const char *html;       /* UTF-8 HTML, or NULL for a text-only message */
@@ -81,6 +82,38 @@ typedef struct {
  * EST_ENOMEM.
  */
 int est_mail_compose(char **eml_out, size_t *eml_len, const est_mail_message *msg);
+
+/*
+ * A new Message-ID for message `name` of `game`, unique in the world
+ * (docs/mail.md "Message-IDs"): "<RANDOM.GAME.NAME@DOMAIN>", RANDOM being
+ * 32 lower-case hex digits of OpenSSL's RAND_bytes, into *out with the
+ * angle brackets (caller frees). A character of `game` or `name` outside
+ * [A-Za-z0-9._-], and a "." that would start, end or double a dot-atom,
+ * becomes "-" (RFC 5322 3.6.4 id-left). Make it once, when the message is
+ * queued: the outbox keeps it for every later attempt to send.
+ *
+ * Errors: EST_EINVAL (`domain` not a domain name, est_mail_check_domain;
+ * game or name missing or empty); EST_ERROR (no random bytes); EST_ENOMEM.
+ */
+int est_mail_message_id(char **out, const char *domain, const char *game, const char *name);
+
+/*
+ * This host's name for the right of Message-IDs, into *out (caller
+ * frees): gethostname(2); a name without a dot is completed with the
+ * resolver's canonical name (getaddrinfo AI_CANONNAME; /etc/hosts on most
+ * hosts) when that has a dot. What comes back is made a valid domain name
+ * (lower case, characters outside [a-z0-9-.] as "-"); when nothing valid is
+ * left, "localhost.invalid". Errors: EST_ENOMEM.
+ */
+int est_mail_host_domain(char **out);
+
+/*
+ * Check that `domain` is a domain name: labels of letters, digits and inner
+ * "-", 1 to 63 characters, joined by single dots, at most 253 in all (what
+ * the right of a Message-ID takes). `what` starts the message, e.g. "git
+ * config estafette.messageiddomain". Errors: EST_EINVAL.
+ */
+int est_mail_check_domain(const char *domain, const char *what);
 
 /*
  * Check that the `len` bytes at `addr` are a plain address, as envelopes and

@@ -18,6 +18,7 @@ import email
 import email.policy
 import json
 import pathlib
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -63,8 +64,12 @@ def main():
     got, maps = {}, 0
     for path in sorted(pathlib.Path(mailbox).glob("*.eml")):
         msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-        key = msg["Message-ID"]
-        if not key.startswith(f"<{game['id']}."):
+        # <RANDOM.GAME.NAME@HOST> (docs/mail.md): keyed by GAME.NAME.
+        m = re.fullmatch(r"<[0-9a-f]{32}\.([A-Za-z0-9._-]+)@[a-z0-9.-]+>", msg["Message-ID"].strip())
+        if not m:
+            sys.exit(f"{path}: Message-ID {msg['Message-ID']} is not <RANDOM.GAME.NAME@HOST>")
+        key = m.group(1)
+        if not key.startswith(f"{game['id']}."):
             continue
         if key in got:
             sys.exit(f"{path}: {key} arrived twice")
@@ -75,7 +80,7 @@ def main():
         hands = state.get("hands", {})
         standing = state.get("standing", {}) if isinstance(state.get("standing"), dict) else {}
         for player in game["players"]:
-            key = f"<{game['id']}.{n}.{player['id']}@estafette>"
+            key = f"{game['id']}.{n}-{player['id']}"
             if key not in got:
                 sys.exit(f"no message {key} for {player['id']} at {tag}")
             path, msg = got[key]

@@ -4,8 +4,9 @@ tests/integration/lg_battle_by_mail.sh).
 
     lg_mailbox.py last MAILBOX
         the number of the newest NNNN.eml stored (0 if none)
-    lg_mailbox.py path MAILBOX MESSAGE-ID
-        the file of the one message with that Message-ID (exit 1 if none)
+    lg_mailbox.py path MAILBOX GAME.NAME
+        the file of the one message of outbox name NAME of GAME, by its
+        Message-ID <RANDOM.GAME.NAME@HOST> (exit 1 if none or several)
     lg_mailbox.py reply REPORT.eml < made.eml > reply.eml
         the made message turned into a reply to REPORT (In-Reply-To,
         References, "Re: " subject), as a mail client does; every other byte
@@ -34,7 +35,26 @@ import re
 import subprocess
 import sys
 
-REPORT_ID = re.compile(r"<(?P<game>[^.<>]+)\.(?P<step>\d{4,})\.(?P<player>[a-z0-9_-]+)@estafette>")
+# Message-IDs are <RANDOM.GAME.NAME@HOST> (docs/mail.md); a report's NAME is STEP-PLAYER.
+MESSAGE_ID = re.compile(r"<(?P<random>[0-9a-f]{32})\.(?P<key>[A-Za-z0-9._-]+)@(?P<host>[a-z0-9.-]+)>")
+REPORT_KEY = re.compile(r"(?P<game>[^.<>]+)\.(?P<step>\d{4,})-(?P<player>[a-z0-9_-]+)")
+
+
+def report_id(mid, players=None):
+    """The match of a report's Message-ID, or None (an invitation, "STEP-PLAYER-join", is no
+    report: with `players`, PLAYER must be one of them; without, it must not end in -join)."""
+    m = MESSAGE_ID.fullmatch(mid.strip())
+    r = m and REPORT_KEY.fullmatch(m["key"])
+    if not r or (players is not None and r["player"] not in players) or \
+            (players is None and r["player"].endswith("-join")):
+        return None
+    return r
+
+
+def key_of(mid):
+    """GAME.NAME of a Message-ID, or None when it is not of our form."""
+    m = MESSAGE_ID.fullmatch(mid.strip())
+    return m and m["key"]
 
 
 def fail(why):
@@ -71,7 +91,7 @@ def reports_by_key(box, game_id, after):
     found = {}
     for n, p, m in messages(box, after):
         mid = m["Message-ID"] or ""
-        r = REPORT_ID.fullmatch(mid.strip())
+        r = report_id(mid)
         if not r or r["game"] != game_id:
             fail(f"{p.name}: {mid!r} is not a report of game {game_id}")
         found.setdefault((int(r["step"]), r["player"]), []).append((p, m))
@@ -204,7 +224,7 @@ def cmd_all(box, game, last):
     players = [p["id"] for p in meta["players"]]
     found = {}
     for n, p, m in messages(box):
-        r = REPORT_ID.fullmatch((m["Message-ID"] or "").strip())
+        r = report_id(m["Message-ID"] or "", players)
         if r and r["game"] == meta["id"]:
             found.setdefault((int(r["step"]), r["player"]), []).append(p.name)
     want = {(s, p) for s in range(1, last + 1) for p in players}
@@ -223,9 +243,9 @@ def main(argv):
     if cmd == "last" and len(args) == 1:
         print(max([0] + [m[0] for m in messages(args[0])]))
     elif cmd == "path" and len(args) == 2:
-        hits = [p for _, p, m in messages(args[0]) if (m["Message-ID"] or "").strip() == args[1]]
+        hits = [p for _, p, m in messages(args[0]) if key_of(m["Message-ID"] or "") == args[1]]
         if len(hits) != 1:
-            fail(f"{len(hits)} messages with Message-ID {args[1]}")
+            fail(f"{len(hits)} messages with a Message-ID <RANDOM.{args[1]}@HOST>")
         print(hits[0])
     elif cmd == "reply" and len(args) == 1:
         cmd_reply(args[0])

@@ -169,6 +169,9 @@ ids = collections.Counter(email.message_from_bytes(p.read_bytes(), policy=email.
                           for p in files)
 dup = [i for i, n in ids.items() if n > 1]
 assert not dup, f"Message-IDs twice in the outbox: {dup}"
+for p in files:   # <RANDOM.GAME.NAME@HOST>, NAME the file's
+    mid = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["Message-ID"]
+    assert re.fullmatch(r"<[0-9a-f]{32}\.game\." + re.escape(p.stem) + r"@[a-z0-9.-]+>", mid), f"{p}: {mid}"
 reports = collections.Counter(p.name for p in files if re.fullmatch(r"\d{4}-(france|allies)\.eml", p.name))
 assert all(n == 1 for n in reports.values()), f"a report twice: {reports}"
 PY

@@ -2,7 +2,8 @@
 # A run killed at any moment loses nothing: after a loop of runs killed by
 # SIGKILL at random points and one run to finish, the repository passes
 # git fsck --strict, every step has its tag, the dice verify, and every
-# player's report of every step reached the real SMTP server at least once.
+# player's report of every step reached the real SMTP server at least once,
+# and always under one Message-ID (a rerun never queues a second copy).
 # Git lock files a killed process left are cleared, with a warning.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
@@ -51,8 +52,9 @@ steps=$(git -C game ls-tree --name-only main turns/ | wc -l)
 for step in $(seq 1 "$steps"); do
 	n=$(printf '%04d' "$step")
 	for p in france allies; do
-		grep -lq "^Message-ID: <game.$n.$p@estafette>" mail/*.eml ||
-			fail "report of step $step for $p never reached the server"
+		ids=$(grep -hE "$(msgid_re game "$n-$p")" mail/*.eml | sort -u | wc -l)
+		[ "$ids" -ge 1 ] || fail "report of step $step for $p never reached the server"
+		[ "$ids" -eq 1 ] || fail "report of step $step for $p reached the server under $ids Message-IDs"
 	done
 done
 echo "crash_recovery: $steps steps after 40 killed runs, all reports delivered"

@@ -50,13 +50,14 @@ git -C game config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 git -C game config estafette.sender "la-guerre GM <gm@example.org>"
 expect_exit 0 "$ESTAFETTE" run game
 # The first run invites each player to the join (step 1), and mails nothing else.
-"$PY" - "$MAIL" "$id" "$SAMPLE/players.json" <<'PY' || fail "the first run's mail is not the invitations"
-import email, email.policy, json, pathlib, sys
+"$PY" - "$MAIL" "$id" "$SAMPLE/players.json" "$(host_domain)" <<'PY' || fail "the first run's mail is not the invitations"
+import email, email.policy, json, pathlib, re, sys
 box, game, players = pathlib.Path(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))["players"]
-got = sorted(email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["Message-ID"]
-             for p in box.glob("*.eml"))
-want = sorted(f"<{game}.0001-{p['id']}-join@estafette>" for p in players)
-assert got == want, (got, want)
+ids = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["Message-ID"]
+       for p in box.glob("*.eml")]
+got = sorted(re.fullmatch(r"<[0-9a-f]{32}\.(.+)@" + re.escape(sys.argv[4]) + ">", i).group(1) for i in ids)
+want = sorted(f"{game}.0001-{p['id']}-join" for p in players)
+assert got == want, (ids, want)
 PY
 mark=$(lgm last "$MAIL")
 
@@ -121,7 +122,7 @@ for i in "${!orders[@]}"; do
 	battle-step-* | retreat)
 		# A decision is answered as a reply to the report that asked it,
 		# which an earlier run mailed.
-		report=$(lgm path "$MAIL" "<$id.$(printf %04d $((step - 1))).$player@estafette>") ||
+		report=$(lgm path "$MAIL" "$id.$(printf %04d $((step - 1)))-$player") ||
 			fail "step $step ($kind): $player answers a report never mailed"
 		lgm reply "$report" < "m$i.eml" > "reply$i.eml"
 		mv "reply$i.eml" "m$i.eml"

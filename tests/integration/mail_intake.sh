@@ -85,14 +85,17 @@ receive refused empty.eml
 
 # The receipts, as the SMTP server received them.
 "$PY" - "$WORK/mail" "$seq" <<'PY' || fail "receipts"
-import email, email.policy, pathlib, sys
+import email, email.policy, pathlib, re, sys
 box, last = pathlib.Path(sys.argv[1]), int(sys.argv[2])
 msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
         for p in sorted(box.glob("*.eml"))]
 text = lambda m: m.get_body(("plain",)).get_content()
-receipts = [m for m in msgs if m["Message-ID"].startswith(("<game.receipt-", "<game.stranger-"))]
-ids = [m["Message-ID"] for m in receipts]
-assert len(ids) == len(set(ids)), "a receipt went out twice"
+# <RANDOM.GAME.NAME@HOST>: the outbox name says what the message is.
+name = lambda m: re.fullmatch(r"<[0-9a-f]{32}\.game\.([A-Za-z0-9._-]+)@[a-z0-9.-]+>", m["Message-ID"]).group(1)
+receipts = [m for m in msgs if name(m).startswith(("receipt-", "stranger-"))]
+names = [name(m) for m in receipts]
+assert len(names) == len(set(names)), "a receipt went out twice"
+assert len({m["Message-ID"] for m in msgs}) == len(msgs), "two messages share a Message-ID"
 to = lambda m: str(m["To"])
 accepted = [m for m in receipts if "ACCEPTED" in text(m)]
 assert len(accepted) == last, f"{len(accepted)} acceptance receipts for {last} accepted messages"

@@ -29,7 +29,7 @@ grep -q "resolved step 1" "$WORK/last.out" || fail "the run did not resolve the 
 grep -q "$outbox" "$WORK/last.out" "$WORK/last.err" || fail "the run did not say where mail waits: $(cat "$WORK/last.out")"
 pending=$(ls "$outbox/pending/"*.eml | wc -l)
 for p in france allies; do
-	grep -q "^Message-ID: <ne-mail\.0001\.$p@estafette>" "$outbox/pending/0001-$p.eml" ||
+	grep -Eq "$(msgid_re ne-mail "0001-$p")" "$outbox/pending/0001-$p.eml" ||
 		fail "no report of step 1 for $p in $outbox/pending: $(ls "$outbox/pending")"
 done
 [ "$(ls "$outbox/pending/"receipt-*.eml | wc -l)" -eq 2 ] || fail "expected a receipt per join file: $(ls "$outbox/pending")"
@@ -40,7 +40,9 @@ done
 [ "$(stat -c %a "$outbox/pending")" = 700 ] || fail "$outbox/pending is not mode 700"
 for f in "$outbox/pending/"*.eml; do
 	[ -f "${f%.eml}.json" ] || fail "$f has no envelope"
-	grep -q "^Message-ID: <ne-mail\.\([0-9]*\.[a-z]*\|receipt-[0-9a-f]*\)@estafette>" "$f" || fail "$f: no stable Message-ID"
+	name=$(basename "$f" .eml)
+	grep -Eq "$(msgid_re ne-mail "$name")" "$f" || fail "$f: no Message-ID <RANDOM.ne-mail.$name@$(host_domain)>"
+	[ "$(grep -c '^Message-ID:' "$f")" -eq 1 ] || fail "$f: more than one Message-ID"
 	grep -q "^Auto-Submitted: auto-generated" "$f" || fail "$f: no Auto-Submitted"
 done
 

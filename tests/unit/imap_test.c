@@ -562,6 +562,27 @@ static void test_imaps_unverified_certificate(void **state)
 	assert_unseen(s, "* SEARCH 1 2 3");
 }
 
+/*
+ * imaps:// to the clear-text IMAP port: the handshake meets a greeting, not
+ * TLS. No retry mends that: a configuration error, saying which scheme
+ * goes with which port (a handshake cut off midway is EST_ETEMPFAIL:
+ * tests/integration/imap_failures.sh).
+ */
+static void test_imaps_to_the_clear_text_port(void **state)
+{
+	struct server *s = *state;
+	char url[160];
+	est_mail_imap imap = imaps_config(s);
+	struct recorder r = { 0 };
+
+	snprintf(url, sizeof(url), "imaps://127.0.0.1:%s/INBOX", s->port);
+	imap.url = url;
+	assert_int_equal(est_mail_imap_fetch(NULL, NULL, &imap, record, &r), EST_ECONFIG);
+	assert_non_null(strstr(est_error_message(), "does not speak TLS"));
+	assert_non_null(strstr(est_error_message(), url));
+	assert_int_equal(r.count, 0);
+}
+
 /* A wrong password is refused, and the message does not repeat it. */
 static void test_imap_wrong_password(void **state)
 {
@@ -571,7 +592,12 @@ static void test_imap_wrong_password(void **state)
 
 	imap.password = "not-the-password";
 	assert_int_equal(est_mail_imap_fetch(NULL, NULL, &imap, record, &r), EST_ECONFIG);
-	assert_non_null(strstr(est_error_message(), "login refused"));
+	{
+		char *named = est_strdup_printf("refused the login \"%s\"", s->user);
+
+		assert_non_null(strstr(est_error_message(), named));
+		free(named);
+	}
 	assert_null(strstr(est_error_message(), "not-the-password"));
 	assert_int_equal(r.count, 0);
 }
@@ -668,6 +694,8 @@ static void test_imap_no_server(void **state)
 	close(fd); /* the port is now free and nobody listens on it */
 	snprintf(url, sizeof(url), "imaps://127.0.0.1:%u/INBOX", ntohs(addr.sin_port));
 	assert_int_equal(est_mail_imap_fetch(&handled, &left, &imap, record, &r), EST_ETEMPFAIL);
+	assert_non_null(strstr(est_error_message(), url));
+	assert_non_null(strstr(est_error_message(), "the next fetch tries again"));
 	assert_int_equal(handled, 0);
 	assert_int_equal(left, 0);
 }
@@ -948,6 +976,8 @@ int main(void)
 						teardown_plain),
 		cmocka_unit_test_setup_teardown(test_imap_starttls, setup_tls, teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imaps_unverified_certificate, setup_tls,
+						teardown_tls),
+		cmocka_unit_test_setup_teardown(test_imaps_to_the_clear_text_port, setup_tls,
 						teardown_tls),
 		cmocka_unit_test_setup_teardown(test_imap_wrong_password, setup_tls,
 						teardown_tls),

@@ -1446,10 +1446,97 @@ static void test_deliver_refuses_a_bad_url(void **state)
 	three_free(&t);
 }
 
+/* ---- Message-IDs ---- */
+
+/* 1 if `s` is n lower-case hex digits followed by `rest`. */
+static int hex_then(const char *s, size_t n, const char *rest)
+{
+	return strspn(s, "0123456789abcdef") == n && strcmp(s + n, rest) == 0;
+}
+
+static void test_message_id_form_and_randomness(void **state)
+{
+	char *a = NULL, *b = NULL, *eml = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(est_mail_message_id(&a, "gm.example.org", "ne-001", "0007-france"), 0);
+	assert_int_equal(est_mail_message_id(&b, "gm.example.org", "ne-001", "0007-france"), 0);
+	assert_true(a[0] == '<' && hex_then(a + 1, 32, ".ne-001.0007-france@gm.example.org>"));
+	assert_string_not_equal(a, b); /* made anew each time: the outbox keeps the first */
+	/* what compose accepts, and its boundaries stay apart from the id's bytes */
+	est_mail_message msg = {.from = "gm@example.org", .to = "france@example.org",
+				.message_id = a, .date = DATE_2001, .text = "t\n", .html = "<p>t</p>"};
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), 0);
+	assert_non_null(strstr(eml, "=_est_"));
+	free(eml);
+	free(b);
+	free(a);
+}
+
+static void test_message_id_keeps_names_dot_atoms(void **state)
+{
+	char *id = NULL;
+
+	(void)state;
+	/* ".." , a leading or trailing "." and anything outside [A-Za-z0-9._-] become "-" */
+	assert_int_equal(est_mail_message_id(&id, "h.example", ".g..x.", "a b@c<d>.e."), 0);
+	assert_true(hex_then(id + 1, 32, ".-g.-x-.a-b-c-d-.e-@h.example>"));
+	free(id);
+	assert_int_equal(est_mail_message_id(&id, "h.example", "", "n"), EST_EINVAL);
+	assert_null(id);
+}
+
+static void test_message_id_domain_is_checked(void **state)
+{
+	static const char *const good[] = {"localhost", "a.b", "gm-box.example.org", "x1.y2"};
+	static const char *const bad[] = {"", ".a", "a.", "a..b", "-a.b", "a-.b", "a_b.c", "a b",
+					  "a@b", "a>b", "é.fr"};
+	char *id = NULL, label[70], *long_name;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++)
+		assert_int_equal(est_mail_check_domain(good[i], "domain"), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(est_mail_check_domain(bad[i], "domain"), EST_EINVAL);
+		assert_non_null(strstr(est_error_message(), "not a domain name"));
+		assert_int_equal(est_mail_message_id(&id, bad[i], "g", "n"), EST_EINVAL);
+	}
+	memset(label, 'a', 64);
+	label[64] = '\0';
+	assert_int_equal(est_mail_check_domain(label, "domain"), EST_EINVAL); /* a label over 63 */
+	label[63] = '\0';
+	assert_int_equal(est_mail_check_domain(label, "domain"), 0);
+	long_name = calloc(300, 1);
+	assert_non_null(long_name);
+	for (size_t i = 0; i < 254; i++)
+		long_name[i] = i % 2 ? '.' : 'a';
+	long_name[253] = 'a';
+	long_name[254] = '\0';
+	assert_int_equal(est_mail_check_domain(long_name, "domain"), EST_EINVAL); /* over 253 */
+	long_name[253] = '\0';
+	assert_int_equal(est_mail_check_domain(long_name, "domain"), 0);
+	free(long_name);
+}
+
+static void test_host_domain_is_a_domain(void **state)
+{
+	char *domain = NULL;
+
+	(void)state;
+	assert_int_equal(est_mail_host_domain(&domain), 0);
+	assert_int_equal(est_mail_check_domain(domain, "host"), 0);
+	free(domain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_compose_text_only, clean_up),
+		cmocka_unit_test(test_message_id_form_and_randomness),
+		cmocka_unit_test(test_message_id_keeps_names_dot_atoms),
+		cmocka_unit_test(test_message_id_domain_is_checked),
+		cmocka_unit_test(test_host_domain_is_a_domain),
 		cmocka_unit_test_teardown(test_compose_text_without_final_newline, clean_up),
 		cmocka_unit_test_teardown(test_compose_alternative_and_attachments, clean_up),
 		cmocka_unit_test_teardown(test_compose_names_and_lists, clean_up),
