@@ -34,6 +34,54 @@ static const struct est_opt_cmd status_cmd = {"status", "GAME", 1, 1, status_opt
 	"  the other games are listed all the same (66 also when DIR is missing)\n"
 	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"};
 
+/* Players whose mail bounces: the GM has to reach them some other way. */
+static void print_unreachable(const json_t *s)
+{
+	size_t i;
+	json_t *u;
+
+	json_array_foreach(json_object_get(s, "unreachable"), i, u) {
+		const char *diagnostic = json_string_value(json_object_get(u, "diagnostic"));
+
+		printf("unreachable: %s since %s, %lld bounce%s (%s", json_string_value(json_object_get(u, "player")),
+		       json_string_value(json_object_get(u, "since")),
+		       (long long)json_integer_value(json_object_get(u, "bounces")),
+		       json_integer_value(json_object_get(u, "bounces")) == 1 ? "" : "s",
+		       json_string_value(json_object_get(u, "status")));
+		if (diagnostic && *diagnostic) {
+			printf(": ");
+			cmd_put_safe(stdout, diagnostic);
+		}
+		printf(")\n");
+	}
+}
+
+/*
+ * status --json's "unreachable": [{"player", "since", "last", "status",
+ * "diagnostic", "bounces"}] (game.h est_game_unreachable), by player id.
+ */
+static int add_unreachable(json_t *status, est_game *game)
+{
+	json_t *doc = NULL, *list = json_array(), *entry;
+	const char *player;
+	int error;
+
+	if ((error = est_game_unreachable(&doc, game)) < 0) {
+		json_decref(list);
+		return error;
+	}
+	json_object_foreach(doc, player, entry) {
+		json_t *u = json_pack("{s:s, s:O*, s:O*, s:O*, s:O*, s:O*}", "player", player, "since",
+				      json_object_get(entry, "since"), "last", json_object_get(entry, "last"),
+				      "status", json_object_get(entry, "status"), "diagnostic",
+				      json_object_get(entry, "diagnostic"), "bounces", json_object_get(entry, "bounces"));
+		json_array_append_new(list, u);
+	}
+	json_object_set_new(status, "unreachable", list);
+	json_decref(doc);
+	return 0;
+}
+
 static void print_status(const json_t *s)
 {
 	size_t i;
@@ -41,6 +89,7 @@ static void print_status(const json_t *s)
 
 	printf("game %s (%s)\n", json_string_value(json_object_get(s, "game")),
 	       json_string_value(json_object_get(s, "ruleset")));
+	print_unreachable(s);
 	if (json_is_true(json_object_get(s, "over"))) {
 		printf("the game is over\n");
 		return;
@@ -246,7 +295,8 @@ int cmd_status(int argc, char **argv)
 		return status_all(args.all, args.now, a.json);
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
-	if ((error = est_intake_pending(&status_json, game, args.now)) < 0) {
+	if ((error = est_intake_pending(&status_json, game, args.now)) < 0 ||
+	    (error = add_unreachable(status_json, game)) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
