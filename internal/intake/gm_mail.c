@@ -298,9 +298,16 @@ int est_intake_take_bounce(json_t *result, est_game *game, const est_intake_mess
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < b->id_count; i++)
-		if ((error = match_id(matched, game, m, b->ids[i], key, now)) < 0)
-			goto out;
+	/* the GM's records failing must not make the mail system retry or bounce a bounce */
+	for (size_t i = 0; i < b->id_count && error == 0; i++) {
+		if ((error = match_id(matched, game, m, b->ids[i], key, now)) < 0 && error != EST_ENOMEM) {
+			est_game_warn(game, "a bounce of <%s> was not recorded: %s", b->ids[i], est_error_message());
+			est_error_clear();
+			error = 0;
+		}
+	}
+	if (error < 0)
+		goto out;
 	if (json_array_size(matched) == 0)
 		json_object_set_new(info, "unmatched", json_string(
 			b->id_count ? "the message it returns is none this game sent to a player"
@@ -318,6 +325,12 @@ int est_intake_heard_from(json_t *result, est_game *game, const char *player)
 
 	if (error == 0 && cleared)
 		json_object_set_new(result, "reachable_again", json_true());
+	/* the player's mail is dealt with; a record that cannot be written is the GM's to mend */
+	if (error < 0 && error != EST_ENOMEM) {
+		est_game_warn(game, "player %s may still show as unreachable: %s", player, est_error_message());
+		est_error_clear();
+		error = 0;
+	}
 	return error;
 }
 

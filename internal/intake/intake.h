@@ -260,8 +260,9 @@ int est_intake_forward(json_t *result, est_game *game, const est_intake_message 
  * (est_game_unreachable_mark); the GM gets one notice per player and
  * episode ("bounce-PLAYER-KEY", KEY the first bounce's). Never answered. Sets
  * "bounce": {"status", "diagnostic", "standard", "matched": [players],
- * "unmatched"?: why}. Errors: those of est_game_unreachable_mark and
- * est_game_gm_notice; EST_EIO.
+ * "unmatched"?: why}. A bounce whose player cannot be recorded (the
+ * record or the notice cannot be written) is a warning in game->warnings:
+ * a bounce is never retried. Errors: EST_ENOMEM.
  */
 int est_intake_take_bounce(json_t *result, est_game *game, const est_intake_message *m, const char *key,
 			   time_t now);
@@ -285,7 +286,9 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
 /*
  * Mail came from the address of player `player` (an id): they read their mail, so a
  * bounce episode ends (est_game_unreachable_clear); sets "reachable_again":
- * true in `result` when one did. Errors: those of est_game_unreachable_clear.
+ * true in `result` when one did. A record that cannot be read or written
+ * is a warning in game->warnings, not an error: the player's message is
+ * dealt with all the same. Errors: EST_ENOMEM.
  */
 int est_intake_heard_from(json_t *result, est_game *game, const char *player);
 

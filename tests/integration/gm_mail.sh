@@ -67,6 +67,9 @@ field '" ".join(d["warnings"])' | grep -q "estafette.gmaddress is not set" || fa
 ls "$GMNOTES"/forward-*.txt >/dev/null || fail "the notice was not kept in gm-notices/"
 grep -q "I am away next week" "$GMNOTES"/forward-*.txt || fail "the kept notice lacks the player's text"
 [ "$(mails '"orders@example.org" in to')" = 0 ] || fail "a notice went to the orders address"
+expect_exit 0 "$ESTAFETTE" status game
+grep -q "^notices to the GM cannot be mailed: set your own address" "$WORK/last.out" &&
+	grep -q "^notices kept for the GM: 1 in .*/gm-notices" "$WORK/last.out" || fail "status: $(cat "$WORK/last.out")"
 [ "$(mails '"france@example.org" in to and "PASSED ON TO THE GM" in text')" = 1 ] ||
 	fail "the player was not told the message was passed on"
 git -C game config estafette.gmaddress "GM <ORDERS@example.org>"
@@ -236,6 +239,15 @@ expect_exit 0 "$ESTAFETTE" status game --json
 sed 's/^Message-Id: <2026/Message-Id: <again-2026/' postfix.eml > postfix2.eml
 receive ignored postfix2.eml
 [ "$(gm_bounce_notices)" = 2 ] || fail "a new episode did not tell the GM"
+# A damaged record: the bounce is still taken (exit 0, a warning), status names the file.
+cp "$ESTAFETTE_HOME/games/game/unreachable.json" unreachable.saved
+echo '{not json' > "$ESTAFETTE_HOME/games/game/unreachable.json"
+sed 's/^Message-Id: <2026/Message-Id: <third-2026/' postfix.eml > postfix3.eml
+receive ignored postfix3.eml
+field '" ".join(d["warnings"])' | grep -q "unreachable.json: not a JSON object" || fail "no warning of the damaged record"
+expect_exit 65 "$ESTAFETTE" status game
+grep -q "unreachable.json: not a JSON object of players; remove the file" "$WORK/last.err" || fail "status: $(cat "$WORK/last.err")"
+cp unreachable.saved "$ESTAFETTE_HOME/games/game/unreachable.json"
 
 # --- fetch from a real IMAP server: a question, a command and a bounce ---
 chmod 755 "$WORK"
