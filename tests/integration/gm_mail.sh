@@ -159,6 +159,36 @@ for i in (3, 4):
     assert sorted(p.get_filename() for p in got.iter_attachments()) == ["map.svg", "report.html"]
 print(f"commands: {len(answers)} answered")
 PY
+# A sealed game: the report a command sends is the player's own view, the very text the
+# GM's `report --player` renders from it, and holds none of the other hand's cards.
+"$ESTAFETTE" new sg --ruleset napoleonic-empire --players players.json --sealed >/dev/null
+git -C sg config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
+git -C sg config estafette.sender "Game <sg@example.org>"
+git -C sg config estafette.gmaddress "gm@example.net"
+join sg france allies
+for p in france allies; do
+	FROM="$p <$p@example.org>" chat gmail --subject report --header "Message-ID: <sealed-$p@example.org>" > "sr-$p.eml"
+	expect_exit 0 "$ESTAFETTE" receive sg --json < "sr-$p.eml"
+	"$ESTAFETTE" report sg --player "$p" --format text > "view-$p.txt"
+	"$ESTAFETTE" report sg --player "$p" --format json | json_get '"\n".join(c["name"] for c in d["view"]["hand"])' > "hand-$p.txt"
+done
+"$PY" - "$WORK/mail" <<'PY' || fail "a sealed game's report by mail command"
+import email, email.policy, pathlib, sys
+msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        for p in sorted(pathlib.Path(sys.argv[1]).glob("*.eml"))]
+for me, other in (("france", "allies"), ("allies", "france")):
+    m = next(m for m in msgs if str(m["In-Reply-To"]) == f"<sealed-{me}@example.org>")
+    text = m.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    view = open(f"view-{me}.txt").read()
+    assert view.strip()[:2000] in text, f"{me}: not the player's own view"
+    assert sorted(p.get_filename() for p in m.iter_attachments()) == ["map.svg", "report.html"]
+    mine, theirs = (set(open(f"hand-{p}.txt").read().split("\n")) - {""} for p in (me, other))
+    assert all(c in text for c in mine) and (mine or me == "allies"), f"{me}: its hand is not in its report"
+    leaked = [c for c in theirs - mine if c in text]
+    assert not leaked, f"{me}'s report names {other}'s cards {leaked}"
+print("sealed: each report by command is the player's own view")
+PY
+
 # Not commands: a reply, a sentence; they go to the GM.
 for subject in "Re: status" "report on the battle"; do
 	chat gmail --subject "$subject" > notcmd.eml
