@@ -91,9 +91,13 @@ int est_intake_max_message(size_t *out, est_game *game);
  * est_intake_check checks a file, the newest valid one by seq is
  * recorded (a commit), and the sender gets a receipt of a few KiB saying
  * what was found, accepted or refused and why, the order file's SHA-256 and
- * what the game awaits; then the outbox is delivered. A message
+ * what the game awaits; then the outbox is delivered. A player's message
+ * without orders is passed on to the GM (est_intake_for_gm,
+ * est_intake_forward) or, its subject a mail command, answered
+ * (est_intake_command). A message
  * from an address that is not a player's gets a short refusal (once per
- * address); one sent by a machine (auto-reply, bounce, list) gets nothing;
+ * address); one sent by a machine (auto-reply, bounce, list) gets nothing,
+ * and a bounce of the game's mail marks its player (est_intake_take_bounce);
  * one without a From address gets nothing ("unanswerable"). A message over
  * the size limit is not parsed: its header says who sent it, and a player
  * gets one short notice with the limit and what to do ("too large"). A
@@ -103,7 +107,9 @@ int est_intake_max_message(size_t *out, est_game *game);
  * records nothing twice and answers once. Parsing is done before the
  * game's lock is taken; checking, recording and answering hold it.
  * *result_out (caller decrefs): {"status": "accepted" | "duplicate" |
- * "refused" | "stranger" | "ignored" | "unanswerable" | "too large",
+ * "refused" | "forwarded" | "command" | "stranger" | "ignored" |
+ * "unanswerable" | "too large", "gm"? (forwarded), "command"?, "answer"?
+ * (command), "bounce"? (ignored), "reachable_again"?,
  * "from"?, "message_id"?, "subject"?, "sha256", "reason"?, "error"?,
  * "size"? (too large), "not_answered"?, "ignored"? (order files not read),
  * "candidates": [{"where", "quoted", "status", "error"?, "player"?,

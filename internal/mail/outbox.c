@@ -492,7 +492,7 @@ out:
 int est_mail_outbox_find(char **name_out, char ***rcpts_out, size_t *rcpt_count, const char *home,
 			 const char *game, const char *message_id)
 {
-	char **names = NULL, *dir = NULL, *path = NULL, head[16384];
+	char **names = NULL, *dir = NULL, *path = NULL, head[8192];
 	size_t count = 0;
 	int error;
 
