@@ -75,6 +75,39 @@ static int read_stdin(char **out, size_t *len, size_t *size, size_t max)
 	return 0;
 }
 
+/* What became of a message for the GM, a command or a bounce (intake.h gm_mail.c). */
+static void print_gm_mail(const json_t *r)
+{
+	const json_t *bounce = json_object_get(r, "bounce"), *p;
+	const char *gm = json_string_value(json_object_get(r, "gm"));
+	const char *answer = json_string_value(json_object_get(r, "answer"));
+	size_t i;
+
+	if (gm)
+		printf("  no orders in it: passed on to the GM (%s)\n", strcmp(gm, "kept") == 0
+		       ? "kept in $ESTAFETTE_HOME: git config estafette.gmaddress is not set" : "mailed");
+	if (answer) {
+		printf("  mail command ");
+		cmd_put_safe(stdout, json_string_value(json_object_get(r, "command")));
+		printf(": %s\n", strcmp(answer, "limited") == 0 ? "not answered (over the hourly limit)" :
+		       strcmp(answer, "duplicate") == 0 ? "answered before" : "answered");
+	}
+	if (json_is_true(json_object_get(r, "reachable_again")))
+		printf("  the player's mail bounced before; no longer marked unreachable\n");
+	if (!bounce)
+		return;
+	printf("  bounce (status ");
+	cmd_put_safe(stdout, json_string_value(json_object_get(bounce, "status")));
+	printf("): ");
+	if (json_object_get(bounce, "unmatched"))
+		printf("matched to no player: %s", json_string_value(json_object_get(bounce, "unmatched")));
+	json_array_foreach(json_object_get(bounce, "matched"), i, p) {
+		printf("%s", i ? ", " : "unreachable: ");
+		cmd_put_safe(stdout, json_string_value(p));
+	}
+	printf("\n");
+}
+
 void cmd_print_intake(const json_t *r)
 {
 	const char *status = json_string_value(json_object_get(r, "status"));
@@ -100,6 +133,7 @@ void cmd_print_intake(const json_t *r)
 		printf(")");
 	}
 	printf("\n");
+	print_gm_mail(r);
 	json_array_foreach(json_object_get(r, "candidates"), i, c) {
 		printf("  ");
 		cmd_put_safe(stdout, json_string_value(json_object_get(c, "where")));
@@ -129,6 +163,7 @@ int cmd_receive(int argc, char **argv)
 		return est_opt_exit(error);
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
+	est_intake_set_report_fn(est_engine_report_parts);
 	if ((error = est_intake_max_message(&max, game)) < 0 ||
 	    (error = read_stdin(&message, &len, &size, max)) < 0 ||
 	    (error = est_intake_receive(&result, game, message, len, size, args.return_path,

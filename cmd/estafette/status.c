@@ -1,5 +1,7 @@
 /* estafette status GAME | --all DIR [--now TIME] [--json] */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -34,6 +36,92 @@ static const struct est_opt_cmd status_cmd = {"status", "GAME", 1, 1, status_opt
 	"  the other games are listed all the same (66 also when DIR is missing)\n"
 	"  TIME is 2026-11-29T16:00:00Z (UTC) or @SECONDS, a real date from 1970 to 9999"};
 
+/* Players whose mail bounces: the GM has to reach them some other way. */
+static void print_unreachable(const json_t *s)
+{
+	size_t i;
+	json_t *u;
+
+	json_array_foreach(json_object_get(s, "unreachable"), i, u) {
+		const char *diagnostic = json_string_value(json_object_get(u, "diagnostic"));
+
+		printf("unreachable: %s since %s, %lld bounce%s (%s", json_string_value(json_object_get(u, "player")),
+		       json_string_value(json_object_get(u, "since")),
+		       (long long)json_integer_value(json_object_get(u, "bounces")),
+		       json_integer_value(json_object_get(u, "bounces")) == 1 ? "" : "s",
+		       json_string_value(json_object_get(u, "status")));
+		if (diagnostic && *diagnostic) {
+			printf(": ");
+			cmd_put_safe(stdout, diagnostic);
+		}
+		printf(")\n");
+	}
+}
+
+/* How many notices gm-notices/ keeps for the GM (est_game_gm_notice), into *count. */
+static int kept_notices(json_int_t *count, est_game *game, char **dir_out)
+{
+	char *dir = est_game_home_path(game, "gm-notices");
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+
+	*count = 0;
+	*dir_out = dir;
+	if (!dir)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		*count += n > 4 && e->d_name[0] != '.' && strcmp(e->d_name + n - 4, ".txt") == 0;
+	}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+/*
+ * What status --json says of the GM's mail (docs/mail.md "Two addresses",
+ * "Bounces"): "gm_address", the address notices go to or null, with
+ * "gm_address_problem" when the one set is refused; "gm_notices_kept",
+ * how many notices gm-notices/ holds, and "gm_notices", that folder; and
+ * "unreachable": [{"player", "since", "last", "status", "diagnostic",
+ * "bounces"}] (game.h est_game_unreachable), by player id.
+ */
+static int add_gm_mail(json_t *status, est_game *game)
+{
+	json_t *doc = NULL, *list = json_array(), *entry;
+	const char *player;
+	char *gm = NULL, *dir = NULL;
+	json_int_t kept;
+	int error;
+
+	if ((error = est_game_gm_address(&gm, game)) == EST_ECONFIG) {
+		json_object_set_new(status, "gm_address_problem", json_string(est_error_message()));
+		est_error_clear();
+		error = 0;
+	}
+	if (error < 0 || (error = kept_notices(&kept, game, &dir)) < 0 ||
+	    (error = est_game_unreachable(&doc, game)) < 0) {
+		free(dir);
+		json_decref(list);
+		return error;
+	}
+	json_object_set_new(status, "gm_address", gm ? json_string(gm) : json_null());
+	json_object_set_new(status, "gm_notices_kept", json_integer(kept));
+	json_object_set_new(status, "gm_notices", json_string(dir));
+	free(gm);
+	free(dir);
+	json_object_foreach(doc, player, entry) {
+		json_t *u = json_pack("{s:s, s:O*, s:O*, s:O*, s:O*, s:O*}", "player", player, "since",
+				      json_object_get(entry, "since"), "last", json_object_get(entry, "last"),
+				      "status", json_object_get(entry, "status"), "diagnostic",
+				      json_object_get(entry, "diagnostic"), "bounces", json_object_get(entry, "bounces"));
+		json_array_append_new(list, u);
+	}
+	json_object_set_new(status, "unreachable", list);
+	json_decref(doc);
+	return 0;
+}
+
 static void print_status(const json_t *s)
 {
 	size_t i;
@@ -41,6 +129,15 @@ static void print_status(const json_t *s)
 
 	printf("game %s (%s)\n", json_string_value(json_object_get(s, "game")),
 	       json_string_value(json_object_get(s, "ruleset")));
+	print_unreachable(s);
+	if (json_is_null(json_object_get(s, "gm_address")))
+		printf("notices to the GM cannot be mailed: %s\n", json_string_value(json_object_get(s, "gm_address_problem"))
+		       ? json_string_value(json_object_get(s, "gm_address_problem"))
+		       : "set your own address with git -C GAME config estafette.gmaddress you@example.org");
+	if (json_integer_value(json_object_get(s, "gm_notices_kept")) > 0)
+		printf("notices kept for the GM: %lld in %s\n",
+		       (long long)json_integer_value(json_object_get(s, "gm_notices_kept")),
+		       json_string_value(json_object_get(s, "gm_notices")));
 	if (json_is_true(json_object_get(s, "over"))) {
 		printf("the game is over\n");
 		return;
@@ -246,7 +343,8 @@ int cmd_status(int argc, char **argv)
 		return status_all(args.all, args.now, a.json);
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
-	if ((error = est_intake_pending(&status_json, game, args.now)) < 0) {
+	if ((error = est_intake_pending(&status_json, game, args.now)) < 0 ||
+	    (error = add_gm_mail(status_json, game)) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}

@@ -90,6 +90,17 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
 int est_engine_queue_reports(int *queued_out, est_game *game, long long step);
 
 /*
+ * One player's report of `step` as the run mails it: its text, HTML and
+ * SVG map (the last two NULL where the ruleset has none), rendered from
+ * the player's own view (est_report_data: a sealed game shows the player
+ * only what the player may see). Each new (caller frees). It is the
+ * intake's est_intake_report_fn, for the `report` mail command.
+ * Errors: those of est_report_data and est_report_render.
+ */
+int est_engine_report_parts(char **text_out, char **html_out, char **svg_out, est_game *game,
+			    long long step, const json_t *player);
+
+/*
  * estafette reveal: publish, in one commit on main, reveal.json (the hidden
  * chain's value of the last step, from which every earlier one follows)
  * and revealed/NNNN/ for every step: hidden-dice.json (the hidden stream's

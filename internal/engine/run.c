@@ -67,6 +67,28 @@ static int render_parts(report_parts *parts, est_game *game, json_t *data)
 	return render_optional(&parts->svg, game, data, "map.svg");
 }
 
+int est_engine_report_parts(char **text_out, char **html_out, char **svg_out, est_game *game,
+			    long long step, const json_t *player)
+{
+	report_parts parts = {0};
+	json_t *data = NULL;
+	int error;
+
+	*text_out = *html_out = *svg_out = NULL;
+	if ((error = est_report_data(&data, game, step, player)) == 0 &&
+	    (error = render_parts(&parts, game, data)) == 0) {
+		*text_out = parts.text;
+		*html_out = parts.html;
+		*svg_out = parts.svg;
+	} else {
+		free(parts.text);
+		free(parts.html);
+		free(parts.svg);
+	}
+	json_decref(data);
+	return error;
+}
+
 /* Compose one player's report of `step` and put it in the outbox. */
 static int queue_one(int *queued, est_game *game, long long step, const json_t *player,
 		     const char *sender, time_t date)
@@ -77,15 +99,13 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	char *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL;
 	char *from_addr = est_mail_address_of(sender), name[64];
 	report_parts parts = {0};
-	json_t *data = NULL;
 	size_t eml_len;
 	int error, found;
 
 	snprintf(name, sizeof(name), "%04lld-%s", step, pid);
 	if ((error = est_mail_outbox_has(&found, game->home, id, name)) < 0 || found)
 		goto out;
-	if ((error = est_report_data(&data, game, step, player)) < 0 ||
-	    (error = render_parts(&parts, game, data)) < 0)
+	if ((error = est_engine_report_parts(&parts.text, &parts.html, &parts.svg, game, step, player)) < 0)
 		goto out;
 	to = mailbox(json_string_value(json_object_get(player, "name")), email);
 	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
@@ -105,7 +125,6 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 		goto out;
 	error = est_mail_outbox_put(queued, game->home, id, name, from_addr, &email, 1, eml, eml_len);
 out:
-	json_decref(data);
 	free(from_addr);
 	free(msgid);
 	free(subject);

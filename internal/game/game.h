@@ -415,6 +415,61 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
 		    const char *text, const char *in_reply_to, time_t date, const est_mail_attachment *att,
 		    size_t att_count);
 
+/* est_game_notice with a Reply-To (`reply_to`, a mailbox, or NULL for none). */
+int est_game_notice_reply(est_game *game, const char *name, const char *to, const char *reply_to,
+			  const char *subject, const char *text, const char *in_reply_to, time_t date,
+			  const est_mail_attachment *att, size_t att_count);
+
+/*
+ * The GM's own address (docs/mail.md "Two addresses"): git config
+ * estafette.gmaddress ("GM <gm@example.org>" or a bare address), as a bare
+ * address in *out (caller frees), or NULL when it is not set. It is where
+ * notices go (guards, bounces, players' mail without orders), never the
+ * game's orders address (estafette.sender), whose mailbox `fetch` empties:
+ * a notice sent there would be read as a player's mail and lost.
+ * Errors: EST_ECONFIG (not an address; the orders address itself), EST_ENOMEM.
+ */
+int est_game_gm_address(char **out, est_game *game);
+
+/*
+ * A notice for the GM (gm_notice.c): queued as est_game_notice_reply to
+ * est_game_gm_address under `name` (once per name). When the GM has no
+ * address (unset, or est_game_gm_address refuses it) it is kept instead,
+ * never sent: written once to $ESTAFETTE_HOME/games/<id>/gm-notices/
+ * <name>.txt (the subject, Reply-To and text; each attachment beside it as
+ * <name>.<n>.<filename>), with a warning in game->warnings naming the file
+ * and how to set the address. *held_out (may be NULL) is 1 when it was
+ * kept, else 0. Errors: those of est_game_notice; EST_EIO (cannot write
+ * the kept notice).
+ */
+int est_game_gm_notice(int *held_out, est_game *game, const char *name, const char *subject,
+		       const char *text, const char *reply_to, const char *in_reply_to, time_t date,
+		       const est_mail_attachment *att, size_t att_count);
+
+/*
+ * Players whose mail bounces (unreachable.c, docs/mail.md "Bounces"):
+ * $ESTAFETTE_HOME/games/<id>/unreachable.json, {"PLAYER": {"since": ISO
+ * 8601 UTC of the first bounce, "last": of the latest, "status": "5.1.1",
+ * "diagnostic": the server's words or "", "message_id": of our message
+ * that bounced, "bounces": how many}}.
+ *
+ * est_game_unreachable: that object (caller decrefs), {} when there is
+ * none. Errors: EST_EINVAL (the file does not parse), EST_EIO, EST_ENOMEM.
+ *
+ * est_game_unreachable_mark: record a bounce of our message `message_id`
+ * to `player`; *first_out is 1 when the player was not unreachable before
+ * (a new episode: tell the GM), 0 when only the count and "last" moved.
+ * Errors: those of est_game_unreachable; EST_EIO.
+ *
+ * est_game_unreachable_clear: the player can be reached again (mail came
+ * from their address); *cleared_out is 1 when they were unreachable.
+ * Errors: those of est_game_unreachable; EST_EIO.
+ */
+int est_game_unreachable(json_t **out, est_game *game);
+int est_game_unreachable_mark(int *first_out, est_game *game, const char *player, const char *status,
+			      const char *diagnostic, const char *message_id, time_t now);
+int est_game_unreachable_clear(int *cleared_out, est_game *game, const char *player);
+
 /*
  * A password from $ESTAFETTE_HOME/NAME ("smtp-password", "imap-password"),
  * first line, in *out (caller frees), or NULL when there is no such file

@@ -34,9 +34,9 @@ int est_game_message_id(char **out, est_game *game, const char *name)
 	return est_mail_message_id(out, game->msgid_domain, id, name);
 }
 
-int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
-		    const char *text, const char *in_reply_to, time_t date, const est_mail_attachment *att,
-		    size_t att_count)
+int est_game_notice_reply(est_game *game, const char *name, const char *to, const char *reply_to,
+			  const char *subject, const char *text, const char *in_reply_to, time_t date,
+			  const est_mail_attachment *att, size_t att_count)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
@@ -53,7 +53,7 @@ int est_game_notice(est_game *game, const char *name, const char *to, const char
 		goto out;
 	}
 	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
-				.date = date, .text = full, .in_reply_to = in_reply_to,
+				.date = date, .text = full, .in_reply_to = in_reply_to, .reply_to = reply_to,
 				.attachments = att, .attachment_count = att_count};
 	if ((error = est_mail_compose(&eml, &eml_len, &msg)) < 0)
 		goto out;
@@ -65,6 +65,13 @@ out:
 	free(msgid);
 	free(sender);
 	return error;
+}
+
+int est_game_notice(est_game *game, const char *name, const char *to, const char *subject,
+		    const char *text, const char *in_reply_to, time_t date, const est_mail_attachment *att,
+		    size_t att_count)
+{
+	return est_game_notice_reply(game, name, to, NULL, subject, text, in_reply_to, date, att, att_count);
 }
 
 int est_game_password(char **out, est_game *game, const char *name)

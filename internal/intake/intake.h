@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "game/game.h"
+#include "mail/intake.h"
 #include "util/util.h"
 
 struct est_order;
@@ -90,9 +91,13 @@ int est_intake_max_message(size_t *out, est_game *game);
  * est_intake_check checks a file, the newest valid one by seq is
  * recorded (a commit), and the sender gets a receipt of a few KiB saying
  * what was found, accepted or refused and why, the order file's SHA-256 and
- * what the game awaits; then the outbox is delivered. A message
+ * what the game awaits; then the outbox is delivered. A player's message
+ * without orders is passed on to the GM (est_intake_for_gm,
+ * est_intake_forward) or, its subject a mail command, answered
+ * (est_intake_command). A message
  * from an address that is not a player's gets a short refusal (once per
- * address); one sent by a machine (auto-reply, bounce, list) gets nothing;
+ * address); one sent by a machine (auto-reply, bounce, list) gets nothing,
+ * and a bounce of the game's mail marks its player (est_intake_take_bounce);
  * one without a From address gets nothing ("unanswerable"). A message over
  * the size limit is not parsed: its header says who sent it, and a player
  * gets one short notice with the limit and what to do ("too large"). A
@@ -102,7 +107,9 @@ int est_intake_max_message(size_t *out, est_game *game);
  * records nothing twice and answers once. Parsing is done before the
  * game's lock is taken; checking, recording and answering hold it.
  * *result_out (caller decrefs): {"status": "accepted" | "duplicate" |
- * "refused" | "stranger" | "ignored" | "unanswerable" | "too large",
+ * "refused" | "forwarded" | "command" | "stranger" | "ignored" |
+ * "unanswerable" | "too large", "gm"? (forwarded), "command"?, "answer"?
+ * (command), "bounce"? (ignored), "reachable_again"?,
  * "from"?, "message_id"?, "subject"?, "sha256", "reason"?, "error"?,
  * "size"? (too large), "not_answered"?, "ignored"? (order files not read),
  * "candidates": [{"where", "quoted", "status", "error"?, "player"?,
@@ -204,6 +211,103 @@ int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, cons
  */
 int est_intake_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
 		     int receipt, time_t now);
+
+/* "Re: SUBJECT" on one line of at most 150 bytes, for an answer (receive.c). */
+void est_intake_reply_subject(char *out, size_t size, const char *subject);
+
+/*
+ * The GM in the loop (gm_mail.c, docs/mail.md): players' mail without
+ * orders passed on to the GM, bounces matched to players, and the mail
+ * commands a player sends without the GM. Each answers one message once
+ * (outbox names from the message's key, the SHA-256 est_intake_receive
+ * logs as "sha256"), and each sets "status" and its own fields in `result`,
+ * est_intake_receive's result of the message.
+ */
+/*
+ * The mail command the subject of `m` is, or NULL: exactly "help",
+ * "status", "report", or "report" and one word (the step), compared
+ * without case, blanks around trimmed. A reply ("Re: status") is none:
+ * it answers something, it does not ask. Borrowed from a static table.
+ */
+const char *est_intake_command_of(const est_intake_message *m);
+
+/*
+ * 1 when a player's message `m` is for the GM: it holds no order file
+ * (none found, none left unread, its body read) and is no command, and
+ * nothing in it looks like orders gone wrong (a signature block, an
+ * "orders/1" object, a .json or .sig attachment), which the player must
+ * hear about in a receipt instead. Else 0.
+ */
+int est_intake_for_gm(const est_intake_message *m);
+
+/*
+ * A player's message that holds no orders and is no command ("away next
+ * week", a rules question): passed on to the GM (est_game_gm_notice,
+ * outbox name "forward-KEY"), with its From, Date, Subject and text quoted,
+ * and the original attached as original.eml when its text alone would not
+ * show all of it (attachments, no text). Reply-To is the player's
+ * registered address `to`, so the GM's answer goes to the player. The
+ * player gets a short receipt (outbox "receipt-KEY") saying it was passed
+ * on, not refused. `bytes` (`len`) is the message as received (bounded by
+ * estafette.maxmessage). Sets "status": "forwarded", "gm": "mailed" |
+ * "kept" (no GM address: in gm-notices/). Errors: those of est_game_notice.
+ */
+int est_intake_forward(json_t *result, est_game *game, const est_intake_message *m,
+		       const char *key, const json_t *player, const char *to, const char *bytes,
+		       size_t len, time_t now);
+
+/*
+ * A bounce (m->bounce, `key` the message's): matched to a player only by a returned Message-ID
+ * that is one of the game's sent messages (est_mail_outbox_find) whose
+ * envelope went to a player's registered address, narrowed by the failed
+ * recipients when the bounce names any; a bounce naming a player but
+ * quoting none of our messages to them (forged, or of another sender's
+ * mail) marks nobody. A matched player is recorded unreachable
+ * (est_game_unreachable_mark); the GM gets one notice per player and
+ * episode ("bounce-PLAYER-KEY", KEY the first bounce's). Never answered. Sets
+ * "bounce": {"status", "diagnostic", "standard", "matched": [players],
+ * "unmatched"?: why}. A bounce whose player cannot be recorded (the
+ * record or the notice cannot be written) is a warning in game->warnings:
+ * a bounce is never retried. Errors: EST_ENOMEM.
+ */
+int est_intake_take_bounce(json_t *result, est_game *game, const est_intake_message *m, const char *key,
+			   time_t now);
+
+/*
+ * Answer the mail command of `m` (est_intake_command_of) from `player`,
+ * to their registered address `to` (outbox "receipt-KEY", once per
+ * message): "help" (how to send orders, the commands), "status" (the open
+ * step, whom it awaits, the deadline), "report [N]" (the player's own
+ * report of the latest step or of step N, text with the HTML and the map
+ * attached, through the est_intake_report_fn set; N must be a resolved
+ * step). At most EST_INTAKE_COMMANDS_PER_HOUR answers per player in any
+ * hour (commands.json beside the intake log): the rest are logged, not
+ * answered. Sets "status": "command", "command", "answer": "queued" |
+ * "duplicate" | "limited". Errors: those of est_game_notice; EST_EIO.
+ */
+#define EST_INTAKE_COMMANDS_PER_HOUR 10
+int est_intake_command(json_t *result, est_game *game, const est_intake_message *m,
+		       const char *key, const json_t *player, const char *to, time_t now);
+
+/*
+ * Mail came from the address of player `player` (an id): they read their mail, so a
+ * bounce episode ends (est_game_unreachable_clear); sets "reachable_again":
+ * true in `result` when one did. A record that cannot be read or written
+ * is a warning in game->warnings, not an error: the player's message is
+ * dealt with all the same. Errors: EST_ENOMEM.
+ */
+int est_intake_heard_from(json_t *result, est_game *game, const char *player);
+
+/*
+ * Where the `report` command gets a report: a player's report of a step as
+ * the run mails it (engine.h est_engine_report_parts, above the intake).
+ * The command line sets it before receive and fetch; unset, `report`
+ * answers that reports are not sent by mail command here.
+ */
+typedef int (*est_intake_report_fn)(char **text_out, char **html_out, char **svg_out, est_game *game,
+				    long long step, const json_t *player);
+void est_intake_set_report_fn(est_intake_report_fn fn);
+
 
 /*
  * What was recorded, in the player's words, for a receipt: the file (its

@@ -346,6 +346,12 @@ static void reply_subject(char *out, size_t size, const char *subject)
 			out[i] = ' ';
 }
 
+void est_intake_reply_subject(char *out, size_t size, const char *subject)
+{
+	reply_subject(out, size, subject);
+}
+
+
 /* The receipt's first paragraph: what became of the message as a whole. */
 static void receipt_verdict(est_text *t, est_game *game, const est_intake_message *m, const char *status,
 			    size_t n, const tried *best, const json_t *recorded, int signed_doc)
@@ -647,6 +653,8 @@ int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, s
 		if (!too_large)
 			json_object_set_new(result, "status", json_string("ignored"));
 		json_object_set_new(result, "reason", json_string(m->automated_why));
+		if (m->bounce && !too_large) /* never answered: matched, and the GM told */
+			error = est_intake_take_bounce(result, game, m, key, now);
 	} else if (!m->from) {
 		if (!too_large)
 			json_object_set_new(result, "status", json_string("unanswerable"));
@@ -658,13 +666,22 @@ int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, s
 		error = answered(result, refuse_stranger(game, m, now));
 	} else {
 		char *to = strdup(json_string_value(json_object_get(sender, "email")));
+		char *pid = strdup(json_string_value(json_object_get(sender, "id")));
 
-		if (!to)
+		if (!to || !pid)
 			error = est_error_set(EST_ENOMEM, "out of memory");
 		else if (too_large)
 			error = answered(result, notice_too_large(game, m, key, to, size, limit, now));
+		else if (m->count == 0 && !m->ignored && !m->unread && est_intake_command_of(m))
+			error = answered(result, est_intake_command(result, game, m, key, sender, to, now));
+		else if (est_intake_for_gm(m))
+			error = answered(result, est_intake_forward(result, game, m, key, sender, to, bytes,
+								    parsed, now));
 		else
 			error = handle(result, game, m, key, to, now);
+		if (error == 0)
+			error = est_intake_heard_from(result, game, pid);
+		free(pid);
 		free(to);
 	}
 	if (error == 0 && m->ignored)

@@ -869,6 +869,12 @@ static int put_headers(struct buf *b, const est_mail_message *msg)
 	if ((error = header_mailbox_list(&h, msg->to, "to")) < 0 ||
 	    (error = header_end(&h, "To")) < 0)
 		return error;
+	if (msg->reply_to) {
+		header_start(&h, b, "Reply-To");
+		if ((error = header_mailbox_list(&h, msg->reply_to, "reply_to")) < 0 ||
+		    (error = header_end(&h, "Reply-To")) < 0)
+			return error;
+	}
 	if (msg->subject && *msg->subject) {
 		header_start(&h, b, "Subject");
 		header_text(&h, msg->subject);

@@ -1487,6 +1487,456 @@ static int read_headers(est_intake_message *m, GMimeMessage *msg, const char *re
 	return 0;
 }
 
+/* ---- what a person reads of the message ---- */
+
+/* Cut `s` to at most `max` bytes, at a UTF-8 character boundary. */
+static void cut_utf8(GString *s, size_t max)
+{
+	size_t n = max;
+
+	if (s->len <= max)
+		return;
+	while (n > 0 && ((unsigned char)s->str[n] & 0xC0) == 0x80)
+		n--;
+	g_string_truncate(s, n);
+}
+
+/* `s` as valid UTF-8 (a part that says UTF-8 and is not), U+FFFD for what is not; `s` is consumed. */
+static GString *valid_utf8(GString *s)
+{
+	gchar *valid = g_utf8_make_valid(s->str, (gssize)s->len);
+
+	g_string_assign(s, valid);
+	g_free(valid);
+	return s;
+}
+
+/* The first text part of the message's own body (not of a message it carries): plain, else HTML. */
+static GMimeTextPart *first_text_part(GMimeObject *obj, int html)
+{
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+
+		for (i = 0; i < n; i++) {
+			GMimeTextPart *t = first_text_part(g_mime_multipart_get_part(mp, i), html);
+			if (t)
+				return t;
+		}
+	} else if (GMIME_IS_TEXT_PART(obj) && !g_mime_part_get_filename(GMIME_PART(obj)) &&
+		   g_mime_content_type_is_type(g_mime_object_get_content_type(obj), "text",
+					       html ? "html" : "plain")) {
+		return GMIME_TEXT_PART(obj);
+	}
+	return NULL;
+}
+
+/* The message's text for a person (est_intake_message.text), or NULL. */
+static GString *read_text(GMimeMessage *msg)
+{
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	GMimeTextPart *part = body ? first_text_part(body, 0) : NULL;
+	int html = 0;
+	char *utf8;
+	GString *text;
+
+	if (!part && body && (part = first_text_part(body, 1)))
+		html = 1;
+	if (!part || !(utf8 = g_mime_text_part_get_text(part)))
+		return NULL;
+	text = unix_lines(utf8, strlen(utf8));
+	g_free(utf8);
+	if (html) {
+		GString *plain = html_to_text(text);
+		g_string_free(text, TRUE);
+		text = plain;
+	} else {
+		GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+		const char *format = g_mime_content_type_get_parameter(ct, "format");
+		const char *delsp = g_mime_content_type_get_parameter(ct, "delsp");
+		if (format && !g_ascii_strcasecmp(format, "flowed")) {
+			GString *plain = unflow(text, delsp && !g_ascii_strcasecmp(delsp, "yes"));
+			g_string_free(text, TRUE);
+			text = plain;
+		}
+	}
+	cut_utf8(text, EST_INTAKE_TEXT_MAX);
+	return valid_utf8(text);
+}
+
+/* The names of the attachments (and carried messages), ", "-joined, into `out` up to 1 KiB. */
+static void attachment_names(GMimeObject *obj, GString *out)
+{
+	const char *name = NULL;
+
+	if (out->len > 1024)
+		return;
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+
+		for (i = 0; i < n; i++)
+			attachment_names(g_mime_multipart_get_part(mp, i), out);
+		return;
+	}
+	if (GMIME_IS_MESSAGE_PART(obj)) {
+		GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(obj));
+		name = inner && g_mime_message_get_subject(inner) ? g_mime_message_get_subject(inner)
+								  : "a forwarded message";
+	} else if (GMIME_IS_PART(obj)) {
+		name = g_mime_part_get_filename(GMIME_PART(obj));
+	}
+	if (!name)
+		return;
+	if (out->len)
+		g_string_append(out, ", ");
+	g_string_append(out, name);
+	cut_utf8(out, 1024);
+}
+
+/* ---- bounces ---- */
+
+/* Add the `n` bytes of `s`, trimmed of blanks and angle brackets, to a list once (case-insensitively). */
+static void list_add(char **list, size_t *count, const char *s, size_t n)
+{
+	size_t i;
+
+	while (n && (g_ascii_isspace(*s) || *s == '<'))
+		s++, n--;
+	while (n && (g_ascii_isspace(s[n - 1]) || s[n - 1] == '>'))
+		n--;
+	if (n == 0 || n > 900 || *count == EST_INTAKE_BOUNCE_MAX || memchr(s, '<', n) ||
+	    memchr(s, ' ', n))
+		return;
+	for (i = 0; i < *count; i++)
+		if (strlen(list[i]) == n && !g_ascii_strncasecmp(list[i], s, n))
+			return;
+	if ((list[*count] = dup_len(s, n)))
+		(*count)++;
+}
+
+/* One line of at most 300 bytes of ASCII, blanks collapsed, into a new malloc'd string (NULL for none). */
+static char *one_line(const char *s, size_t n)
+{
+	GString *out = g_string_new(NULL);
+	char *line;
+	size_t i;
+
+	for (i = 0; i < n && out->len < 300; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch < 0x20 || ch == ' ' || ch == 0x7f) {
+			if (out->len && out->str[out->len - 1] != ' ')
+				g_string_append_c(out, ' ');
+		} else if (ch >= 0x80) { /* status fields are ASCII (RFC 3464); others are not trusted */
+			g_string_append_c(out, '?');
+		} else {
+			g_string_append_c(out, (char)ch);
+		}
+	}
+	cut_utf8(out, 300);
+	while (out->len && out->str[out->len - 1] == ' ')
+		g_string_truncate(out, out->len - 1);
+	line = out->len ? strdup(out->str) : NULL;
+	g_string_free(out, TRUE);
+	return line;
+}
+
+/* An enhanced status code (RFC 3463: "5.1.1") in `s`, into out[16]; 0 when there is none. */
+static int find_status(char out[16], const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		int a = 0, b = 0, c = 0, used = 0;
+		if ((p == s || !g_ascii_isdigit(p[-1])) && (*p == '4' || *p == '5') &&
+		    sscanf(p, "%1d.%3d.%3d%n", &a, &b, &c, &used) == 3 && !g_ascii_isdigit(p[used])) {
+			snprintf(out, 16, "%d.%d.%d", a, b, c);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The Message-IDs a text quotes in "Message-ID: <...>" lines (returned headers, a plain bounce's copy). */
+static void quoted_ids(est_intake_bounce *b, const GString *text)
+{
+	const char *p = text->str, *end = text->str + text->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
+		const char *q = p;
+
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '>'))
+			q++;
+		if (eol - q > 11 && !g_ascii_strncasecmp(q, "message-id:", 11)) {
+			const char *lt = memchr(q, '<', (size_t)(eol - q));
+			const char *gt = lt ? memchr(lt, '>', (size_t)(eol - lt)) : NULL;
+			if (lt && gt)
+				list_add(b->ids, &b->id_count, lt + 1, (size_t)(gt - lt - 1));
+		}
+		p = eol + 1;
+	}
+}
+
+/* The value of field `name` in one unfolded block of a delivery-status part, or NULL (g_free). */
+static char *dsn_field(char **lines, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; *lines; lines++)
+		if (!g_ascii_strncasecmp(*lines, name, n) && (*lines)[n] == ':')
+			return g_strstrip(g_strdup(*lines + n + 1));
+	return NULL;
+}
+
+/*
+ * A message/delivery-status part (RFC 3464 2.1): blocks of fields parted
+ * by empty lines, the first per message, the others per recipient. Each
+ * recipient whose Action is "failed" is added; the first one's Status and
+ * Diagnostic-Code are kept. Returns how many failed.
+ */
+static size_t dsn_failed(est_intake_bounce *b, const GString *text)
+{
+	GString *unfolded = unix_lines(text->str, text->len);
+	gchar **blocks, **block;
+	size_t failed = 0;
+
+	/* a continuation line (RFC 5322 folding) joins the line before it */
+	for (size_t i = 0; i + 1 < unfolded->len; i++)
+		if (unfolded->str[i] == '\n' && (unfolded->str[i + 1] == ' ' || unfolded->str[i + 1] == '\t'))
+			unfolded->str[i] = ' ';
+	blocks = g_strsplit(unfolded->str, "\n\n", 64);
+	for (block = blocks; *block; block++) {
+		gchar **lines = g_strsplit(*block, "\n", 64);
+		char *action = dsn_field(lines, "Action"), *rcpt = dsn_field(lines, "Final-Recipient");
+		char *status = dsn_field(lines, "Status"), *diag = dsn_field(lines, "Diagnostic-Code");
+
+		if (action && rcpt && !g_ascii_strncasecmp(action, "failed", 6)) {
+			const char *semi = strchr(rcpt, ';'), *addr = semi ? semi + 1 : rcpt;
+			const char *d = diag && strchr(diag, ';') ? strchr(diag, ';') + 1 : diag;
+
+			failed++;
+			list_add(b->recipients, &b->recipient_count, addr, strlen(addr));
+			if (!b->status && status && *status)
+				b->status = one_line(status, strlen(status));
+			if (!b->diagnostic && d)
+				b->diagnostic = one_line(d, strlen(d));
+		}
+		g_free(action);
+		g_free(rcpt);
+		g_free(status);
+		g_free(diag);
+		g_strfreev(lines);
+	}
+	g_strfreev(blocks);
+	g_string_free(unfolded, TRUE);
+	return failed;
+}
+
+/*
+ * Everything a bounce returns: the delivery-status parts (into `dsn`), the
+ * ids of carried messages and of "Message-ID:" lines in text parts (into
+ * b->ids), and the first text part (the human-readable one) into `human`.
+ */
+static void bounce_walk(GMimeObject *obj, est_intake_bounce *b, GString *dsn, GString **human, int depth)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(obj);
+
+	if (depth > 8)
+		return;
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+
+		for (i = 0; i < n; i++)
+			bounce_walk(g_mime_multipart_get_part(mp, i), b, dsn, human, depth + 1);
+	} else if (GMIME_IS_MESSAGE_PART(obj)) {
+		GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(obj));
+		const char *id = inner ? g_mime_message_get_message_id(inner) : NULL;
+		if (id)
+			list_add(b->ids, &b->id_count, id, strlen(id));
+	} else if (GMIME_IS_PART(obj)) {
+		GString *bytes = part_bytes(GMIME_PART(obj));
+
+		cut_utf8(bytes, OBJECT_SCAN_MAX);
+		if (g_mime_content_type_is_type(ct, "message", "delivery-status") ||
+		    g_mime_content_type_is_type(ct, "message", "global-delivery-status")) {
+			g_string_append_len(dsn, bytes->str, (gssize)bytes->len);
+			g_string_append(dsn, "\n\n");
+		} else if (g_mime_content_type_is_type(ct, "text", "*")) {
+			quoted_ids(b, bytes);
+			if (!*human)
+				*human = unix_lines(bytes->str, bytes->len);
+		}
+		g_string_free(bytes, TRUE);
+	}
+}
+
+/* A plain bounce's own words that delivery failed for good (subject or text); delay warnings are not. */
+static int plain_bounce(const char *subject, const GString *human)
+{
+	static const char *const subjects[] = {
+		"undelivered mail returned to sender", "mail delivery failed", "failure notice",
+		"returned mail", "undeliverable", "delivery status notification (failure)",
+		"mail delivery failure", "delivery failure", "undeliverable mail", NULL};
+	static const char *const texts[] = {
+		"this is the qmail-send program", "this is a permanent error",
+		"could not be delivered to one or more recipients",
+		"i'm sorry to have to inform you that your message could not", NULL};
+	char *s = g_ascii_strdown(subject ? subject : "", -1);
+	char *t = human ? g_ascii_strdown(human->str, (gssize)MIN(human->len, 4096)) : NULL;
+	int yes = 0;
+
+	if (strstr(s, "delay") || strstr(s, "warning"))
+		goto out;
+	for (size_t i = 0; subjects[i] && !yes; i++)
+		yes = strstr(s, subjects[i]) != NULL;
+	for (size_t i = 0; texts[i] && t && !yes; i++)
+		yes = strstr(t, texts[i]) != NULL;
+out:
+	g_free(t);
+	g_free(s);
+	return yes;
+}
+
+/*
+ * The failed recipients a plain bounce names before the copy of the
+ * message: qmail's and Postfix's "<addr>: reason" lines, Exim's indented
+ * "  addr" line followed by more indented lines of reason.
+ */
+static void plain_recipients(est_intake_bounce *b, const GString *human)
+{
+	gchar **lines = g_strsplit(human->str, "\n", 400);
+	size_t i;
+
+	for (i = 0; lines[i]; i++) {
+		const char *l = lines[i], *s = l;
+		char *lower = g_ascii_strdown(l, -1);
+		int stop = strstr(lower, "copy of the message") || strstr(lower, "below this line") ||
+			   strstr(lower, "returned message") || strstr(lower, "original message");
+
+		g_free(lower);
+		if (stop)
+			break;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '<' && strstr(s, ">:") && memchr(s, '@', (size_t)(strstr(s, ">:") - s))) {
+			const char *close = strstr(s, ">:");
+			GString *why = g_string_new(close + 2);
+			for (size_t j = i + 1; lines[j] && (lines[j][0] == ' ' || lines[j][0] == '\t') && j < i + 6; j++)
+				g_string_append_printf(why, " %s", lines[j]);
+			list_add(b->recipients, &b->recipient_count, s + 1, (size_t)(close - s - 1));
+			if (!b->diagnostic)
+				b->diagnostic = one_line(why->str, why->len);
+			g_string_free(why, TRUE);
+		} else if (s != l && strchr(s, '@') && !strpbrk(s, " \t<>:") && lines[i + 1] &&
+			   strspn(lines[i + 1], " \t") > (size_t)(s - l)) {
+			GString *why = g_string_new(NULL);
+			for (size_t j = i + 1; lines[j] && strspn(lines[j], " \t") > (size_t)(s - l) && j < i + 6; j++)
+				g_string_append_printf(why, " %s", lines[j]);
+			list_add(b->recipients, &b->recipient_count, s, strlen(s));
+			if (!b->diagnostic)
+				b->diagnostic = one_line(why->str, why->len);
+			g_string_free(why, TRUE);
+		}
+	}
+	g_strfreev(lines);
+}
+
+static void bounce_free(est_intake_bounce *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->id_count; i++)
+		free(b->ids[i]);
+	for (i = 0; i < b->recipient_count; i++)
+		free(b->recipients[i]);
+	free(b->status);
+	free(b->diagnostic);
+	free(b);
+}
+
+/*
+ * The bounce a message sent by a machine is, or NULL: a delivery-status
+ * report with a failed recipient, else a plain bounce (plain_bounce). The
+ * bounce's own Message-ID is never taken as a returned one.
+ */
+static est_intake_bounce *read_bounce(GMimeMessage *msg, const est_intake_message *m)
+{
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	est_intake_bounce *b = calloc(1, sizeof(*b));
+	GString *dsn = g_string_new(NULL), *human = NULL;
+	int bounce = 0;
+	char status[16];
+
+	if (!b || !body)
+		goto out;
+	bounce_walk(body, b, dsn, &human, 0);
+	if (dsn->len) {
+		b->standard = 1;
+		bounce = dsn_failed(b, dsn) > 0; /* only delayed, relayed or delivered: no bounce */
+	} else if (plain_bounce(m->subject, human)) {
+		bounce = 1;
+		if (human)
+			plain_recipients(b, human);
+		if (!b->status && b->diagnostic && find_status(status, b->diagnostic))
+			b->status = strdup(status);
+		if (!b->status && human && find_status(status, human->str)) {
+			b->status = strdup(status);
+			/* no reason beside a recipient (Sendmail's transcript): the line with the code */
+			if (!b->diagnostic) {
+				const char *at = strstr(human->str, status), *start = at, *end = at;
+				while (start > human->str && start[-1] != '\n')
+					start--;
+				end += strcspn(end, "\n");
+				b->diagnostic = one_line(start, (size_t)(end - start));
+			}
+		}
+		if (!b->status)
+			b->status = strdup("5.0.0");
+	}
+	for (size_t i = 0; bounce && m->message_id && i < b->id_count; i++) {
+		if (strcmp(b->ids[i], m->message_id) == 0) {
+			free(b->ids[i]);
+			b->ids[i] = b->ids[--b->id_count];
+			break;
+		}
+	}
+out:
+	g_string_free(dsn, TRUE);
+	if (human)
+		g_string_free(human, TRUE);
+	if (!bounce) {
+		bounce_free(b);
+		b = NULL;
+	}
+	return b;
+}
+
+/* The message's Date, text, attachments' names and, when a machine sent it, the bounce it is. */
+static int read_for_people(est_intake_message *m, GMimeMessage *msg)
+{
+	const char *date = g_mime_object_get_header(GMIME_OBJECT(msg), "Date");
+	GMimeObject *body = g_mime_message_get_mime_part(msg);
+	GString *names = g_string_new(NULL), *text = NULL;
+	int error = 0;
+
+	if (date) /* NULL from one_line: a blank Date, which is none */
+		m->date = one_line(date, strlen(date));
+	if (!m->unread && (text = read_text(msg)) && !(m->text = strdup(text->str)))
+		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+	if (!error && !m->unread && body)
+		attachment_names(body, names);
+	if (!error && names->len && !(m->attachments = strdup(valid_utf8(names)->str)))
+		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
+	if (!error && m->automated && !m->unread)
+		m->bounce = read_bounce(msg, m);
+	if (text)
+		g_string_free(text, TRUE);
+	g_string_free(names, TRUE);
+	return error;
+}
+
 /* The length of the header section: up to and with the empty line that ends it, or all. */
 static size_t header_section(const char *s, size_t len)
 {
@@ -1591,6 +2041,8 @@ int est_intake_parse(est_intake_message **out, const char *bytes, size_t len,
 		goto out;
 	}
 done:
+	if (error == 0)
+		error = read_for_people(m, msg);
 	if (error < 0)
 		goto out;
 	*out = m;
@@ -1634,5 +2086,9 @@ void est_intake_free(est_intake_message *m)
 	free(m->automated_why);
 	free(m->unread);
 	free(m->truncated);
+	free(m->date);
+	free(m->text);
+	free(m->attachments);
+	bounce_free(m->bounce);
 	free(m);
 }

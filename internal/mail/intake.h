@@ -96,6 +96,37 @@ typedef struct {
 	int wrapped;
 } est_intake_candidate;
 
+/* What a bounce lists: at most this many returned Message-IDs and failed recipients. */
+#define EST_INTAKE_BOUNCE_MAX 8
+/* The text of a message kept for a person (est_intake_message.text): at most this many bytes. */
+#define EST_INTAKE_TEXT_MAX (64 * 1024)
+
+/*
+ * A report that mail could not be delivered (a bounce): an RFC 3464
+ * delivery status notification (multipart/report; report-type=
+ * delivery-status) with at least one recipient whose Action is "failed",
+ * or one of the common non-standard shapes (qmail's "Hi. This is the
+ * qmail-send program", Exim's "Mail delivery failed: returning message to
+ * sender", Postfix's and Sendmail's plain "Undelivered Mail Returned to
+ * Sender" and "Returned mail") sent by a machine. A report that delivery
+ * is only delayed (Action "delayed", "Warning: message ... delayed") or
+ * succeeded is not one. Nothing in it is verified: the caller matches the
+ * returned Message-IDs against the mail it sent.
+ */
+typedef struct {
+	/* The Message-IDs (without angle brackets) of the returned message or headers. */
+	char *ids[EST_INTAKE_BOUNCE_MAX];
+	size_t id_count;
+	/* The recipients that failed, addr-spec only: Final-Recipient, or what a plain bounce names. */
+	char *recipients[EST_INTAKE_BOUNCE_MAX];
+	size_t recipient_count;
+	/* The first failed recipient's status ("5.1.1"), "5.0.0" when a plain bounce gives none. */
+	char *status;
+	/* Its Diagnostic-Code or the plain bounce's reason: one line, at most 300 bytes; NULL if none. */
+	char *diagnostic;
+	int standard; /* 1 for an RFC 3464 report, 0 for a plain one */
+} est_intake_bounce;
+
 typedef struct {
 	/*
 	 * The first From address, addr-spec only ("a@b.org"), in the form
@@ -111,6 +142,19 @@ typedef struct {
 	char *reply_to;   /* Reply-To's first address if present, else `from` (NULL with it) */
 	char *message_id; /* without angle brackets; NULL if the message has none */
 	char *subject;    /* decoded to UTF-8; NULL if the message has none */
+	char *date;       /* the Date field as written (unfolded); NULL if the message has none */
+	/*
+	 * The message's text for a person, UTF-8 with LF line ends: its first
+	 * text/plain part (else its first HTML part, made text), at most
+	 * EST_INTAKE_TEXT_MAX bytes cut at a character; NULL when it has none
+	 * (or its body was not read, `unread`). What the GM is shown of a
+	 * player's message that holds no orders.
+	 */
+	char *text;
+	/* The names of its attachments, ", "-joined, at most 1 KiB; NULL when none. */
+	char *attachments;
+	/* A delivery failure report (est_intake_bounce), or NULL when the message is none. */
+	est_intake_bounce *bounce;
 	/*
 	 * 1 if the message was sent by a machine and must never be answered
 	 * (auto-replies, bounces, mailing lists), else 0. `automated_why`
@@ -160,6 +204,8 @@ typedef struct {
  * X-Autoreply or X-Autorespond present. Candidates are still listed.
  *
  * A message without any order gives 0 and a message with count 0.
+ * Its text, attachments' names and, for a bounce, what it reports are
+ * read too (`text`, `attachments`, `bounce`).
  * On success *out is the caller's, to free with est_intake_free.
  *
  * Where mail ends: `bytes` is mail when, after an optional mbox "From "

@@ -49,6 +49,13 @@ typedef struct {
 	 * comes from someone else's mail.
 	 */
 	const char *in_reply_to;
+	/*
+	 * Where answers should go when not to `from` (one mailbox, as `to`
+	 * takes it), written as Reply-To; NULL for none. A player's message
+	 * passed on to the GM names the player, so that the GM's answer goes
+	 * to the player and not to the game's orders address.
+	 */
+	const char *reply_to;
 	const est_mail_attachment *attachments;
 	size_t attachment_count;
 } est_mail_message;
@@ -58,7 +65,8 @@ typedef struct {
  * new buffer *eml_out of *eml_len bytes (NUL-terminated too; caller frees
  * with free()).
  *
- * Headers: Date (from msg->date, "+0000"), From, To, Subject (RFC 2047
+ * Headers: Date (from msg->date, "+0000"), From, To, Reply-To (when
+ * given), Subject (RFC 2047
  * encoded-words when it holds anything but printable ASCII), Message-ID,
  * MIME-Version, Auto-Submitted: auto-generated. Display names that are not
  * ASCII become encoded-words, ASCII ones with specials are quoted. Header
@@ -189,6 +197,20 @@ int est_mail_outbox_has(int *found_out, const char *home, const char *game, cons
  */
 int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, const char *game,
 			 const char *which);
+
+/*
+ * The message of `game`'s sent/ folder whose Message-ID is `message_id`
+ * (without angle brackets): its name into *name_out and the recipients of
+ * its envelope into *rcpts_out (*rcpt_count of them), all new (free the
+ * name with free(), the list with est_mail_names_free). Found by reading
+ * each sent message's header, not by taking the id apart, so any form of
+ * Message-ID is found; a bounce, which is rare, costs a read of the first
+ * 8 KiB of every message sent (our headers are well under 1 KiB). Not found: 0, with *name_out NULL.
+ *
+ * Errors: EST_EINVAL (bad home or game); EST_EIO; EST_ENOMEM.
+ */
+int est_mail_outbox_find(char **name_out, char ***rcpts_out, size_t *rcpt_count, const char *home,
+			 const char *game, const char *message_id);
 
 /* Free what est_mail_outbox_list returned. NULL is fine. */
 void est_mail_names_free(char **names, size_t count);

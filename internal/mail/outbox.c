@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -423,4 +424,108 @@ int est_mail__outbox_pending(char ***names_out, size_t *count, char ***lone_out,
 	*lone_out = s.envelopes;
 	*lone_count = s.envelope_count;
 	return 0;
+}
+
+/* Does the header section of `eml` (at most its first `len` bytes) hold Message-ID <id>? */
+static int has_message_id(const char *eml, size_t len, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (size_t i = 0; i + 12 < len; i++) {
+		if (i > 0 && eml[i - 1] != '\n')
+			continue;
+		if (eml[i] == '\r' || eml[i] == '\n')
+			return 0; /* the empty line: the header ends */
+		if (strncasecmp(eml + i, "Message-ID:", 11) != 0)
+			continue;
+		const char *v = eml + i + 11, *end = eml + len;
+		/* our own header: one value, maybe folded onto the next line */
+		while (v < end && (*v == ' ' || *v == '\t' || *v == '\r' || *v == '\n'))
+			v++;
+		return v + n + 2 <= end && v[0] == '<' && memcmp(v + 1, id, n) == 0 && v[n + 1] == '>';
+	}
+	return 0;
+}
+
+/* The first `max` bytes of a file (fewer when it is shorter) into buf; their number, or -1. */
+static ssize_t read_head(char *buf, size_t max, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, max, f);
+	fclose(f);
+	return (ssize_t)n;
+}
+
+/* The "to" addresses of an envelope file, as new strings. */
+static int envelope_rcpts(char ***rcpts_out, size_t *count, const char *path)
+{
+	json_t *env = json_load_file(path, 0, NULL), *to = json_object_get(env, "to"), *v;
+	char **list = NULL;
+	size_t i, n = json_array_size(to);
+	int error = 0;
+
+	*rcpts_out = NULL;
+	*count = 0;
+	if (n && !(list = calloc(n, sizeof(*list)))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	json_array_foreach(to, i, v) {
+		if (json_is_string(v) && !(list[(*count)++] = strdup(json_string_value(v)))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	*rcpts_out = list;
+	list = NULL;
+out:
+	if (list)
+		est_mail_names_free(list, *count), *count = 0;
+	json_decref(env);
+	return error;
+}
+
+int est_mail_outbox_find(char **name_out, char ***rcpts_out, size_t *rcpt_count, const char *home,
+			 const char *game, const char *message_id)
+{
+	char **names = NULL, *dir = NULL, *path = NULL, head[8192];
+	size_t count = 0;
+	int error;
+
+	*name_out = NULL;
+	*rcpts_out = NULL;
+	*rcpt_count = 0;
+	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0 ||
+	    (error = est_mail_outbox_list(&names, &count, home, game, "sent")) < 0)
+		goto out;
+	for (size_t i = 0; i < count && !*name_out; i++) {
+		ssize_t n;
+
+		free(path);
+		if (!(path = outbox_path(dir, "sent", names[i], ".eml"))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		if ((n = read_head(head, sizeof(head), path)) <= 0 ||
+		    !has_message_id(head, (size_t)n, message_id))
+			continue;
+		free(path);
+		if (!(path = outbox_path(dir, "sent", names[i], ".json")) || !(*name_out = strdup(names[i]))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			goto out;
+		}
+		if ((error = envelope_rcpts(rcpts_out, rcpt_count, path)) < 0) {
+			free(*name_out);
+			*name_out = NULL;
+		}
+	}
+out:
+	free(path);
+	free(dir);
+	est_mail_names_free(names, count);
+	return error;
 }

@@ -101,18 +101,13 @@ int est_in_civil_disorder(int *out, est_game *game, const char *player)
 	return 0;
 }
 
-/* Tell the GM, once per `name`, at the game's sender address (git config estafette.sender). */
+/* Tell the GM, once per `name`, at the GM's own address (git config estafette.gmaddress). */
 static void notify_gm(est_game *game, const char *name, const char *subject, const char *text, time_t now)
 {
-	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
-	char *to = sender ? est_mail_address_of(sender) : NULL;
-
-	if (to && text && est_game_notice(game, name, to, subject, text, NULL, now, NULL, 0) < 0) {
+	if (text && est_game_gm_notice(NULL, game, name, subject, text, NULL, NULL, now, NULL, 0) < 0) {
 		est_game_warn(game, "could not queue a notice to the GM: %s", est_error_message());
 		est_error_clear();
 	}
-	free(to);
-	free(sender);
 }
 
 /* The outage notice, once per step (outbox name NNNN-outage). */

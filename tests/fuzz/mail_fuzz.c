@@ -20,6 +20,17 @@ static void check_message(const est_intake_message *m)
 		fprintf(stderr, "fuzz: intake message lacks a field intake.h promises\n");
 		abort();
 	}
+	/* A bounce lists what intake.h promises: a status, ids and recipients within the bound. */
+	if (m->bounce && (!m->bounce->status || m->bounce->id_count > EST_INTAKE_BOUNCE_MAX ||
+			  m->bounce->recipient_count > EST_INTAKE_BOUNCE_MAX || !m->automated ||
+			  (m->bounce->diagnostic && strchr(m->bounce->diagnostic, '\n')))) {
+		fprintf(stderr, "fuzz: intake bounce is not as intake.h describes\n");
+		abort();
+	}
+	if (m->text && strlen(m->text) > EST_INTAKE_TEXT_MAX) {
+		fprintf(stderr, "fuzz: intake text over EST_INTAKE_TEXT_MAX\n");
+		abort();
+	}
 	for (i = 0; i < m->count; i++) {
 		const est_intake_candidate *c = &m->candidates[i];
 		size_t j;

@@ -94,6 +94,17 @@ for style in reply forward; do
 		--from "France player <france@example.org>" --to "GM <gm@example.org>" > "$corpus/mail/$style.eml"
 done
 
+# mail for the GM: players' mail without orders as four clients write it, and the
+# servers' bounces of tests/mail/bounces/ with their placeholders filled in.
+for style in thunderbird gmail outlook iphone; do
+	"$PY" "$top/tests/helpers/make_mail.py" "$style" --from "France player <france@example.org>" \
+		--to "Game <orders@example.org>" --subject "Away" > "$corpus/mail/client-$style.eml"
+done
+for f in "$top"/tests/mail/bounces/*.eml; do
+	sed -e 's/{MSGID}/abc.0001.france@estafette/g' -e 's/{RCPT}/france@example.org/g' \
+		-e 's/{ORDERS}/orders@example.org/g' "$f" > "$corpus/mail/bounce-$(basename "$f")"
+done
+
 # mustache: TEMPLATE NUL DATA NUL PARTIAL: each project template with data
 # in the shape reports give, and the partial and delimiter forms.
 data='{"game": "ne-demo", "step": 7, "title": "Turn <7> & more", "over": false, "winner": null,

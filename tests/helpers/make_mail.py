@@ -28,6 +28,12 @@ STYLEs (each mimics one client habit):
   bounce         multipart/report from MAILER-DAEMON, Return-Path <>, original attached
   list           sent through a mailing list (List-Id)
   none           an ordinary mail without any order
+  thunderbird, gmail, outlook, iphone
+                 a player's mail without orders (--subject, --text) as that client
+                 writes it: Thunderbird's format=flowed text + HTML, Gmail's
+                 <div dir="ltr"> alternative, Outlook's MsoNormal HTML with
+                 Thread-Topic, the iPhone's quoted-printable "Sent from my iPhone";
+                 --attach FILE adds an attachment; --order and --sig are not needed
   many-pasted    every order of --order and --more pasted in the body, each with its
                  signature (FILE.sig), then --copies forged ones: --order with "seq"
                  raised and --sig pasted after it (a signature over other bytes)
@@ -38,12 +44,12 @@ STYLEs (each mimics one client habit):
   sig-attached   the order pasted in the body, its signature attached as signature.asc
   wrapped        the body hard-wrapped at 72 columns (Outlook, Gmail plain text)
   truncated      the attachments style cut off in transit, inside the signature
-  gmail          Gmail: multipart/alternative, the plain part hard-wrapped at 78 and
+  gmail-orders   Gmail: multipart/alternative, the plain part hard-wrapped at 78 and
                  the HTML one in <div dir="ltr"> with <br>, in multipart/mixed with
                  both files attached as application/octet-stream
-  iphone         iPhone Mail: "Sent from my iPhone", format=flowed, delsp=yes, the
+  iphone-orders  iPhone Mail: "Sent from my iPhone", format=flowed, delsp=yes, the
                  files attached inline (Content-Disposition: inline; filename=...)
-  outlook        Outlook: CRLF, multipart/mixed around multipart/alternative (plain
+  outlook-orders Outlook: CRLF, multipart/mixed around multipart/alternative (plain
                  and MsoNormal HTML), the files as application/octet-stream base64
 """
 import textwrap
@@ -66,12 +72,17 @@ STYLES = ["plain", "attachments", "both", "alternative", "html-only", "qp", "bas
           "attach-paste-sig", "attach-other-sig", "forward",
           "forward-inline", "autoreply", "bounce", "list", "none", "many-pasted",
           "many-attached", "text-attachment", "renamed", "sig-attached", "wrapped", "truncated",
-          "gmail", "iphone", "outlook"]
+          "gmail-orders", "iphone-orders", "outlook-orders", "thunderbird", "gmail", "outlook", "iphone"]
+CLIENTS = ("thunderbird", "gmail", "outlook", "iphone")
 
 p = argparse.ArgumentParser()
 p.add_argument("style", choices=STYLES)
-p.add_argument("--order", required=True)
-p.add_argument("--sig", required=True)
+p.add_argument("--order")
+p.add_argument("--sig")
+p.add_argument("--subject", default="Question")
+p.add_argument("--text", default="I am away next week: please hold my orders as they are.")
+p.add_argument("--attach", help="a file attached (client styles)")
+p.add_argument("--header", action="append", default=[], help="NAME: VALUE added (client styles)")
 p.add_argument("--from", dest="sender", required=True)
 p.add_argument("--to", required=True)
 p.add_argument("--older")
@@ -86,7 +97,9 @@ def read(path):
         return f.read()
 
 
-order_b, sig_b = read(a.order), read(a.sig)
+if a.style not in CLIENTS and not (a.order and a.sig):
+    p.error(a.style + " needs --order and --sig")
+order_b, sig_b = (read(a.order), read(a.sig)) if a.order else (b"", b"")
 order, sig = order_b.decode("utf-8"), sig_b.decode("ascii")
 if a.style in ("reply", "reply-nested", "html-reply", "forward", "forward-inline"):
     if not (a.older and a.older_sig):
@@ -212,11 +225,11 @@ elif s == "wrapped":
         lines.extend(textwrap.wrap(line, 72, break_long_words=False, break_on_hyphens=False)
                      or [""])
     msg = headers(text_part("\n".join(lines)))
-elif s in ("gmail", "outlook"):
+elif s in ("gmail-orders", "outlook-orders"):
     msg = headers(MIMEMultipart("mixed"))
     alt = MIMEMultipart("alternative")
     note = "Orders attached.\n\nVive l'Empereur !\n"
-    if s == "gmail":
+    if s == "gmail-orders":
         alt.attach(text_part("\n".join(textwrap.fill(l, 78) for l in note.split("\n"))))
         alt.attach(MIMEText('<div dir="ltr">' + html.escape(note).replace("\n", "<br>")
                             + "</div>\n", "html", "utf-8"))
@@ -226,7 +239,7 @@ elif s in ("gmail", "outlook"):
     msg.attach(alt)
     msg.attach(attachment(order_b, "orders.json", "application", "octet-stream"))
     msg.attach(attachment(sig_b, "orders.json.sig", "application", "octet-stream"))
-elif s == "iphone":
+elif s == "iphone-orders":
     msg = headers(MIMEMultipart("mixed"))
     msg.attach(text_part(flow("Here are my orders.\n\nSent from my iPhone\n", 78),
                          format="flowed", delsp="yes"))
@@ -339,10 +352,49 @@ elif s in ("many-pasted", "many-attached"):
         for i, (o, g) in enumerate(pairs):
             msg.attach(attachment(o, "orders-%d.json" % i, "application", "json"))
             msg.attach(attachment(g, "orders-%d.json.sig" % i, "application", "octet-stream"))
+elif s in CLIENTS:
+    text = a.text.replace("\\n", "\n") + "\n"
+    if s == "thunderbird":
+        body = MIMEMultipart("alternative")
+        body.attach(text_part(flow(text), format="flowed"))
+        body.attach(MIMEText("<!DOCTYPE html>\n<html>\n  <head>\n    <meta http-equiv=\"content-type\" "
+                             "content=\"text/html; charset=UTF-8\">\n  </head>\n  <body>\n    <p>"
+                             + html.escape(text).replace("\n", "<br>\n") + "</p>\n  </body>\n</html>\n",
+                             "html", "utf-8"))
+    elif s == "gmail":
+        body = MIMEMultipart("alternative")
+        body.attach(text_part(text))
+        body.attach(MIMEText('<div dir="ltr">' + html.escape(text).replace("\n", "<br>")
+                             + "</div>\n", "html", "utf-8"))
+    elif s == "outlook":
+        body = MIMEMultipart("alternative")
+        body.attach(text_part(text, cte="quoted-printable"))
+        body.attach(MIMEText(outlook_html(text), "html", "utf-8"))
+    else:
+        body = text_part(text + "\nSent from my iPhone\n", cte="quoted-printable")
+    if a.attach:
+        msg = MIMEMultipart("mixed")
+        msg.attach(body)
+        name = a.attach.rsplit("/", 1)[-1]
+        msg.attach(attachment(read(a.attach), name, "application", "octet-stream"))
+    else:
+        msg = body
+    msg = headers(msg, a.subject)
+    if s == "thunderbird":
+        msg["User-Agent"] = "Mozilla Thunderbird"
+    elif s == "outlook":
+        msg["Thread-Topic"] = a.subject
+        msg["X-MS-Has-Attach"] = "yes" if a.attach else ""
+        msg["X-Mailer"] = "Microsoft Outlook 16.0"
+    elif s == "iphone":
+        msg["X-Mailer"] = "iPhone Mail (21A329)"
+    for h in a.header:
+        name, _, value = h.partition(":")
+        msg[name.strip()] = value.strip()
 else:  # none
     msg = headers(text_part("See you at the next step. No orders from me this time.\n"))
 
-linesep = "\r\n" if s in ("crlf", "bom", "outlook") else "\n"
+linesep = "\r\n" if s in ("crlf", "bom", "outlook-orders") else "\n"
 out = msg.as_bytes(policy=email.policy.compat32.clone(linesep=linesep, max_line_length=0))
 if s == "truncated":
     out = out[:out.rindex(b"\n--") - 100]  # inside the signature's base64, the last part

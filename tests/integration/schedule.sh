@@ -138,7 +138,16 @@ run out $S0 >/dev/null
 	fail "not both awaited: $(status out $S0)"
 out=$(run out $((S0 + 25 * H)) 2>&1)
 grep -q "nothing due" <<<"$out" && grep -q "2 of 2 awaited players sent nothing" <<<"$out" || fail "no outage guard: $out"
-ls "$ESTAFETTE_HOME/outbox/so-28/pending/"*-outage.eml >/dev/null 2>&1 || fail "the GM was not told of the outage"
+# No GM address yet: the notice is kept for the GM, never mailed to the orders address.
+ls "$ESTAFETTE_HOME/games/so-28/gm-notices/"*-outage.txt >/dev/null 2>&1 || fail "the outage notice was not kept"
+grep -q "estafette.gmaddress is not set" <<<"$out" || fail "the run did not say notices cannot reach the GM: $out"
+ls "$ESTAFETTE_HOME/outbox/so-28/pending/"*-outage.eml >/dev/null 2>&1 && fail "an outage notice queued with no GM address"
+# With one, the next step's outage notice goes to it (docs/mail.md "Two addresses").
+git -C out config estafette.gmaddress "GM <gm@example.net>"
+rm "$ESTAFETTE_HOME/games/so-28/gm-notices/"*-outage.txt
+run out $((S0 + 25 * H)) >/dev/null 2>&1
+grep -qi "^To: gm@example.net" "$ESTAFETTE_HOME/outbox/so-28/pending/"*-outage.eml 2>/dev/null ||
+	fail "the outage notice did not go to the GM's address"
 run out $((S0 + 25 * H)) --force | grep -q "resolved step 4" || fail "--force did not pass the outage guard"
 manifest out 4 | grep -q "outage guard" || fail "the manifest does not record the forced outage"
 unset ESTAFETTE_COMMIT_TIME
@@ -150,7 +159,7 @@ out=$(run clock $((T0 + 100 * H)) 2>&1)
 grep -q "nothing due" <<<"$out" && grep -q "jumped forwards" <<<"$out" || fail "a jump of 100 hours went unnoticed: $out"
 out=$(run clock $((T0 - 5 * H)) 2>&1)
 grep -q "went backwards" <<<"$out" || fail "a clock that went backwards went unnoticed: $out"
-ls "$ESTAFETTE_HOME/outbox/clock/pending/"clock-*.eml >/dev/null 2>&1 || fail "the GM was not told of the clock"
+ls "$ESTAFETTE_HOME/games/clock/gm-notices/"clock-*.txt >/dev/null 2>&1 || fail "the GM was not told of the clock"
 run clock $((T0 + 100 * H)) --confirm-clock | grep -q "resolved step 2" || fail "--confirm-clock did not resolve"
 run clock $((T0 + 101 * H)) >/dev/null 2>clock.err
 grep -q "jumped\|backwards" clock.err && fail "the confirmed clock is still doubted: $(cat clock.err)"

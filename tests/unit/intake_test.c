@@ -229,9 +229,9 @@ static void test_windows_file(void **state)
 /* Orders pasted, signature attached under a name of its own; files renamed past a filter. */
 static void test_paired_by_content(void **state)
 {
-	check_single("gmail", "attachment orders.json");
-	check_single("iphone", "attachment orders.json");
-	check_single("outlook", "attachment orders.json");
+	check_single("gmail-orders", "attachment orders.json");
+	check_single("iphone-orders", "attachment orders.json");
+	check_single("outlook-orders", "attachment orders.json");
 	check_single("sig-attached", "body");
 	check_single("renamed", "attachment orders.txt");
 	check_single("text-attachment", "attachment orders.json");
@@ -617,6 +617,98 @@ static void test_too_many_boundaries(void **state)
 	free(msg);
 }
 
+/* A bounce of tests/mail/bounces/, its placeholders filled in as gm_mail.sh fills them, parsed. */
+static est_intake_message *parse_bounce(const char *fixture)
+{
+	est_intake_message *m = NULL;
+	char *name = est_strdup_printf("%s.eml", fixture), *eml;
+	size_t len;
+
+	assert_true(run("sed -e 's/{MSGID}/abc.0001.france@estafette/g' -e 's/{RCPT}/france@example.org/g' "
+			"-e 's/{ORDERS}/orders@example.org/g' %s/tests/mail/bounces/%s.eml > %s/%s",
+			EST_SOURCE_DIR, fixture, dir, name));
+	eml = read_file(&len, name);
+	if (est_intake_parse(&m, eml, len, NULL) < 0)
+		fail_msg("%s: %s", fixture, est_error_message());
+	assert_int_equal(m->automated, 1);
+	free(eml);
+	free(name);
+	return m;
+}
+
+/* A bounce of our message to france, with its status; `recipients` 0: it names none. */
+static void check_bounce(const char *fixture, const char *status, int standard, int recipients)
+{
+	est_intake_message *m = parse_bounce(fixture);
+	const est_intake_bounce *b = m->bounce;
+
+	if (!b)
+		fail_msg("%s: not read as a bounce", fixture);
+	assert_int_equal(b->standard, standard);
+	assert_int_equal(b->id_count, 1);
+	assert_string_equal(b->ids[0], "abc.0001.france@estafette");
+	assert_int_equal(b->recipient_count, recipients);
+	if (recipients)
+		assert_string_equal(b->recipients[0], "france@example.org");
+	assert_string_equal(b->status, status);
+	assert_non_null(b->diagnostic);
+	assert_null(strchr(b->diagnostic, '\n'));
+	est_intake_free(m);
+}
+
+static void test_bounces(void **state)
+{
+	check_bounce("postfix", "5.1.1", 1, 1);
+	check_bounce("gmail", "5.1.1", 1, 1);
+	check_bounce("exim", "5.2.2", 0, 1);
+	check_bounce("qmail", "5.1.1", 0, 1);
+	check_bounce("sendmail", "5.1.2", 0, 0);
+}
+
+/* Delay warnings are machines' mail, never bounces. */
+static void test_delays_are_no_bounces(void **state)
+{
+	static const char *const delays[] = {"postfix-delayed", "exim-delayed"};
+
+	for (size_t i = 0; i < 2; i++) {
+		est_intake_message *m = parse_bounce(delays[i]);
+		if (m->bounce)
+			fail_msg("%s: a delay read as a bounce", delays[i]);
+		est_intake_free(m);
+	}
+}
+
+/* A player's mail without orders, as each client writes it: its text and attachments for the GM. */
+static void test_clients_text(void **state)
+{
+	static const char *const clients[] = {"thunderbird", "gmail", "outlook", "iphone"};
+
+	write_file("map.txt", "a map\n", 6);
+	for (size_t i = 0; i < 4; i++) {
+		est_intake_message *m = NULL;
+		char *eml, *attach = est_strdup_printf("--attach %s/map.txt", dir);
+		size_t len;
+
+		assert_true(run("/usr/bin/python3 %s/tests/helpers/make_mail.py %s --from " FROM
+				" --to gm@example.org --subject 'Away' --text 'Away next week,\\nback on the 9th.' "
+				"%s > %s/c.eml", EST_SOURCE_DIR, clients[i], i == 3 ? attach : "", dir));
+		free(attach);
+		eml = read_file(&len, "c.eml");
+		assert_int_equal(est_intake_parse(&m, eml, len, NULL), 0);
+		assert_int_equal(m->count, 0);
+		assert_null(m->bounce);
+		if (!m->text || !strstr(m->text, "Away next week,\nback on the 9th."))
+			fail_msg("%s: text %s", clients[i], m->text ? m->text : "(none)");
+		assert_non_null(m->date);
+		if (i == 3)
+			assert_string_equal(m->attachments, "map.txt");
+		else
+			assert_null(m->attachments);
+		est_intake_free(m);
+		free(eml);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -656,6 +748,9 @@ int main(void)
 		cmocka_unit_test(test_object_from_member),
 		cmocka_unit_test(test_quoted_local_parts),
 		cmocka_unit_test(test_too_many_boundaries),
+		cmocka_unit_test(test_bounces),
+		cmocka_unit_test(test_delays_are_no_bounces),
+		cmocka_unit_test(test_clients_text),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
