@@ -28,6 +28,8 @@
 #define QUOTE_LINE_MAX 200
 /* The commands' record beside the intake log: answers given per player, for the hourly limit. */
 #define COMMANDS_FILE "commands.json"
+/* The largest message passed on whole (original.eml) to the GM; above, its text only. */
+#define FORWARD_ATTACH_MAX ((size_t)256 << 10)
 #define HOUR 3600
 
 static est_intake_report_fn report_fn;
@@ -131,26 +133,96 @@ int est_intake_for_gm(const est_intake_message *m)
 	       !has_ci(m->attachments, ".json") && !has_ci(m->attachments, ".sig");
 }
 
+/* ---- the hourly limits (commands.json) ---- */
+
+/*
+ * Mail from a player's address is unsigned: anyone can forge it. So what
+ * it makes the game do is limited per player and per kind ("PLAYER/help",
+ * "PLAYER/forward"): a forger can use up a kind, never another, and never
+ * the player's orders.
+ */
+/* The answers given in `slot` ("PLAYER/KIND") in the hour before `now`, from the record `doc`. */
+static size_t answers_this_hour(json_t *doc, const char *slot, time_t now)
+{
+	json_t *times = json_object_get(doc, slot), *kept = json_array(), *v;
+	size_t i;
+
+	json_array_foreach(times, i, v)
+		if (json_integer_value(v) > (json_int_t)now - HOUR && json_integer_value(v) <= (json_int_t)now)
+			json_array_append(kept, v);
+	json_object_set_new(doc, slot, kept);
+	return json_array_size(kept);
+}
+
+static int load_commands(json_t **out, char **path_out, est_game *game)
+{
+	char *path = est_game_home_path(game, COMMANDS_FILE), *text = NULL;
+	size_t len;
+	int error;
+
+	*out = NULL;
+	*path_out = path;
+	if (!path)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_file_read(&text, &len, path, 1 << 20)) == EST_ENOTFOUND) {
+		est_error_clear();
+		error = 0;
+	}
+	/* a record that does not parse only lifts the limit for an hour: start it again */
+	if (error == 0 && (!text || !(*out = json_loadb(text, len, 0, NULL)) || !json_is_object(*out))) {
+		json_decref(*out);
+		*out = json_object();
+	}
+	free(text);
+	return error;
+}
+
+/* Note one answer in `slot` at `now` and write the record (atomically). */
+static int rate_note(json_t *doc, const char *path, const char *slot, time_t now)
+{
+	json_t *times = json_object_get(doc, slot);
+	char *saved;
+	int error;
+
+	if (!times)
+		json_object_set_new(doc, slot, times = json_array());
+	json_array_append_new(times, json_integer((json_int_t)now));
+	if (!(saved = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	error = est_file_write_atomic(path, saved, strlen(saved), 0600);
+	free(saved);
+	return error;
+}
+
 int est_intake_forward(json_t *result, est_game *game, const est_intake_message *m, const char *key,
 		       const json_t *player, const char *to, const char *bytes, size_t len, time_t now)
 {
-	char name[80], subject[QUOTE_LINE_MAX + 100], line[QUOTE_LINE_MAX + 1], answer[200];
-	char *in_reply_to = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
+	char name[80], subject[QUOTE_LINE_MAX + 100], line[QUOTE_LINE_MAX + 1], answer[200], slot[160];
+	char *in_reply_to = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL, *path = NULL;
 	est_text t = {0}, r = {0};
 	est_mail_attachment original = {.filename = "original.eml",
 					.content_type = "application/octet-stream",
 					.data = bytes, .len = len};
-	/* its text shows all of it unless it has attachments or no text */
-	int attach = m->attachments || !m->text, held = 0, error;
+	/* its text shows all of it unless it has attachments or no text; a large one is not relayed */
+	int attach = (m->attachments || !m->text) && len <= FORWARD_ATTACH_MAX, held = 0, error;
+	json_t *doc = NULL;
 
 	if (m->message_id && !in_reply_to)
 		return est_error_set(EST_ENOMEM, "out of memory");
+	snprintf(slot, sizeof(slot), "%s/forward", player_field(player, "id"));
+	if ((error = load_commands(&doc, &path, game)) < 0)
+		goto out;
+	json_object_set_new(result, "status", json_string("forwarded"));
+	if (answers_this_hour(doc, slot, now) >= EST_INTAKE_FORWARDS_PER_HOUR) {
+		json_object_set_new(result, "gm", json_string("limited"));
+		goto out;
+	}
 	one_line(line, sizeof(line), m->subject ? m->subject : "(no subject)");
 	snprintf(subject, sizeof(subject), "[%s] from %s: %s", game_id(game), player_field(player, "id"), line);
 	est_text_add(&t, "%s (player %s, %s) wrote to the game's orders address. The message holds no "
 		     "orders, so the game passes it on to you. Reply to this mail to answer them: its "
-		     "Reply-To is their address.\n\n", player_field(player, "name"),
-		     player_field(player, "id"), to);
+		     "Reply-To is their address. (Orders are signed; mail like this is not, and its "
+		     "From may be forged.)\n\n", player_field(player, "name"), player_field(player, "id"), to);
 	est_text_add(&t, "From: %s\n", m->from);
 	one_line(line, sizeof(line), m->date ? m->date : "(none)");
 	est_text_add(&t, "Date: %s\n", line);
@@ -158,9 +230,14 @@ int est_intake_forward(json_t *result, est_game *game, const est_intake_message 
 	est_text_add(&t, "Subject: %s\n", line);
 	if (m->attachments) {
 		one_line(line, sizeof(line), m->attachments);
-		est_text_add(&t, "Attachments: %s (the whole message is attached as original.eml)\n", line);
+		if (attach)
+			est_text_add(&t, "Attachments: %s (the whole message is attached as original.eml)\n", line);
+		else
+			est_text_add(&t, "Attachments: %s (not passed on: the message is %zu bytes; ask them "
+				     "to send these to you directly)\n", line, len);
 	}
-	est_text_add(&t, "\n%s\n", m->text ? m->text : "(no text; the message is attached as original.eml)");
+	est_text_add(&t, "\n%s\n", m->text ? m->text : attach ? "(no text; the message is attached as "
+		     "original.eml)" : "(no text)");
 	if (t.failed) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
@@ -169,8 +246,9 @@ int est_intake_forward(json_t *result, est_game *game, const est_intake_message 
 	if ((error = est_game_gm_notice(&held, game, name, subject, t.text, to, in_reply_to, now,
 					attach ? &original : NULL, attach ? 1 : 0)) < 0)
 		goto out;
-	json_object_set_new(result, "status", json_string("forwarded"));
 	json_object_set_new(result, "gm", json_string(held ? "kept" : "mailed"));
+	if ((error = rate_note(doc, path, slot, now)) < 0)
+		goto out;
 
 	est_text_add(&r, "estafette, game %s: your message %s%.200s%s\n\n"
 		     "PASSED ON TO THE GM: it holds no orders, so nothing was recorded, and your GM %s. "
@@ -186,6 +264,8 @@ int est_intake_forward(json_t *result, est_game *game, const est_intake_message 
 	est_intake_reply_subject(answer, sizeof(answer), m->subject);
 	error = est_game_notice(game, name, to, answer, r.text, in_reply_to, now, NULL, 0);
 out:
+	json_decref(doc);
+	free(path);
 	free(r.text);
 	free(t.text);
 	free(in_reply_to);
@@ -445,47 +525,11 @@ static int report_answer(est_text *t, char **html, char **svg, est_game *game, c
 	return 0;
 }
 
-/* The answers given to `player` in the hour before `now`, from the commands' record `doc`. */
-static size_t answers_this_hour(json_t *doc, const char *player, time_t now)
-{
-	json_t *times = json_object_get(doc, player), *kept = json_array(), *v;
-	size_t i;
-
-	json_array_foreach(times, i, v)
-		if (json_integer_value(v) > (json_int_t)now - HOUR && json_integer_value(v) <= (json_int_t)now)
-			json_array_append(kept, v);
-	json_object_set_new(doc, player, kept);
-	return json_array_size(kept);
-}
-
-static int load_commands(json_t **out, char **path_out, est_game *game)
-{
-	char *path = est_game_home_path(game, COMMANDS_FILE), *text = NULL;
-	size_t len;
-	int error;
-
-	*out = NULL;
-	*path_out = path;
-	if (!path)
-		return est_error_set(EST_ENOMEM, "out of memory");
-	if ((error = est_file_read(&text, &len, path, 1 << 20)) == EST_ENOTFOUND) {
-		est_error_clear();
-		error = 0;
-	}
-	/* a record that does not parse only lifts the limit for an hour: start it again */
-	if (error == 0 && (!text || !(*out = json_loadb(text, len, 0, NULL)) || !json_is_object(*out))) {
-		json_decref(*out);
-		*out = json_object();
-	}
-	free(text);
-	return error;
-}
-
 int est_intake_command(json_t *result, est_game *game, const est_intake_message *m, const char *key,
 		       const json_t *player, const char *to, time_t now)
 {
 	const char *command = est_intake_command_of(m), *pid = player_field(player, "id");
-	char name[80], subject[200], *path = NULL, *in_reply_to = NULL, *html = NULL, *svg = NULL, *saved = NULL;
+	char name[80], subject[200], slot[160], *path = NULL, *in_reply_to = NULL, *html = NULL, *svg = NULL;
 	est_text t = {0};
 	json_t *doc = NULL;
 	int found, error;
@@ -499,9 +543,10 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
 		json_object_set_new(result, "answer", json_string("duplicate"));
 		goto out;
 	}
+	snprintf(slot, sizeof(slot), "%s/%s", pid, command);
 	if ((error = load_commands(&doc, &path, game)) < 0)
 		goto out;
-	if (answers_this_hour(doc, pid, now) >= EST_INTAKE_COMMANDS_PER_HOUR) {
+	if (answers_this_hour(doc, slot, now) >= EST_INTAKE_COMMANDS_PER_HOUR) {
 		json_object_set_new(result, "answer", json_string("limited"));
 		goto out;
 	}
@@ -529,15 +574,9 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
 	if ((error = est_game_notice(game, name, to, subject, t.text, in_reply_to, now,
 				     nparts ? parts : NULL, nparts)) < 0)
 		goto out;
-	json_array_append_new(json_object_get(doc, pid), json_integer((json_int_t)now));
-	if (!(saved = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS)))
-		error = est_error_set(EST_ENOMEM, "out of memory");
-	else
-		error = est_file_write_atomic(path, saved, strlen(saved), 0600);
-	if (error == 0)
+	if ((error = rate_note(doc, path, slot, now)) == 0)
 		json_object_set_new(result, "answer", json_string("queued"));
 out:
-	free(saved);
 	free(html);
 	free(svg);
 	free(in_reply_to);

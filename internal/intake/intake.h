@@ -245,7 +245,10 @@ int est_intake_for_gm(const est_intake_message *m);
  * week", a rules question): passed on to the GM (est_game_gm_notice,
  * outbox name "forward-KEY"), with its From, Date, Subject and text quoted,
  * and the original attached as original.eml when its text alone would not
- * show all of it (attachments, no text). Reply-To is the player's
+ * show all of it (attachments, no text) and it is at most 256 KiB. At most
+ * EST_INTAKE_FORWARDS_PER_HOUR a player in any hour ("PLAYER/forward" in
+ * commands.json): past that, "gm": "limited", nothing sent, no receipt, so
+ * forged mail cannot flood the GM. Reply-To is the player's
  * registered address `to`, so the GM's answer goes to the player. The
  * player gets a short receipt (outbox "receipt-KEY") saying it was passed
  * on, not refused. `bytes` (`len`) is the message as received (bounded by
@@ -280,12 +283,14 @@ int est_intake_take_bounce(json_t *result, est_game *game, const est_intake_mess
  * step, whom it awaits, the deadline), "report [N]" (the player's own
  * report of the latest step or of step N, text with the HTML and the map
  * attached, through the est_intake_report_fn set; N must be a resolved
- * step). At most EST_INTAKE_COMMANDS_PER_HOUR answers per player in any
- * hour (commands.json beside the intake log): the rest are logged, not
+ * step). At most EST_INTAKE_COMMANDS_PER_HOUR answers per player and
+ * command in any hour (commands.json beside the intake log, "PLAYER/help"):
+ * a forger who uses up one command cannot silence another; the rest are logged, not
  * answered. Sets "status": "command", "command", "answer": "queued" |
  * "duplicate" | "limited". Errors: those of est_game_notice; EST_EIO.
  */
 #define EST_INTAKE_COMMANDS_PER_HOUR 10
+#define EST_INTAKE_FORWARDS_PER_HOUR 10
 int est_intake_command(json_t *result, est_game *game, const est_intake_message *m,
 		       const char *key, const json_t *player, const char *to, time_t now);
 

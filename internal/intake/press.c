@@ -83,11 +83,18 @@ int est_intake_press_mail(est_game *game, const est_order *order, const char *sh
 		return 0;
 	json_array_foreach(order->press, i, item) {
 		json_array_foreach(json_object_get(game->game, "players"), j, p) {
-			char name[128], subject[256], *text;
+			char name[128], subject[256], which[96], tag[65], *text;
 			if (!addressed_to(item, p, order->player))
 				continue;
-			/* One name per message and reader: a file recorded twice mails once. */
-			snprintf(name, sizeof(name), "press-%.16s-%zu-%s", sha256, i,
+			/*
+			 * One name per message and reader: a file recorded twice mails once.
+			 * The message's index is hashed in, not shown: the name is in the
+			 * Message-ID, and "press 2" would tell a reader that two messages
+			 * of the file went to others.
+			 */
+			snprintf(which, sizeof(which), "%.64s/%zu", sha256, i);
+			est_sha256_hex(tag, which, strlen(which));
+			snprintf(name, sizeof(name), "press-%.16s-%s", tag,
 				 json_string_value(json_object_get(p, "id")));
 			snprintf(subject, sizeof(subject), "[%s] press from %s", id,
 				 json_string_value(json_object_get(from, "name")));

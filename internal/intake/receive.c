@@ -217,20 +217,40 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 }
 
 /*
- * The newest valid candidate (highest seq), or NULL. Two different order
- * files with that seq in one message leave no way to tell what the player
- * meant: then none of the message's orders is used.
+ * Whether `a` is to be recorded before `b`: the message's own text before
+ * what it quotes or forwards, the sender's own orders before those relayed
+ * for another player, then the higher seq. So neither a quoted file nor
+ * another player's shown in a message displaces the sender's own.
  */
-static tried *newest_valid(tried *all, size_t n)
+static int ranks_before(const tried *a, const tried *b, const char *sender)
+{
+	int own_a = strcmp(a->order->player, sender) == 0, own_b = strcmp(b->order->player, sender) == 0;
+
+	if (a->c->quoted != b->c->quoted)
+		return a->c->quoted < b->c->quoted;
+	if (own_a != own_b)
+		return own_a > own_b;
+	return a->order->seq > b->order->seq;
+}
+
+/*
+ * The valid candidate to record (ranks_before), or NULL. Two different
+ * order files of its player with its seq, at its level of the message,
+ * leave no way to tell what the player meant: then none of the message's
+ * orders is used.
+ */
+static tried *newest_valid(tried *all, size_t n, const char *sender)
 {
 	tried *best = NULL;
 	char why[200];
 
 	for (size_t i = 0; i < n; i++)
-		if (all[i].order && (!best || all[i].order->seq > best->order->seq))
+		if (all[i].order && (!best || ranks_before(&all[i], best, sender)))
 			best = &all[i];
 	for (size_t i = 0; best && i < n; i++) {
 		if (!all[i].order || &all[i] == best || all[i].order->seq != best->order->seq ||
+		    all[i].c->quoted != best->c->quoted ||
+		    strcmp(all[i].order->player, best->order->player) != 0 ||
 		    (all[i].bytes->len == best->bytes->len &&
 		     memcmp(all[i].bytes->bytes, best->bytes->bytes, best->bytes->len) == 0))
 			continue;
@@ -310,6 +330,11 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 		if (all[i].c->quoted && best) {
 			add_clipped(t, "\n- ", all[i].c->where);
 			est_text_add(t, ": older orders quoted in your message; not used");
+		} else if (all[i].order && best && strcmp(all[i].order->player, best->order->player)) {
+			add_clipped(t, "\n- ", all[i].c->where);
+			est_text_add(t, ": orders of %s, seq %lld, valid but not recorded: one order file "
+				     "is recorded from a message, the sender's own first; send these in a "
+				     "message of their own", all[i].order->player, all[i].order->seq);
 		} else if (all[i].order && best) {
 			add_clipped(t, "\n- ", all[i].c->where);
 			est_text_add(t, ": seq %lld, replaced by seq %lld from this message",
@@ -382,7 +407,7 @@ static void receipt_verdict(est_text *t, est_game *game, const est_intake_messag
  */
 static int send_receipt(est_game *game, const est_intake_message *m, const char *key, const char *to,
 			const char *status, const tried *all, size_t n, const tried *best,
-			const json_t *recorded, const est_intake_receipt_attachments *files, time_t now)
+			json_t *recorded, const est_intake_receipt_attachments *files, time_t now)
 {
 	char name[80], subject[200];
 	est_text t = {0};
@@ -406,14 +431,12 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 	} else {
 		error = est_game_notice(game, name, to, subject, t.text, answered, now, files->att,
 					files->count);
-		/* Orders relayed for another player: that player hears of them too. */
+		/* Orders relayed for another player: that player gets the receipt of their
+		 * own file, nothing of the relayer's message. */
 		const json_t *owner = best ? est_game_player(game, best->order->player) : NULL;
 		const char *owner_email = json_string_value(json_object_get(owner, "email"));
-		if (!error && owner_email && strcasecmp(owner_email, to) != 0) {
-			snprintf(name, sizeof(name), "receipt-%.16s-%s", key, best->order->player);
-			error = est_game_notice(game, name, owner_email, subject, t.text, answered, now,
-						files->att, files->count);
-		}
+		if (!error && owner_email && strcasecmp(owner_email, to) != 0)
+			error = est_intake_receipt(game, recorded, best->order, now);
 	}
 	free(answered);
 	free(t.text);
@@ -462,7 +485,7 @@ static int refuse_stranger(est_game *game, const est_intake_message *m, time_t n
 
 /* `to` is a copy: recording an order reloads game.json, and with it every player record. */
 static int handle(json_t *result, est_game *game, const est_intake_message *m, const char *key,
-		  const char *to, time_t now)
+		  const char *to, const char *sender, time_t now)
 {
 	tried *all = calloc(m->count ? m->count : 1, sizeof(*all));
 	json_t *list = json_array(), *recorded = NULL;
@@ -478,7 +501,7 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 		try_candidate(&all[i], game, &m->candidates[i], now, &budget);
 		json_array_append(list, all[i].result);
 	}
-	if ((best = newest_valid(all, m->count)) &&
+	if ((best = newest_valid(all, m->count, sender)) &&
 	    ((error = est_intake_record(&recorded, game, best->order, best->bytes->bytes, best->bytes->len,
 				      best->sig->bytes, best->sig->len)) < 0 ||
 	     (error = est_intake_press_mail(game, best->order, json_string_value(json_object_get(recorded, "sha256")),
@@ -503,6 +526,10 @@ static int handle(json_t *result, est_game *game, const est_intake_message *m, c
 	}
 	if (best)
 		set_status(best, "accepted", NULL);
+	/* Signed orders of their own show the player reads mail again: a bounce episode ends. */
+	if (best && strcmp(best->order->player, sender) == 0 &&
+	    (error = est_intake_heard_from(result, game, sender)) < 0)
+		goto out;
 	status = best ? "accepted" : m->count && strcmp(json_string_value(
 		json_object_get(all[0].result, "status")), "duplicate") == 0 ? "duplicate" : "refused";
 	json_object_set_new(result, "status", json_string(status));
@@ -678,9 +705,7 @@ int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, s
 			error = answered(result, est_intake_forward(result, game, m, key, sender, to, bytes,
 								    parsed, now));
 		else
-			error = handle(result, game, m, key, to, now);
-		if (error == 0)
-			error = est_intake_heard_from(result, game, pid);
+			error = handle(result, game, m, key, to, pid, now);
 		free(pid);
 		free(to);
 	}

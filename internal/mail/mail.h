@@ -202,10 +202,12 @@ int est_mail_outbox_list(char ***names_out, size_t *count, const char *home, con
  * The message of `game`'s sent/ folder whose Message-ID is `message_id`
  * (without angle brackets): its name into *name_out and the recipients of
  * its envelope into *rcpts_out (*rcpt_count of them), all new (free the
- * name with free(), the list with est_mail_names_free). Found by reading
- * each sent message's header, not by taking the id apart, so any form of
- * Message-ID is found; a bounce, which is rare, costs a read of the first
- * 8 KiB of every message sent (our headers are well under 1 KiB). Not found: 0, with *name_out NULL.
+ * name with free(), the list with est_mail_names_free). The id names the
+ * message (est_mail_message_id: HEX.GAME.NAME@HOST), so one file is read,
+ * sent/NAME.eml, and it counts only if its own Message-ID is `message_id`
+ * whole, random part and all: a bounce costs one read however old the
+ * game, and a made-up id finds nothing. Not found (another form of id, a
+ * name not sent, another random part): 0, with *name_out NULL.
  *
  * Errors: EST_EINVAL (bad home or game); EST_EIO; EST_ENOMEM.
  */

@@ -8,6 +8,7 @@
 #include "util/fault.h"
 #include "util/util.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -489,43 +490,61 @@ out:
 	return error;
 }
 
+/*
+ * The outbox name a Message-ID of ours names (msgid.c: "HEX.GAME.NAME@HOST",
+ * no angle brackets), new, or NULL when `id` is not of that form for
+ * `game` or names no name an outbox could hold.
+ */
+static char *name_in_id(const char *id, const char *game)
+{
+	const char *p = id, *at = strrchr(id, '@');
+	size_t n = strlen(game), len;
+
+	while (*p && isxdigit((unsigned char)*p))
+		p++;
+	if (p == id || *p++ != '.' || !at || strncmp(p, game, n) != 0 || p[n] != '.')
+		return NULL;
+	p += n + 1;
+	len = (size_t)(at - p);
+	if (len == 0 || len > 200 || p[0] == '.' || memmem(p, len, "..", 2))
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)p[i]) && !strchr("-_.", p[i]))
+			return NULL;
+	return strndup(p, len);
+}
+
 int est_mail_outbox_find(char **name_out, char ***rcpts_out, size_t *rcpt_count, const char *home,
 			 const char *game, const char *message_id)
 {
-	char **names = NULL, *dir = NULL, *path = NULL, head[8192];
-	size_t count = 0;
+	char *dir = NULL, *path = NULL, *name = NULL, head[8192];
+	ssize_t n;
 	int error;
 
 	*name_out = NULL;
 	*rcpts_out = NULL;
 	*rcpt_count = 0;
 	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0 ||
-	    (error = est_mail_outbox_list(&names, &count, home, game, "sent")) < 0)
+	    !(name = name_in_id(message_id, game)))
 		goto out;
-	for (size_t i = 0; i < count && !*name_out; i++) {
-		ssize_t n;
-
-		free(path);
-		if (!(path = outbox_path(dir, "sent", names[i], ".eml"))) {
-			error = est_error_set(EST_ENOMEM, "out of memory");
-			goto out;
-		}
-		if ((n = read_head(head, sizeof(head), path)) <= 0 ||
-		    !has_message_id(head, (size_t)n, message_id))
-			continue;
-		free(path);
-		if (!(path = outbox_path(dir, "sent", names[i], ".json")) || !(*name_out = strdup(names[i]))) {
-			error = est_error_set(EST_ENOMEM, "out of memory");
-			goto out;
-		}
-		if ((error = envelope_rcpts(rcpts_out, rcpt_count, path)) < 0) {
-			free(*name_out);
-			*name_out = NULL;
-		}
+	if (!(path = outbox_path(dir, "sent", name, ".eml"))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((n = read_head(head, sizeof(head), path)) <= 0 || !has_message_id(head, (size_t)n, message_id))
+		goto out;
+	free(path);
+	if (!(path = outbox_path(dir, "sent", name, ".json"))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = envelope_rcpts(rcpts_out, rcpt_count, path)) == 0) {
+		*name_out = name;
+		name = NULL;
 	}
 out:
+	free(name);
 	free(path);
 	free(dir);
-	est_mail_names_free(names, count);
 	return error;
 }

@@ -231,6 +231,15 @@ static int authorize(const struct sshsig_allowed *allowed, const struct sshsig_k
 		"master to add this one", key->fingerprint, principal, principal);
 }
 
+/* 1 if some line of allowed_signers lists `key`, whoever for. */
+static int key_listed(const struct sshsig_allowed *allowed, const struct sshsig_key *key)
+{
+	for (size_t i = 0; i < allowed->n; i++)
+		if (sshsig_key_equal(&allowed->signers[i].key, key))
+			return 1;
+	return 0;
+}
+
 int est_sshsig_verify(const char *allowed_signers, size_t allowed_len,
 	const char *principal, const char *namespace,
 	const void *data, size_t data_len,
@@ -247,10 +256,12 @@ int est_sshsig_verify(const char *allowed_signers, size_t allowed_len,
 	if ((error = sshsig_allowed_parse(&allowed, allowed_signers, allowed_len)) < 0)
 		goto out;
 	if ((error = read_sig(&s, armored_sig, sig_len)) < 0 ||
-	    (error = check_namespace(&s, namespace)) < 0 ||
-	    (error = check_crypto(&s, data, data_len)) < 0)
+	    (error = check_namespace(&s, namespace)) < 0)
 		goto out;
-	error = authorize(&allowed, &s.key, principal, namespace, now);
+	/* A key nobody listed is refused before any arithmetic: a stranger's
+	 * made-up key (an RSA exponent of 3,000 bits) must cost nothing. */
+	if (!key_listed(&allowed, &s.key) || (error = check_crypto(&s, data, data_len)) == 0)
+		error = authorize(&allowed, &s.key, principal, namespace, now);
 out:
 	sig_free(&s);
 	sshsig_allowed_free(&allowed);
@@ -277,8 +288,6 @@ int est_sshsig_find_principals(char **principals_out,
 		est_error_prefix("signature");
 		goto out;
 	}
-	if (data && (error = check_crypto(&s, data, data_len)) < 0)
-		goto out;
 	for (size_t i = 0; i < allowed.n; i++) {
 		const struct sshsig_signer *signer = &allowed.signers[i];
 
@@ -297,6 +306,9 @@ int est_sshsig_find_principals(char **principals_out,
 			"namespace \"%s\" at this time", s.key.fingerprint, s.namespace);
 		goto out;
 	}
+	/* Listed first, then the arithmetic: an unknown key costs nothing. */
+	if (data && (error = check_crypto(&s, data, data_len)) < 0)
+		goto out;
 	if ((*principals_out = strdup((const char *)list.p)) == NULL)
 		error = est_error_set(EST_ENOMEM, "out of memory");
 out:

@@ -36,7 +36,9 @@
  * `data` (data_len bytes; NULL only with data_len 0) is what was signed,
  * byte for byte. `now` is the time judged against valid-after= /
  * valid-before= (seconds since the epoch). The allowed_signers text is read
- * first, so a malformed file is reported whatever the signature.
+ * first, so a malformed file is reported whatever the signature; a key no
+ * line lists is refused as not listed before any arithmetic, so a made-up
+ * key costs nothing.
  *
  * Returns 0 if the signature is well formed, verifies over `data` for
  * `namespace`, and its key is listed for `principal` on a line whose
@@ -73,7 +75,8 @@ int est_sshsig_verify(const char *allowed_signers, size_t allowed_len,
  * as in ssh-keygen, the signature itself is not checked, so the caller must
  * follow with est_sshsig_verify() before trusting anything.
  *
- * Errors: EST_ENOTFOUND if no line matches; EST_ESIG as est_sshsig_verify
+ * Errors: EST_ENOTFOUND if no line matches (checked before the signature's
+ * arithmetic); EST_ESIG as est_sshsig_verify
  * for the signature itself; EST_EINVAL for a malformed allowed_signers
  * line; EST_ENOMEM.
  */

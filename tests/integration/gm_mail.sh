@@ -221,6 +221,17 @@ done
 grep -c '"answer":"limited"' "$ESTAFETTE_HOME/games/game/intake.log" | grep -qx 2 || fail "the limit did not hold"
 [ "$(mails '"allies@example.org" in to and str(m["Subject"]) == "[game] status"')" = 10 ] ||
 	fail "not ten answers in the hour"
+# Anyone can forge the allies' From: using up "status" must not silence "help".
+FROM="Allied player <allies@example.org>" chat outlook --subject help > a-help.eml
+receive command a-help.eml
+[ "$(field 'd["answer"]')" = queued ] || fail "help was silenced by the status limit: $(cat "$WORK/last.out")"
+# Nor may forged chat flood the GM: ten an hour are passed on, then none (and no receipt).
+for i in $(seq 11); do
+	chat gmail --subject "question $i" > "q$i.eml"
+	receive forwarded "q$i.eml"
+done
+[ "$(field 'd["gm"]')" = limited ] || fail "the eleventh forward in an hour: $(cat "$WORK/last.out")"
+[ "$(mails '"gm@" in to and "question" in str(m["Subject"])')" -le 10 ] || fail "more than ten forwards in the hour"
 
 # --- Bounces ---
 msgid() {  # player: the Message-ID of the report of step 1 we sent them
@@ -260,10 +271,19 @@ grep -q "^unreachable: france since .*5 bounces (5\.[0-9.]*: " "$WORK/last.out" 
 [ "$(gm_bounce_notices)" = 1 ] || fail "$(gm_bounce_notices) notices to the GM for one bounce episode"
 receive ignored postfix.eml   # the same bounce again: counted, not told
 [ "$(gm_bounce_notices)" = 1 ] || fail "a repeated bounce told the GM again"
-# Mail from the player ends the episode; the next bounce starts one and the GM hears again.
+# Mail from the player's address does not end the episode (anyone can forge it); signed
+# orders of their own do. The next bounce starts one and the GM hears again.
 chat thunderbird --subject "back" > back.eml
 receive forwarded back.eml
-[ "$(field 'd["reachable_again"]')" = True ] || fail "mail from the player did not end the episode"
+[ "$(field 'd.get("reachable_again")')" = None ] || fail "forged chat ended the episode"
+expect_exit 0 "$ESTAFETTE" status game --json
+[ "$(field '[u["player"] for u in d["unreachable"]]')" = "['france']" ] || fail "chat cleared the mark"
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game france 2 '[]' > back.json
+ssh-keygen -q -Y sign -f france -n estafette-orders back.json < /dev/null
+"$PY" "$TOP/tests/helpers/make_mail.py" attachments --order back.json --sig back.json.sig \
+	--from "France player <france@example.org>" --to orders@example.org > back2.eml
+receive accepted back2.eml
+[ "$(field 'd["reachable_again"]')" = True ] || fail "signed orders did not end the episode"
 expect_exit 0 "$ESTAFETTE" status game --json
 [ "$(field 'd["unreachable"]')" = "[]" ] || fail "still unreachable: $(cat "$WORK/last.out")"
 sed 's/^Message-Id: <2026/Message-Id: <again-2026/' postfix.eml > postfix2.eml

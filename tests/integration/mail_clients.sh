@@ -183,6 +183,41 @@ ssh-keygen -Y verify -f game/keys/allowed_signers -I gm -n estafette-receipt \
 mkdir proof && cp saved/receipt-0002-france-1[02].json* proof/
 expect_exit 0 "$ESTAFETTE" audit game --receipts proof
 
+# One message, two players' files (the join awaits both): the sender's own is recorded,
+# not the one they quote, whatever the seqs; a file relayed alone is recorded, and its
+# owner gets the receipt of their own file, nothing of the relayer's message.
+two() {  # game france-seq: allies' own seq 1 in the body, quoting france's signed file
+	expect_exit 0 "$ESTAFETTE" new "$1" --ruleset napoleonic-empire --players players.json --id "ne-$1"
+	"$ESTAFETTE" run "$1" >/dev/null
+	rm -f f2.json.sig a2.json.sig
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$1" france "$2" '[]' > f2.json
+	ssh-keygen -q -Y sign -f france -n estafette-orders f2.json < /dev/null
+	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$1" allies 1 '[]' > a2.json
+	ssh-keygen -q -Y sign -f allies -n estafette-orders a2.json < /dev/null
+	{ printf 'From: Allied player <allies@example.org>\nTo: orders@example.org\nSubject: Re: deal\n'
+	  printf 'Message-ID: <deal-%s@example.org>\nContent-Type: text/plain; charset=utf-8\n\n' "$1"
+	  cat a2.json a2.json.sig
+	  printf '\nOn Monday, France player wrote:\n> My signed orders:\n'
+	  sed 's/^/> /' f2.json f2.json.sig; } > deal.eml
+	expect_exit 0 "$ESTAFETTE" receive "$1" --json < deal.eml
+	[ "$(json_get 'd["status"]' < "$WORK/last.out")" = accepted ] || fail "$1: $(cat "$WORK/last.out")"
+	cmp a2.json <(git -C "$1" show main:orders/allies.json) || fail "$1: the allies' own file is not recorded"
+	! git -C "$1" cat-file -e main:orders/france.json 2>/dev/null || fail "$1: the quoted file of france was recorded"
+}
+two g2 2
+two g3 1
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" g2 france 3 '[]' > f3.json
+ssh-keygen -q -Y sign -f france -n estafette-orders f3.json < /dev/null
+"$PY" "$TOP/tests/helpers/make_mail.py" attachments --order f3.json --sig f3.json.sig \
+	--from "Allied player <allies@example.org>" --to orders@example.org > relay.eml
+sed -i 's/^Message-ID: .*/Message-ID: <relay@example.org>/' relay.eml
+expect_exit 0 "$ESTAFETTE" receive g2 --json < relay.eml
+cmp f3.json <(git -C g2 show main:orders/france.json) || fail "the relayed file is not recorded"
+owner=$(grep -l "^To: france@example.org" "$ESTAFETTE_HOME"/outbox/ne-g2/pending/receipt-*.eml)
+[ -n "$owner" ] || fail "france got no receipt of the relayed file"
+grep -q "relay@example.org" $owner && fail "france's receipt shows the relayer's message"
+grep -q "^Subject: \[ne-g2\] your orders for step 1 were recorded" $owner || fail "france's receipt: $(cat $owner)"
+
 # The same through dovecot: renamed files and a Notepad file as a text attachment, by fetch.
 chmod 755 "$WORK"
 start_imapd "$WORK/imapd"

@@ -29,8 +29,11 @@ expect_exit 64 "$ESTAFETTE" new bad --ruleset napoleonic-empire --players player
 "$ESTAFETTE" new mail --ruleset napoleonic-empire --players players.json --press-by-mail >/dev/null
 join mail france allies
 pending=$ESTAFETTE_HOME/outbox/mail/pending
-send mail france '[{"to": ["allies"], "text": "Meet me in Vienna"}]' >/dev/null
+send mail france '[{"to": ["allies"], "text": "Meet me in Vienna"}, {"to": ["allies"], "text": "Come alone"}]' >/dev/null
 ls "$pending"/press-*-allies.eml >/dev/null 2>&1 || fail "the press was not mailed at once: $(ls "$pending")"
+# The outbox name is in the Message-ID: it must not count a player's press to others.
+[ "$(ls "$pending" | grep -cE '^press-[0-9a-f]{16}-allies\.eml$')" = 2 ] ||
+	fail "press names show more than the reader: $(ls "$pending")"
 ls "$pending"/press-*-france.eml >/dev/null 2>&1 && fail "the sender got its own press"
 grep -q "Meet me in Vienna" "$pending"/press-*-allies.eml || fail "the press mail lacks the text"
 "$ESTAFETTE" run mail >/dev/null

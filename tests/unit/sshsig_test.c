@@ -681,6 +681,11 @@ static void test_refuse_wrong_principal_and_unlisted_key(void **state)
 		EST_ESIG, "not listed for principal \"france\" in allowed_signers");
 	assert_refused(verify_files(allowed, "france", NS, "orders.json", "other.sig", time(NULL)),
 		EST_ESIG, "SHA256:");
+	/* An unlisted key is refused as such before any arithmetic: over other data its
+	 * signature would not verify, yet the refusal is "not listed", which costs nothing. */
+	assert_int_equal(sh("printf 'other bytes' > other-data"), 0);
+	assert_refused(verify_files(allowed, "france", NS, "other-data", "other.sig", time(NULL)),
+		EST_ESIG, "not listed for principal \"france\"");
 	/* A player signing with a new key learns which key the game holds for them. */
 	assert_refused(verify_files(allowed, "france", NS, "orders.json", "other.sig", time(NULL)),
 		EST_ESIG, "which holds ssh-ed25519 key SHA256:");
