@@ -151,8 +151,9 @@ int est_intake_receipt(est_game *game, json_t *receipt, const est_order *order,
 		 order->commitment ? "was" : "were");
 	snprintf(file, sizeof(file), "receipt-%04lld-%s-%lld.json", order->step, order->player, order->seq);
 	snprintf(sig_file, sizeof(sig_file), "%s.sig", file);
-	est_mail_attachment att[] = {{file, "application/json", doc, doc ? strlen(doc) : 0},
-				     {sig_file, "text/plain", sig, sig ? strlen(sig) : 0}};
+	est_mail_attachment att[] = {
+		{.filename = file, .content_type = "application/json", .data = doc, .len = doc ? strlen(doc) : 0},
+		{.filename = sig_file, .content_type = "text/plain", .data = sig, .len = sig ? strlen(sig) : 0}};
 	receipt_text(&t, game, receipt, order, doc, now);
 	if (doc && json_object_set_new(receipt, "signed_receipt", json_pack("{s:s, s:s, s:s}", "file", file,
 				       "text", doc, "sig", sig)) < 0)
