@@ -15,6 +15,7 @@
 #include "step/step.h"
 #include "engine/engine.h"
 #include "mail/mail.h"
+#include "render/render.h"
 #include "util/error.h"
 #include "util/util.h"
 
@@ -43,7 +44,13 @@ static char *mailbox(const char *name, const char *addr)
 /* A report's parts: the text is required; the HTML and the SVG map where the ruleset has them. */
 typedef struct {
 	char *text, *html, *svg;
+	unsigned char *png; /* the map's picture, inline in the HTML */
+	size_t png_len;
 } report_parts;
+
+/* The map's picture: drawn this many pixels wide, shown at MAP_PNG_SHOWN (sharp on dense screens). */
+#define MAP_PNG_WIDTH 1200
+#define MAP_PNG_SHOWN 800
 
 static int render_optional(char **out, est_game *game, json_t *data, const char *name)
 {
@@ -57,14 +64,33 @@ static int render_optional(char **out, est_game *game, json_t *data, const char 
 	return error;
 }
 
-static int render_parts(report_parts *parts, est_game *game, json_t *data)
+/*
+ * The map first, then, with a `cid`, its picture for mail clients that
+ * show no SVG (PNG, inline by cid: in the HTML, named in the data as
+ * map_image), then the text and HTML. A map librsvg cannot draw costs only
+ * the picture: the run warns and the mail goes without it.
+ */
+static int render_parts(report_parts *parts, est_game *game, json_t *data, long long step,
+			const char *cid)
 {
 	int error;
 
-	if ((error = est_report_render(&parts->text, game, data, "report.txt")) < 0 ||
-	    (error = render_optional(&parts->html, game, data, "report.html")) < 0)
+	if ((error = render_optional(&parts->svg, game, data, "map.svg")) < 0)
 		return error;
-	return render_optional(&parts->svg, game, data, "map.svg");
+	if (parts->svg && cid && est_render_png(&parts->png, &parts->png_len, parts->svg, strlen(parts->svg),
+					 MAP_PNG_WIDTH) < 0) {
+		if (est_error_code() == EST_ENOMEM)
+			return EST_ENOMEM;
+		est_game_warn(game, "step %lld: the report goes without the map's picture: %s", step,
+			      est_error_message());
+		est_error_clear();
+	}
+	if (parts->png && json_object_set_new(data, "map_image", json_pack("{s:s+, s:i}", "src", "cid:",
+		cid, "width", MAP_PNG_SHOWN)) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = est_report_render(&parts->text, game, data, "report.txt")) < 0)
+		return error;
+	return render_optional(&parts->html, game, data, "report.html");
 }
 
 int est_engine_report_parts(char **text_out, char **html_out, char **svg_out, est_game *game,
@@ -76,7 +102,7 @@ int est_engine_report_parts(char **text_out, char **html_out, char **svg_out, es
 
 	*text_out = *html_out = *svg_out = NULL;
 	if ((error = est_report_data(&data, game, step, player)) == 0 &&
-	    (error = render_parts(&parts, game, data)) == 0) {
+	    (error = render_parts(&parts, game, data, step, NULL)) == 0) {
 		*text_out = parts.text;
 		*html_out = parts.html;
 		*svg_out = parts.svg;
@@ -96,16 +122,23 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	const char *pid = json_string_value(json_object_get(player, "id"));
 	const char *email = json_string_value(json_object_get(player, "email"));
-	char *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL;
+	char *eml = NULL, *to = NULL, *subject = NULL, *msgid = NULL, *cid = NULL;
 	char *from_addr = est_mail_address_of(sender), name[64];
 	report_parts parts = {0};
+	json_t *data = NULL;
 	size_t eml_len;
 	int error, found;
 
 	snprintf(name, sizeof(name), "%04lld-%s", step, pid);
 	if ((error = est_mail_outbox_has(&found, game->home, id, name)) < 0 || found)
 		goto out;
-	if ((error = est_engine_report_parts(&parts.text, &parts.html, &parts.svg, game, step, player)) < 0)
+	cid = est_strdup_printf("map.%s.%04lld.%s@estafette", id, step, pid);
+	if (!cid) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((error = est_report_data(&data, game, step, player)) < 0 ||
+	    (error = render_parts(&parts, game, data, step, cid)) < 0)
 		goto out;
 	to = mailbox(json_string_value(json_object_get(player, "name")), email);
 	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
@@ -116,12 +149,29 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	est_mail_attachment map = {.filename = "map.svg", .content_type = "image/svg+xml",
-				   .data = parts.svg, .len = parts.svg ? strlen(parts.svg) : 0};
+	/* An awaited player's order file, filled in but for its entropy and orders. */
+	const json_t *order_file = json_object_get(data, "order_file");
+	const char *order_text = json_string_value(json_object_get(order_file, "text"));
+	est_mail_attachment att[2];
+	size_t natt = 0;
+	if (parts.svg)
+		att[natt++] = (est_mail_attachment){.filename = "map.svg", .content_type = "image/svg+xml",
+						    .data = parts.svg, .len = strlen(parts.svg)};
+	if (order_text)
+		att[natt++] = (est_mail_attachment){
+			.filename = json_string_value(json_object_get(order_file, "name")),
+			.content_type = "application/json", .data = order_text, .len = strlen(order_text)};
+	char *content_id = est_strdup_printf("<%s>", cid);
+	est_mail_attachment picture = {.filename = "map.png", .content_type = "image/png",
+				       .data = parts.png, .len = parts.png_len, .content_id = content_id};
+	int inline_png = parts.png && parts.html && content_id;
 	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
 				.date = date, .text = parts.text, .html = parts.html,
-				.attachments = parts.svg ? &map : NULL, .attachment_count = parts.svg ? 1 : 0};
-	if ((error = est_mail_compose(&eml, &eml_len, &msg)) < 0)
+				.attachments = natt ? att : NULL, .attachment_count = natt,
+				.inline_images = inline_png ? &picture : NULL, .inline_count = inline_png ? 1 : 0};
+	error = est_mail_compose(&eml, &eml_len, &msg);
+	free(content_id);
+	if (error < 0)
 		goto out;
 	error = est_mail_outbox_put(queued, game->home, id, name, from_addr, &email, 1, eml, eml_len);
 out:
@@ -131,8 +181,11 @@ out:
 	free(to);
 	free(eml);
 	free(parts.svg);
+	free(parts.png);
+	free(cid);
 	free(parts.html);
 	free(parts.text);
+	json_decref(data);
 	return error;
 }
 

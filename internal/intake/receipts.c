@@ -184,8 +184,10 @@ void est_intake_receipt_files(est_intake_receipt_attachments *a, const est_order
 	snprintf(a->file, sizeof(a->file), "receipt-%04lld-%s-%lld.json", order->step, order->player,
 		 order->seq);
 	snprintf(a->sig_file, sizeof(a->sig_file), "%s.sig", a->file);
-	a->att[0] = (est_mail_attachment){a->file, "application/json", doc, doc ? strlen(doc) : 0};
-	a->att[1] = (est_mail_attachment){a->sig_file, "text/plain", sig, sig ? strlen(sig) : 0};
+	a->att[0] = (est_mail_attachment){.filename = a->file, .content_type = "application/json",
+					  .data = doc, .len = doc ? strlen(doc) : 0};
+	a->att[1] = (est_mail_attachment){.filename = a->sig_file, .content_type = "text/plain",
+					  .data = sig, .len = sig ? strlen(sig) : 0};
 	a->count = doc && sig ? 2 : 0;
 }
 

@@ -499,7 +499,8 @@ static int header_mailbox_list(struct header *h, const char *s, const char *fiel
 	return 0;
 }
 
-static int check_message_id(const char *id)
+/* `id` is <left@right> in printable ASCII (RFC 5322 3.6.4); `field` names it in the refusal. */
+static int check_message_id(const char *id, const char *field)
 {
 	size_t n = strlen(id);
 	const char *at = strchr(id, '@');
@@ -513,10 +514,10 @@ static int check_message_id(const char *id)
 		return 0;
 bad:
 	return est_error_set(EST_EINVAL,
-			     "mail message: field \"message_id\" is \"%.100s\", not of the form "
+			     "mail message: field \"%s\" is \"%.100s\", not of the form "
 			     "<left@right> in printable ASCII (RFC 5322 3.6.4); e.g. "
 			     "<5f1c9e0b7a2d4c68.ne-001.0007-france@gm.example.org>",
-			     id);
+			     field, id);
 }
 
 static int put_date(struct buf *b, time_t date)
@@ -617,8 +618,8 @@ static void base64_encode(struct buf *out, const unsigned char *s, size_t n)
 /* Every part's encoded body, built before the boundaries are chosen. */
 struct parts {
 	struct buf text, html;
-	struct buf *attachments;
-	size_t count;
+	struct buf *attachments, *inlines;
+	size_t count, inline_count;
 };
 
 static int occurs_in_parts(const struct parts *p, const char *delimiter)
@@ -632,6 +633,9 @@ static int occurs_in_parts(const struct parts *p, const char *delimiter)
 	for (size_t i = 0; i < p->count; i++)
 		if (p->attachments[i].len &&
 		    memmem(p->attachments[i].ptr, p->attachments[i].len, delimiter, n))
+			return 1;
+	for (size_t i = 0; i < p->inline_count; i++)
+		if (p->inlines[i].len && memmem(p->inlines[i].ptr, p->inlines[i].len, delimiter, n))
 			return 1;
 	return 0;
 }
@@ -677,6 +681,9 @@ static int attr_char(unsigned char c)
 	       strchr("!#$&+-.^_`|~", c) != NULL;
 }
 
+static int check_message_id(const char *id, const char *field);
+
+/* An attachment's headers; an inline image's (content_id set) say inline and give its Content-ID. */
 static int put_attachment_headers(struct buf *b, const est_mail_attachment *a, size_t index)
 {
 	const char *type = a->content_type ? a->content_type : "application/octet-stream";
@@ -704,8 +711,13 @@ static int put_attachment_headers(struct buf *b, const est_mail_attachment *a, s
 	if ((error = header_end(&h, "Content-Type")) < 0)
 		return error;
 	buf_puts(b, "Content-Transfer-Encoding: base64\r\n");
+	if (a->content_id) {
+		if ((error = check_message_id(a->content_id, "inline_images[].content_id")) < 0)
+			return error;
+		buf_printf(b, "Content-ID: %s\r\n", a->content_id);
+	}
 	header_start(&h, b, "Content-Disposition");
-	header_word(&h, "attachment;", strlen("attachment;"));
+	header_word(&h, a->content_id ? "inline;" : "attachment;", a->content_id ? 7 : 11);
 	if (is_plain_ascii(a->filename, n) && !strchr(a->filename, '\t')) {
 		buf_puts(&param, "filename=\"");
 		for (size_t i = 0; i < n; i++) {
@@ -733,32 +745,44 @@ static int put_attachment_headers(struct buf *b, const est_mail_attachment *a, s
 	return header_end(&h, "Content-Disposition");
 }
 
+/* Base64 of each of the `count` attachments of `list` ("attachments" or "inline_images"). */
+static int encode_list(struct buf **out, size_t *out_count, const est_mail_attachment *list,
+		       size_t count, const char *what)
+{
+	if (count == 0)
+		return 0;
+	if (!list)
+		return est_error_set(EST_EINVAL, "mail message: %s count is %zu but %s is NULL", what,
+				     count, what);
+	if (!(*out = calloc(count, sizeof(**out))))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	*out_count = count;
+	for (size_t i = 0; i < count; i++)
+		if (!list[i].data && list[i].len > 0)
+			return est_error_set(EST_EINVAL, "mail message: %s %zu has %zu bytes but no data",
+					     what, i + 1, list[i].len);
+	for (size_t i = 0; i < count; i++) {
+		base64_encode(&(*out)[i], list[i].data, list[i].len);
+		if ((*out)[i].oom)
+			return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 static int encode_parts(struct parts *p, const est_mail_message *msg)
 {
+	int error;
+
 	qp_encode(&p->text, msg->text, strlen(msg->text));
 	if (msg->html)
 		qp_encode(&p->html, msg->html, strlen(msg->html));
-	if (msg->attachment_count > 0) {
-		if (!msg->attachments)
-			return est_error_set(EST_EINVAL, "mail message: attachment_count is %zu but "
-					     "attachments is NULL", msg->attachment_count);
-		if (!(p->attachments = calloc(msg->attachment_count, sizeof(*p->attachments))))
-			return est_error_set(EST_ENOMEM, "out of memory");
-		p->count = msg->attachment_count;
-		for (size_t i = 0; i < p->count; i++)
-			if (!msg->attachments[i].data && msg->attachments[i].len > 0)
-				return est_error_set(EST_EINVAL, "mail message: attachment %zu has "
-						     "%zu bytes but no data", i + 1,
-						     msg->attachments[i].len);
-		for (size_t i = 0; i < p->count; i++)
-			base64_encode(&p->attachments[i], msg->attachments[i].data,
-				      msg->attachments[i].len);
-	}
+	if ((error = encode_list(&p->attachments, &p->count, msg->attachments, msg->attachment_count,
+				 "attachments")) < 0 ||
+	    (error = encode_list(&p->inlines, &p->inline_count, msg->inline_images, msg->inline_count,
+				 "inline_images")) < 0)
+		return error;
 	if (p->text.oom || p->html.oom)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	for (size_t i = 0; i < p->count; i++)
-		if (p->attachments[i].oom)
-			return est_error_set(EST_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -769,16 +793,65 @@ static void free_parts(struct parts *p)
 	for (size_t i = 0; i < p->count; i++)
 		free(p->attachments[i].ptr);
 	free(p->attachments);
+	for (size_t i = 0; i < p->inline_count; i++)
+		free(p->inlines[i].ptr);
+	free(p->inlines);
+}
+
+/* One attachment or inline image part after its delimiter line: headers, blank line, base64. */
+static int put_attachment(struct buf *b, const est_mail_attachment *a, const struct buf *body,
+			  size_t index)
+{
+	int error;
+
+	if ((error = put_attachment_headers(b, a, index)) < 0)
+		return error;
+	buf_puts(b, "\r\n");
+	buf_put(b, body->ptr ? body->ptr : "", body->len);
+	return 0;
+}
+
+/* The HTML, alone or (with inline images) as multipart/related with them (RFC 2387). */
+static int put_html(struct buf *b, const struct parts *p, const est_mail_message *msg,
+		    const char *related)
+{
+	int error;
+
+	if (p->inline_count == 0) {
+		put_text_part_headers(b, "html");
+		buf_puts(b, "\r\n");
+		buf_put(b, p->html.ptr ? p->html.ptr : "", p->html.len);
+		return 0;
+	}
+	buf_printf(b, "Content-Type: multipart/related; type=\"text/html\";\r\n boundary=\"%s\"\r\n\r\n",
+		   related);
+	buf_printf(b, "--%s\r\n", related);
+	put_text_part_headers(b, "html");
+	buf_puts(b, "\r\n");
+	buf_put(b, p->html.ptr ? p->html.ptr : "", p->html.len);
+	for (size_t i = 0; i < p->inline_count; i++) {
+		buf_printf(b, "\r\n--%s\r\n", related);
+		if (!msg->inline_images[i].content_id)
+			return est_error_set(EST_EINVAL, "mail message: inline image %zu has no "
+					     "content_id; give it one the HTML names by cid:", i + 1);
+		if ((error = put_attachment(b, &msg->inline_images[i], &p->inlines[i], i)) < 0)
+			return error;
+	}
+	buf_printf(b, "\r\n--%s--", related);
+	return 0;
 }
 
 /* The text (and html) as one entity: its headers, blank line, body. */
-static void put_alternative(struct buf *b, const struct parts *p, const char *alt)
+static int put_alternative(struct buf *b, const struct parts *p, const est_mail_message *msg,
+			   const char *alt, const char *related)
 {
+	int error;
+
 	if (!alt) {
 		put_text_part_headers(b, "plain");
 		buf_puts(b, "\r\n");
 		buf_put(b, p->text.ptr ? p->text.ptr : "", p->text.len);
-		return;
+		return 0;
 	}
 	buf_printf(b, "Content-Type: multipart/alternative;\r\n boundary=\"%s\"\r\n\r\n", alt);
 	buf_printf(b, "--%s\r\n", alt);
@@ -786,28 +859,31 @@ static void put_alternative(struct buf *b, const struct parts *p, const char *al
 	buf_puts(b, "\r\n");
 	buf_put(b, p->text.ptr ? p->text.ptr : "", p->text.len);
 	buf_printf(b, "\r\n--%s\r\n", alt);
-	put_text_part_headers(b, "html");
-	buf_puts(b, "\r\n");
-	buf_put(b, p->html.ptr ? p->html.ptr : "", p->html.len);
+	if ((error = put_html(b, p, msg, related)) < 0)
+		return error;
 	buf_printf(b, "\r\n--%s--", alt);
+	return 0;
 }
 
 static int put_body(struct buf *b, const struct parts *p, const est_mail_message *msg)
 {
-	char mixed[64], alt[64];
+	char mixed[64], alt[64], related[64];
 	int error;
 
 	if (msg->html && (error = choose_boundary(alt, p, msg->message_id, "alternative")) < 0)
 		return error;
+	if (p->inline_count && (error = choose_boundary(related, p, msg->message_id, "related")) < 0)
+		return error;
 	if (p->count == 0) {
 		if (!msg->html) {
-			put_alternative(b, p, NULL);
+			put_alternative(b, p, msg, NULL, NULL);
 			/* A soft break keeps a text without a final newline exact. */
 			if (p->text.len < 2 || memcmp(p->text.ptr + p->text.len - 2, "\r\n", 2))
 				buf_puts(b, p->text.len ? "=\r\n" : "");
 			return 0;
 		}
-		put_alternative(b, p, alt);
+		if ((error = put_alternative(b, p, msg, alt, related)) < 0)
+			return error;
 		buf_puts(b, "\r\n");
 		return 0;
 	}
@@ -816,14 +892,12 @@ static int put_body(struct buf *b, const struct parts *p, const est_mail_message
 	buf_printf(b, "Content-Type: multipart/mixed;\r\n boundary=\"%s\"\r\n\r\n", mixed);
 	buf_puts(b, "This is a multi-part message in MIME format.\r\n");
 	buf_printf(b, "\r\n--%s\r\n", mixed);
-	put_alternative(b, p, msg->html ? alt : NULL);
+	if ((error = put_alternative(b, p, msg, msg->html ? alt : NULL, related)) < 0)
+		return error;
 	for (size_t i = 0; i < p->count; i++) {
 		buf_printf(b, "\r\n--%s\r\n", mixed);
-		if ((error = put_attachment_headers(b, &msg->attachments[i], i)) < 0)
+		if ((error = put_attachment(b, &msg->attachments[i], &p->attachments[i], i)) < 0)
 			return error;
-		buf_puts(b, "\r\n");
-		buf_put(b, p->attachments[i].ptr ? p->attachments[i].ptr : "",
-			p->attachments[i].len);
 	}
 	buf_printf(b, "\r\n--%s--\r\n", mixed);
 	return 0;
@@ -851,7 +925,10 @@ static int check_message(const est_mail_message *msg)
 	    (error = check_utf8(msg->text, strlen(msg->text), "text")) < 0 ||
 	    (msg->html && (error = check_utf8(msg->html, strlen(msg->html), "html")) < 0))
 		return error;
-	return check_message_id(msg->message_id);
+	if (msg->inline_count > 0 && !msg->html)
+		return est_error_set(EST_EINVAL, "mail message: %zu inline images but no html to show "
+				     "them; attach them instead, or give the html", msg->inline_count);
+	return check_message_id(msg->message_id, "message_id");
 }
 
 static int put_headers(struct buf *b, const est_mail_message *msg)
@@ -883,7 +960,7 @@ static int put_headers(struct buf *b, const est_mail_message *msg)
 	}
 	buf_printf(b, "Message-ID: %s\r\n", msg->message_id);
 	/* Someone else's id that is not <left@right> is left out, not refused. */
-	if (msg->in_reply_to && check_message_id(msg->in_reply_to) == 0)
+	if (msg->in_reply_to && check_message_id(msg->in_reply_to, "in_reply_to") == 0)
 		buf_printf(b, "In-Reply-To: %s\r\nReferences: %s\r\n", msg->in_reply_to, msg->in_reply_to);
 	else if (msg->in_reply_to)
 		est_error_clear();

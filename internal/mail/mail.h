@@ -31,6 +31,13 @@ typedef struct {
 	const char *content_type; /* e.g. "image/svg+xml"; NULL: application/octet-stream */
 	const void *data;         /* `len` bytes, any content */
 	size_t len;
+	/*
+	 * For an inline image (est_mail_message inline_images): its
+	 * Content-ID with the angle brackets, "<map.ne-001.0007@estafette>",
+	 * which the HTML names as <img src="cid:map.ne-001.0007@estafette">.
+	 * NULL for an attachment.
+	 */
+	const char *content_id;
 } est_mail_attachment;
 
 typedef struct {
@@ -58,6 +65,13 @@ typedef struct {
 	const char *reply_to;
 	const est_mail_attachment *attachments;
 	size_t attachment_count;
+	/*
+	 * Images the HTML shows by "cid:" (RFC 2392), each with a content_id:
+	 * they go with the HTML in a multipart/related (RFC 2387). Only with
+	 * html.
+	 */
+	const est_mail_attachment *inline_images;
+	size_t inline_count;
 } est_mail_message;
 
 /*
@@ -73,8 +87,11 @@ typedef struct {
  * lines are folded near 78 columns and never exceed 998 octets.
  *
  * Body: a single text/plain part; multipart/alternative (text/plain, then
- * text/html) when there is html; inside multipart/mixed followed by the
- * attachments when there are attachments. Text parts are UTF-8 and
+ * text/html) when there is html; the text/html inside a
+ * multipart/related; type="text/html" followed by the inline images (each
+ * with its Content-ID and Content-Disposition: inline) when there are
+ * inline images; inside multipart/mixed followed by the attachments when
+ * there are attachments. Text parts are UTF-8 and
  * quoted-printable (lines of at most 76 characters); attachments are base64
  * in 76-column lines with Content-Disposition: attachment; filename="..."
  * (RFC 2231 filename*= for non-ASCII names).
@@ -84,7 +101,8 @@ typedef struct {
  * any part (and changed deterministically if it does).
  *
  * Errors: EST_EINVAL (from, to, message_id or text missing; CR or LF in a
- * header value; an address that is not a plain ASCII addr-spec; a message id
+ * header value; inline images without html, or one whose content_id is
+ * not of the form <left@right>; an address that is not a plain ASCII addr-spec; a message id
  * not of the form <left@right>; a subject, display name, text or html that
  * is not UTF-8; a header that cannot be folded within 998 octets);
  * EST_ENOMEM.

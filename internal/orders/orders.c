@@ -230,6 +230,12 @@ static int looks_random(const char *hex)
 	return distinct >= 8;
 }
 
+/* The entropy a report's order file leaves for `estafette sign` to fill: the placeholder, or "". */
+static int is_placeholder(const char *entropy)
+{
+	return entropy && (!*entropy || strcmp(entropy, EST_ORDERS_ENTROPY_PLACEHOLDER) == 0);
+}
+
 static int check_values(const struct schema *sc, const json_t *root, const char *filename)
 {
 	json_int_t step = json_integer_value(json_object_get(root, "step"));
@@ -263,6 +269,12 @@ static int check_values(const struct schema *sc, const json_t *root, const char 
 				     "%s: field \"seq\" is %lld, past 2^53 - 1 (9007199254740991), the largest "
 				     "integer every JSON reader keeps exactly; write a small seq: 1, then 2, ...",
 				     filename, (long long)seq);
+	if (sc->mask == ORDERS && is_placeholder(json_string_value(json_object_get(root, "entropy"))))
+		return est_error_set(EST_EINVAL,
+				     "%s: field \"entropy\" is \"%s\", not yet filled in; sign the file "
+				     "with `estafette sign %s`, which fills it with 64 fresh hex digits first "
+				     "(or write them yourself, e.g. from `openssl rand -hex 32`, and sign again)",
+				     filename, json_string_value(json_object_get(root, "entropy")), filename);
 	for (i = 0; i < 2; i++) {
 		const char *hex = json_string_value(json_object_get(root, sc->hexes[i]));
 
@@ -434,4 +446,106 @@ void est_orders_free(est_order *o)
 	free(o->player);
 	json_decref(o->root);
 	free(o);
+}
+
+static size_t occurrences(const char *bytes, size_t len, const char *what)
+{
+	size_t n = 0, wlen = strlen(what);
+
+	for (const char *p = bytes; (p = memmem(p, len - (size_t)(p - bytes), what, wlen)); p += wlen)
+		n++;
+	return n;
+}
+
+/* Where `"entropy"`, then optional spaces, a colon, spaces, then `value` (quoted) starts; count in *n. */
+static const char *find_entropy(size_t *n, const char *bytes, size_t len, const char *value,
+				size_t *value_len)
+{
+	static const char key[] = "\"entropy\"";
+	const char *found = NULL;
+	size_t vlen = strlen(value);
+
+	*n = 0;
+	for (const char *p = bytes; (p = memmem(p, len - (size_t)(p - bytes), key, sizeof(key) - 1)); p++) {
+		const char *q = p + sizeof(key) - 1, *end = bytes + len;
+
+		while (q < end && strchr(" \t\r\n", *q))
+			q++;
+		if (q == end || *q++ != ':')
+			continue;
+		while (q < end && strchr(" \t\r\n", *q))
+			q++;
+		if ((size_t)(end - q) >= vlen + 2 && q[0] == '"' && memcmp(q + 1, value, vlen) == 0 &&
+		    q[vlen + 1] == '"') {
+			found = q;
+			(*n)++;
+		}
+	}
+	*value_len = vlen + 2;
+	return found;
+}
+
+int est_orders_fill_entropy(char **out, size_t *out_len, int *filled, const char *filename,
+			    const char *bytes, size_t len, const char hex[65])
+{
+	json_t *root = json_loadb(bytes, len, JSON_REJECT_DUPLICATES, NULL);
+	const char *entropy = json_string_value(json_object_get(root, "entropy")), *at;
+	size_t count, value_len;
+	char *text = NULL;
+	est_order *check = NULL;
+	int error = 0;
+
+	*out = NULL;
+	*out_len = 0;
+	*filled = 0;
+	if (!json_is_object(root) || !is_placeholder(entropy)) {
+		/* Not one to fill; a placeholder that is there all the same is an error, not a signature. */
+		if (memmem(bytes, len, EST_ORDERS_ENTROPY_PLACEHOLDER, strlen(EST_ORDERS_ENTROPY_PLACEHOLDER)))
+			error = est_error_set(EST_EINVAL, "%s: holds \"%s\" but is not an order file whose "
+					      "\"entropy\" is that placeholder (it does not parse strictly, "
+					      "or the text is elsewhere); fix the file, then sign it again",
+					      filename, EST_ORDERS_ENTROPY_PLACEHOLDER);
+		goto out;
+	}
+	at = find_entropy(&count, bytes, len, entropy, &value_len);
+	/* The placeholder anywhere else too (a press text, say): which one to fill is not for us to guess. */
+	if (*entropy && occurrences(bytes, len, entropy) > 1)
+		count = occurrences(bytes, len, entropy);
+	if (count != 1) {
+		error = est_error_set(EST_EINVAL, "%s: field \"entropy\" is to be filled, but \"entropy\": "
+				      "\"%s\" or that text appears %zu times in the file (written with escapes, "
+				      "or more than once); leave it once, plainly, as the report's file has it",
+				      filename, entropy, count);
+		goto out;
+	}
+	if (!(text = malloc(len - value_len + 66 + 1))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* Every other byte as it was: only the value changes. */
+	size_t head = (size_t)(at - bytes);
+	memcpy(text, bytes, head);
+	text[head] = '"';
+	memcpy(text + head + 1, hex, 64);
+	text[head + 65] = '"';
+	memcpy(text + head + 66, at + value_len, len - head - value_len);
+	*out_len = len - value_len + 66;
+	text[*out_len] = '\0';
+	/* The result must be a strict order file carrying exactly this entropy. */
+	if ((error = est_orders_parse(&check, filename, text, *out_len)) < 0)
+		goto out;
+	if (strcmp(check->entropy, hex) != 0) {
+		error = est_error_set(EST_ERROR, "%s: the filled file does not carry the new entropy", filename);
+		goto out;
+	}
+	*out = text;
+	text = NULL;
+	*filled = 1;
+out:
+	if (error < 0)
+		*out_len = 0;
+	est_orders_free(check);
+	free(text);
+	json_decref(root);
+	return error;
 }

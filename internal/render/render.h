@@ -85,4 +85,25 @@ int est_render(char **out, const char *template, const json_t *data, int flags,
  */
 int est_render_file_partials(char **out, const char *name, void *dir);
 
+/*
+ * The picture of an SVG document (the rendered map.svg) as PNG, for mail
+ * clients that show no SVG (render/png.c, librsvg and cairo). The image
+ * is `width` pixels wide (clamped to 16..EST_RENDER_PNG_MAX_SIDE) and as
+ * high as the document's aspect ratio makes it, clamped to
+ * EST_RENDER_PNG_MAX_SIDE too, so a document claiming huge dimensions
+ * costs no more than a 4096 x 4096 surface; it is drawn on white.
+ *
+ * The SVG is read with no base file: librsvg then loads no external
+ * reference (a file, an http: address, another SVG); only data: URLs
+ * inside the document itself are drawn. *png_out is a new buffer of
+ * *len_out bytes (caller frees with free()).
+ *
+ * Errors: EST_EINVAL (the bytes are not an SVG librsvg can read, or it
+ * cannot draw it; the message gives librsvg's reason); EST_ERROR (cairo
+ * could not make or write the surface); EST_ENOMEM.
+ */
+#define EST_RENDER_PNG_MAX_SIDE 4096
+int est_render_png(unsigned char **png_out, size_t *len_out, const char *svg, size_t svg_len,
+		   int width);
+
 #endif

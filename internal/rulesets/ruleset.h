@@ -56,8 +56,15 @@ typedef struct est_ruleset {
 	 *   {"mode": "sequential" | "simultaneous" | "automatic" | "over",
 	 *    "kind": short name of the step ("turn", "battle-cards", "retreat", ...),
 	 *    "powers": ["France"],           awaited powers ([] when automatic or over)
-	 *    "prompt": "what is asked, in a sentence for the report"}
+	 *    "prompt": "what is asked, in a sentence for the report",
+	 *    "choices": [{"order": {an order item}, "text": "what it does"}]}
 	 * "over" means the game has ended; nothing more is resolved.
+	 * "choices" (optional, for an awaited step) lists what the step takes,
+	 * as each player's report shows it under "HOW TO SEND ORDERS": each
+	 * open choice itself where the state names them (a retreat step's
+	 * provinces, a battle decision's options), else each kind of order
+	 * with "<...>" where the player fills in a value. Sealed games: from
+	 * the public parts only, like the rest of the answer.
 	 */
 	int (*pending)(json_t **out, const json_t *state, const json_t *rules);
 

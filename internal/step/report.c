@@ -11,6 +11,8 @@
 #include "intake/intake.h"
 #include "step/step.h"
 #include "render/render.h"
+#include "mail/mail.h"
+#include "orders/orders.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/util.h"
@@ -84,6 +86,74 @@ static int own_views(json_t **out, est_game *game, const json_t *state, const js
 	return 0;
 }
 
+/* The awaiting entry (turn.h est_turn_awaiting) of `player`, or NULL when the step does not await it. */
+static const json_t *awaiting_entry(const json_t *awaiting, const json_t *player)
+{
+	const char *id = json_string_value(json_object_get(player, "id"));
+	const json_t *entry;
+	size_t i;
+
+	json_array_foreach(awaiting, i, entry)
+		if (id && strcmp(json_string_value(json_object_get(entry, "player")), id) == 0)
+			return entry;
+	return NULL;
+}
+
+/* The step's choices for the report, each with its order item as one line of JSON ("json"). */
+static json_t *choices_view(const json_t *pending)
+{
+	json_t *out = json_array(), *choice;
+	size_t i;
+
+	json_array_foreach(json_object_get(pending, "choices"), i, choice) {
+		char *text = json_dumps(json_object_get(choice, "order"), JSON_PRESERVE_ORDER);
+		json_array_append_new(out, json_pack("{s:s?, s:s?}", "json", text, "text",
+						     json_string_value(json_object_get(choice, "text"))));
+		free(text);
+	}
+	return out;
+}
+
+/*
+ * What an awaited player needs to answer (docs/player-guide.md): the order
+ * file filled in but for its entropy and orders (order_file {name, text}),
+ * the step's choices, the address to send it to, and whether this is the
+ * join. The seq is one above the file recorded for the awaited step.
+ */
+static int add_answer(json_t *data, est_game *game, long long step, const json_t *pending,
+		      const json_t *entry, const char *sha)
+{
+	const char *pid = json_string_value(json_object_get(entry, "player"));
+	long long seq = 1 + (step == game->step ? json_integer_value(json_object_get(entry, "seq")) : 0);
+	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER), *address = NULL;
+	char *text = NULL, *name = NULL;
+	json_t *skeleton;
+	int error = 0;
+
+	skeleton = json_pack("{s:s, s:O, s:I, s:s, s:s, s:I, s:s, s:[]}", "estafette", "orders/1", "game",
+			     json_object_get(game->game, "id"), "step", (json_int_t)(step + 1), "player", pid,
+			     "prev", sha, "seq", (json_int_t)seq, "entropy", EST_ORDERS_ENTROPY_PLACEHOLDER,
+			     "orders");
+	if (skeleton)
+		text = json_dumps(skeleton, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	name = est_strdup_printf("orders-%04lld-%s.json", step + 1, pid);
+	address = sender ? est_mail_address_of(sender) : NULL;
+	if (!text || !name || !address ||
+	    json_object_set_new(data, "order_file", json_pack("{s:s, s:s+, s:I}", "name", name, "text", text,
+							       "\n", "seq", (json_int_t)seq)) < 0 ||
+	    json_object_set_new(data, "orders_address", json_string(address)) < 0 ||
+	    json_object_set_new(data, "choices", choices_view(pending)) < 0 ||
+	    json_object_set_new(data, "join", json_boolean(strcmp(json_string_value(json_object_get(
+				pending, "kind")), "join") == 0)) < 0)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	json_decref(skeleton);
+	free(text);
+	free(name);
+	free(address);
+	free(sender);
+	return error;
+}
+
 int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,
 		     const char *sha, const json_t *events_doc, const json_t *dice_doc,
 		     const json_t *player, time_t deadline)
@@ -117,6 +187,11 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 	}
 	json_object_set_new(data, "views", views);
 	views = NULL;
+	const json_t *entry = player ? awaiting_entry(json_object_get(data, "awaiting"), player) : NULL;
+	if (entry && (error = add_answer(data, game, step, pending, entry, sha)) < 0) {
+		json_decref(data);
+		goto out;
+	}
 	if (player)
 		json_object_set_new(data, "player", json_pack("{s:O, s:O, s:O}", "id",
 			json_object_get(player, "id"), "name", json_object_get(player, "name"),
@@ -269,6 +344,61 @@ static void template_sha(char sha[65], const char *text)
 	}
 }
 
+/* Characters (UTF-8 code points) in s[0..n): a line's width as a mail reader shows it. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < n; i++)
+		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+/*
+ * Plain-text reports are mailed: keep each line within TEXT_COLUMNS
+ * (RFC 5322 2.1.1's 78) by breaking a longer one at its last space that
+ * fits, the rest indented two more than the line. A word longer than a
+ * line stays whole.
+ */
+#define TEXT_COLUMNS 78
+static char *wrap_text(const char *text)
+{
+	est_text t = {0};
+	const char *line = text;
+
+	while (*line) {
+		size_t len = strcspn(line, "\n"), indent = strspn(line, " ");
+		const char *rest = line, *end = line + len;
+		int first = 1;
+
+		while (columns(rest, (size_t)(end - rest)) + (first ? 0 : indent + 2) > TEXT_COLUMNS) {
+			size_t room = TEXT_COLUMNS - (first ? 0 : indent + 2), cols = 0;
+			const char *p = rest, *cut = NULL;
+
+			for (; p < end && cols <= room; p++) {
+				if (*p == ' ' && p > rest && cols <= room && p[-1] != ' ')
+					cut = p;
+				cols += ((unsigned char)*p & 0xc0) != 0x80;
+			}
+			if (!cut || cut - rest <= (ptrdiff_t)indent)
+				break;
+			est_text_add(&t, "%*s%.*s\n", first ? 0 : (int)indent + 2, "", (int)(cut - rest), rest);
+			rest = cut;
+			while (rest < end && *rest == ' ')
+				rest++;
+			first = 0;
+		}
+		est_text_add(&t, "%*s%.*s%s", first ? 0 : (int)indent + 2, "", (int)(end - rest), rest,
+			     *end ? "\n" : "");
+		line = *end ? end + 1 : end;
+	}
+	if (t.failed) {
+		free(t.text);
+		return NULL;
+	}
+	return t.text ? t.text : strdup("");
+}
+
 int est_report_render(char **out, est_game *game, json_t *data, const char *name)
 {
 	char *sub = est_strdup_printf("templates/%s", game->ruleset->name), *template = NULL;
@@ -293,6 +423,13 @@ int est_report_render(char **out, est_game *game, json_t *data, const char *name
 			   load_partial, &src);
 	if (error < 0)
 		est_error_prefix("template %s%s", from_game ? "templates/" : "", name);
+	if (error == 0 && !html) {
+		char *wrapped = wrap_text(*out);
+		free(*out);
+		*out = wrapped;
+		if (!wrapped)
+			error = est_error_set(EST_ENOMEM, "out of memory");
+	}
 out:
 	free(template);
 	free(src.dir);

@@ -11,8 +11,12 @@ that step (state.json at tag step-NNNN): none of the cards in its hand
 (CARDS_JSON names them, Napoleonic Empire), none of its standing orders
 ("at PROVINCE, 5.612 step N", La Guerre de l'Empereur). Prints a
 summary; exits 1 naming the first message that breaks a rule. Each report must
-read back with Python's email parser as a text part, an HTML part and, where
-the game has a map, a map.svg attachment that is well-formed SVG.
+read back with Python's email parser under its strict policy as a text
+part whose lines are at most 78 columns wide (display width: East Asian
+wide characters count two), an HTML part and, where the game has a map, a
+map.svg attachment that is well-formed SVG and the map as an inline PNG the
+HTML names by cid:. A report with an order file attached
+(orders-NNNN-PLAYER.json) says how to send orders; one without does not.
 """
 import email
 import email.policy
@@ -21,7 +25,15 @@ import pathlib
 import re
 import subprocess
 import sys
+import unicodedata
 import xml.etree.ElementTree as ET
+
+COLUMNS = 78
+
+
+def width(line):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
+               for c in line)
 
 
 def git_json(repo, rev, path):
@@ -50,6 +62,20 @@ def check_parts(path, msg):
             root = ET.fromstring(part.get_content())
             if not root.tag.endswith("svg"):
                 sys.exit(f"{path}: map.svg is not an SVG document")
+    for n, line in enumerate(text_of(msg).splitlines(), 1):
+        if width(line) > COLUMNS:
+            sys.exit(f"{path}: text line {n} is {width(line)} columns wide, over {COLUMNS}: {line!r}")
+    html = msg.get_body(("html",)).get_content()
+    pngs = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+    if "image/svg+xml" in types:
+        if len(pngs) != 1 or f'src="cid:{pngs[0]["Content-ID"].strip("<>")}"' not in html:
+            sys.exit(f"{path}: the map is not inline as a PNG the HTML names by cid:")
+        if pngs[0].get_content()[:8] != b"\x89PNG\r\n\x1a\n":
+            sys.exit(f"{path}: the inline map is not a PNG")
+    orders = [p.get_filename() for p in msg.iter_attachments() if (p.get_filename() or "").startswith("orders-")]
+    if bool(orders) != ("HOW TO SEND ORDERS" in text_of(msg)):
+        sys.exit(f"{path}: order file attached {orders} but the text {'lacks' if orders else 'has'} "
+                 "HOW TO SEND ORDERS")
     return "image/svg+xml" in types
 
 
@@ -63,7 +89,7 @@ def main():
              if t != "step-0000"]
     got, maps = {}, 0
     for path in sorted(pathlib.Path(mailbox).glob("*.eml")):
-        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.strict)
         # <RANDOM.GAME.NAME@HOST> (docs/mail.md): keyed by GAME.NAME.
         m = re.fullmatch(r"<[0-9a-f]{32}\.([A-Za-z0-9._-]+)@[a-z0-9.-]+>", msg["Message-ID"].strip())
         if not m:
@@ -103,7 +129,7 @@ def main():
                         sys.exit(f"{path}: {player['id']} sees {power}'s standing order for "
                                  f"{o['at']}, step {o['step']}, at {tag}")
     print(f"check_mailbox: {len(got)} messages, one per player per step, nothing private to another power shown, "
-          f"{maps} maps parsed")
+          f"{maps} maps parsed and inline as PNG, every text line within {COLUMNS} columns")
 
 
 main()

@@ -132,11 +132,15 @@ def check_asks(path, text, player, status):
     named = set(re.findall(r"\(([a-z0-9_-]+)\) for ", "\n".join(sec)))
     if named != set(awaited):
         fail(f"{path}: AWAITED names {sorted(named)}, the game awaits {sorted(awaited)}")
-    if not any(status["prompt"] in line for line in sec):
+    # (a line over 78 columns is broken at a space, the rest indented: read them joined)
+    if status["prompt"] not in " ".join(line.strip() for line in sec):
         fail(f"{path}: AWAITED does not give the prompt {status['prompt']!r}: {sec}")
     want = decision_line(status["kind"])
     if player not in awaited:
-        # Not asked: its AWAITED section names another player (checked above).
+        # Not asked: its AWAITED section names another player (checked above), and
+        # it is not told how to send orders.
+        if section(text, "HOW TO SEND ORDERS") is not None:
+            fail(f"{path}: {player} is not awaited, but the report says HOW TO SEND ORDERS")
         return
     if want:
         lines = [l for l in text.split("\n") if l.strip().startswith(want)]
@@ -146,10 +150,11 @@ def check_asks(path, text, player, status):
         powers = awaited[player]["awaited_powers"]
         if not any(pw in lines[0] for pw in powers):
             fail(f"{path}: the decision {lines[0]!r} does not name {player}'s power {powers}")
+    # The order file, filled in: its step and player each on a line of their own.
     how = section(text, "HOW TO SEND ORDERS") or []
-    sample = f'"step": {status["step"]}, "player": "{player}"'
-    if not any(sample in line for line in how):
-        fail(f"{path}: HOW TO SEND ORDERS does not show {sample}")
+    for sample in (f'"step": {status["step"]},', f'"player": "{player}",'):
+        if not any(line.strip() == sample for line in how):
+            fail(f"{path}: HOW TO SEND ORDERS does not show {sample}")
 
 
 def cmd_run(box, after, game, estafette, first, last):

@@ -398,7 +398,19 @@ for kind in open sealed; do
 			"$ESTAFETTE" status "$g" --json > st.json
 			no_card st.json "status --json at step $i"
 			for f in "$ESTAFETTE_HOME/outbox/$g/pending/"*france*; do
-				[ -e "$f" ] && no_card "$f" "$(basename "$f")"
+				[ -e "$f" ] || continue
+				case $f in
+				*.eml) # every part decoded (a base64 picture could hold any four letters by chance)
+					"$PY" -c 'import email, email.policy, sys
+m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.strict)
+for h in ("Subject", "From", "To"): print(m[h])
+for p in m.walk():
+    if p.is_multipart() or p.get_content_type() == "image/png": continue
+    c = p.get_content()
+    print(c.decode("utf-8", "replace") if isinstance(c, bytes) else c)' "$f" > decoded.txt
+					no_card decoded.txt "$(basename "$f")" ;;
+				*) no_card "$f" "$(basename "$f")" ;;
+				esac
 			done
 			# An order naming a card france does not hold: the same message for
 			# a card of the allies' hand and a card of the deck, the card aside.

@@ -96,9 +96,11 @@ static json_t *model(const json_t *state, const char *power, json_t *events)
 			      "short", "ab12cd");
 
 	assert_non_null(m);
-	if (power)
+	if (power) {
 		json_object_set_new(m, "player", json_pack("{s:s, s:s, s:[s]}", "id", "p1", "name", "Player <One>",
 							   "powers", power));
+		rules_answer(m, &est_ruleset_campaign, state, rules, "orders-0007-p1.json");
+	}
 	return m;
 }
 
@@ -279,14 +281,15 @@ static void test_setup_report(void **unused)
 	assert_non_null(strstr(t, "\n  France-I1 (infantry) at [4, 4]: 2 - [5, 3] [3, 5]\n"));
 	assert_non_null(strstr(t, "\n  France-G (general) at [5, 5]: 0 - none\n"));
 	assert_non_null(strstr(t, "  none: every country fights alone\n"));
-	/* The examples name real pieces: the first legal step, an enemy piece, another country. */
-	assert_non_null(strstr(t, "{\"type\": \"attack\", \"target\": \"Russia-G\"}"));
+	/* The choices name real pieces: each piece's first legal step, an enemy piece, another country. */
+	assert_non_null(strstr(t, "{\"type\": \"attack\", \"target\": \"<enemy piece>\"}\n"
+				  "      §10: at most one attack, the first order (e.g. Russia-G)\n"));
 	assert_non_null(strstr(t, "{\"type\": \"move\", \"piece\": \"France-I1\", \"to\": [5, 3]}"));
-	assert_non_null(strstr(t, "{\"type\": \"alliance\", \"with\": \"Russia\", \"action\": \"propose\"}"));
-	assert_non_null(strstr(t, "{\"type\": \"consent\", \"to\": \"Russia\"}"));
-	assert_non_null(strstr(t, "{\"type\": \"place\", \"town\": \"Lyon\", \"square\": [6, 8]}"));
-	assert_non_null(strstr(t, "\"step\": 7, \"player\": \"p1\""));
-	assert_non_null(strstr(t, "\"prev\": \"ab12cd\""));
+	assert_non_null(strstr(t, "{\"type\": \"alliance\", \"with\": \"<country>\", \"action\": \"propose\"}"
+				  "\n      §8: propose an alliance (e.g. with Russia)\n"));
+	assert_non_null(strstr(t, "{\"type\": \"consent\", \"to\": \"<ally>\"}"));
+	assert_non_null(strstr(t, "{\"type\": \"place\", \"town\": \"<town>\", \"square\": [\"<x>\", \"<y>\"]}"));
+	assert_non_null(strstr(t, "Your order file is attached, filled in: orders-0007-p1.json\n"));
 	assert_non_null(strstr(t, "\n  d6 = 2: Russia's throw\n"));
 	assert_non_null(strstr(t, "\nNote: board.json is reconstructed, from "));
 	assert_null(strstr(t, "Last turn on the map"));
@@ -322,7 +325,9 @@ static void test_mid_game_report(void **unused)
 	assert_non_null(strstr(t, "\n  Prague (red, Austria) at [12, 9]: held by France\n"));
 	/* France-C4 now on [5, 10]: row 10 shows it in France's Enlistment Area. */
 	assert_non_null(strstr(t, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
-	assert_non_null(strstr(t, "{\"type\": \"attack\", \"target\": \"France-G\"}"));
+	/* The public report: nobody's order file, no "how to send orders". */
+	assert_null(strstr(t, "HOW TO SEND ORDERS"));
+	assert_null(strstr(t, "{\"type\": \"attack\""));
 
 	assert_non_null(strstr(h, "<li>France-C4 [5, 8] &rarr; [5, 10]</li>"));
 	assert_non_null(strstr(h, "<title>Campaign cp-&lt;1&gt;, step 6</title>"));

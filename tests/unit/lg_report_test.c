@@ -81,10 +81,11 @@ static json_t *model(const json_t *state, const char *const *powers, json_t *eve
 		      "template", "name", "report", "source", "estafette 0.1.0", "sha256", "ab12cd34",
 		      "short", "ab12cd");
 	assert_non_null(m);
-	if (powers)
+	if (powers) {
 		json_object_set_new(m, "player", json_pack("{s:s, s:s, s:o}", "id", "p1", "name", "Karl <Mack>",
 							   "powers", ps));
-	else
+		rules_answer(m, LG, state, rules, "orders-0004-p1.json");
+	} else
 		json_decref(ps);
 	return m;
 }
@@ -263,9 +264,9 @@ static void test_public_text_report(void **unused)
 	assert_non_null(strstr(t, "  Embargo not raised: if the winter came now the Embargo limit would be 5 VPs"));
 	assert_non_null(strstr(t, "    - Russia: war"));
 	assert_non_null(strstr(t, "  France 0, Coalition 0\n"));
-	assert_non_null(strstr(t, "\"step\": 4, \"player\": \"<your id>\""));
-	assert_non_null(strstr(t, "\"prev\": \"ab12cd\""));
-	assert_non_null(strstr(t, "{\"type\": \"move\", \"army\":"));
+	/* The public report: nobody's order file, no "how to send orders". */
+	assert_null(strstr(t, "HOW TO SEND ORDERS"));
+	assert_null(strstr(t, "{\"type\": \"move\""));
 	assert_null(strstr(t, "{\"type\": \"option\""));
 	assert_null(strstr(t, "BATTLE IN"));
 	assert_null(strstr(t, "STANDING ORDERS"));
@@ -333,7 +334,10 @@ static void test_battle_lines(void **unused)
 				  "follows (5.629)\n  Options:\n    retreat: Retreat, pursued (5.629)\n"
 				  "  Retreat open to Austria: no adjacent friendly province without an army: a retreat goes "
 				  "through enemy provinces, losing divisions (5.6291)\n"));
-	assert_non_null(strstr(t, "  {\"type\": \"retreat\"}   no haven: through enemy provinces (5.6291)\n"));
+	/* The retreat step lists its one choice, not every kind of order. */
+	assert_non_null(strstr(t, "\n  {\"type\": \"retreat\"}\n      retreat: no province is open, so through enemy "
+				  "provinces (5.6291)\n"));
+	assert_null(strstr(t, "{\"type\": \"move\""));
 	assert_non_null(strstr(t, "  the attack has been resolved: the loser retreats and is pursued (5.629)"));
 	assert_null(strstr(t, "{\"type\": \"option\""));
 	free(t);

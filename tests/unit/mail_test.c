@@ -610,6 +610,101 @@ static void test_compose_alternative_and_attachments(void **state)
 	remove_tree(dir);
 }
 
+/*
+ * An inline image (RFC 2387, 2392): the HTML and the picture in a
+ * multipart/related inside the alternative's HTML branch, the picture with
+ * its Content-ID and inline disposition, the attachment after; read back by
+ * Python's email package under its strict policy (a defect raises).
+ */
+static void test_compose_inline_image(void **state)
+{
+	unsigned char png[700], svg[300];
+	est_mail_attachment att[] = {{.filename = "map.svg", .content_type = "image/svg+xml",
+				      .data = svg, .len = sizeof(svg)}};
+	est_mail_attachment img[] = {{.filename = "map.png", .content_type = "image/png",
+				      .data = png, .len = sizeof(png),
+				      .content_id = "<map.0007.france@estafette>"}};
+	const char *html = "<html><body><p><img src=\"cid:map.0007.france@estafette\" "
+			   "alt=\"map\"></p></body></html>\n";
+	est_mail_message msg = {.from = "GM <gm@example.org>", .to = "france@example.org",
+				.subject = "step 7", .message_id = MSGID, .date = DATE_2001,
+				.text = report_text, .html = html, .attachments = att,
+				.attachment_count = 1, .inline_images = img, .inline_count = 1};
+	static const char script[] =
+		"import sys, email, email.policy\n"
+		"a = sys.argv\n"
+		"m = email.message_from_bytes(open(a[1], 'rb').read(), policy=email.policy.strict)\n"
+		"alt = m.get_payload()[0]\n"
+		"assert alt.get_content_type() == 'multipart/alternative', alt.get_content_type()\n"
+		"plain, rel = alt.get_payload()\n"
+		"assert plain.get_content_type() == 'text/plain'\n"
+		"assert rel.get_content_type() == 'multipart/related', rel.get_content_type()\n"
+		"assert rel.get_param('type') == 'text/html'\n"
+		"h, i = rel.get_payload()\n"
+		"assert 'cid:map.0007.france@estafette' in h.get_content()\n"
+		"assert i['Content-ID'] == '<map.0007.france@estafette>', i['Content-ID']\n"
+		"assert i.get_content_disposition() == 'inline'\n"
+		"assert i.get_content() == open(a[2], 'rb').read()\n"
+		"atts = list(m.iter_attachments())\n"
+		"assert [x.get_filename() for x in atts] == ['map.svg'], atts\n"
+		"assert m.get_body(('html',)) is h\n"
+		"for p in m.walk(): assert not p.defects, p.defects\n";
+	char *eml = NULL, *rel, *dir = make_temp_dir(), *paths[2];
+	size_t len;
+	pid_t pid;
+	int status = -1;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(png); i++)
+		png[i] = (unsigned char)(i * 13 + 1);
+	memset(svg, 'x', sizeof(svg));
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), 0);
+	assert_crlf_only(eml, len);
+	assert_true(longest_line(eml, len) <= 78);
+	rel = boundary_of(eml, "multipart/related");
+	const char *alt_at = strstr(eml, "multipart/alternative"), *rel_at = strstr(eml, rel);
+	const char *html_at = strstr(eml, "Content-Type: text/html"), *png_at = strstr(eml, "image/png");
+	const char *svg_at = strstr(eml, "image/svg+xml");
+	assert_true(alt_at < rel_at && rel_at < html_at && html_at < png_at && png_at < svg_at);
+	assert_non_null(strstr(eml, "Content-ID: <map.0007.france@estafette>\r\n"
+				    "Content-Disposition: inline; filename=\"map.png\""));
+	paths[0] = path_of("%s/m.eml", dir);
+	paths[1] = path_of("%s/png", dir);
+	assert_int_equal(est_file_write_atomic(paths[0], eml, len, 0600), 0);
+	assert_int_equal(est_file_write_atomic(paths[1], png, sizeof(png), 0600), 0);
+	const char *argv[] = {"/usr/bin/python3", "-c", script, paths[0], paths[1], NULL};
+	assert_int_equal(posix_spawn(&pid, argv[0], NULL, NULL, (char *const *)argv, environ), 0);
+	waitpid(pid, &status, 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	free(eml);
+
+	/* Without attachments: the alternative is the whole body, related still inside it. */
+	msg.attachment_count = 0;
+	msg.attachments = NULL;
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), 0);
+	assert_non_null(strstr(eml, "Content-Type: multipart/alternative"));
+	assert_non_null(strstr(eml, "Content-Type: multipart/related; type=\"text/html\""));
+	assert_null(strstr(eml, "multipart/mixed"));
+	free(eml);
+
+	/* Refused: inline images with no html; a content id not <left@right>; none at all. */
+	msg.html = NULL;
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "inline images but no html"));
+	msg.html = html;
+	img[0].content_id = "map.png";
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "inline_images[].content_id"));
+	img[0].content_id = NULL;
+	assert_int_equal(est_mail_compose(&eml, &len, &msg), EST_EINVAL);
+	assert_non_null(strstr(est_error_message(), "has no content_id"));
+	est_error_clear();
+	free(rel);
+	free(paths[0]);
+	free(paths[1]);
+	remove_tree(dir);
+}
+
 static void test_compose_names_and_lists(void **state)
 {
 	est_mail_message msg = {.from = "Joueur français <fr@example.org>",
@@ -1539,6 +1634,7 @@ int main(void)
 		cmocka_unit_test(test_host_domain_is_a_domain),
 		cmocka_unit_test_teardown(test_compose_text_without_final_newline, clean_up),
 		cmocka_unit_test_teardown(test_compose_alternative_and_attachments, clean_up),
+		cmocka_unit_test_teardown(test_compose_inline_image, clean_up),
 		cmocka_unit_test_teardown(test_compose_names_and_lists, clean_up),
 		cmocka_unit_test_teardown(test_compose_non_ascii_filename, clean_up),
 		cmocka_unit_test_teardown(test_compose_refuses_bad_headers, clean_up),

@@ -35,9 +35,11 @@ static json_t *model(json_t **state_out, json_t **events_out, const char *power)
 	json_object_set_new(m, "template", json_pack("{s:s, s:s, s:s, s:s}", "name", "report",
 						     "source", "estafette 0.1.0", "sha256", "ab12cd34",
 						     "short", "ab12cd"));
-	if (power)
+	if (power) {
 		json_object_set_new(m, "player", json_pack("{s:s, s:s, s:[s]}", "id", "france", "name",
 							   "Jean <Lannes>", "powers", power));
+		rules_answer(m, NE, n, rules, "orders-0008-france.json");
+	}
 	*state_out = n;
 	*events_out = ev;
 	json_decref(s);
@@ -57,7 +59,13 @@ static void test_text_report_for_france(void **unused)
 	assert_non_null(strstr(t, "  Sweden: France 0, Allies 0, neutral;"));
 	assert_non_null(strstr(t, "  Toulon [toulon]: France: French +4"));
 	assert_null(strstr(t, "Austerlitz ["));
-	assert_non_null(strstr(t, "\"step\": 8"));
+	/* The retreat step lists the retreats open, not every kind of order. */
+	assert_non_null(strstr(t, "\nHOW TO SEND ORDERS\nYour order file is attached, filled in: orders-0008-france.json\n"));
+	assert_non_null(strstr(t, "\n{THE ORDER FILE}\n"));
+	assert_non_null(strstr(t, "send both files to orders@example.org\n"));
+	assert_non_null(strstr(t, "\n  {\"type\": \"retreat\", \"from\": \"Italy\", \"to\": \"France\"}\n      retreat to France\n"));
+	assert_non_null(strstr(t, "{\"type\": \"retreat\", \"from\": \"Italy\", \"to\": \"Rhineland\"}"));
+	assert_null(strstr(t, "{\"type\": \"move\""));
 	assert_non_null(strstr(t, "Jean <Lannes> (france) for France - sequential, by 2026-12-01T12:00:00Z"));
 	free(t);
 	json_decref(m);
@@ -73,6 +81,8 @@ static void test_public_html_report(void **unused)
 
 	(void)unused;
 	assert_non_null(strstr(h, "<td title=\"Kingdom of Italy\">Italy</td><td class=\"n\">2</td><td class=\"n\">9</td>"));
+	/* Nobody's order file: the public report tells no one how to send orders. */
+	assert_null(strstr(h, "How to send orders"));
 	assert_non_null(strstr(h, "Jean &lt;Lannes&gt;"));
 	assert_null(strstr(h, "Your hand"));
 	assert_null(strstr(h, "Toulon"));

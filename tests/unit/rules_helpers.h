@@ -130,4 +130,28 @@ static inline char *rules_render(const char *ruleset, const char *name, const js
 	return out;
 }
 
+/*
+ * What report.c adds for an awaited player (step/report.c add_answer):
+ * order_file {name, text}, orders_address, join, and the ruleset's own
+ * pending choices for `state`, each as {json, text}.
+ */
+static inline void rules_answer(json_t *m, const est_ruleset *rs, const json_t *state, const json_t *rules,
+				const char *name)
+{
+	json_t *pending = NULL, *choices = json_array(), *c;
+	size_t i;
+
+	assert_int_equal(rs->pending(&pending, state, rules), 0);
+	json_array_foreach(json_object_get(pending, "choices"), i, c) {
+		char *text = json_dumps(json_object_get(c, "order"), JSON_PRESERVE_ORDER);
+		json_array_append_new(choices, json_pack("{s:s, s:O}", "json", text, "text", json_object_get(c, "text")));
+		free(text);
+	}
+	json_object_set_new(m, "order_file", json_pack("{s:s, s:s}", "name", name, "text", "{THE ORDER FILE}"));
+	json_object_set_new(m, "orders_address", json_string("orders@example.org"));
+	json_object_set_new(m, "join", json_false());
+	json_object_set_new(m, "choices", choices);
+	json_decref(pending);
+}
+
 #endif

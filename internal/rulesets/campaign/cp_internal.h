@@ -92,5 +92,7 @@ int cp_check_end(json_t *state, json_t *events, const json_t *rules);
 int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
 		const json_t *orders);
 int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
+/* A turn's choices (ruleset.h pending "choices"): each kind of order, each piece's first step; NULL on ENOMEM. */
+json_t *cp_choices(const json_t *state, const json_t *rules);
 
 #endif

@@ -177,7 +177,6 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 	const json_t *t = json_object_get(state, "throw");
 	char prompt[300];
 
-	(void)rules;
 	if (strcmp(phase, "over") == 0)
 		*out = json_pack("{s:s, s:s, s:[], s:s}", "mode", "over", "kind", "over", "powers", "prompt",
 				 "the campaign is over");
@@ -188,8 +187,8 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 		snprintf(prompt, sizeof(prompt), "%s's turn %d: the dice throw %d moves; move, attack one piece, "
 			 "make and break alliances", active, est_rules_int(state, "turn", 0),
 			 (int)(json_integer_value(json_array_get(t, 0)) + json_integer_value(json_array_get(t, 1))));
-		*out = json_pack("{s:s, s:s, s:[s], s:s}", "mode", "sequential", "kind", "turn", "powers", active,
-				 "prompt", prompt);
+		*out = json_pack("{s:s, s:s, s:[s], s:s, s:o}", "mode", "sequential", "kind", "turn", "powers", active,
+				 "prompt", prompt, "choices", cp_choices(state, rules));
 	}
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }

@@ -787,6 +787,49 @@ static json_t *example_view(const json_t *state, const json_t *legal)
 			 "other", other);
 }
 
+json_t *cp_choices(const json_t *state, const json_t *rules)
+{
+	int total;
+	json_t *legal = legal_view(&total, state, rules), *ex = legal ? example_view(state, legal) : NULL;
+	json_t *c = json_array(), *l;
+	const char *other = est_rules_str(ex, "other");
+	static const char *const actions[] = {"propose", "accept", "break", NULL};
+	int error = c && ex ? 0 : EST_ENOMEM;
+	size_t i;
+
+	if (!error)
+		error = est_rules_choice(c, json_pack("{s:s, s:s}", "type", "attack", "target", "<enemy piece>"),
+					 "§10: at most one attack, the first order (e.g. %s)", est_rules_str(ex, "target"));
+	json_array_foreach(legal, i, l) {
+		const json_t *sq = json_array_get(json_object_get(l, "squares"), 0);
+		if (error || !sq)
+			continue;
+		error = est_rules_choice(c, json_pack("{s:s, s:O, s:[O, O]}", "type", "move", "piece",
+						      json_object_get(l, "id"), "to", json_object_get(sq, "x"),
+						      json_object_get(sq, "y")),
+					 "one step of %s, to any of %s", est_rules_str(l, "id"),
+					 est_rules_str(l, "squares_text"));
+	}
+	for (i = 0; !error && actions[i]; i++)
+		error = est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "alliance", "with", "<country>",
+						      "action", actions[i]), "§8: %s an alliance (e.g. with %s)",
+					 actions[i], other);
+	if (!error)
+		error = est_rules_choice(c, json_pack("{s:s, s:s}", "type", "consent", "to", "<ally>"),
+					 "§8: let an ally cross into your territory");
+	if (!error)
+		error = est_rules_choice(c, json_pack("{s:s, s:s, s:[s, s]}", "type", "place", "town", "<town>",
+						      "square", "<x>", "<y>"),
+					 "§13: where the piece a red town brings stands");
+	json_decref(legal);
+	json_decref(ex);
+	if (error < 0) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
 /* docs/adding-a-ruleset.md "Rules data": every report says where the board comes from. */
 static json_t *board_note(const json_t *rules)
 {

@@ -69,6 +69,17 @@ int est_rules_event(json_t *events, json_t *fields, const char *type, const char
 	__attribute__((format(printf, 4, 5)));
 
 /*
+ * Append one of a step's choices (rulesets/ruleset.h pending "choices") to
+ * `choices` (an array, borrowed): {"order": `order` (a new object, stolen:
+ * the order item as the player writes it, "<...>" where the player fills
+ * in a value), "text": the printf-style `fmt`, one line saying what it
+ * does}. Returns 0, or EST_ENOMEM with the message set (`order` is
+ * released either way).
+ */
+int est_rules_choice(json_t *choices, json_t *order, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
  * Append to `diags` (an array, borrowed) a rules check's refusal as
  * rulesets/ruleset.h validate() gives it: {"index": i (-1: the orders as a
  * whole), "field", "rule", "message": the printf-style text, ending with

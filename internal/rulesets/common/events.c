@@ -27,6 +27,24 @@ int est_rules_event(json_t *events, json_t *fields, const char *type, const char
 	return 0;
 }
 
+int est_rules_choice(json_t *choices, json_t *order, const char *fmt, ...)
+{
+	va_list ap;
+	char *text = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (!order || n < 0 || json_array_append_new(choices, json_pack("{s:o, s:s}", "order", order,
+									 "text", text)) < 0) {
+		free(n < 0 ? NULL : text);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	free(text);
+	return 0;
+}
+
 void est_rules_diag(json_t *diags, int index, const char *field, const char *rule, const char *fmt, ...)
 {
 	char *msg = NULL;

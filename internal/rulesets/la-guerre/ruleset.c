@@ -120,7 +120,67 @@ static const char *season_label(const json_t *state, char *buf, size_t len)
 	return buf;
 }
 
-static json_t *battle_pending(const json_t *state)
+/* A battle decision's choices (ruleset.h "choices"): each option open, each retreat's province. */
+static json_t *battle_choices(const json_t *state, const json_t *rules, const char *kind)
+{
+	const json_t *battle = json_object_get(state, "battle");
+	const char *role = lg_battle_deciding_role(battle);
+	const json_t *army = role ? lg_army(state, est_rules_str(json_object_get(battle, role), "army")) : NULL;
+	const char *const *opt = lg_battle_options(state);
+	json_t *c = json_array(), *to = army ? lg_retreat_options(state, rules, army) : json_array(), *v;
+	int error = c && to ? 0 : EST_ENOMEM;
+	size_t i;
+
+	for (; !error && *opt; opt++) {
+		if (strcmp(*opt, "retreat") != 0)
+			error = est_rules_choice(c, json_pack("{s:s, s:s}", "type", "option", "option", *opt),
+						 "%s (5.616)", *opt);
+		else
+			json_array_foreach(to, i, v)
+				error = error ? error : strcmp(kind, "retreat") == 0 ?
+					est_rules_choice(c, json_pack("{s:s, s:O}", "type", "retreat", "to", v),
+							 "retreat to %s; pursuit follows (5.629)", json_string_value(v)) :
+					est_rules_choice(c, json_pack("{s:s, s:s, s:O}", "type", "option", "option",
+								      "retreat", "to", v),
+							 "retreat to %s", json_string_value(v));
+	}
+	/* No province open: the loser retreats through enemy provinces (5.6291), to no choice. */
+	if (!error && strcmp(kind, "retreat") == 0 && json_array_size(to) == 0)
+		error = est_rules_choice(c, json_pack("{s:s}", "type", "retreat"),
+					 "retreat: no province is open, so through enemy provinces (5.6291)");
+	json_decref(to);
+	if (error < 0) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* A turn's choices: the kinds of order the moving side may give, winter's for its power. */
+static json_t *turn_choices(const json_t *state, const char *side)
+{
+	json_t *c = json_array();
+	int winter = est_rules_str(state, "season") && strcmp(est_rules_str(state, "season"), "Winter") == 0;
+	int france = strcmp(side, LG_FRANCE) == 0;
+
+	if (!c || est_rules_choice(c, json_pack("{s:s, s:s, s:[s]}", "type", "move", "army", "<army>", "path",
+						"<province>"), "march an army through the provinces entered, in order") < 0 ||
+	    est_rules_choice(c, json_pack("{s:s, s:s}", "type", "besiege", "army", "<army>"),
+			     "one siege roll against the enemy garrison where the army stands") < 0 ||
+	    est_rules_choice(c, json_pack("{s:s, s:s, s:s, s:s}", "type", "standing", "at", "<province>",
+					  "step", "<4, 5, 6 or 9>", "option", "<option>"),
+			     "a battle decision given in advance (L19)") < 0 ||
+	    (winter && france && est_rules_choice(c, json_pack("{s:s, s:[s]}", "type", "embargo", "exclude",
+			"<nation>"), "nations left out of the embargo (4.241)") < 0) ||
+	    (winter && !france && est_rules_choice(c, json_pack("{s:s, s:s}", "type", "buy-vp", "vp", "<number>"),
+			"Britain only: VPs bought this winter (4.241)") < 0)) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
+static json_t *battle_pending(const json_t *state, const json_t *rules)
 {
 	const json_t *battle = json_object_get(state, "battle");
 	const char *power, *kind;
@@ -136,8 +196,8 @@ static json_t *battle_pending(const json_t *state)
 			 est_rules_int(battle, "step", 0) == 5 ? "non-initiative" : "initiative",
 			 est_rules_int(battle, "step", 0) == 6 ? "Attack or Retreat (it must)" :
 			 "Attack, Retreat, Auxiliary or Bombard");
-	return json_pack("{s:s, s:s, s:[s], s:s}", "mode", "sequential", "kind", kind, "powers", power,
-			 "prompt", prompt);
+	return json_pack("{s:s, s:s, s:[s], s:s, s:o}", "mode", "sequential", "kind", kind, "powers", power,
+			 "prompt", prompt, "choices", battle_choices(state, rules, kind));
 }
 
 static int pending(json_t **out, const json_t *state, const json_t *rules)
@@ -153,13 +213,13 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 		*out = json_pack("{s:s, s:s, s:[], s:s}", "mode", "automatic", "kind", "winter", "powers",
 				 "prompt", "the winter phase: the Continental System embargo (4.241)");
 	else if (json_object_get(state, "battle"))
-		*out = battle_pending(state);
+		*out = battle_pending(state, rules);
 	else {
 		snprintf(prompt, sizeof(prompt), "%s: %s's turn: moves, sieges and standing orders", when,
 			 strcmp(side, LG_FRANCE) == 0 ? "France" : "the Coalition");
-		*out = json_pack("{s:s, s:s, s:o, s:s}", "mode", strcmp(side, LG_FRANCE) == 0 ? "sequential" :
+		*out = json_pack("{s:s, s:s, s:o, s:s, s:o}", "mode", strcmp(side, LG_FRANCE) == 0 ? "sequential" :
 				 "simultaneous", "kind", "turn", "powers", lg_side_powers(rules, side),
-				 "prompt", prompt);
+				 "prompt", prompt, "choices", turn_choices(state, side));
 	}
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }

@@ -84,5 +84,7 @@ int lem_validate(json_t **diagnostics_out, const json_t *state, const json_t *ru
 
 /* view.c */
 int lem_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
+/* The actions step's choices (ruleset.h pending "choices"): each order open now; NULL on ENOMEM. */
+json_t *lem_choices(const json_t *state, const json_t *rules);
 
 #endif

@@ -121,8 +121,8 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 			 "free ones)", json_array_size(json_object_get(state, "played")), est_rules_int(card, "number", 0),
 			 est_rules_str(card, "title"), est_rules_int(state, "actions", 0),
 			 est_rules_int(state, "actions", 0) == 1 ? "" : "s");
-		*out = json_pack("{s:s, s:s, s:[s], s:s}", "mode", "sequential", "kind", "actions", "powers",
-				 LEM_POWER, "prompt", prompt);
+		*out = json_pack("{s:s, s:s, s:[s], s:s, s:o}", "mode", "sequential", "kind", "actions", "powers",
+				 LEM_POWER, "prompt", prompt, "choices", lem_choices(state, rules));
 	}
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }

@@ -528,6 +528,71 @@ static int napoleon_may_join(const json_t *state, const json_t *rules, const jso
 	       (track && (strcmp(track, "Piedmont") == 0 || strcmp(track, "Austrian") == 0));
 }
 
+/*
+ * One choice per Army on the map `keep` accepts: {"type": `type`, "army"
+ * (or "assign" for Napoleon): its id, `key`: `value` when key is given}.
+ */
+static int army_choices(json_t *c, const json_t *state, const json_t *rules,
+			int (*keep)(const json_t *state, const json_t *rules, const json_t *army),
+			const char *type, const char *key, const char *value, const char *what)
+{
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(state, "armies"), i, a) {
+		if (!lem_on_map(a) || !keep(state, rules, a))
+			continue;
+		json_t *order = json_pack("{s:s, s:O}", "type", type, strcmp(type, "napoleon") == 0 ? "assign" :
+					  "army", json_object_get(a, "id"));
+		if (order && key && value)
+			json_object_set_new(order, key, json_string(value));
+		if (est_rules_choice(c, order, "%s: the %s Army", what, est_rules_str(a, "id")) < 0)
+			return est_error_code();
+	}
+	return 0;
+}
+
+json_t *lem_choices(const json_t *state, const json_t *rules)
+{
+	json_t *c = json_array(), *napoleon = napoleon_view(state, rules);
+	int free_rolls = est_rules_int(lem_table(rules, "barricades"), "free_per_turn", 1) -
+			 est_rules_int(state, "barricades_used", 0), error = c && napoleon ? 0 : EST_ENOMEM;
+
+	if (!error)
+		error = army_choices(c, state, rules, may_attack, "military", NULL, NULL,
+				     "1 Action, a Military Action (7.2) against");
+	if (!error && lem_option(state, "10.4") && !flag(state, "reserves_used"))
+		error = army_choices(c, state, rules, may_attack, "military", "reserves", "if-fails",
+				     "the same, with the reserves if it fails (10.4), against");
+	if (!error && lem_option(state, "10.5") && !flag(state, "disorder"))
+		error = army_choices(c, state, rules, attack_inside_france, "military", "disorder", "extra",
+				     "no Action, risking Disorder in Paris (10.5), against");
+	for (size_t i = 0; !error && markers[i]; i++)
+		error = est_rules_choice(c, json_pack("{s:s, s:s}", "type", "political", "marker", markers[i]),
+					 "1 Action: the %s marker %s", markers[i],
+					 i == 0 ? "goes up" : "goes down");
+	if (!error && flag(state, "disorder"))
+		error = est_rules_choice(c, json_pack("{s:s}", "type", "restore-order"),
+					 "1 Action: restore order in Paris");
+	if (!error && free_rolls > 0)
+		error = army_choices(c, state, rules, inside_france, "barricades", NULL, NULL,
+				     "free, once a turn: barricades (10.3) against");
+	if (!error && est_rules_int(state, "liberation", 0) > 0)
+		error = army_choices(c, state, rules, any, "liberation", NULL, NULL, "a Liberation marker against");
+	if (!error && flag(napoleon, "can_assign"))
+		error = army_choices(c, state, rules, napoleon_may_join, "napoleon", NULL, NULL,
+				     "free, first order only: Napoleon joins (5.0)");
+	if (!error && flag(napoleon, "can_detach"))
+		error = est_rules_choice(c, json_pack("{s:s, s:b}", "type", "napoleon", "detach", 1),
+					 "free, first order only: Napoleon leaves his Army (5.0)");
+	json_decref(napoleon);
+	if (error < 0) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
 /* What the order examples may show: real Army ids, and only the options this game plays with. */
 static json_t *orders_view(const json_t *state, const json_t *rules, const json_t *napoleon, int free_rolls)
 {

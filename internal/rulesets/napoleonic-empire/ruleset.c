@@ -159,6 +159,62 @@ static const char *prompt(const json_t *state, char *buf, size_t len)
 	return buf;
 }
 
+/* A turn's order items, as the README's Orders table gives them. */
+static int turn_choices(json_t *c, const json_t *state)
+{
+	int allies = strcmp(est_rules_str(state, "active"), NE_ALLIES) == 0;
+
+	if (est_rules_choice(c, json_pack("{s:s, s:s}", "type", "discard", "card", "<card>"),
+			     "only with more than 7 cards: discard exactly the excess (R19)") < 0 ||
+	    est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "play", "card", "<battle card>",
+					  "country", "<country>"), "a battle card for a battle there (R10)") < 0 ||
+	    est_rules_choice(c, json_pack("{s:s, s:s}", "type", "play", "card", "<event card>"),
+			     "an event card, in effect at once (R15)") < 0 ||
+	    est_rules_choice(c, json_pack("{s:s, s:s, s:s, s:s}", "type", "move", "from", "<country>",
+					  "to", "<country>", "armies", "<number>"),
+			     "move armies across a border, or out of England by sea") < 0 ||
+	    (allies && est_rules_choice(c, json_pack("{s:s, s:s}", "type", "rebels", "country", "<country>"),
+					"2 rebel armies in Spain, Portugal, Prussia, Russia or Austria (R21)") < 0) ||
+	    est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "retreat", "from", "<country>",
+					  "to", "<country>"), "a standing order: where survivors retreat") < 0 ||
+	    est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "standing-play", "card", "<battle card>",
+					  "country", "<country>"), "the card to play when you defend there (R18)") < 0)
+		return est_error_code();
+	return 0;
+}
+
+/*
+ * What the step takes (ruleset.h "choices"): a turn's kinds of order; a
+ * battle-cards step a play for each pending battle; a retreat step each
+ * country open to the retreat. Hands are sealed, so no card is named.
+ */
+static json_t *choices(const json_t *state, const char *phase)
+{
+	json_t *c = json_array(), *v;
+	const json_t *r = json_object_get(state, "retreat");
+	int error = 0;
+	size_t i;
+
+	if (!c)
+		return NULL;
+	if (strcmp(phase, "turn") == 0)
+		error = turn_choices(c, state);
+	else if (strcmp(phase, "battle-cards") == 0)
+		json_array_foreach(json_object_get(json_object_get(state, "attack"), "battles"), i, v)
+			error = error ? error : est_rules_choice(c, json_pack("{s:s, s:s, s:O}", "type", "play",
+				"card", "<battle card from your hand>", "country", v),
+				"a battle card for the battle in %s, if you play one", json_string_value(v));
+	else if (strcmp(phase, "retreat") == 0)
+		json_array_foreach(json_object_get(r, "options"), i, v)
+			error = error ? error : est_rules_choice(c, json_pack("{s:s, s:O, s:O}", "type", "retreat",
+				"from", json_object_get(r, "from"), "to", v), "retreat to %s", json_string_value(v));
+	if (error < 0) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
 static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
 	const char *phase = est_rules_str(state, "phase");
@@ -186,8 +242,8 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 	} else {
 		return est_error_set(EST_ERROR, "state.json: unknown phase \"%s\"", phase);
 	}
-	*out = json_pack("{s:s, s:s, s:o, s:s}", "mode", mode, "kind", kind, "powers", powers_awaited,
-			 "prompt", prompt(state, text, sizeof(text)));
+	*out = json_pack("{s:s, s:s, s:o, s:s, s:o}", "mode", mode, "kind", kind, "powers", powers_awaited,
+			 "prompt", prompt(state, text, sizeof(text)), "choices", choices(state, phase));
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
