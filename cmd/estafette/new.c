@@ -94,7 +94,12 @@ static void print_summary(const json_t *summary)
 		printf("  deal %s: its games share the dice secrets and rules/; join it with "
 		       "--deal-from %s\n", json_string_value(json_object_get(summary, "deal")),
 		       json_string_value(json_object_get(summary, "path")));
-	printf("next: estafette run %s\n", json_string_value(json_object_get(summary, "path")));
+	/* the first run mails the players: its From must be the orders address by then */
+	printf("next: set the game's mail (docs/mail.md), then run it:\n"
+	       "  git -C %1$s config estafette.sender \"Game <orders@example.org>\"   # the orders address\n"
+	       "  git -C %1$s config estafette.gmaddress you@example.org             # your own\n"
+	       "  git -C %1$s config estafette.smtpurl smtp://mail.example.org:587\n"
+	       "  estafette run %1$s\n", json_string_value(json_object_get(summary, "path")));
 }
 
 /* The --schedule file: one JSON object, checked field by field (engine.h est_schedule_check). */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "game/game.h"
+#include "intake/intake.h"
 
 /* Options of `estafette new`. */
 typedef struct {
@@ -93,12 +94,13 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step);
  * One player's report of `step` as the run mails it: its text, HTML and
  * SVG map (the last two NULL where the ruleset has none), rendered from
  * the player's own view (est_report_data: a sealed game shows the player
- * only what the player may see). Each new (caller frees). It is the
- * intake's est_intake_report_fn, for the `report` mail command.
+ * only what the player may see), and the filled-in order file the run
+ * attaches for an awaited player. Into *out, all new (est_intake_report_clear).
+ * It is the intake's est_intake_report_fn, for the `report` mail command.
  * Errors: those of est_report_data and est_report_render.
  */
-int est_engine_report_parts(char **text_out, char **html_out, char **svg_out, est_game *game,
-			    long long step, const json_t *player);
+int est_engine_report_parts(est_intake_report *out, est_game *game, long long step,
+			    const json_t *player);
 
 /*
  * estafette reveal: publish, in one commit on main, reveal.json (the hidden

@@ -123,7 +123,7 @@ int est_engine_invite(int *sent_out, est_game *game, const json_t *pending, time
 	*sent_out = 0;
 	if (!kind || strcmp(kind, "join") != 0)
 		return 0;
-	if (!(sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER)))
+	if (!(sender = est_game_sender(game)))
 		return est_error_set(EST_ENOMEM, "out of memory");
 	error = to_missing(sent_out, game, pending, "join", invitation, sender, now);
 	free(sender);

@@ -93,19 +93,27 @@ static int render_parts(report_parts *parts, est_game *game, json_t *data, long 
 	return render_optional(&parts->html, game, data, "report.html");
 }
 
-int est_engine_report_parts(char **text_out, char **html_out, char **svg_out, est_game *game,
-			    long long step, const json_t *player)
+int est_engine_report_parts(est_intake_report *out, est_game *game, long long step,
+			    const json_t *player)
 {
 	report_parts parts = {0};
 	json_t *data = NULL;
+	const json_t *order_file;
 	int error;
 
-	*text_out = *html_out = *svg_out = NULL;
+	memset(out, 0, sizeof(*out));
 	if ((error = est_report_data(&data, game, step, player)) == 0 &&
 	    (error = render_parts(&parts, game, data, step, NULL)) == 0) {
-		*text_out = parts.text;
-		*html_out = parts.html;
-		*svg_out = parts.svg;
+		out->text = parts.text;
+		out->html = parts.html;
+		out->svg = parts.svg;
+		order_file = json_object_get(data, "order_file");
+		if (json_string_value(json_object_get(order_file, "text")) &&
+		    (!(out->order_name = strdup(json_string_value(json_object_get(order_file, "name")))) ||
+		     !(out->order_text = strdup(json_string_value(json_object_get(order_file, "text")))))) {
+			est_intake_report_clear(out);
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		}
 	} else {
 		free(parts.text);
 		free(parts.html);
@@ -191,7 +199,7 @@ out:
 
 int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 {
-	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER), tag[40];
+	char *sender = est_game_sender(game), tag[40];
 	long long date = 0;
 	size_t i;
 	json_t *player;

@@ -57,6 +57,7 @@ typedef struct est_game {
 	                      (turn.h est_turn_open); NULL until asked; dropped on reload */
 	char *msgid_domain; /* the right of the Message-IDs this process makes
 	                       (est_game_message_id); NULL until the first */
+	int sender_warned;  /* est_game_sender warned that estafette.sender is unset */
 } est_game;
 
 /* Registered rulesets, by name ("napoleonic-empire"); NULL if unknown. */
@@ -242,6 +243,14 @@ int est_game_lock(est_game *game);
 
 /* The sender of every mail a game sends unless git config estafette.sender says otherwise. */
 #define EST_DEFAULT_SENDER "estafette <estafette@localhost>"
+
+/*
+ * The From of the game's mail to players: git config estafette.sender (the
+ * orders address), else EST_DEFAULT_SENDER, and then a warning in
+ * game->warnings, once per game opened: players would answer an address
+ * that reaches nobody. New (caller frees); NULL on ENOMEM.
+ */
+char *est_game_sender(est_game *game);
 
 /*
  * The game repository's own git config value of `key` (e.g.

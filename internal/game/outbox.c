@@ -11,6 +11,22 @@
 #include "util/error.h"
 #include "util/util.h"
 
+char *est_game_sender(est_game *game)
+{
+	char *sender = est_game_config(game, "estafette.sender", NULL);
+
+	if (sender)
+		return sender;
+	if (!game->sender_warned) {
+		est_game_warn(game, "git config estafette.sender is not set: mail to players goes out "
+			      "from %s, which they cannot answer; set it to the game's orders address "
+			      "(git -C GAME config estafette.sender \"Game <orders@example.org>\", "
+			      "docs/mail.md); mail queued before keeps this From", EST_DEFAULT_SENDER);
+		game->sender_warned = 1;
+	}
+	return strdup(EST_DEFAULT_SENDER);
+}
+
 int est_game_message_id(char **out, est_game *game, const char *name)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
@@ -39,7 +55,7 @@ int est_game_notice_reply(est_game *game, const char *name, const char *to, cons
 			  const est_mail_attachment *att, size_t att_count)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
-	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER);
+	char *sender = est_game_sender(game);
 	char *from_addr = NULL, *msgid = NULL, *eml = NULL, *full = NULL;
 	size_t eml_len;
 	int error, queued;

@@ -419,19 +419,24 @@ int est_intake_heard_from(json_t *result, est_game *game, const char *player)
 static void help_text(est_text *t, est_game *game)
 {
 	est_text_add(t, "How to play game %s by mail.\n\n"
-		     "Send your orders to this address: the order file and its signature, made with\n\n"
-		     "    ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n estafette-orders orders.json\n\n"
-		     "attached (orders.json and orders.json.sig) or pasted into the body. Every such "
-		     "message gets a receipt saying what was recorded or refused, and why. A higher seq "
-		     "replaces orders sent before.\n\n"
-		     "Mail commands: send a message whose whole subject is one of these, from the "
+		     "1. Take the order file attached to your latest report when it is your turn\n"
+		     "   (orders-NNNN-<you>.json; send \"report\" to get it again), and write your\n"
+		     "   orders into its \"orders\": [] as the report describes.\n"
+		     "2. Sign it: `estafette sign -f ~/.ssh/id_ed25519 orders-NNNN-<you>.json` fills\n"
+		     "   in its \"entropy\" and writes the .sig; or put 64 random hex digits in\n"
+		     "   \"entropy\" yourself and run\n"
+		     "   ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n estafette-orders FILE\n"
+		     "3. Send both files to this address, attached (or pasted into the body).\n\n"
+		     "Every such message gets a receipt saying what was recorded or refused, and\n"
+		     "why. A higher seq replaces orders sent before.\n\n"
+		     "Mail commands: send a message whose whole subject is one of these, from the\n"
 		     "address your GM has for you (the body is not read):\n\n"
 		     "    help        this text\n"
 		     "    status      the open step, whom it awaits, the deadline\n"
 		     "    report      your report of the latest step, again\n"
 		     "    report N    your report of step N\n\n"
-		     "At most %d commands an hour are answered. Any other message without orders is "
-		     "passed on to your GM.\n", game_id(game), EST_INTAKE_COMMANDS_PER_HOUR);
+		     "At most %d answers an hour for each command. Any other message without\n"
+		     "orders is passed on to your GM.\n", game_id(game), EST_INTAKE_COMMANDS_PER_HOUR);
 }
 
 static void status_text(est_text *t, est_game *game, const json_t *player, time_t now)
@@ -498,10 +503,10 @@ static int report_step(long long *step_out, char *why, size_t size, est_game *ga
 }
 
 /* The report command's answer: the report's text, with the HTML and the map attached. */
-static int report_answer(est_text *t, char **html, char **svg, est_game *game, const json_t *player,
+static int report_answer(est_text *t, est_intake_report *r, est_game *game, const json_t *player,
 			 const char *subject)
 {
-	char why[300], *text = NULL;
+	char why[300];
 	long long step;
 
 	if (report_step(&step, why, sizeof(why), game, subject) < 0) {
@@ -512,24 +517,40 @@ static int report_answer(est_text *t, char **html, char **svg, est_game *game, c
 		est_text_add(t, "Reports are not sent by mail command from here; ask your GM.\n");
 		return 0;
 	}
-	if (report_fn(&text, html, svg, game, step, player) < 0) {
+	if (report_fn(r, game, step, player) < 0) {
 		est_game_warn(game, "report command of %s for step %lld: %s", player_field(player, "id"),
 			      step, est_error_message());
 		est_error_clear();
 		est_text_add(t, "Your report of step %lld could not be made; your GM is told.\n", step);
 		return 0;
 	}
+	/* Only the latest report's order file is for the step open now. */
+	if (step != game->step) {
+		free(r->order_name);
+		free(r->order_text);
+		r->order_name = r->order_text = NULL;
+	}
 	est_text_add(t, "Your report of step %lld, as the run mailed it%s:\n\n%s", step,
-		     *html || *svg ? " (its HTML version and map are attached)" : "", text);
-	free(text);
+		     r->html || r->svg ? " (its HTML version and map are attached)" : "", r->text);
 	return 0;
+}
+
+void est_intake_report_clear(est_intake_report *r)
+{
+	free(r->text);
+	free(r->html);
+	free(r->svg);
+	free(r->order_name);
+	free(r->order_text);
+	memset(r, 0, sizeof(*r));
 }
 
 int est_intake_command(json_t *result, est_game *game, const est_intake_message *m, const char *key,
 		       const json_t *player, const char *to, time_t now)
 {
 	const char *command = est_intake_command_of(m), *pid = player_field(player, "id");
-	char name[80], subject[200], slot[160], *path = NULL, *in_reply_to = NULL, *html = NULL, *svg = NULL;
+	char name[80], subject[200], slot[160], *path = NULL, *in_reply_to = NULL;
+	est_intake_report r = {0};
 	est_text t = {0};
 	json_t *doc = NULL;
 	int found, error;
@@ -556,20 +577,23 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
 	else if (strcmp(command, "status") == 0)
 		status_text(&t, game, player, now);
 	else
-		report_answer(&t, &html, &svg, game, player, m->subject);
+		report_answer(&t, &r, game, player, m->subject);
 	in_reply_to = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
 	if (t.failed || (m->message_id && !in_reply_to)) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	est_mail_attachment parts[2] = {
-		{.filename = "report.html", .content_type = "text/html", .data = html, .len = html ? strlen(html) : 0},
-		{.filename = "map.svg", .content_type = "image/svg+xml", .data = svg, .len = svg ? strlen(svg) : 0}};
-	size_t nparts = html ? (svg ? 2 : 1) : 0;
-	if (!html && svg) {
-		parts[0] = parts[1];
-		nparts = 1;
-	}
+	est_mail_attachment parts[3];
+	size_t nparts = 0;
+	if (r.html)
+		parts[nparts++] = (est_mail_attachment){.filename = "report.html", .content_type = "text/html",
+							.data = r.html, .len = strlen(r.html)};
+	if (r.svg)
+		parts[nparts++] = (est_mail_attachment){.filename = "map.svg", .content_type = "image/svg+xml",
+							.data = r.svg, .len = strlen(r.svg)};
+	if (r.order_text)
+		parts[nparts++] = (est_mail_attachment){.filename = r.order_name, .content_type = "application/json",
+							.data = r.order_text, .len = strlen(r.order_text)};
 	snprintf(subject, sizeof(subject), "[%s] %s", game_id(game), command);
 	if ((error = est_game_notice(game, name, to, subject, t.text, in_reply_to, now,
 				     nparts ? parts : NULL, nparts)) < 0)
@@ -577,8 +601,7 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
 	if ((error = rate_note(doc, path, slot, now)) == 0)
 		json_object_set_new(result, "answer", json_string("queued"));
 out:
-	free(html);
-	free(svg);
+	est_intake_report_clear(&r);
 	free(in_reply_to);
 	free(t.text);
 	free(path);

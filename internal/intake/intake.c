@@ -206,6 +206,27 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 	return error;
 }
 
+/*
+ * A file bound to a step that is over, from a player the open
+ * step does not await: the refusal says whose turn it is, not how to sign
+ * it again for a step that is not theirs. `error` (the binding's, message
+ * set) is returned as it was otherwise.
+ */
+static int stale_file(est_game *game, const est_order *order, const char *filename, int error)
+{
+	char binding[1024];
+	json_t *powers = NULL;
+
+	if (order->step >= game->step + 1)
+		return error;
+	snprintf(binding, sizeof(binding), "%s", est_error_message());
+	if (awaited_powers(&powers, game, order->player) == EST_EINVAL)
+		return est_error_set(EST_EINVAL, "%s: for step %lld, which is over: %s", filename,
+				     order->step, est_error_message());
+	json_decref(powers);
+	return est_error_set(error, "%s", binding);
+}
+
 static int check_order(est_order **order_out, json_t **diagnostics_out, est_game *game,
 		       const char *filename, const char *bytes, size_t len, const char *sig_name,
 		       const char *sig, size_t sig_len, time_t now, int recorded)
@@ -238,8 +259,10 @@ static int check_order(est_order **order_out, json_t **diagnostics_out, est_game
 		goto out;
 	}
 	if ((error = est_orders_check_binding(order, filename, id, game->step + 1,
-					      game->state_sha256, order->player)) < 0)
+					      game->state_sha256, order->player)) < 0) {
+		error = stale_file(game, order, filename, error);
 		goto out;
+	}
 	if ((error = awaited_powers(&powers, game, order->player)) < 0) {
 		est_error_prefix("%s", filename);
 		goto out;

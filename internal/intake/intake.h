@@ -309,9 +309,17 @@ int est_intake_heard_from(json_t *result, est_game *game, const char *player);
  * The command line sets it before receive and fetch; unset, `report`
  * answers that reports are not sent by mail command here.
  */
-typedef int (*est_intake_report_fn)(char **text_out, char **html_out, char **svg_out, est_game *game,
-				    long long step, const json_t *player);
+typedef struct {
+	char *text;       /* the report's text */
+	char *html, *svg; /* its HTML and map, or NULL where the ruleset has none */
+	char *order_name; /* an awaited player's filled-in order file for the open step */
+	char *order_text; /*   (orders-NNNN-<player>.json) and its text, or both NULL */
+} est_intake_report;
+typedef int (*est_intake_report_fn)(est_intake_report *out, est_game *game, long long step,
+				    const json_t *player);
 void est_intake_set_report_fn(est_intake_report_fn fn);
+/* Free what a report holds (not `r` itself); then all NULL. */
+void est_intake_report_clear(est_intake_report *r);
 
 
 /*

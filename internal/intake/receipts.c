@@ -66,8 +66,8 @@ void est_intake_text_awaiting(est_text *t, est_game *game, time_t now)
 			     (long long)json_integer_value(json_object_get(pending, "step")),
 			     json_string_value(json_object_get(pending, "kind")));
 		json_array_foreach(json_object_get(pending, "awaiting"), i, a)
-			est_text_add(t, " %s%s", json_string_value(json_object_get(a, "player")),
-				     json_is_true(json_object_get(a, "received")) ? " (received)" : "");
+			est_text_add(t, "%s %s (%s)", i ? "," : "", json_string_value(json_object_get(a, "player")),
+				     json_is_true(json_object_get(a, "received")) ? "orders in" : "not yet");
 		if (json_string_value(json_object_get(pending, "deadline")))
 			est_text_add(t, "; deadline %s", json_string_value(json_object_get(pending, "deadline")));
 		est_text_add(t, ".\n");
@@ -170,12 +170,10 @@ void est_intake_text_recorded(est_text *t, est_game *game, const json_t *recorde
 		text_press(t, order->press);
 	}
 	if (signed_doc)
-		est_text_add(t, "\nThe attached receipt, signed by the GM's key, is your proof that this file "
-			     "was accepted: keep both files. `ssh-keygen -Y verify -f keys/allowed_signers -I gm "
-			     "-n %s -s RECEIPT.sig < RECEIPT`, with the game repository's "
-			     "keys/allowed_signers, checks its signature, and `estafette audit GAME "
-			     "--receipts DIR` checks that the step resolved this file or a later seq of yours.\n",
-			     EST_RECEIPT_NAMESPACE);
+		est_text_add(t, "\nKeep the two attached files: signed by the GM's key, they prove this file "
+			     "was accepted, and `estafette audit GAME --receipts DIR` on a clone of the game "
+			     "checks that the step resolved it or a later seq of yours (docs/player-guide.md, "
+			     "\"Receipts\").\n");
 }
 
 void est_intake_receipt_files(est_intake_receipt_attachments *a, const est_order *order,

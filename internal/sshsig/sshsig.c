@@ -258,6 +258,10 @@ int est_sshsig_verify(const char *allowed_signers, size_t allowed_len,
 	if ((error = read_sig(&s, armored_sig, sig_len)) < 0 ||
 	    (error = check_namespace(&s, namespace)) < 0)
 		goto out;
+	if ((error = sshsig_key_check_policy(&s.key)) < 0) {
+		est_error_prefix("signature");
+		goto out;
+	}
 	/* A key nobody listed is refused before any arithmetic: a stranger's
 	 * made-up key (an RSA exponent of 3,000 bits) must cost nothing. */
 	if (!key_listed(&allowed, &s.key) || (error = check_crypto(&s, data, data_len)) == 0)

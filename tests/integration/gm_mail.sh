@@ -156,7 +156,9 @@ for i in (3, 4):
     got = by[f"<cmd-{i}@example.org>"]
     assert "Your report of step 1" in text(i), text(i)
     assert mailed.split("\n-- \n")[0].strip()[:400] in text(i), "not the report the run mailed"
-    assert sorted(p.get_filename() for p in got.iter_attachments()) == ["map.svg", "report.html"]
+    # the latest report, as mailed: with the order file for the step open now
+    assert sorted(p.get_filename() for p in got.iter_attachments()) == \
+        ["map.svg", "orders-0002-france.json", "report.html"], [p.get_filename() for p in got.iter_attachments()]
 print(f"commands: {len(answers)} answered")
 PY
 # A sealed game: the report a command sends is the player's own view, the very text the
@@ -181,7 +183,9 @@ for me, other in (("france", "allies"), ("allies", "france")):
     text = m.get_body(("plain",)).get_content().replace("\r\n", "\n")
     view = open(f"view-{me}.txt").read()
     assert view.strip()[:2000] in text, f"{me}: not the player's own view"
-    assert sorted(p.get_filename() for p in m.iter_attachments()) == ["map.svg", "report.html"]
+    files = sorted(p.get_filename() for p in m.iter_attachments())
+    # the order file only for the player step 2 awaits (France moves first)
+    assert files == ["map.svg"] + (["orders-0002-france.json"] if me == "france" else []) + ["report.html"], files
     mine, theirs = (set(open(f"hand-{p}.txt").read().split("\n")) - {""} for p in (me, other))
     assert all(c in text for c in mine) and (mine or me == "allies"), f"{me}: its hand is not in its report"
     leaked = [c for c in theirs - mine if c in text]

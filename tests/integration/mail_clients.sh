@@ -218,6 +218,18 @@ owner=$(grep -l "^To: france@example.org" "$ESTAFETTE_HOME"/outbox/ne-g2/pending
 grep -q "relay@example.org" $owner && fail "france's receipt shows the relayer's message"
 grep -q "^Subject: \[ne-g2\] your orders for step 1 were recorded" $owner || fail "france's receipt: $(cat $owner)"
 
+# A body of nothing but line ends (9 MiB, under the size limit) is walked in place: it
+# peaked at 467 MB when each line was a string of its own. The bound is generous.
+"$PY" - "$ESTAFETTE" <<'PY' || fail "a body of line ends"
+import resource, subprocess, sys
+msg = ("From: France player <france@example.org>\nSubject: x\nMessage-ID: <lines@example.org>\n\n"
+       + "\n" * (9 << 20)).encode()
+subprocess.run([sys.argv[1], "receive", "game"], input=msg, check=True,
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss >> 10
+assert peak < 200, f"{peak} MB for a message of 9 MiB"
+PY
+
 # The same through dovecot: renamed files and a Notepad file as a text attachment, by fetch.
 chmod 755 "$WORK"
 start_imapd "$WORK/imapd"
@@ -235,6 +247,20 @@ for m in renamed win-imap; do
 		fail "fetch $m: $(head -c 2000 "$WORK/last.out")"
 done
 recorded_is w15.json
+stop_imapd
+
+# A file for a step that is over, from a player the open step does not await: the receipt
+# says whose turn it is, not how to sign it again for a step that is not theirs.
+expect_exit 0 "$ESTAFETTE" run game
+"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game france 16 '[]' --step 2 \
+	--prev "$(git -C game show step-0001:state.json | sha256sum | cut -c1-64)" > o16.json
+ssh-keygen -q -Y sign -f france -n estafette-orders o16.json < /dev/null
+mail_of attachments o16.json > late.eml
+sed -i 's/^Message-ID: .*/Message-ID: <late@example.org>/' late.eml
+expect_exit 0 "$ESTAFETTE" receive game --json < late.eml
+text=$(receipt_of late.eml)
+has "$text" "for step 2, which is over: player \"france\" is not awaited: step 3" "a late file"
+lacks "$text" "re-sign" "a late file"
 git -C game fsck --strict --no-progress || fail "git fsck --strict"
 [ -z "${MAIL_CLIENTS_KEEP:-}" ] || cp -r "$WORK/mail" "$MAIL_CLIENTS_KEEP"
 echo "mail_clients: Notepad files, BOM, pairing by content, wraps, cuts and receipts held"

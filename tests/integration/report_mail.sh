@@ -37,8 +37,8 @@ join game france allies
 # status gives the step awaited; the reports are of the step before it.
 next=$(printf '%04d' "$(json_get 'd["step"]' < status.json)")
 step=$(printf '%04d' $((10#$next - 1)))
-france=$(grep -l "^Message-ID: <ne-rm\.$step\.france@estafette>" "$WORK"/mail/*.eml) || fail "no report of step $step for France"
-allies=$(grep -l "^Message-ID: <ne-rm\.$step\.allies@estafette>" "$WORK"/mail/*.eml) || fail "no report of step $step for the Allies"
+france=$(grep -lE "^Message-ID: <[0-9a-f]{32}\.ne-rm\.$step-france@" "$WORK"/mail/*.eml) || fail "no report of step $step for France"
+allies=$(grep -lE "^Message-ID: <[0-9a-f]{32}\.ne-rm\.$step-allies@" "$WORK"/mail/*.eml) || fail "no report of step $step for the Allies"
 
 "$PY" - "$france" "$allies" status.json "$WORK" "orders-$next-france.json" <<'PY'
 import email, email.policy, json, struct, sys, unicodedata
@@ -168,7 +168,7 @@ gm_git game add templates
 gm_git game commit -qm "a map template librsvg cannot read"
 "$ESTAFETTE" run game --json > run.json 2> run.err || fail "the run failed: $(cat run.json run.err)"
 grep -q "without the map's picture" run.json || fail "the run did not warn: $(cat run.json run.err)"
-f2=$(grep -l "^Message-ID: <ne-rm\.$next\.allies@estafette>" "$WORK"/mail/*.eml) || fail "no report of step $next"
+f2=$(grep -lE "^Message-ID: <[0-9a-f]{32}\.ne-rm\.$next-allies@" "$WORK"/mail/*.eml) || fail "no report of step $next"
 grep -q "image/png" "$f2" && fail "a picture went with a map librsvg cannot read"
 grep -q 'filename="map.svg"' "$f2" || fail "map.svg no longer attached"
 grep -q 'cid:' "$f2" && fail "the HTML names a picture that is not there"
