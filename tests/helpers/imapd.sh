@@ -183,6 +183,15 @@ EOF
 	return 0
 }
 
+# imapd_game GAME HOME: point GAME's fetch at the running server (imaps, its
+# CA, the test user) and put the password in HOME/imap-password, mode 0600.
+imapd_game() {
+	git -C "$1" config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX" &&
+	git -C "$1" config estafette.imapuser "$IMAP_USER" &&
+	git -C "$1" config estafette.imapcafile "$IMAP_CA" &&
+	echo "$IMAP_PASS" > "$2/imap-password" && chmod 600 "$2/imap-password"
+}
+
 # Copy FILE into the INBOX's new/ (tmp/ then rename, as Maildir asks).
 imapd_deliver() {
 	local file=$1 name

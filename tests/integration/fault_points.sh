@@ -84,11 +84,7 @@ git -C tmpl/game prune-packed
 	fail "the template has $(ls tmpl/game/.git/objects/pack/*.pack | wc -l) packs, expected 17"
 chmod 755 "$WORK"   # dovecot's unprivileged processes must reach their files
 start_imapd "$WORK/imapd" >/dev/null || fail "dovecot did not start"
-git -C tmpl/game config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX"
-git -C tmpl/game config estafette.imapuser "$IMAP_USER"
-git -C tmpl/game config estafette.imapcafile "$IMAP_CA"
-echo "$IMAP_PASS" > tmpl/home/imap-password
-chmod 600 tmpl/home/imap-password
+imapd_game tmpl/game tmpl/home
 
 # The scenario's commands, by number; intake commands 2, 3, 4 and 8 may
 # come in any order. France's orders for step 2 are f1 to f4, seq 1 to 4.

@@ -306,11 +306,7 @@ cp unreachable.saved "$ESTAFETTE_HOME/games/game/unreachable.json"
 # --- fetch from a real IMAP server: a question, a command and a bounce ---
 chmod 755 "$WORK"
 start_imapd "$WORK/imapd"
-git -C game config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX"
-git -C game config estafette.imapuser "$IMAP_USER"
-git -C game config estafette.imapcafile "$IMAP_CA"
-echo "$IMAP_PASS" > "$ESTAFETTE_HOME/imap-password"
-chmod 600 "$ESTAFETTE_HOME/imap-password"
+imapd_game game "$ESTAFETTE_HOME"
 FROM="Allied player <allies@example.org>" chat outlook --subject "Can France see my cards?" > q.eml
 FROM="Allied player <allies@example.org>" chat iphone --subject help \
 	--header "Message-ID: <fetch-help@example.org>" > h.eml

@@ -233,11 +233,7 @@ PY
 # The same through dovecot: renamed files and a Notepad file as a text attachment, by fetch.
 chmod 755 "$WORK"
 start_imapd "$WORK/imapd"
-git -C game config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX"
-git -C game config estafette.imapuser "$IMAP_USER"
-git -C game config estafette.imapcafile "$IMAP_CA"
-echo "$IMAP_PASS" > "$ESTAFETTE_HOME/imap-password"
-chmod 600 "$ESTAFETTE_HOME/imap-password"
+imapd_game game "$ESTAFETTE_HOME"
 mail_of renamed "$(order france 14)" > renamed.eml
 mail_of text-attachment "$(notepad france 15)" > win-imap.eml
 for m in renamed win-imap; do

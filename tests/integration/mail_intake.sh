@@ -239,11 +239,7 @@ PY
 "$ESTAFETTE" run game >/dev/null   # France's turn resolves with the newest orders
 chmod 755 "$WORK"   # dovecot's unprivileged auth and mail processes must reach their files
 start_imapd "$WORK/imapd"
-git -C game config estafette.imapurl "imaps://127.0.0.1:$IMAPS_PORT/INBOX"
-git -C game config estafette.imapuser "$IMAP_USER"
-git -C game config estafette.imapcafile "$IMAP_CA"
-echo "$IMAP_PASS" > "$ESTAFETTE_HOME/imap-password"
-chmod 600 "$ESTAFETTE_HOME/imap-password"
+imapd_game game "$ESTAFETTE_HOME"
 for s in 1 2 3 4 5; do
 	f=$(signed allies $s)
 	FROM="Allied player <allies@example.org>" mail_of attachments "$f" > "a$s.eml"
