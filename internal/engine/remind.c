@@ -10,11 +10,14 @@
 #include "turn/turn.h"
 #include "intake/intake.h"
 #include "engine/engine.h"
+#include "step/step.h"
 #include "util/error.h"
 #include "util/util.h"
 
 typedef void (*notice_fn)(est_text *t, char subject[200], est_game *game, const json_t *pending,
 			  const json_t *a, const char *arg);
+/* A file to attach to the notice for awaited entry `a`: *name and *text new. */
+typedef int (*file_fn)(char **name, char **text, est_game *game, const json_t *pending, const json_t *a);
 
 /*
  * A notice, written by `write`, to each player the open step (`pending`,
@@ -22,7 +25,7 @@ typedef void (*notice_fn)(est_text *t, char subject[200], est_game *game, const 
  * and player (outbox name NNNN-PLAYER-WHAT).
  */
 static int to_missing(int *sent_out, est_game *game, const json_t *pending, const char *what, notice_fn write,
-		      const char *arg, time_t now)
+		      file_fn file, const char *arg, time_t now)
 {
 	json_t *a;
 	size_t i;
@@ -30,7 +33,8 @@ static int to_missing(int *sent_out, est_game *game, const json_t *pending, cons
 
 	json_array_foreach(json_object_get(pending, "awaiting"), i, a) {
 		const char *player = json_string_value(json_object_get(a, "player"));
-		char name[128], subject[200];
+		char name[128], subject[200], *file_name = NULL, *file_text = NULL;
+		est_mail_attachment att = {0};
 		est_text t = {0};
 
 		if (json_is_true(json_object_get(a, "received")))
@@ -38,9 +42,16 @@ static int to_missing(int *sent_out, est_game *game, const json_t *pending, cons
 		snprintf(name, sizeof(name), "%04lld-%s-%s",
 			 (long long)json_integer_value(json_object_get(pending, "step")), player, what);
 		write(&t, subject, game, pending, a, arg);
-		error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
-			est_game_notice(game, name, json_string_value(json_object_get(
-				est_game_player(game, player), "email")), subject, t.text, NULL, now, NULL, 0);
+		if (file && (error = file(&file_name, &file_text, game, pending, a)) == 0)
+			att = (est_mail_attachment){.filename = file_name, .content_type = "application/json",
+						    .data = file_text, .len = strlen(file_text)};
+		if (error == 0)
+			error = t.failed ? est_error_set(EST_ENOMEM, "out of memory") :
+				est_game_notice(game, name, json_string_value(json_object_get(
+					est_game_player(game, player), "email")), subject, t.text, NULL, now,
+					file_text ? &att : NULL, file_text ? 1 : 0);
+		free(file_name);
+		free(file_text);
 		free(t.text);
 		if (error < 0)
 			break;
@@ -78,7 +89,7 @@ int est_engine_remind(int *sent_out, est_game *game, const json_t *pending, time
 	if (!deadline || json_integer_value(hours) <= 0 || now < deadline - json_integer_value(hours) * 3600 ||
 	    now >= deadline)
 		return 0;
-	return to_missing(sent_out, game, pending, "reminder", reminder, NULL, now);
+	return to_missing(sent_out, game, pending, "reminder", reminder, NULL, NULL, now);
 }
 
 /* The invitation's text: who the player is, what the join asks and how to answer it. */
@@ -97,21 +108,30 @@ static void invitation(est_text *t, char subject[200], est_game *game, const jso
 	est_text_add(t, ".\n\nStep 1 is the join: every player sends a signed order file with no orders. "
 		     "It shows your key works, and your file's entropy goes into the game's set-up draws "
 		     "(the first shuffle, the order of play), so that nobody, the GM included, could "
-		     "choose them. Write this file, with 64 fresh hex digits of your own as entropy "
-		     "(openssl rand -hex 32):\n\n"
-		     "  {\"estafette\": \"orders/1\", \"game\": \"%s\", \"step\": 1, \"player\": \"%s\",\n"
-		     "   \"prev\": \"%s\", \"seq\": 1,\n"
-		     "   \"entropy\": \"<64 hex digits>\", \"orders\": []}\n\n"
-		     "Sign it with the key you gave the GM:\n\n"
-		     "  ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n estafette-orders join.json\n\n"
-		     "and mail join.json and join.json.sig as attachments to %s (or submit them as the GM's "
-		     "guide for this game says). A receipt confirms your key works; once every player has "
-		     "joined%s, step 1 resolves and your first report says what step 2 asks of you.\n",
-		     id, json_string_value(json_object_get(a, "player")),
-		     json_string_value(json_object_get(pending, "state_sha256")), to,
+		     "choose them.\n\n"
+		     "The file is attached, filled in: orders-0001-%s.json (game %s, step 1, \"prev\"\n"
+		     "%s, seq 1, no orders). Sign it with the key you gave\n"
+		     "the GM:\n\n"
+		     "  estafette sign -f ~/.ssh/id_ed25519 orders-0001-%s.json\n\n"
+		     "which fills in its \"entropy\" with fresh random digits and writes the .sig (or\n"
+		     "put 64 random hex digits of your own there, from openssl rand -hex 32, and run\n"
+		     "ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n estafette-orders on it). Mail the\n"
+		     "file and its .sig as attachments to %s. A receipt confirms your key works; once\n"
+		     "every player has joined%s, step 1 resolves and your first report says what step 2\n"
+		     "asks of you.\n",
+		     json_string_value(json_object_get(a, "player")), id,
+		     json_string_value(json_object_get(pending, "state_sha256")),
+		     json_string_value(json_object_get(a, "player")), to,
 		     json_string_value(json_object_get(pending, "deadline")) ? " or the deadline passes" : "");
 	if (json_string_value(json_object_get(pending, "deadline")))
 		est_text_add(t, "\nThe deadline is %s.\n", json_string_value(json_object_get(pending, "deadline")));
+}
+
+/* The join's file for entry `a`, filled in but for its entropy: the invitation's attachment. */
+static int join_file(char **name, char **text, est_game *game, const json_t *pending, const json_t *a)
+{
+	return est_report_order_file(name, text, game, 1, json_string_value(json_object_get(a, "player")),
+				     json_string_value(json_object_get(pending, "state_sha256")), 1);
 }
 
 int est_engine_invite(int *sent_out, est_game *game, const json_t *pending, time_t now)
@@ -125,7 +145,7 @@ int est_engine_invite(int *sent_out, est_game *game, const json_t *pending, time
 		return 0;
 	if (!(sender = est_game_sender(game)))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	error = to_missing(sent_out, game, pending, "join", invitation, sender, now);
+	error = to_missing(sent_out, game, pending, "join", invitation, join_file, sender, now);
 	free(sender);
 	return error;
 }

@@ -127,31 +127,46 @@ static int add_answer(json_t *data, est_game *game, long long step, const json_t
 	long long seq = 1 + (step == game->step ? json_integer_value(json_object_get(entry, "seq")) : 0);
 	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER), *address = NULL;
 	char *text = NULL, *name = NULL;
-	json_t *skeleton;
 	int error = 0;
 
-	skeleton = json_pack("{s:s, s:O, s:I, s:s, s:s, s:I, s:s, s:[]}", "estafette", "orders/1", "game",
-			     json_object_get(game->game, "id"), "step", (json_int_t)(step + 1), "player", pid,
-			     "prev", sha, "seq", (json_int_t)seq, "entropy", EST_ORDERS_ENTROPY_PLACEHOLDER,
-			     "orders");
-	if (skeleton)
-		text = json_dumps(skeleton, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	name = est_strdup_printf("orders-%04lld-%s.json", step + 1, pid);
+	if (est_report_order_file(&name, &text, game, step + 1, pid, sha, seq) < 0)
+		return EST_ENOMEM;
 	address = sender ? est_mail_address_of(sender) : NULL;
-	if (!text || !name || !address ||
-	    json_object_set_new(data, "order_file", json_pack("{s:s, s:s+, s:I}", "name", name, "text", text,
-							       "\n", "seq", (json_int_t)seq)) < 0 ||
+	if (!address ||
+	    json_object_set_new(data, "order_file", json_pack("{s:s, s:s, s:I}", "name", name, "text", text,
+							       "seq", (json_int_t)seq)) < 0 ||
 	    json_object_set_new(data, "orders_address", json_string(address)) < 0 ||
 	    json_object_set_new(data, "choices", choices_view(pending)) < 0 ||
 	    json_object_set_new(data, "join", json_boolean(strcmp(json_string_value(json_object_get(
 				pending, "kind")), "join") == 0)) < 0)
 		error = est_error_set(EST_ENOMEM, "out of memory");
-	json_decref(skeleton);
 	free(text);
 	free(name);
 	free(address);
 	free(sender);
 	return error;
+}
+
+int est_report_order_file(char **name_out, char **text_out, est_game *game, long long step,
+			  const char *player, const char *sha, long long seq)
+{
+	json_t *skeleton = json_pack("{s:s, s:O, s:I, s:s, s:s, s:I, s:s, s:[]}", "estafette", "orders/1",
+				     "game", json_object_get(game->game, "id"), "step", (json_int_t)step,
+				     "player", player, "prev", sha, "seq", (json_int_t)seq, "entropy",
+				     EST_ORDERS_ENTROPY_PLACEHOLDER, "orders");
+	char *text = skeleton ? json_dumps(skeleton, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+
+	json_decref(skeleton);
+	*name_out = est_strdup_printf("orders-%04lld-%s.json", step, player);
+	*text_out = text ? est_strdup_printf("%s\n", text) : NULL;
+	free(text);
+	if (!*name_out || !*text_out) {
+		free(*name_out);
+		free(*text_out);
+		*name_out = *text_out = NULL;
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	return 0;
 }
 
 int est_report_build(json_t **out, est_game *game, long long step, const json_t *wrapped_state,

@@ -80,6 +80,17 @@ int est_step_dice_new(est_dice **out, const json_t *game, const unsigned char se
 int est_report_data(json_t **out, est_game *game, long long step, const json_t *player);
 
 /*
+ * The order file an awaited player fills in (docs/player-guide.md): for
+ * `step` (the open one), `player`, "prev" `sha` (hex SHA-256 of the state
+ * it follows) and `seq`, "entropy" EST_ORDERS_ENTROPY_PLACEHOLDER (which
+ * `estafette sign` fills) and "orders": [], as indented JSON with a final
+ * newline; named orders-NNNN-<player>.json. Both new (caller frees).
+ * Errors: EST_ENOMEM.
+ */
+int est_report_order_file(char **name_out, char **text_out, est_game *game, long long step,
+			  const char *player, const char *sha, long long seq);
+
+/*
  * The same from the step's parts in memory (state.json, events.json and
  * dice.json documents, any of the last two may be NULL), for the public
  * report that goes into the step's own commit. `state_sha256` is that of

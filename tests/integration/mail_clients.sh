@@ -206,6 +206,20 @@ two() {  # game france-seq: allies' own seq 1 in the body, quoting france's sign
 }
 two g2 2
 two g3 1
+# The invitation carries the join's file, filled in: estafette sign fills its entropy
+# and signs it, and mailed back it is accepted.
+"$PY" - "$ESTAFETTE_HOME/outbox/ne-g2/pending/0001-france-join.eml" <<'PY' > invited.json || fail "the invitation's file"
+import email, email.policy, sys
+m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
+(att,) = [p for p in m.iter_attachments() if p.get_filename() == "orders-0001-france.json"]
+sys.stdout.buffer.write(att.get_payload(decode=True))
+PY
+grep -q '"estafette sign fills this in"' invited.json || fail "the invitation's file: $(cat invited.json)"
+expect_exit 0 "$ESTAFETTE" sign -f france invited.json
+"$PY" "$TOP/tests/helpers/make_mail.py" attachments --order invited.json --sig invited.json.sig \
+	--from "France player <france@example.org>" --to orders@example.org > invited.eml
+expect_exit 0 "$ESTAFETTE" receive g2 --json < invited.eml
+[ "$(json_get 'd["status"]' < "$WORK/last.out")" = accepted ] || fail "the invitation's file: $(cat "$WORK/last.out")"
 "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" g2 france 3 '[]' > f3.json
 ssh-keygen -q -Y sign -f france -n estafette-orders f3.json < /dev/null
 "$PY" "$TOP/tests/helpers/make_mail.py" attachments --order f3.json --sig f3.json.sig \
