@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "game/game.h"
 #include "intake/intake.h"
+#include "mail/mail.h"
 #include "step/step.h"
 #include "turn/turn.h"
 #include "opt.h"
@@ -122,6 +123,32 @@ static int add_gm_mail(json_t *status, est_game *game)
 	return 0;
 }
 
+/* "mail_pending": how many messages wait in the game's outbox (sent by `run` or `mail`). */
+static int add_outbox(json_t *status, est_game *game)
+{
+	char **names = NULL;
+	size_t count = 0;
+	int error = est_mail_outbox_list(&names, &count, game->home,
+					 json_string_value(json_object_get(game->game, "id")), "pending");
+
+	if (error == 0)
+		json_object_set_new(status, "mail_pending", json_integer((json_int_t)count));
+	est_mail_names_free(names, count);
+	return error;
+}
+
+/* 1 when every player the open step awaits has sent their file: the next run resolves it. */
+static int all_in(const json_t *s)
+{
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(json_object_get(s, "awaiting"), i, a)
+		if (!json_is_true(json_object_get(a, "received")))
+			return 0;
+	return json_array_size(json_object_get(s, "awaiting")) > 0;
+}
+
 static void print_status(const json_t *s)
 {
 	size_t i;
@@ -138,6 +165,11 @@ static void print_status(const json_t *s)
 		printf("notices kept for the GM: %lld in %s\n",
 		       (long long)json_integer_value(json_object_get(s, "gm_notices_kept")),
 		       json_string_value(json_object_get(s, "gm_notices")));
+	if (json_integer_value(json_object_get(s, "mail_pending")) > 0)
+		printf("mail waiting in the outbox: %lld message%s (run or estafette mail GAME sends them, "
+		       "once git config estafette.smtpurl is set)\n",
+		       (long long)json_integer_value(json_object_get(s, "mail_pending")),
+		       json_integer_value(json_object_get(s, "mail_pending")) == 1 ? "" : "s");
 	if (json_is_true(json_object_get(s, "over"))) {
 		printf("the game is over\n");
 		return;
@@ -174,6 +206,8 @@ static void print_status(const json_t *s)
 			       json_string_value(json_object_get(a, "player")));
 		printf("\n");
 	}
+	if (all_in(s) && !json_is_true(json_object_get(s, "paused")))
+		printf("every file is in: the next run resolves the step\n");
 }
 
 /* "france, allies (sent)": whom the step awaits, and who has sent what. */
@@ -344,7 +378,7 @@ int cmd_status(int argc, char **argv)
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
 	if ((error = est_intake_pending(&status_json, game, args.now)) < 0 ||
-	    (error = add_gm_mail(status_json, game)) < 0) {
+	    (error = add_gm_mail(status_json, game)) < 0 || (error = add_outbox(status_json, game)) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}

@@ -100,6 +100,23 @@ static const json_t *awaiting_entry(const json_t *awaiting, const json_t *player
 }
 
 /* The step's choices for the report, each with its order item as one line of JSON ("json"). */
+/*
+ * A number's placeholder shown as a number, not a string: players copy
+ * "<number>" with its quotes, write "4", and the strict parser refuses a
+ * string where an integer belongs. Done in place: the text only shrinks.
+ */
+static void unquote_numbers(char *text)
+{
+	static const char quoted[] = "\"<number>\"";
+	const size_t n = strlen("<number>");
+	char *p;
+
+	while (text && (p = strstr(text, quoted))) {
+		memmove(p, p + 1, n);                              /* <number>, one to the left */
+		memmove(p + n, p + n + 2, strlen(p + n + 2) + 1); /* and the two quotes gone */
+	}
+}
+
 static json_t *choices_view(const json_t *pending)
 {
 	json_t *out = json_array(), *choice;
@@ -107,6 +124,8 @@ static json_t *choices_view(const json_t *pending)
 
 	json_array_foreach(json_object_get(pending, "choices"), i, choice) {
 		char *text = json_dumps(json_object_get(choice, "order"), JSON_PRESERVE_ORDER);
+
+		unquote_numbers(text);
 		json_array_append_new(out, json_pack("{s:s?, s:s?}", "json", text, "text",
 						     json_string_value(json_object_get(choice, "text"))));
 		free(text);

@@ -132,6 +132,8 @@ has "$text" "Send it again" "a cut message"
 lacks "$text" "sign it again" "a cut message"
 mail_of attachments o8.json > whole.eml
 receive accepted whole.eml
+expect_exit 0 "$ESTAFETTE" status game
+grep -q "^every file is in: the next run resolves the step" "$WORK/last.out" || fail "status: $(cat "$WORK/last.out")"
 
 # 14. Receipts: already recorded; replaced by seq N in one message; the key the game
 # expects; the signed receipt attached, which ssh-keygen accepts.
@@ -215,6 +217,8 @@ m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy
 sys.stdout.buffer.write(att.get_payload(decode=True))
 PY
 grep -q '"estafette sign fills this in"' invited.json || fail "the invitation's file: $(cat invited.json)"
+expect_exit 0 "$ESTAFETTE" status g2 --json   # no SMTP server: the invitations wait, and status says so
+[ "$(json_get 'd["mail_pending"]' < "$WORK/last.out")" -gt 0 ] || fail "status shows no mail waiting"
 expect_exit 0 "$ESTAFETTE" sign -f france invited.json
 "$PY" "$TOP/tests/helpers/make_mail.py" attachments --order invited.json --sig invited.json.sig \
 	--from "France player <france@example.org>" --to orders@example.org > invited.eml
