@@ -74,7 +74,8 @@ check-tests: $(B)/estafette $(UNIT_TESTS)
 	B=$(B) SHARED=$(SHARED) tests/run-tests.sh
 
 sanitize: deps
-	@$(MAKE) --no-print-directory check-tests B=build-san OPT="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)"
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		$(MAKE) --no-print-directory check-tests B=build-san OPT="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)"
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
