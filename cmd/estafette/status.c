@@ -102,6 +102,7 @@ static int add_gm_mail(json_t *status, est_game *game)
 	}
 	if (error < 0 || (error = kept_notices(&kept, game, &dir)) < 0 ||
 	    (error = est_game_unreachable(&doc, game)) < 0) {
+		free(gm);
 		free(dir);
 		json_decref(list);
 		return error;

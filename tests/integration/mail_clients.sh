@@ -237,15 +237,19 @@ grep -q "relay@example.org" $owner && fail "france's receipt shows the relayer's
 grep -q "^Subject: \[ne-g2\] your orders for step 1 were recorded" $owner || fail "france's receipt: $(cat $owner)"
 
 # A body of nothing but line ends (9 MiB, under the size limit) is walked in place: it
-# peaked at 467 MB when each line was a string of its own. The bound is generous.
-"$PY" - "$ESTAFETTE" <<'PY' || fail "a body of line ends"
+# peaked at 467 MB when each line was a string of its own. The bound is generous; under
+# AddressSanitizer (make sanitize), whose shadow memory and quarantine add hundreds of MB,
+# the message is still received but its peak not judged.
+san=0
+case "$(ldd "$ESTAFETTE")" in *libasan*) san=1 ;; esac
+"$PY" - "$ESTAFETTE" "$san" <<'PY' || fail "a body of line ends"
 import resource, subprocess, sys
 msg = ("From: France player <france@example.org>\nSubject: x\nMessage-ID: <lines@example.org>\n\n"
        + "\n" * (9 << 20)).encode()
 subprocess.run([sys.argv[1], "receive", "game"], input=msg, check=True,
                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss >> 10
-assert peak < 200, f"{peak} MB for a message of 9 MiB"
+assert sys.argv[2] == "1" or peak < 200, f"{peak} MB for a message of 9 MiB"
 PY
 
 # The same through dovecot: renamed files and a Notepad file as a text attachment, by fetch.
