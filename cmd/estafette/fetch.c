@@ -54,8 +54,7 @@ int cmd_fetch(int argc, char **argv)
 		return est_opt_refuse(&fetch_cmd, "--imap and --maildir are two mailboxes; give one");
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
-	est_intake_set_report_fn(est_engine_report_parts);
-	error = est_intake_fetch(&summary, game, args.imap, args.maildir, time(NULL));
+	error = est_intake_fetch(&summary, game, args.imap, args.maildir, est_engine_report_parts, time(NULL));
 	if (a.json && summary)
 		cmd_print_json(summary);
 	else if (summary)

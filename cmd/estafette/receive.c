@@ -163,11 +163,10 @@ int cmd_receive(int argc, char **argv)
 		return est_opt_exit(error);
 	if ((status = cmd_open_game(&game, a.args[0], a.json)) != 0)
 		goto out;
-	est_intake_set_report_fn(est_engine_report_parts);
 	if ((error = est_intake_max_message(&max, game)) < 0 ||
 	    (error = read_stdin(&message, &len, &size, max)) < 0 ||
 	    (error = est_intake_receive(&result, game, message, len, size, args.return_path,
-				      time(NULL))) < 0) {
+				      est_engine_report_parts, time(NULL))) < 0) {
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}

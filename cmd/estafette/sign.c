@@ -1,9 +1,11 @@
 /*
  * estafette sign FILE [-f KEY] [-n NAMESPACE]: FILE.sig, as
  * ssh-keygen -Y sign -f KEY -n NAMESPACE FILE would write it. An order
- * file whose "entropy" a report left to fill (orders.h
- * EST_ORDERS_ENTROPY_PLACEHOLDER, or "") first gets 32 fresh random bytes
- * there, the file rewritten atomically with nothing else changed.
+ * file first gets 32 fresh random bytes as its "entropy", whatever the
+ * field held (the report's placeholder, "", or a value a GM or an older
+ * file put there, which the player cannot know to be fresh), the file
+ * rewritten atomically with nothing else changed; unless FILE.sig is
+ * already this key's signature of it: signing again changes nothing.
  */
 #include <sys/stat.h>
 
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "game/game.h"
@@ -40,12 +43,12 @@ static const struct est_opt sign_opts[] = {
 
 static const struct est_opt_cmd sign_cmd = {"sign", "FILE", 1, 1, sign_opts,
 	"  writes FILE.sig, as ssh-keygen -Y sign -f KEY -n NAMESPACE FILE would; an order\n"
-	"  file's \"entropy\": \"" EST_ORDERS_ENTROPY_PLACEHOLDER "\" (or \"\") is first filled\n"
-	"  with 64 fresh hex digits"};
+	"  file's \"entropy\" is first given 64 fresh hex digits, whatever it held, unless\n"
+	"  FILE.sig is already this key's signature of it"};
 
 /*
- * Fill `file`'s entropy when a report left it to fill, rewriting the file
- * atomically with its mode kept; *data and *len then hold the new bytes.
+ * Give `file` fresh entropy, rewriting it atomically with its mode kept;
+ * *data and *len then hold the new bytes.
  */
 static int fill_entropy(int *filled, char **data, size_t *len, const char *file)
 {
@@ -57,8 +60,7 @@ static int fill_entropy(int *filled, char **data, size_t *len, const char *file)
 
 	if (RAND_bytes(random, sizeof(random)) != 1)
 		return est_error_set(EST_ERROR, "%s: no fresh randomness from OpenSSL (RAND_bytes)", file);
-	for (size_t i = 0; i < sizeof(random); i++)
-		snprintf(hex + 2 * i, 3, "%02x", random[i]);
+	est_hex_encode(hex, random, sizeof(random));
 	error = est_orders_fill_entropy(&text, &text_len, filled, file, *data, *len, hex);
 	if (error < 0 || !*filled)
 		return error;
@@ -71,6 +73,29 @@ static int fill_entropy(int *filled, char **data, size_t *len, const char *file)
 	*data = text;
 	*len = text_len;
 	return 0;
+}
+
+/*
+ * 1 if `sig_path` holds `key`'s signature of `data` in `namespace`: the
+ * file was signed as it is, and signing it again must not change it.
+ */
+static int signed_already(const char *key, size_t key_len, const char *namespace,
+			  const char *data, size_t len, const char *sig_path)
+{
+	char *pub = NULL, *allowed = NULL, *sig = NULL;
+	size_t sig_len;
+	int yes = 0;
+
+	if (est_file_read(&sig, &sig_len, sig_path, 65536) == 0 &&
+	    est_sshsig_public_key(&pub, key, key_len) == 0 &&
+	    (allowed = est_strdup_printf("signer %s", pub)))
+		yes = est_sshsig_verify(allowed, strlen(allowed), "signer", namespace, data, len, sig,
+					sig_len, time(NULL)) == 0;
+	est_error_clear();
+	free(allowed);
+	free(pub);
+	free(sig);
+	return yes;
 }
 
 static char *default_key(void)
@@ -102,7 +127,8 @@ int cmd_sign(int argc, char **argv)
 		goto fail;
 	}
 	if ((error = est_file_read(&data, &len, file, 0)) < 0 ||
-	    (error = fill_entropy(&filled, &data, &len, file)) < 0)
+	    (!signed_already(key, key_len, namespace, data, len, sig_path) &&
+	     (error = fill_entropy(&filled, &data, &len, file)) < 0))
 		goto fail;
 	if ((error = est_sshsig_sign(&sig, &sig_len, key, key_len, namespace, data, len)) < 0) {
 		est_error_prefix("%s%s", key_file, strstr(key_file, ".pub") ?

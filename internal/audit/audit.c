@@ -1584,8 +1584,60 @@ static int still_held(audit *a, const char *rev, const char *player, long long s
 }
 
 /*
+ * The receipt says of the file what the file says of itself: at the commit
+ * it names, orders/<player>.json (a sealed game: its public note
+ * orders/<player>.received) has its SHA-256 and carries its game, step,
+ * player and seq; and the receipt's file name is made of them. Else a GM
+ * could sign a true SHA-256 and commit under another step, one a GM act
+ * covers, and the player's proof would prove nothing. 1 if bound, else 0
+ * with the reason in `why`.
+ */
+static int receipt_bound(char *why, size_t why_len, audit *a, const char *name, const json_t *r)
+{
+	const char *player = json_string_value(json_object_get(r, "player"));
+	const char *sha = json_string_value(json_object_get(r, "sha256"));
+	long long step = json_integer_value(json_object_get(r, "step"));
+	long long seq = json_integer_value(json_object_get(r, "seq"));
+	char path[320], want[320], got[65], *text = NULL;
+	json_t *doc = NULL;
+	size_t len;
+	int bound = 0;
+
+	snprintf(want, sizeof(want), "receipt-%04lld-%s-%lld.json", step, player, seq);
+	snprintf(path, sizeof(path), "orders/%s.%s", player, a->sealed ? "received" : "json");
+	if (strcmp(name, want) != 0) {
+		snprintf(why, why_len, "its name is not %s, which its step, player and seq make", want);
+		return 0;
+	}
+	if (est_store_read(&text, &len, a->store, json_string_value(json_object_get(r, "recorded")), path) < 0) {
+		est_error_clear();
+		snprintf(why, why_len, "the commit it names holds no %s", path);
+		return 0;
+	}
+	est_sha256_hex(got, text, len);
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	if (a->sealed)
+		snprintf(got, sizeof(got), "%s", json_string_value(json_object_get(doc, "sha256")) ?
+			 json_string_value(json_object_get(doc, "sha256")) : "");
+	bound = strcmp(got, sha) == 0 && json_integer_value(json_object_get(doc, "step")) == step &&
+		json_integer_value(json_object_get(doc, "seq")) == seq &&
+		!strcmp(json_string_value(json_object_get(doc, "player")) ?
+			json_string_value(json_object_get(doc, "player")) : "", player) &&
+		(a->sealed || !strcmp(json_string_value(json_object_get(doc, "game")) ?
+				      json_string_value(json_object_get(doc, "game")) : "", a->id));
+	if (!bound)
+		snprintf(why, why_len, "the commit it names holds %s with other contents: SHA-256 %.16s..., "
+			 "step %lld, seq %lld, where the receipt says SHA-256 %.16s..., step %lld, seq %lld",
+			 path, got, (long long)json_integer_value(json_object_get(doc, "step")),
+			 (long long)json_integer_value(json_object_get(doc, "seq")), sha, step, seq);
+	json_decref(doc);
+	free(text);
+	return bound;
+}
+
+/*
  * One GM-signed receipt (accepted.h): the commit it names is on main's
- * history and (unsealed) holds that very file; the step it names resolved
+ * history and holds the very file it receipts (receipt_bound); the step it names resolved
  * the file or a later seq of the player, or, while that step is open, main
  * still holds it or a later seq (unsealed).
  */
@@ -1607,9 +1659,9 @@ static int check_receipt(audit *a, long long last, const char *name, const json_
 		return fail(a, step, name, "receipts", "receipt %s: commit %.12s, which recorded player \"%s\"'s "
 			    "seq %lld for step %lld, is not on main's history: the history that recorded an "
 			    "accepted order was rewritten", name, recorded, player, seq, step);
-	if (!a->sealed && !still_held(a, recorded, player, seq, sha, 0))
-		return fail(a, step, name, "receipts", "receipt %s: commit %.7s does not hold the order file "
-			    "it receipts (orders/%s.json with SHA-256 %.16s...)", name, recorded, player, sha);
+	if (!receipt_bound(why, sizeof(why), a, name, r))
+		return fail(a, step, name, "receipts", "receipt %s: commit %.7s: %s; a receipt whose "
+			    "step, seq or file was changed proves nothing it says", name, recorded, why);
 	if (step > last) {
 		if (!a->sealed && !still_held(a, "main", player, seq, sha, 1))
 			failed = fail(a, step, name, "receipts", "receipt %s: player \"%s\"'s seq %lld for step "

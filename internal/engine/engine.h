@@ -96,7 +96,7 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step);
  * the player's own view (est_report_data: a sealed game shows the player
  * only what the player may see), and the filled-in order file the run
  * attaches for an awaited player. Into *out, all new (est_intake_report_clear).
- * It is the intake's est_intake_report_fn, for the `report` mail command.
+ * It is the est_intake_report_fn cmd/ hands the intake, for the `report` mail command.
  * Errors: those of est_report_data and est_report_render.
  */
 int est_engine_report_parts(est_intake_report *out, est_game *game, long long step,

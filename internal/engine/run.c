@@ -170,9 +170,13 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 			.filename = json_string_value(json_object_get(order_file, "name")),
 			.content_type = "application/json", .data = order_text, .len = strlen(order_text)};
 	char *content_id = est_strdup_printf("<%s>", cid);
+	if (!content_id) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
 	est_mail_attachment picture = {.filename = "map.png", .content_type = "image/png",
 				       .data = parts.png, .len = parts.png_len, .content_id = content_id};
-	int inline_png = parts.png && parts.html && content_id;
+	int inline_png = parts.png && parts.html;
 	est_mail_message msg = {.from = sender, .to = to, .subject = subject, .message_id = msgid,
 				.date = date, .text = parts.text, .html = parts.html,
 				.attachments = natt ? att : NULL, .attachment_count = natt,

@@ -26,7 +26,7 @@ int est_game_gm_address(char **out, est_game *game)
 	if (!value)
 		return 0;
 	if (!(addr = est_mail_address_of(value)) ||
-	    !(sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER)) ||
+	    !(sender = est_game_sender(game)) ||
 	    !(orders = est_mail_address_of(sender))) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;

@@ -71,8 +71,11 @@ int est_game_unreachable_mark(int *first_out, est_game *game, const char *player
 	est_time_iso(when, now);
 	if (!(entry = json_object_get(doc, player))) {
 		*first_out = 1;
-		json_object_set_new(doc, player, entry = json_pack("{s:s, s:I}", "since", when,
-								  "bounces", (json_int_t)0));
+		if (!(entry = json_pack("{s:s, s:I}", "since", when, "bounces", (json_int_t)0)) ||
+		    json_object_set_new(doc, player, entry) < 0) {
+			json_decref(doc);
+			return est_error_set(EST_ENOMEM, "out of memory");
+		}
 	}
 	json_object_set_new(entry, "last", json_string(when));
 	json_object_set_new(entry, "status", json_string(status ? status : ""));

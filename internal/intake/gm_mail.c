@@ -32,12 +32,6 @@
 #define FORWARD_ATTACH_MAX ((size_t)256 << 10)
 #define HOUR 3600
 
-static est_intake_report_fn report_fn;
-
-void est_intake_set_report_fn(est_intake_report_fn fn)
-{
-	report_fn = fn;
-}
 
 static const char *game_id(const est_game *game)
 {
@@ -503,8 +497,8 @@ static int report_step(long long *step_out, char *why, size_t size, est_game *ga
 }
 
 /* The report command's answer: the report's text, with the HTML and the map attached. */
-static int report_answer(est_text *t, est_intake_report *r, est_game *game, const json_t *player,
-			 const char *subject)
+static int report_answer(est_text *t, est_intake_report *r, est_intake_report_fn report_fn,
+			 est_game *game, const json_t *player, const char *subject)
 {
 	char why[300];
 	long long step;
@@ -524,12 +518,6 @@ static int report_answer(est_text *t, est_intake_report *r, est_game *game, cons
 		est_text_add(t, "Your report of step %lld could not be made; your GM is told.\n", step);
 		return 0;
 	}
-	/* Only the latest report's order file is for the step open now. */
-	if (step != game->step) {
-		free(r->order_name);
-		free(r->order_text);
-		r->order_name = r->order_text = NULL;
-	}
 	est_text_add(t, "Your report of step %lld, as the run mailed it%s:\n\n%s", step,
 		     r->html || r->svg ? " (its HTML version and map are attached)" : "", r->text);
 	return 0;
@@ -546,7 +534,7 @@ void est_intake_report_clear(est_intake_report *r)
 }
 
 int est_intake_command(json_t *result, est_game *game, const est_intake_message *m, const char *key,
-		       const json_t *player, const char *to, time_t now)
+		       const json_t *player, const char *to, est_intake_report_fn report, time_t now)
 {
 	const char *command = est_intake_command_of(m), *pid = player_field(player, "id");
 	char name[80], subject[200], slot[160], *path = NULL, *in_reply_to = NULL;
@@ -577,7 +565,7 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
 	else if (strcmp(command, "status") == 0)
 		status_text(&t, game, player, now);
 	else
-		report_answer(&t, &r, game, player, m->subject);
+		report_answer(&t, &r, report, game, player, m->subject);
 	in_reply_to = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
 	if (t.failed || (m->message_id && !in_reply_to)) {
 		error = est_error_set(EST_ENOMEM, "out of memory");

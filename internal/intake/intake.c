@@ -23,11 +23,13 @@ static int signature_error(est_game *game, const est_order *order, const char *s
 			   const char *bytes, size_t len, const char *sig, size_t sig_len, time_t now)
 {
 	char reason[1024], *signer = NULL;
+	int found;
 
 	snprintf(reason, sizeof(reason), "%s", est_error_message());
-	if (est_sshsig_find_principals(&signer, game->allowed_signers, strlen(game->allowed_signers),
-				       EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len, now) == 0 &&
-	    strcmp(signer, order->player) != 0) {
+	found = est_sshsig_find_principals(&signer, game->allowed_signers, strlen(game->allowed_signers),
+					   EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len, now);
+	est_error_clear();
+	if (found == 0 && strcmp(signer, order->player) != 0) {
 		est_error_set(EST_ESIG, "%s: signed with the key of \"%s\", but field \"player\" is "
 			      "\"%s\" (one player cannot send orders for another); sign with %s's own key",
 			      sig_name, signer, order->player, order->player);
@@ -35,8 +37,8 @@ static int signature_error(est_game *game, const est_order *order, const char *s
 		return EST_ESIG;
 	}
 	free(signer);
-	/* A key that is not the player's: the reason names the key the game holds, and the fix. */
-	if (strstr(reason, "is not listed for principal"))
+	/* A key no line lists: the reason (sshsig's) names the key the game holds, and the fix. */
+	if (found == EST_ENOTFOUND)
 		return est_error_set(EST_ESIG, "%s: %s", sig_name, reason);
 	return est_error_set(EST_ESIG, "%s: %s (orders are signed with the player's key in "
 			     "keys/allowed_signers, namespace %s); sign the exact file with "
@@ -77,7 +79,6 @@ out:
 	return error;
 }
 
-/* A later file from the same player replaces an earlier one only with a higher seq. */
 /* The seq of the file recorded for the order's player and step (or commitment), or 0. */
 static long long recorded_seq(est_game *game, const est_order *order)
 {
@@ -96,6 +97,7 @@ static long long recorded_seq(est_game *game, const est_order *order)
 	return seq;
 }
 
+/* A later file from the same player replaces an earlier one only with a higher seq. */
 static int check_seq(est_game *game, const est_order *order, const char *order_bytes,
 		     size_t order_len, const char *filename)
 {

@@ -82,11 +82,33 @@ int est_intake_submit(json_t **receipt_out, json_t **diagnostics_out, est_game *
 int est_intake_max_message(size_t *out, est_game *game);
 
 /*
+ * What the `report` mail command sends (gm_mail.c): a player's report of a
+ * step as the run mails it. The engine makes it (engine.h
+ * est_engine_report_parts), above the intake, so the command line hands
+ * that function in to est_intake_receive and est_intake_fetch as `report`;
+ * NULL there and `report` answers that reports are not sent by mail
+ * command from here. It fills *out with new strings (est_intake_report_clear
+ * frees them, also after an error) and returns 0 or a negative EST_E* code
+ * with the message set.
+ */
+typedef struct {
+	char *text;       /* the report's text */
+	char *html, *svg; /* its HTML and map, or NULL where the ruleset has none */
+	char *order_name; /* an awaited player's filled-in order file for the open step */
+	char *order_text; /*   (orders-NNNN-<player>.json) and its text, or both NULL */
+} est_intake_report;
+typedef int (*est_intake_report_fn)(est_intake_report *out, est_game *game, long long step,
+				    const json_t *player);
+/* Free what a report holds (not `r` itself); then all NULL. */
+void est_intake_report_clear(est_intake_report *r);
+
+/*
  * Mail intake (`receive`, `fetch`): one RFC 5322 message of `size` bytes,
  * of which `bytes` holds the first `len` (all of it when len == size; a
  * caller may stop reading a message over est_intake_max_message, but must
  * give at least its header); the envelope sender in `return_path` if
- * known, else NULL. Its candidate orders (at most
+ * known, else NULL; `report` makes what a `report` mail command sends
+ * (above; NULL: none). Its candidate orders (at most
  * EST_INTAKE_MAX_CANDIDATES, mail/intake.h) are checked as
  * est_intake_check checks a file, the newest valid one by seq is
  * recorded (a commit), and the sender gets a receipt of a few KiB saying
@@ -120,7 +142,7 @@ int est_intake_max_message(size_t *out, est_game *game);
  * (main moved), EST_EIO. Refused orders are an outcome, not an error.
  */
 int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
-		     size_t size, const char *return_path, time_t now);
+		     size_t size, const char *return_path, est_intake_report_fn report, time_t now);
 
 /*
  * `fetch`: hand every unseen message of a mailbox to est_intake_receive —
@@ -142,7 +164,7 @@ int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, s
  * EST_ENOTFOUND (not a Maildir), and those of est_intake_receive.
  */
 int est_intake_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
-		   time_t now);
+		   est_intake_report_fn report, time_t now);
 
 /*
  * Press (press.c). est_intake_press_check: the order's press under game.json
@@ -211,6 +233,13 @@ int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, cons
  */
 int est_intake_requeue(est_game *game, const char *filename, const char *bytes, size_t len,
 		     int receipt, time_t now);
+
+/*
+ * Add `prefix` and `text` to `t`, the text cut after at most `max` bytes at
+ * a UTF-8 boundary and then marked " ..." (a receipt quotes what a message
+ * held, which may be anything, and stays a few KiB).
+ */
+void est_intake_text_clipped(est_text *t, const char *prefix, const char *text, size_t max);
 
 /* "Re: SUBJECT" on one line of at most 150 bytes, for an answer (receive.c). */
 void est_intake_reply_subject(char *out, size_t size, const char *subject);
@@ -282,7 +311,7 @@ int est_intake_take_bounce(json_t *result, est_game *game, const est_intake_mess
  * message): "help" (how to send orders, the commands), "status" (the open
  * step, whom it awaits, the deadline), "report [N]" (the player's own
  * report of the latest step or of step N, text with the HTML and the map
- * attached, through the est_intake_report_fn set; N must be a resolved
+ * attached, made by `report` (NULL: none sent); N must be a resolved
  * step). At most EST_INTAKE_COMMANDS_PER_HOUR answers per player and
  * command in any hour (commands.json beside the intake log, "PLAYER/help"):
  * a forger who uses up one command cannot silence another; the rest are logged, not
@@ -292,7 +321,8 @@ int est_intake_take_bounce(json_t *result, est_game *game, const est_intake_mess
 #define EST_INTAKE_COMMANDS_PER_HOUR 10
 #define EST_INTAKE_FORWARDS_PER_HOUR 10
 int est_intake_command(json_t *result, est_game *game, const est_intake_message *m,
-		       const char *key, const json_t *player, const char *to, time_t now);
+		       const char *key, const json_t *player, const char *to, est_intake_report_fn report,
+		       time_t now);
 
 /*
  * Mail came from the address of player `player` (an id): they read their mail, so a
@@ -303,23 +333,6 @@ int est_intake_command(json_t *result, est_game *game, const est_intake_message 
  */
 int est_intake_heard_from(json_t *result, est_game *game, const char *player);
 
-/*
- * Where the `report` command gets a report: a player's report of a step as
- * the run mails it (engine.h est_engine_report_parts, above the intake).
- * The command line sets it before receive and fetch; unset, `report`
- * answers that reports are not sent by mail command here.
- */
-typedef struct {
-	char *text;       /* the report's text */
-	char *html, *svg; /* its HTML and map, or NULL where the ruleset has none */
-	char *order_name; /* an awaited player's filled-in order file for the open step */
-	char *order_text; /*   (orders-NNNN-<player>.json) and its text, or both NULL */
-} est_intake_report;
-typedef int (*est_intake_report_fn)(est_intake_report *out, est_game *game, long long step,
-				    const json_t *player);
-void est_intake_set_report_fn(est_intake_report_fn fn);
-/* Free what a report holds (not `r` itself); then all NULL. */
-void est_intake_report_clear(est_intake_report *r);
 
 
 /*
@@ -345,12 +358,6 @@ typedef struct {
 void est_intake_receipt_files(est_intake_receipt_attachments *a, const struct est_order *order,
 			      const char *doc, const char *sig);
 
-/*
- * The order items, numbered, one line each: "  1. move from=France
- * to=Rhineland armies=4"; the list cut after about 2 KiB with a line
- * saying how many there are in all.
- */
-void est_intake_text_orders(est_text *t, const json_t *orders);
 /* What the game awaits now, and by when: one paragraph. */
 void est_intake_text_awaiting(est_text *t, est_game *game, time_t now);
 

@@ -22,7 +22,12 @@
 /* What a receipt lists of the orders themselves (an order file is up to 64 KiB). */
 #define ORDERS_TEXT_MAX 2048
 
-void est_intake_text_orders(est_text *t, const json_t *orders)
+/*
+ * The order items, numbered, one line each: "  1. move from=France
+ * to=Rhineland armies=4"; the list cut after about ORDERS_TEXT_MAX bytes
+ * with a line saying how many there are in all.
+ */
+static void text_orders(est_text *t, const json_t *orders)
 {
 	size_t i, start = t->len;
 	json_t *item;
@@ -107,31 +112,38 @@ int est_intake_receipt_sign(char **doc_out, char **sig_out, est_game *game, cons
 	return 0;
 }
 
+void est_intake_text_clipped(est_text *t, const char *prefix, const char *text, size_t max)
+{
+	size_t n = strlen(text);
+
+	if (n <= max) {
+		est_text_add(t, "%s%s", prefix, text);
+		return;
+	}
+	for (n = max; n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80; n--)
+		;
+	est_text_add(t, "%s%.*s ...", prefix, (int)n, text);
+}
+
 /* The press of an order file, one line each, its text cut at PRESS_LINE_MAX bytes. */
 #define PRESS_LINE_MAX 200
 static void text_press(est_text *t, const json_t *press)
 {
 	size_t i, j;
-	json_t *item, *to;
+	json_t *item, *reader;
 
 	if (!json_array_size(press))
 		return;
 	est_text_add(t, "Press sent with it:\n");
 	json_array_foreach(press, i, item) {
+		const json_t *to = json_object_get(item, "to");
 		const char *text = json_string_value(json_object_get(item, "text"));
-		size_t n = strlen(text ? text : "");
 
-		est_text_add(t, "  to ");
-		to = json_object_get(item, "to");
-		if (json_is_string(to))
-			est_text_add(t, "%s", json_string_value(to));
-		json_array_foreach(to, j, item)
-			est_text_add(t, "%s%s", j ? ", " : "", json_string_value(item));
-		if (n > PRESS_LINE_MAX)
-			for (n = PRESS_LINE_MAX; n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80; n--)
-				;
-		est_text_add(t, ": %.*s%s\n", (int)n, text ? text : "", n < strlen(text ? text : "") ?
-			     " ..." : "");
+		est_text_add(t, "  to %s", json_is_string(to) ? json_string_value(to) : "");
+		json_array_foreach(to, j, reader)
+			est_text_add(t, "%s%s", j ? ", " : "", json_string_value(reader));
+		est_intake_text_clipped(t, ": ", text ? text : "", PRESS_LINE_MAX);
+		est_text_add(t, "\n");
 	}
 }
 
@@ -166,7 +178,7 @@ void est_intake_text_recorded(est_text *t, est_game *game, const json_t *recorde
 			     replaces);
 	if (!order->commitment && !est_turn_is_join(game->state)) {
 		est_text_add(t, "\n");
-		est_intake_text_orders(t, order->orders);
+		text_orders(t, order->orders);
 		text_press(t, order->press);
 	}
 	if (signed_doc)

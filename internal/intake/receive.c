@@ -39,8 +39,6 @@
 #define HEADER_READ_MAX ((size_t)256 << 10)
 /* What a receipt lists of the message beyond its verdict and the accepted orders. */
 #define RECEIPT_LIST_MAX 4096
-/* What a receipt lists of the accepted orders themselves (the order file is up to 64 KiB). */
-#define RECEIPT_ORDERS_MAX 2048
 /* One line of a receipt: an error quotes names and text from the message. */
 #define RECEIPT_LINE_MAX 400
 /* Diagnostics listed for one candidate. */
@@ -168,10 +166,11 @@ static int signed_pair(size_t *r, size_t *s, est_game *game, const est_intake_ca
 }
 
 /*
- * Check one candidate like `submit`: the reading and signature that verify
- * if any do (so the bytes recorded are the bytes signed), else its first
- * reading, whose refusal then says why (a BOM, a strict JSON error, a
- * signature over other bytes).
+ * Check one candidate like `submit`: its first reading with its first
+ * signature, else, when that signature does not verify, the first other
+ * pair that does (so the bytes recorded are the bytes signed); a refusal
+ * is the first pair's (a BOM, a strict JSON error, a signature over other
+ * bytes) unless another pair verified.
  */
 static void try_candidate(tried *t, est_game *game, const est_intake_candidate *c, time_t now,
 			  int *budget)
@@ -193,15 +192,26 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 			   "-----BEGIN SSH SIGNATURE----- block after the orders");
 		return;
 	}
-	found = signed_pair(&r, &s, game, c, now, budget);
-	t->bytes = &c->readings[r * found];
-	t->sig = &c->sigs[s * found];
+	/* The most likely pair first: a plain message costs one verification. */
+	t->sig = &c->sigs[0];
 	error = est_intake_check(&t->order, &diagnostics, game, c->where, t->bytes->bytes, t->bytes->len,
 				 "its signature", t->sig->bytes, t->sig->len, now);
-	if (error == EST_ESIG && !found && c->wrapped)
-		est_error_set(EST_ESIG, "%s: your mail program wrapped the long lines of the order file, "
-			      "and they could not be put back as they were signed; attach the order file "
-			      "and its .sig to your message instead of pasting them", c->where);
+	if (error == EST_ESIG && (c->reading_count > 1 || c->sig_count > 1)) {
+		found = signed_pair(&r, &s, game, c, now, budget);
+		if (found && (r || s)) {
+			json_decref(diagnostics);
+			diagnostics = NULL;
+			est_error_clear();
+			t->bytes = &c->readings[r];
+			t->sig = &c->sigs[s];
+			error = est_intake_check(&t->order, &diagnostics, game, c->where, t->bytes->bytes,
+						 t->bytes->len, "its signature", t->sig->bytes, t->sig->len, now);
+		} else if (!found && c->wrapped) {
+			est_error_set(EST_ESIG, "%s: your mail program wrapped the long lines of the order "
+				      "file, and they could not be put back as they were signed; attach the "
+				      "order file and its .sig to your message instead of pasting them", c->where);
+		}
+	}
 	if (error < 0) {
 		set_status(t, "refused", est_error_message());
 		if (diagnostics)
@@ -272,16 +282,7 @@ static tried *newest_valid(tried *all, size_t n, const char *sender)
 /* Add one line, at most RECEIPT_LINE_MAX bytes of `text` (cut at a UTF-8 boundary). */
 static void add_clipped(est_text *t, const char *prefix, const char *text)
 {
-	size_t n = strlen(text);
-
-	if (n > RECEIPT_LINE_MAX) {
-		n = RECEIPT_LINE_MAX;
-		while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
-			n--;
-		est_text_add(t, "%s%.*s ...", prefix, (int)n, text);
-	} else {
-		est_text_add(t, "%s%s", prefix, text);
-	}
+	est_intake_text_clipped(t, prefix, text, RECEIPT_LINE_MAX);
 }
 
 /* One refused candidate: its reason (which names the fix), and the ruleset's diagnostics. */
@@ -356,7 +357,7 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 }
 
 /* "Re: SUBJECT" on one line of at most 150 bytes: a decoded subject may hold anything. */
-static void reply_subject(char *out, size_t size, const char *subject)
+void est_intake_reply_subject(char *out, size_t size, const char *subject)
 {
 	const char *s = subject ? subject : "your orders";
 	size_t used;
@@ -371,10 +372,6 @@ static void reply_subject(char *out, size_t size, const char *subject)
 			out[i] = ' ';
 }
 
-void est_intake_reply_subject(char *out, size_t size, const char *subject)
-{
-	reply_subject(out, size, subject);
-}
 
 
 /* The receipt's first paragraph: what became of the message as a whole. */
@@ -414,7 +411,7 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 	int error;
 
 	snprintf(name, sizeof(name), "receipt-%.16s", key);
-	reply_subject(subject, sizeof(subject), m->subject);
+	est_intake_reply_subject(subject, sizeof(subject), m->subject);
 	est_text_add(&t, "estafette, game %s: your message %s%.200s%s\n\n",
 		     json_string_value(json_object_get(game->game, "id")),
 		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "");
@@ -620,7 +617,7 @@ static int notice_too_large(est_game *game, const est_intake_message *m, const c
 	if (m->message_id && !answered_id)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	snprintf(name, sizeof(name), "too-large-%.16s", key);
-	reply_subject(subject, sizeof(subject), m->subject);
+	est_intake_reply_subject(subject, sizeof(subject), m->subject);
 	snprintf(text, sizeof(text), "estafette, game %s: your message %s%.200s%s is %zu bytes, over "
 		 "this game's limit of %zu bytes, so it was not read and nothing in it was recorded.\n\n"
 		 "Send the order file and its .sig alone (an order file is at most 64 KiB), without "
@@ -634,7 +631,7 @@ static int notice_too_large(est_game *game, const est_intake_message *m, const c
 }
 
 int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, size_t len,
-		     size_t size, const char *return_path, time_t now)
+		     size_t size, const char *return_path, est_intake_report_fn report, time_t now)
 {
 	est_intake_message *m = NULL;
 	const json_t *sender;
@@ -700,7 +697,7 @@ int est_intake_receive(json_t **result_out, est_game *game, const char *bytes, s
 		else if (too_large)
 			error = answered(result, notice_too_large(game, m, key, to, size, limit, now));
 		else if (m->count == 0 && !m->ignored && !m->unread && est_intake_command_of(m))
-			error = answered(result, est_intake_command(result, game, m, key, sender, to, now));
+			error = answered(result, est_intake_command(result, game, m, key, sender, to, report, now));
 		else if (est_intake_for_gm(m))
 			error = answered(result, est_intake_forward(result, game, m, key, sender, to, bytes,
 								    parsed, now));
@@ -741,6 +738,7 @@ typedef struct {
 	est_game *game;
 	time_t now;
 	json_t *results;
+	est_intake_report_fn report;
 } fetch_run;
 
 /* est_intake_fn: a message is done (may be marked seen) once its outcome is stored. */
@@ -748,7 +746,7 @@ static int fetch_one(void *payload, const char *message, size_t len, size_t size
 {
 	fetch_run *run = payload;
 	json_t *result = NULL;
-	int error = est_intake_receive(&result, run->game, message, len, size, NULL, run->now);
+	int error = est_intake_receive(&result, run->game, message, len, size, NULL, run->report, run->now);
 
 	if (error == EST_EINVAL) { /* not a message at all: nothing to answer, and never will be */
 		result = json_pack("{s:s, s:s}", "status", "unreadable", "error", est_error_message());
@@ -763,9 +761,9 @@ static int fetch_one(void *payload, const char *message, size_t len, size_t size
 }
 
 int est_intake_fetch(json_t **summary_out, est_game *game, const char *imap_url, const char *maildir,
-		   time_t now)
+		   est_intake_report_fn report, time_t now)
 {
-	fetch_run run = {game, now, json_array()};
+	fetch_run run = {game, now, json_array(), report};
 	char *url = imap_url ? strdup(imap_url) : est_game_config(game, "estafette.imapurl", NULL);
 	char *user = est_game_config(game, "estafette.imapuser", NULL), *ca = est_game_config(game, "estafette.imapcafile", NULL);
 	char *password = NULL;

@@ -681,8 +681,6 @@ static int attr_char(unsigned char c)
 	       strchr("!#$&+-.^_`|~", c) != NULL;
 }
 
-static int check_message_id(const char *id, const char *field);
-
 /* An attachment's headers; an inline image's (content_id set) say inline and give its Content-ID. */
 static int put_attachment_headers(struct buf *b, const est_mail_attachment *a, size_t index)
 {

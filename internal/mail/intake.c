@@ -1011,29 +1011,40 @@ static GString *part_utf8(GMimePart *part, const GString *raw)
 	return out;
 }
 
-static void scan_text_part(level *lv, GMimeTextPart *part)
+/*
+ * A text part as a person reads it: UTF-8, LF line ends, HTML turned into
+ * text, format=flowed undone. NULL when the part has no text.
+ */
+static GString *part_text(GMimeTextPart *part)
 {
 	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
 	const char *format = g_mime_content_type_get_parameter(ct, "format");
 	const char *delsp = g_mime_content_type_get_parameter(ct, "delsp");
-	int html = g_mime_content_type_is_type(ct, "text", "html");
 	char *utf8 = g_mime_text_part_get_text(part);
-	GString *text;
+	GString *text, *plain = NULL;
 
 	if (!utf8)
-		return;
+		return NULL;
 	text = unix_lines(utf8, strlen(utf8));
 	g_free(utf8);
-	if (html) {
-		GString *plain = html_to_text(text);
-		g_string_free(text, TRUE);
-		text = plain;
-	} else if (format && !g_ascii_strcasecmp(format, "flowed")) {
-		GString *plain = unflow(text, delsp && !g_ascii_strcasecmp(delsp, "yes"));
-		g_string_free(text, TRUE);
-		text = plain;
-	}
-	scan_body(lv, text, html);
+	if (g_mime_content_type_is_type(ct, "text", "html"))
+		plain = html_to_text(text);
+	else if (format && !g_ascii_strcasecmp(format, "flowed"))
+		plain = unflow(text, delsp && !g_ascii_strcasecmp(delsp, "yes"));
+	if (!plain)
+		return text;
+	g_string_free(text, TRUE);
+	return plain;
+}
+
+static void scan_text_part(level *lv, GMimeTextPart *part)
+{
+	GString *text = part_text(part);
+
+	if (!text)
+		return;
+	scan_body(lv, text, g_mime_content_type_is_type(g_mime_object_get_content_type(
+		GMIME_OBJECT(part)), "text", "html"));
 	g_string_free(text, TRUE);
 }
 
@@ -1557,30 +1568,12 @@ static GString *read_text(GMimeMessage *msg)
 {
 	GMimeObject *body = g_mime_message_get_mime_part(msg);
 	GMimeTextPart *part = body ? first_text_part(body, 0) : NULL;
-	int html = 0;
-	char *utf8;
 	GString *text;
 
-	if (!part && body && (part = first_text_part(body, 1)))
-		html = 1;
-	if (!part || !(utf8 = g_mime_text_part_get_text(part)))
+	if (!part && body)
+		part = first_text_part(body, 1);
+	if (!part || !(text = part_text(part)))
 		return NULL;
-	text = unix_lines(utf8, strlen(utf8));
-	g_free(utf8);
-	if (html) {
-		GString *plain = html_to_text(text);
-		g_string_free(text, TRUE);
-		text = plain;
-	} else {
-		GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
-		const char *format = g_mime_content_type_get_parameter(ct, "format");
-		const char *delsp = g_mime_content_type_get_parameter(ct, "delsp");
-		if (format && !g_ascii_strcasecmp(format, "flowed")) {
-			GString *plain = unflow(text, delsp && !g_ascii_strcasecmp(delsp, "yes"));
-			g_string_free(text, TRUE);
-			text = plain;
-		}
-	}
 	cut_utf8(text, EST_INTAKE_TEXT_MAX);
 	return valid_utf8(text);
 }
@@ -1940,13 +1933,14 @@ static int read_for_people(est_intake_message *m, GMimeMessage *msg)
 	const char *date = g_mime_object_get_header(GMIME_OBJECT(msg), "Date");
 	GMimeObject *body = g_mime_message_get_mime_part(msg);
 	GString *names = g_string_new(NULL), *text = NULL;
-	int error = 0;
+	/* What a person reads of it matters only when it holds no order file (it goes to the GM). */
+	int for_people = !m->unread && !m->count && !m->ignored, error = 0;
 
 	if (date) /* NULL from one_line: a blank Date, which is none */
 		m->date = one_line(date, strlen(date));
-	if (!m->unread && (text = read_text(msg)) && !(m->text = strdup(text->str)))
+	if (for_people && (text = read_text(msg)) && !(m->text = strdup(text->str)))
 		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");
-	if (!error && !m->unread && body)
+	if (!error && for_people && body)
 		attachment_names(body, names);
 	if (!error && names->len && !(m->attachments = strdup(valid_utf8(names)->str)))
 		error = est_error_set(EST_ENOMEM, "mail intake: out of memory");

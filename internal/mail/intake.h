@@ -146,12 +146,13 @@ typedef struct {
 	/*
 	 * The message's text for a person, UTF-8 with LF line ends: its first
 	 * text/plain part (else its first HTML part, made text), at most
-	 * EST_INTAKE_TEXT_MAX bytes cut at a character; NULL when it has none
-	 * (or its body was not read, `unread`). What the GM is shown of a
-	 * player's message that holds no orders.
+	 * EST_INTAKE_TEXT_MAX bytes cut at a character; NULL when it has none,
+	 * when its body was not read (`unread`), and when it holds order files
+	 * (`count` or `ignored`): it is what the GM is shown of a player's
+	 * message that holds no orders, and not read for any other.
 	 */
 	char *text;
-	/* The names of its attachments, ", "-joined, at most 1 KiB; NULL when none. */
+	/* The names of its attachments, ", "-joined, at most 1 KiB; NULL when none (and as `text`). */
 	char *attachments;
 	/* A delivery failure report (est_intake_bounce), or NULL when the message is none. */
 	est_intake_bounce *bounce;

@@ -129,7 +129,9 @@ int est_mail_message_id(char **out, const char *domain, const char *game, const 
  * resolver's canonical name (getaddrinfo AI_CANONNAME; /etc/hosts on most
  * hosts) when that has a dot. What comes back is made a valid domain name
  * (lower case, characters outside [a-z0-9-.] as "-"); when nothing valid is
- * left, "localhost.invalid". Errors: EST_ENOMEM.
+ * left, "localhost.invalid". Worked out once a process (the first call
+ * may wait on the resolver, as gethostbyname does), then copied. Errors:
+ * EST_ENOMEM (*out NULL).
  */
 int est_mail_host_domain(char **out);
 

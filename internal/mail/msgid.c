@@ -92,13 +92,13 @@ static char *tidy_domain(const char *name)
 	return out;
 }
 
-int est_mail_host_domain(char **out)
+/* The host's name as est_mail_host_domain gives it, worked out now: new, or NULL on ENOMEM. */
+static char *host_domain(void)
 {
 	char host[256] = "";
 	struct addrinfo hints, *res = NULL;
 	char *domain = NULL;
 
-	*out = NULL;
 	if (gethostname(host, sizeof(host) - 1) < 0)
 		host[0] = '\0';
 	host[sizeof(host) - 1] = '\0';
@@ -122,9 +122,18 @@ int est_mail_host_domain(char **out)
 		domain = tidy_domain(host);
 	if (!domain)
 		domain = strdup(FALLBACK_DOMAIN);
-	if (!domain)
+	return domain;
+}
+
+int est_mail_host_domain(char **out)
+{
+	/* Once a process: a run over many games asks the resolver once, not once a game. */
+	static char *cached;
+
+	if (!cached)
+		cached = host_domain();
+	if (!cached || !(*out = strdup(cached)))
 		return est_error_set(EST_ENOMEM, "out of memory");
-	*out = domain;
 	return 0;
 }
 

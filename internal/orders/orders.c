@@ -498,8 +498,8 @@ int est_orders_fill_entropy(char **out, size_t *out_len, int *filled, const char
 	*out = NULL;
 	*out_len = 0;
 	*filled = 0;
-	if (!json_is_object(root) || !is_placeholder(entropy)) {
-		/* Not one to fill; a placeholder that is there all the same is an error, not a signature. */
+	if (!json_is_object(root) || !entropy) {
+		/* No order file; a placeholder that is there all the same is an error, not a signature. */
 		if (memmem(bytes, len, EST_ORDERS_ENTROPY_PLACEHOLDER, strlen(EST_ORDERS_ENTROPY_PLACEHOLDER)))
 			error = est_error_set(EST_EINVAL, "%s: holds \"%s\" but is not an order file whose "
 					      "\"entropy\" is that placeholder (it does not parse strictly, "
@@ -508,7 +508,7 @@ int est_orders_fill_entropy(char **out, size_t *out_len, int *filled, const char
 		goto out;
 	}
 	at = find_entropy(&count, bytes, len, entropy, &value_len);
-	/* The placeholder anywhere else too (a press text, say): which one to fill is not for us to guess. */
+	/* The value anywhere else too (a press text, say): which one to fill is not for us to guess. */
 	if (*entropy && occurrences(bytes, len, entropy) > 1)
 		count = occurrences(bytes, len, entropy);
 	if (count != 1) {

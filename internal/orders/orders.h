@@ -27,6 +27,14 @@
 #define EST_ORDERS_MAX_STEP 4294967295LL /* the dice protocol carries u32be(step) */
 
 /*
+ * The "entropy" of an order file a report hands out filled in but for its
+ * randomness: `estafette sign` gives the file 64 fresh hex digits there
+ * before signing (est_orders_fill_entropy); est_orders_parse refuses a
+ * file that still holds it, saying to sign with estafette sign.
+ */
+#define EST_ORDERS_ENTROPY_PLACEHOLDER "estafette sign fills this in"
+
+/*
  * One parsed order file. Everything is owned by the struct and released by
  * est_orders_free.
  *
@@ -45,14 +53,6 @@
  * hex digits) of the order file its player will reveal. Then `commitment`
  * is 1, `sha256` holds it, `entropy` is "" and `orders` and `press` NULL.
  */
-/*
- * The "entropy" of an order file a report hands out filled in but for its
- * randomness: `estafette sign` replaces it (or "") with 64 fresh hex
- * digits before signing (est_orders_fill_entropy); est_orders_parse
- * refuses a file that still holds it, saying to sign with estafette sign.
- */
-#define EST_ORDERS_ENTROPY_PLACEHOLDER "estafette sign fills this in"
-
 typedef struct est_order {
 	char *game;
 	long long step;
@@ -150,20 +150,21 @@ int est_orders_check_seq(const est_order *incoming, const est_order *current,
 			 const char *filename);
 
 /*
- * Fill an order file's entropy before it is signed (`estafette sign`):
+ * Give an order file fresh entropy before it is signed (`estafette sign`):
  * when `bytes` (`len` of them, `filename` naming them in messages) are a
- * JSON object whose "entropy" is EST_ORDERS_ENTROPY_PLACEHOLDER or "",
+ * JSON object whose "entropy" is a string (EST_ORDERS_ENTROPY_PLACEHOLDER,
+ * "", or any value: one a GM or a copied file put there is not fresh),
  * *out (caller frees) gets the same bytes with only that value replaced
  * by `hex` (64 lower-case hex digits of fresh randomness), *out_len its
  * length, and *filled is 1. The replacement is textual, so every other
  * byte is kept; the result must then parse as a strict order file with
- * that entropy. Any other file: *out NULL, *filled 0, nothing to do (a
- * file whose entropy is already 64 hex digits is signed as it is).
+ * that entropy. A file with no string "entropy" (no order file): *out
+ * NULL, *filled 0, nothing to do.
  *
- * Errors: EST_EINVAL (the placeholder is in the file but its "entropy"
- * is not it, or the file is not strict JSON; "entropy": "<placeholder>"
- * appears other than exactly once in the text; the filled file is not a
- * strict order file: est_orders_parse's message); EST_ENOMEM.
+ * Errors: EST_EINVAL (the placeholder is in the file but "entropy" is not
+ * a string of a JSON object; "entropy": "<value>" or the value appears
+ * other than exactly once in the text; the filled file is not a strict
+ * order file: est_orders_parse's message); EST_ENOMEM.
  */
 int est_orders_fill_entropy(char **out, size_t *out_len, int *filled, const char *filename,
 			    const char *bytes, size_t len, const char hex[65]);

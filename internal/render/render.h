@@ -85,6 +85,9 @@ int est_render(char **out, const char *template, const json_t *data, int flags,
  */
 int est_render_file_partials(char **out, const char *name, void *dir);
 
+/* The largest side, in pixels, est_render_png draws, whatever size the SVG claims. */
+#define EST_RENDER_PNG_MAX_SIDE 4096
+
 /*
  * The picture of an SVG document (the rendered map.svg) as PNG, for mail
  * clients that show no SVG (render/png.c, librsvg and cairo). The image
@@ -102,7 +105,6 @@ int est_render_file_partials(char **out, const char *name, void *dir);
  * cannot draw it; the message gives librsvg's reason); EST_ERROR (cairo
  * could not make or write the surface); EST_ENOMEM.
  */
-#define EST_RENDER_PNG_MAX_SIDE 4096
 int est_render_png(unsigned char **png_out, size_t *len_out, const char *svg, size_t svg_len,
 		   int width);
 

@@ -63,7 +63,8 @@ typedef struct est_ruleset {
 	 * as each player's report shows it under "HOW TO SEND ORDERS": each
 	 * open choice itself where the state names them (a retreat step's
 	 * provinces, a battle decision's options), else each kind of order
-	 * with "<...>" where the player fills in a value. Sealed games: from
+	 * with "<...>" where the player fills in a value ("<number...>" for an
+	 * integer, which the report shows unquoted). Sealed games: from
 	 * the public parts only, like the rest of the answer.
 	 */
 	int (*pending)(json_t **out, const json_t *state, const json_t *rules);

@@ -99,24 +99,24 @@ static const json_t *awaiting_entry(const json_t *awaiting, const json_t *player
 	return NULL;
 }
 
-/* The step's choices for the report, each with its order item as one line of JSON ("json"). */
 /*
- * A number's placeholder shown as a number, not a string: players copy
- * "<number>" with its quotes, write "4", and the strict parser refuses a
- * string where an integer belongs. Done in place: the text only shrinks.
+ * A number's placeholder ("<number>", "<number: 4, 5, 6 or 9>": the rulesets'
+ * convention, ruleset.h "choices") shown as a number, not a string: players
+ * copy it with its quotes, write "4", and the strict parser refuses a string
+ * where an integer belongs. Done in place: the text only shrinks.
  */
 static void unquote_numbers(char *text)
 {
-	static const char quoted[] = "\"<number>\"";
-	const size_t n = strlen("<number>");
-	char *p;
+	char *p = text, *close;
 
-	while (text && (p = strstr(text, quoted))) {
-		memmove(p, p + 1, n);                              /* <number>, one to the left */
-		memmove(p + n, p + n + 2, strlen(p + n + 2) + 1); /* and the two quotes gone */
+	while (p && (p = strstr(p, "\"<number")) && (close = strstr(p, ">\""))) {
+		memmove(p, p + 1, (size_t)(close - p));               /* "<number...> one to the left */
+		memmove(close, close + 2, strlen(close + 2) + 1);     /* and the two quotes gone */
+		p = close;
 	}
 }
 
+/* The step's choices for the report, each with its order item as one line of JSON ("json"). */
 static json_t *choices_view(const json_t *pending)
 {
 	json_t *out = json_array(), *choice;
@@ -137,14 +137,15 @@ static json_t *choices_view(const json_t *pending)
  * What an awaited player needs to answer (docs/player-guide.md): the order
  * file filled in but for its entropy and orders (order_file {name, text}),
  * the step's choices, the address to send it to, and whether this is the
- * join. The seq is one above the file recorded for the awaited step.
+ * join. The seq is one above the file recorded for the awaited step. Only
+ * the latest step's report has it: an older one's next step is over.
  */
 static int add_answer(json_t *data, est_game *game, long long step, const json_t *pending,
 		      const json_t *entry, const char *sha)
 {
 	const char *pid = json_string_value(json_object_get(entry, "player"));
-	long long seq = 1 + (step == game->step ? json_integer_value(json_object_get(entry, "seq")) : 0);
-	char *sender = est_game_config(game, "estafette.sender", EST_DEFAULT_SENDER), *address = NULL;
+	long long seq = 1 + json_integer_value(json_object_get(entry, "seq"));
+	char *sender = est_game_sender(game), *address = NULL;
 	char *text = NULL, *name = NULL;
 	int error = 0;
 
@@ -222,7 +223,7 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 	json_object_set_new(data, "views", views);
 	views = NULL;
 	const json_t *entry = player ? awaiting_entry(json_object_get(data, "awaiting"), player) : NULL;
-	if (entry && (error = add_answer(data, game, step, pending, entry, sha)) < 0) {
+	if (entry && step == game->step && (error = add_answer(data, game, step, pending, entry, sha)) < 0) {
 		json_decref(data);
 		goto out;
 	}

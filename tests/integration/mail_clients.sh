@@ -219,6 +219,16 @@ PY
 grep -q '"estafette sign fills this in"' invited.json || fail "the invitation's file: $(cat invited.json)"
 expect_exit 0 "$ESTAFETTE" status g2 --json   # no SMTP server: the invitations wait, and status says so
 [ "$(json_get 'd["mail_pending"]' < "$WORK/last.out")" -gt 0 ] || fail "status shows no mail waiting"
+# A GM who fills the entropy in himself would know the join files, and the set-up draws,
+# before the players sign: estafette sign gives fresh entropy to any file it has not
+# signed as it is, and leaves one it has signed alone.
+chosen=1111111111111111111111111111111111111111111111111111111111111111
+sed "s/estafette sign fills this in/$chosen/" invited.json > chosen.json
+expect_exit 0 "$ESTAFETTE" sign -f france chosen.json
+! grep -q "$chosen" chosen.json || fail "sign kept the entropy a GM chose"
+cp chosen.json chosen-signed.json
+expect_exit 0 "$ESTAFETTE" sign -f france chosen.json
+cmp -s chosen.json chosen-signed.json || fail "signing a signed file again changed it"
 expect_exit 0 "$ESTAFETTE" sign -f france invited.json
 "$PY" "$TOP/tests/helpers/make_mail.py" attachments --order invited.json --sig invited.json.sig \
 	--from "France player <france@example.org>" --to orders@example.org > invited.eml

@@ -92,6 +92,24 @@ grep -q "player \"$p\"'s seq 1 for step $t, the open step, was accepted, but nei
 	"$WORK/last.err" || fail "the open step: $(cat "$WORK/last.out" "$WORK/last.err")"
 gm_git game reset -q --hard HEAD~1
 
+# A GM who signs a receipt that tells the truth about the file (its SHA-256, the commit
+# that recorded it) but gives it another step, one where it would pass unseen, proves
+# nothing by it: the audit holds the receipt to what the recorded file says of itself,
+# and to the name its fields make.
+relabel() { # folder, name, step
+	mkdir "$1" && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["step"]=int(sys.argv[3])
+open(sys.argv[2],"w").write(json.dumps(d))' mine/receipt-0002-france-2.json "$1/$2" "$3"
+	ssh-keygen -q -Y sign -f "$ESTAFETTE_HOME/gm/ne-rc" -n estafette-receipt "$1/$2"
+}
+relabel relabeled receipt-0003-france-2.json 3
+expect_exit 65 "$ESTAFETTE" audit game --receipts relabeled
+grep -q "receipt-0003-france-2.json: commit .*: the commit it names holds orders/france.json with other contents: .* step 2, seq 2, where the receipt says .* step 3, seq 2" \
+	"$WORK/last.err" || fail "a receipt given another step: $(cat "$WORK/last.err")"
+relabel misnamed receipt-0002-france-2.json 3
+expect_exit 65 "$ESTAFETTE" audit game --receipts misnamed
+grep -q "its name is not receipt-0003-france-2.json, which its step, player and seq make" "$WORK/last.err" ||
+	fail "a receipt whose name is not its fields': $(cat "$WORK/last.err")"
+
 # No evidence: a receipt edited after signing, one signed by a player's key,
 # one of another game, one without its signature, one whose name would print
 # a forged line. Each is named with why, passed over (not counted), and the

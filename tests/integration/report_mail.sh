@@ -86,8 +86,10 @@ assert o["prev"] == st["state_sha256"], (o["prev"], st["state_sha256"])
 assert o["seq"] == 1 and o["orders"] == [] and o["entropy"] == "estafette sign fills this in", o
 open(work + "/" + oname, "wb").write(raw)
 for want in ("HOW TO SEND ORDERS", "orders@example.org", "estafette sign " + oname,
-             "THIS STEP TAKES", '"type": "move"'):
+             "THIS STEP TAKES", '"type": "move"', '"armies": <number>'):
     assert want in text, "France's text lacks %r" % want
+# a number's placeholder unquoted: players copied "<number>" with its quotes and were refused
+assert '"<number' not in text, "a number's placeholder is shown as a string"
 assert "orders@example.org" in html and "How to send orders" in html
 
 a = read(al)

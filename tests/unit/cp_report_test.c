@@ -288,7 +288,7 @@ static void test_setup_report(void **unused)
 	assert_non_null(strstr(t, "{\"type\": \"alliance\", \"with\": \"<country>\", \"action\": \"propose\"}"
 				  "\n      §8: propose an alliance (e.g. with Russia)\n"));
 	assert_non_null(strstr(t, "{\"type\": \"consent\", \"to\": \"<ally>\"}"));
-	assert_non_null(strstr(t, "{\"type\": \"place\", \"town\": \"<town>\", \"square\": [\"<x>\", \"<y>\"]}"));
+	assert_non_null(strstr(t, "{\"type\": \"place\", \"town\": \"<town>\", \"square\": [\"<number>\", \"<number>\"]}"));
 	assert_non_null(strstr(t, "Your order file is attached, filled in: orders-0007-p1.json\n"));
 	assert_non_null(strstr(t, "\n  d6 = 2: Russia's throw\n"));
 	assert_non_null(strstr(t, "\nNote: board.json is reconstructed, from "));

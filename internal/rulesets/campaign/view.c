@@ -819,7 +819,7 @@ json_t *cp_choices(const json_t *state, const json_t *rules)
 					 "§8: let an ally cross into your territory");
 	if (!error)
 		error = est_rules_choice(c, json_pack("{s:s, s:s, s:[s, s]}", "type", "place", "town", "<town>",
-						      "square", "<x>", "<y>"),
+						      "square", "<number>", "<number>"),
 					 "§13: where the piece a red town brings stands");
 	json_decref(legal);
 	json_decref(ex);

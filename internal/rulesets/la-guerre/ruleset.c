@@ -168,7 +168,7 @@ static json_t *turn_choices(const json_t *state, const char *side)
 	    est_rules_choice(c, json_pack("{s:s, s:s}", "type", "besiege", "army", "<army>"),
 			     "one siege roll against the enemy garrison where the army stands") < 0 ||
 	    est_rules_choice(c, json_pack("{s:s, s:s, s:s, s:s}", "type", "standing", "at", "<province>",
-					  "step", "<4, 5, 6 or 9>", "option", "<option>"),
+					  "step", "<number: 4, 5, 6 or 9>", "option", "<option>"),
 			     "a battle decision given in advance (L19)") < 0 ||
 	    (winter && france && est_rules_choice(c, json_pack("{s:s, s:[s]}", "type", "embargo", "exclude",
 			"<nation>"), "nations left out of the embargo (4.241)") < 0) ||
