@@ -1583,11 +1583,30 @@ static int still_held(audit *a, const char *rev, const char *player, long long s
 	return held;
 }
 
+/* 1 if `rev` holds orders/<player>.json.sig, `player`'s good signature of `bytes` under `rev`'s keys. */
+static int signed_there(audit *a, const char *rev, const char *player, const char *bytes, size_t len)
+{
+	char path[320], *sig = NULL, *keys = NULL;
+	size_t sig_len, keys_len;
+	int good;
+
+	snprintf(path, sizeof(path), "orders/%s.json.sig", player);
+	good = est_store_read(&sig, &sig_len, a->store, rev, path) == 0 &&
+	       est_store_read(&keys, &keys_len, a->store, rev, "keys/allowed_signers") == 0 &&
+	       est_sshsig_verify(keys, keys_len, player, EST_ORDERS_NAMESPACE, bytes, len, sig, sig_len,
+				 time(NULL)) == 0;
+	est_error_clear();
+	free(sig);
+	free(keys);
+	return good;
+}
+
 /*
  * The receipt says of the file what the file says of itself: at the commit
  * it names, orders/<player>.json (a sealed game: its public note
  * orders/<player>.received) has its SHA-256 and carries its game, step,
- * player and seq; and the receipt's file name is made of them. Else a GM
+ * player and seq, and (unsealed) the player's good signature beside it
+ * under that commit's keys; and the receipt's file name is made of them. Else a GM
  * could sign a true SHA-256 and commit under another step, one a GM act
  * covers, and the player's proof would prove nothing. 1 if bound, else 0
  * with the reason in `why`.
@@ -1630,6 +1649,12 @@ static int receipt_bound(char *why, size_t why_len, audit *a, const char *name, 
 			 "step %lld, seq %lld, where the receipt says SHA-256 %.16s..., step %lld, seq %lld",
 			 path, got, (long long)json_integer_value(json_object_get(doc, "step")),
 			 (long long)json_integer_value(json_object_get(doc, "seq")), sha, step, seq);
+	else if (!a->sealed && !signed_there(a, json_string_value(json_object_get(r, "recorded")), player,
+					     text, len)) {
+		snprintf(why, why_len, "the commit it names holds %s, but not with the player's good "
+			 "signature under that commit's keys/allowed_signers: no order was accepted there", path);
+		bound = 0;
+	}
 	json_decref(doc);
 	free(text);
 	return bound;
@@ -1660,8 +1685,8 @@ static int check_receipt(audit *a, long long last, const char *name, const json_
 			    "seq %lld for step %lld, is not on main's history: the history that recorded an "
 			    "accepted order was rewritten", name, recorded, player, seq, step);
 	if (!receipt_bound(why, sizeof(why), a, name, r))
-		return fail(a, step, name, "receipts", "receipt %s: commit %.7s: %s; a receipt whose "
-			    "step, seq or file was changed proves nothing it says", name, recorded, why);
+		return fail(a, step, name, "receipts", "receipt %s: commit %.7s: %s; signed by the GM "
+			    "all the same, the receipt proves nothing it says", name, recorded, why);
 	if (step > last) {
 		if (!a->sealed && !still_held(a, "main", player, seq, sha, 1))
 			failed = fail(a, step, name, "receipts", "receipt %s: player \"%s\"'s seq %lld for step "

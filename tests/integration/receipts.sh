@@ -110,6 +110,21 @@ expect_exit 65 "$ESTAFETTE" audit game --receipts misnamed
 grep -q "its name is not receipt-0003-france-2.json, which its step, player and seq make" "$WORK/last.err" ||
 	fail "a receipt whose name is not its fields': $(cat "$WORK/last.err")"
 
+# A GM who commits the player's bytes with a signature that is not theirs (or under keys
+# he bent for one commit), then signs a receipt naming that commit: the file never held
+# there as an accepted order, and the receipt is held to that.
+cp s2.json game/orders/france.json && cp s1.json.sig game/orders/france.json.sig
+gm_git game add orders/france.json orders/france.json.sig
+gm_git game commit -qm "orders: france (a signature that is not hers)"
+mkdir unsigned && "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["recorded"]=sys.argv[3]
+open(sys.argv[2],"w").write(json.dumps(d))' mine/receipt-0002-france-2.json unsigned/receipt-0002-france-2.json \
+	"$(git -C game rev-parse main)"
+ssh-keygen -q -Y sign -f "$ESTAFETTE_HOME/gm/ne-rc" -n estafette-receipt unsigned/receipt-0002-france-2.json
+expect_exit 65 "$ESTAFETTE" audit game --receipts unsigned
+grep -q "but not with the player's good signature under that commit's keys/allowed_signers" "$WORK/last.err" ||
+	fail "a receipt naming a commit where the file was not signed: $(cat "$WORK/last.err")"
+gm_git game reset -q --hard HEAD~1
+
 # No evidence: a receipt edited after signing, one signed by a player's key,
 # one of another game, one without its signature, one whose name would print
 # a forged line. Each is named with why, passed over (not counted), and the
