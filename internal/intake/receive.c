@@ -197,7 +197,11 @@ static void try_candidate(tried *t, est_game *game, const est_intake_candidate *
 	error = est_intake_check(&t->order, &diagnostics, game, c->where, t->bytes->bytes, t->bytes->len,
 				 "its signature", t->sig->bytes, t->sig->len, now);
 	if (error == EST_ESIG && (c->reading_count > 1 || c->sig_count > 1)) {
+		char first[1024];
+
+		snprintf(first, sizeof(first), "%s", est_error_message());
 		found = signed_pair(&r, &s, game, c, now, budget);
+		est_error_set(EST_ESIG, "%s", first); /* the search clears it; the first pair's stands */
 		if (found && (r || s)) {
 			json_decref(diagnostics);
 			diagnostics = NULL;
