@@ -244,7 +244,15 @@ static void test_first_turn_text(void **unused)
 	assert_non_null(strstr(t, "  off the map: Russian Army under Suvorov [4], stationary\n"));
 	/* Without 10.6 an Army in its track's highest box cannot be pressed. */
 	assert_non_null(strstr(t, "(Prussian Army, Koblenz 5, value 3): cannot be attacked: it stands in the highest "
-				  "box of its track, which only 10.6 lets you press\n"));
+				  "box of its track, which only the optional rule 10.6 lets you press, and this game "
+				  "plays without it (RULINGS.md M5, 10.6.1)\n"));
+	/* 9.0: the base game's victory and defeat hold in every game; 9.1 and 9.2 only when chosen. */
+	assert_non_null(strstr(t, "\nVICTORY AND DEFEAT\n  victory: the decks run out with the Republic the single "
+				  "highest Political marker; graded by its level: Decisive Victory at +4 or more, "));
+	assert_non_null(strstr(t, "\n  defeat: an enemy Army stands in Paris at the end of a turn"));
+	assert_non_null(strstr(t, "\n  defeat: the Republic marker is at -1 in a Housekeeping Phase (9.0, RULINGS.md M8)\n"));
+	assert_null(strstr(t, "(9.1 (optional))"));
+	assert_null(strstr(t, "(9.2 (optional))"));
 	/* 10.4 and 10.5 are on, Paris is in order: both appear in the examples. */
 	assert_non_null(strstr(t, "\"reserves\": \"if-fails\"}"));
 	/* 10.5 serves against an Army inside France that 7.2 lets you attack: the Vendée Army, now at Saumur. */
@@ -266,6 +274,17 @@ static void test_first_turn_text(void **unused)
 	assert_null(strstr(t, "\"reserves\""));
 	assert_null(strstr(t, "\"disorder\": \""));
 	assert_non_null(strstr(t, "  none of the optional rules"));
+	free(t);
+	json_decref(m);
+	json_decref(s);
+
+	/* With 9.1 chosen its Crushing Defeat is in force too, and 9.2's Decisive Defeat still is not. */
+	s = first_turn("{'9.1': 1}", NULL);
+	m = model(s, NULL, NULL);
+	t = rules_render("levee-en-masse", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	assert_non_null(strstr(t, "\n  Crushing Defeat: the Vendée Army is in the Versailles (1) space in a "
+				  "Housekeeping Phase while the Blue deck is in play (9.1 (optional))\n"));
+	assert_null(strstr(t, "(9.2 (optional))"));
 	free(t);
 	json_decref(m);
 	json_decref(s);

@@ -527,6 +527,233 @@ static void test_if_previous_roll(void **rs)
 	json_decref(state);
 }
 
+
+/*
+ * 10.6.2 "if the result is less than or equal to the box number that Army
+ * occupies, it advances one space" and 10.6.1 "When instructed to Advance
+ * a box, a Disorganized Army instead recovers ... it remains in its current
+ * box": RULINGS.md M15. The disorganized Austrians on 3: a natural 1, then
+ * 3 (<= 3): they stay on 3 and are normal again, Republic 2 -> 1. Routed:
+ * they stay on 3, disorganized.
+ */
+static void test_10_6_2_disorganized_recovers(void **rs)
+{
+	const json_t *rules = *rs;
+	static const struct { const char *before, *after; } cases[] = {
+		{"disorganized", "normal"}, {"routed", "disorganized"},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		json_t *state = lemt_turn(rules, "{'10.6': 1}", "1", 3), *events;
+		lemt_put(state, "austrian", 3);
+		json_object_set_new(lem_army(state, "austrian"), "status", json_string(cases[c].before));
+		events = ACT(state, "[{'type': 'military', 'army': 'austrian'}]", 1, 3);
+		assert_int_equal(lemt_box(state, "austrian"), 3);
+		assert_string_equal(lemt_status(state, "austrian"), cases[c].after);
+		assert_int_equal(rules_event_count(events, "recover"), 1);
+		assert_int_equal(lemt_marker(state, "Republic"), 1);
+		json_decref(events);
+		json_decref(state);
+	}
+}
+
+/*
+ * 5.0: Napoleon fights "stacked with" an Army; a Stationary Army "defeated
+ * in battle by a French Military Action" is removed from the map. Napoleon
+ * with Suvorov [4] on 4: a 4 (+1 Napoleon = 5, beats 4) removes Suvorov and
+ * Napoleon goes back to the Holding Box (RULINGS.md M19), so the Political
+ * Action after it has the Republic's +1 alone (3 + 1 >= 4: Republic 2 -> 3),
+ * not Napoleon's -1 too. He cannot be assigned again this turn, as after a
+ * triumph ("cannot be redeployed until a subsequent turn's Action Phase"),
+ * and may be the next turn.
+ */
+static void test_napoleon_returns_with_stationary_army_removed(void **rs)
+{
+	const json_t *rules = *rs;
+	json_t *state = lemt_turn(rules, "{}", "1", 3), *next, *events;
+
+	lemt_put(state, "suvorov", 4);
+	json_object_set_new(state, "napoleon", J("{'with': 'suvorov', 'recalled': -1}"));
+	next = STEP(state, "[{'type': 'military', 'army': 'suvorov'}, {'type': 'political', 'marker': 'Republic'}]",
+		    &events, 4, 3);
+	assert_int_equal(lemt_box(next, "suvorov"), -1);
+	assert_true(json_is_null(json_object_get(json_object_get(next, "napoleon"), "with")));
+	assert_int_equal(lemt_event_int(events, "political-action", "drm"), 1);
+	assert_int_equal(lemt_marker(next, "Republic"), 3);
+	lemt_accepted(next, rules, "[{'type': 'napoleon', 'assign': 'austrian'}]");
+	json_decref(events);
+	/* The same turn, after the battle: refused, as 5.0 says of a recall. */
+	events = ACT(state, "[{'type': 'military', 'army': 'suvorov'}]", 4);
+	assert_int_equal(rules_event_count(events, "napoleon"), 1);
+	lemt_refused(state, rules, "[{'type': 'napoleon', 'assign': 'austrian'}]", 0, "assign");
+	json_decref(events);
+	json_decref(next);
+	json_decref(state);
+}
+
+/*
+ * 10.6.1 "an Army in the highest-numbered box on its track can now be
+ * pressed by a Military Action. Each victory won against such an Army ...
+ * does cause it to be rotated": only a Military Action. The Vendée Army in
+ * Cholet (5, a square space): To the Barricades! and a Liberation marker
+ * are refused, citing 10.6.1 with 10.6 and RULINGS.md M5 without it (a
+ * marker spent for nothing); a Military Action is accepted under 10.6.
+ * With the Army on 4, two Liberation markers: the first pushes it to 5, the
+ * second is passed over at no cost, leaving it normal and a marker unused.
+ */
+static void test_free_rolls_never_press_highest_box(void **rs)
+{
+	const json_t *rules = *rs;
+	static const char *const opts[] = {"{'10.6': 1}", "{}"};
+	static const char *const rule[] = {"10.6.1", "M5"};
+	json_t *state, *diags, *events;
+
+	for (size_t k = 0; k < 2; k++) {
+		state = lemt_turn(rules, opts[k], "1", 3);
+		lemt_put(state, "vendee", 5);
+		for (int b = 0; b < 2; b++) {
+			const char *orders = b ? "[{'type': 'liberation', 'army': 'vendee'}]" :
+					     "[{'type': 'barricades', 'army': 'vendee'}]";
+			lemt_refused(state, rules, orders, 0, "army");
+			diags = lemt_validate(state, rules, orders);
+			assert_non_null(strstr(est_rules_str(json_array_get(diags, 0), "rule"), rule[k]));
+			json_decref(diags);
+		}
+		if (k == 0)
+			lemt_accepted(state, rules, "[{'type': 'military', 'army': 'vendee'}]");
+		json_decref(state);
+	}
+
+	state = lemt_turn(rules, "{'10.6': 1}", "1", 3);
+	lemt_put(state, "vendee", 4);
+	events = lemt_act(state, rules, "[{'type': 'liberation', 'army': 'vendee'}, {'type': 'liberation', 'army': "
+			  "'vendee'}]", NULL, 0);
+	assert_int_equal(lemt_box(state, "vendee"), 5);
+	assert_string_equal(lemt_status(state, "vendee"), "normal");
+	assert_int_equal(lemt_int(state, "liberation"), 1);
+	assert_int_equal(rules_event_count(events, "skipped"), 1);
+	json_decref(events);
+	json_decref(state);
+}
+
+/*
+ * The highest box refused to a Military Action without 10.6 is the base
+ * game's rule (RULINGS.md M5) that 10.6.1 lifts, not 7.2's order of attack:
+ * the refusal cites it. The Austrians in Aachen (5).
+ */
+static void test_highest_box_refusal_cites_its_rule(void **rs)
+{
+	const json_t *rules = *rs;
+	json_t *state = lemt_turn(rules, "{}", "1", 3), *diags;
+	const char *rule;
+
+	lemt_put(state, "austrian", 5);
+	lemt_refused(state, rules, "[{'type': 'military', 'army': 'austrian'}]", 0, "army");
+	diags = lemt_validate(state, rules, "[{'type': 'military', 'army': 'austrian'}]");
+	rule = est_rules_str(json_array_get(diags, 0), "rule");
+	assert_non_null(strstr(rule, "10.6.1"));
+	assert_non_null(strstr(rule, "M5"));
+	assert_null(strstr(rule, "7.2"));
+	json_decref(diags);
+	json_decref(state);
+}
+
+/*
+ * Actions are the turn's budget, spent by what is carried out (README.md
+ * "Orders"), so the file is judged on every branch the dice can take, not
+ * by its items: with 1 Action, a Political Action "if previous-failed"
+ * before any roll can never be carried out, and the Military Action after
+ * it is the one Action spent. And "if" tests the last roll made: in
+ * [military, political "if previous-succeeded", political "if
+ * previous-failed"] the second Political Action also follows the first one
+ * failing, so a branch spends 3: refused with 2 Actions at the item that
+ * overspends, accepted with 3, and the dice 4 (the attack wins), 1 (the
+ * Republic's Action fails), 3 (Monarchy goes down) take that branch.
+ */
+static void test_conditions_judged_per_branch(void **rs)
+{
+	const json_t *rules = *rs;
+	json_t *state = lemt_turn(rules, "{}", "1", 1), *events;
+	const char *orders = "[{'type': 'military', 'army': 'austrian'},"
+			     " {'type': 'political', 'marker': 'Republic', 'if': 'previous-succeeded'},"
+			     " {'type': 'political', 'marker': 'Monarchy', 'if': 'previous-failed'}]";
+
+	lemt_accepted(state, rules, "[{'type': 'political', 'marker': 'Republic', 'if': 'previous-failed'},"
+		      " {'type': 'military', 'army': 'austrian'}]");
+	events = ACT(state, "[{'type': 'political', 'marker': 'Republic', 'if': 'previous-failed'},"
+		     " {'type': 'military', 'army': 'austrian'}]", 2);
+	assert_int_equal(lemt_event_int(events, "actions-spent", "spent"), 1);
+	assert_int_equal(rules_event_count(events, "skipped"), 1);
+	json_decref(events);
+	json_decref(state);
+
+	state = lemt_turn(rules, "{}", "1", 2);
+	lemt_refused(state, rules, orders, 2, "type");
+	json_object_set_new(state, "actions", json_integer(3));
+	lemt_accepted(state, rules, orders);
+	events = ACT(state, orders, 4, 1, 3);
+	assert_int_equal(lemt_box(state, "austrian"), 5);
+	assert_int_equal(lemt_marker(state, "Monarchy"), 0);
+	assert_int_equal(lemt_event_int(events, "actions-spent", "spent"), 3);
+	json_decref(events);
+	json_decref(state);
+}
+
+/*
+ * "if this fails, attack again, otherwise a Political Action": a Military
+ * Action's "on-failure" and "on-success" orders. With 2 Actions the file is
+ * accepted (each branch spends 2). The Austrians (3) on 4: a 2 fails, the
+ * on-failure attack rolls 4 and pushes them to 5; the Political Action is
+ * not carried out, and the events say which branch ran. A 4 at once pushes
+ * them; the on-success Political Action rolls 3 (+1: Republic 2 -> 3).
+ */
+static void test_on_success_on_failure_branches(void **rs)
+{
+	const json_t *rules = *rs;
+	const char *orders = "[{'type': 'military', 'army': 'austrian',"
+			     " 'on-failure': [{'type': 'military', 'army': 'austrian'}],"
+			     " 'on-success': [{'type': 'political', 'marker': 'Republic'}]}]";
+	json_t *state = lemt_turn(rules, "{}", "1", 2), *events;
+	const json_t *branch;
+
+	lemt_accepted(state, rules, orders);
+	events = ACT(state, orders, 2, 4);
+	branch = rules_event_nth(events, "branch", 0);
+	assert_non_null(branch);
+	assert_string_equal(est_rules_str(branch, "branch"), "on-failure");
+	assert_non_null(strstr(est_rules_str(branch, "text"), "order 1 failed: its on-failure orders are carried out"));
+	assert_int_equal(lemt_box(state, "austrian"), 5);
+	assert_int_equal(lemt_marker(state, "Republic"), 2);
+	assert_int_equal(lemt_int(state, "actions"), 0);
+	json_decref(events);
+	json_decref(state);
+
+	state = lemt_turn(rules, "{}", "1", 2);
+	events = ACT(state, orders, 4, 3);
+	assert_string_equal(est_rules_str(rules_event_nth(events, "branch", 0), "branch"), "on-success");
+	assert_int_equal(lemt_box(state, "austrian"), 5);
+	assert_int_equal(lemt_marker(state, "Republic"), 3);
+	assert_int_equal(lemt_event_int(events, "actions-spent", "spent"), 2);
+	json_decref(events);
+	json_decref(state);
+
+	/* A branch that spends 3 of 2 Actions is refused at its item, named by its path. */
+	state = lemt_turn(rules, "{}", "1", 2);
+	lemt_refused(state, rules, "[{'type': 'military', 'army': 'austrian', 'on-failure': [{'type': 'military',"
+		     " 'army': 'austrian'}, {'type': 'political', 'marker': 'Republic'}]}]", 0, "on-failure[1].type");
+	lemt_refused(state, rules, "[{'type': 'political', 'marker': 'Republic', 'on-success': [{'type': 'military',"
+		     " 'army': 'spanish'}]}]", 0, "on-success[0].army");
+	/* One free To the Barricades! on each branch is one a turn. */
+	lemt_put(state, "vendee", 3);
+	lemt_accepted(state, rules, "[{'type': 'political', 'marker': 'Republic', 'on-success': [{'type': "
+		      "'barricades', 'army': 'vendee'}], 'on-failure': [{'type': 'barricades', 'army': 'vendee'}]}]");
+	lemt_refused(state, rules, "[{'type': 'barricades', 'army': 'vendee', 'on-failure': [{'type': "
+		     "'barricades', 'army': 'vendee'}]}]", 0, "on-failure[0].type");
+	/* A Liberation marker rolls nothing: it has no branches. */
+	lemt_refused(state, rules, "[{'type': 'liberation', 'army': 'vendee', 'on-success': []}]", 0, "on-success");
+	json_decref(state);
+}
+
 /* ---- Military Actions ---- */
 
 /* One Military Action vs `army` with one face on a copy of `base`; returns the Army's box after. */
@@ -1222,7 +1449,7 @@ static void test_validate_refusals(void **rs)
 	lemt_refused(state, rules, "[{'type': 'military', 'army': 'spanish'}]", 0, "army");
 	lemt_refused(state, rules, "[{'type': 'military', 'army': 'prussian'}]", 0, "army");
 	lemt_refused(state, rules, "[{'type': 'political', 'marker': 'Republic'}, {'type': 'political', 'marker': "
-		     "'Monarchy'}]", -1, "orders");
+		     "'Monarchy'}]", 1, "type");
 	lemt_refused(state, rules, "[{'type': 'barricades', 'army': 'vendee'}, {'type': 'barricades', 'army': "
 		     "'vendee'}]", 1, "type");
 	lemt_refused(state, rules, "[{'type': 'barricades', 'army': 'austrian'}]", 0, "army");
@@ -1289,6 +1516,12 @@ int main(void)
 		cmocka_unit_test(test_housekeeping_defeats),
 		cmocka_unit_test(test_victory_when_decks_out_and_score),
 		cmocka_unit_test(test_validate_refusals),
+		cmocka_unit_test(test_10_6_2_disorganized_recovers),
+		cmocka_unit_test(test_napoleon_returns_with_stationary_army_removed),
+		cmocka_unit_test(test_free_rolls_never_press_highest_box),
+		cmocka_unit_test(test_highest_box_refusal_cites_its_rule),
+		cmocka_unit_test(test_conditions_judged_per_branch),
+		cmocka_unit_test(test_on_success_on_failure_branches),
 	};
 
 	return cmocka_run_group_tests(tests, setup_rules, teardown_rules);

@@ -1,9 +1,13 @@
 /*
  * Levée en Masse: the Action Phase, carried out item by item in the order
- * given. An item may carry "if": "previous-succeeded" | "previous-failed",
- * so the player answers in advance what the dice may bring (README.md
- * "Orders"); an item whose condition does not hold costs nothing.
+ * given. The player answers in advance what the dice may bring (README.md
+ * "Orders"): an item that rolls may carry the orders that follow its
+ * success ("on-success") and its failure ("on-failure"), and any item may
+ * carry "if": "previous-succeeded" | "previous-failed" (the last roll made
+ * before it). Only the items carried out spend Actions; the events say
+ * which branch ran and which items were passed over.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -80,7 +84,7 @@ static int barricades(int *won_out, json_t *state, json_t *events, const json_t 
 				     est_rules_int(lem_table(rules, "barricades"), "target", 5),
 				     *won_out ? "success" : "fails")) < 0 || !*won_out)
 		return error;
-	if ((error = lem_push_back(state, events, rules, army, "To the Barricades!")) < 0)
+	if ((error = lem_push_back(state, events, rules, army, 0, "To the Barricades!")) < 0)
 		return error;
 	/* 10.3 Nothing is Free: +1 Monarchy in the Blue deck, +1 Despotism in the White or Red. */
 	if (!lem_option(state, "10.3"))
@@ -112,7 +116,7 @@ static int liberation(json_t *state, json_t *events, const json_t *rules, json_t
 	if (est_rules_event(events, NULL, "liberation", "a Liberation marker is used (%d left)",
 			    est_rules_int(state, "liberation", 0)) < 0)
 		return est_error_code();
-	return lem_push_back(state, events, rules, army, "a Liberation marker");
+	return lem_push_back(state, events, rules, army, 0, "a Liberation marker");
 }
 
 /* One item; *won_out is its roll's outcome (-1: it rolled nothing). */
@@ -153,34 +157,119 @@ static int condition_holds(const json_t *order, int last)
 	return strcmp(cond, "previous-succeeded") == 0 ? last == 1 : last == 0;
 }
 
-int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders)
+/*
+ * Whether an item's target still allows it: earlier items may have changed the map since the
+ * orders were checked (7.2; the highest box, 10.6.1; To the Barricades! inside France only).
+ */
+static int still_possible(const char **why_out, const json_t *state, const json_t *rules, const json_t *order)
+{
+	const char *type = est_rules_str(order, "type"), *rule;
+	const json_t *army = lem_army(state, est_rules_str(order, "army"));
+
+	*why_out = NULL;
+	if (strcmp(type, "military") == 0)
+		return lem_attackable(why_out, NULL, state, rules, army);
+	if (strcmp(type, "barricades") != 0 && strcmp(type, "liberation") != 0)
+		return 1;
+	if (!lem_on_map(army)) {
+		*why_out = "it is no longer on the map";
+		return 0;
+	}
+	if (strcmp(type, "barricades") == 0 &&
+	    !lem_square(rules, est_rules_str(army, "track"), est_rules_int(army, "box", 0))) {
+		*why_out = "it is no longer inside France";
+		return 0;
+	}
+	return lem_free_target(why_out, &rule, state, rules, army);
+}
+
+/* An item passed over, at no cost; its branches with it. */
+static int passed_over(json_t *events, const json_t *order, const char *name, const char *why)
+{
+	int branches = json_object_get(order, LEM_ON_SUCCESS) || json_object_get(order, LEM_ON_FAILURE);
+
+	return est_rules_event(events, json_pack("{s:s}", "order", name), "skipped", "%s (%s%s%s) is not carried "
+			       "out, at no cost: %s%s", name, est_rules_str(order, "type"), est_rules_str(order, "army") ?
+			       " " : "", est_rules_str(order, "army") ? est_rules_str(order, "army") : "", why,
+			       branches ? "; nor are its on-success and on-failure orders" : "");
+}
+
+static int run_list(int *last, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		    const json_t *orders, const char *label);
+
+/* After an item's roll, the branch its outcome picks (if it has any); the other costs nothing. */
+static int run_branch(int *last, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		      const json_t *order, const char *name, int won)
+{
+	const char *taken = won ? LEM_ON_SUCCESS : LEM_ON_FAILURE, *other = won ? LEM_ON_FAILURE : LEM_ON_SUCCESS;
+	const json_t *list = json_object_get(order, taken);
+	size_t n = json_array_size(list), m = json_array_size(json_object_get(order, other));
+	char label[LEM_LABEL_MAX];
+	int error;
+
+	if (!json_object_get(order, LEM_ON_SUCCESS) && !json_object_get(order, LEM_ON_FAILURE))
+		return 0;
+	if (!list)
+		error = est_rules_event(events, json_pack("{s:s, s:s}", "order", name, "branch", taken), "branch",
+					"%s %s: its %s orders (%zu item%s) are not carried out, at no cost", name,
+					won ? "succeeded" : "failed", other, m, m == 1 ? "" : "s");
+	else
+		error = est_rules_event(events, json_pack("{s:s, s:s}", "order", name, "branch", taken), "branch",
+					"%s %s: its %s orders are carried out (%zu item%s)%s%s%s", name,
+					won ? "succeeded" : "failed", taken, n, n == 1 ? "" : "s", m ? ", its " : "",
+					m ? other : "", m ? " orders are not, at no cost" : "");
+	if (error < 0)
+		return error;
+	/* A name too deep for the buffer is cut short: it only labels the report's lines. */
+	if (snprintf(label, sizeof(label), "%s, %s", name, taken) >= (int)sizeof(label))
+		label[sizeof(label) - 1] = '\0';
+	return run_list(last, state, events, rules, dice, list, label);
+}
+
+static int run_item(int *last, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		    const json_t *order, const char *name)
+{
+	const char *why;
+	char cond[80];
+	int won, error;
+
+	if (!condition_holds(order, *last)) {
+		snprintf(cond, sizeof(cond), "its condition \"%s\" does not hold", est_rules_str(order, "if"));
+		return passed_over(events, order, name, cond);
+	}
+	if (!still_possible(&why, state, rules, order))
+		return passed_over(events, order, name, why);
+	if ((error = item(&won, state, events, rules, dice, order)) < 0 || won < 0)
+		return error;
+	*last = won;
+	return run_branch(last, state, events, rules, dice, order, name, won);
+}
+
+/* The items of `orders` (the file's, or a branch's) in turn, named "`label` N" in the events. */
+static int run_list(int *last, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
+		    const json_t *orders, const char *label)
 {
 	const json_t *o;
+	char name[LEM_LABEL_MAX];
 	size_t i;
-	int last = -1, won, error;
+	int error;
 
 	json_array_foreach(orders, i, o) {
-		if (!condition_holds(o, last)) {
-			if ((error = est_rules_event(events, json_pack("{s:i}", "index", (int)i), "skipped",
-						     "order %zu (%s) is not carried out: its condition \"%s\" does "
-						     "not hold", i + 1, est_rules_str(o, "type"), est_rules_str(o, "if"))) < 0)
-				return error;
-			continue;
-		}
-		/* Earlier items may have changed the map: an attack that is no longer allowed is skipped. */
-		if (strcmp(est_rules_str(o, "type"), "military") == 0) {
-			const char *why;
-			if (!lem_attackable(&why, state, rules, lem_army(state, est_rules_str(o, "army")))) {
-				if ((error = est_rules_event(events, NULL, "skipped", "order %zu: %s cannot be attacked "
-							     "now: %s", i + 1, est_rules_str(o, "army"), why)) < 0)
-					return error;
-				continue;
-			}
-		}
-		if ((error = item(&won, state, events, rules, dice, o)) < 0)
+		if (snprintf(name, sizeof(name), "%s %zu", label, i + 1) >= (int)sizeof(name))
+			name[sizeof(name) - 1] = '\0';
+		if ((error = run_item(last, state, events, rules, dice, o, name)) < 0)
 			return error;
-		if (won >= 0)
-			last = won;
 	}
 	return 0;
+}
+
+int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders)
+{
+	int last = -1, before = est_rules_int(state, "actions", 0), spent, error;
+
+	if ((error = run_list(&last, state, events, rules, dice, orders, "order")) < 0)
+		return error;
+	spent = before - est_rules_int(state, "actions", 0);
+	return est_rules_event(events, json_pack("{s:i, s:i}", "spent", spent, "of", before), "actions-spent",
+			       "the Action Phase spent %d of its %d Action%s", spent, before, before == 1 ? "" : "s");
 }

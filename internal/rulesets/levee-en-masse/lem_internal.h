@@ -63,14 +63,35 @@ int lem_headline(json_t *state, json_t *events, const json_t *rules, const char 
 int lem_advance(json_t *state, json_t *events, const json_t *rules, json_t *army, const char *why);
 
 /* military.c: 7.2 targets and Military Actions, with 10.4, 10.5, 10.6 and Napoleon */
-/* Whether `army` may be attacked now (7.2, and the highest box without 10.6); *why_out when not. */
-int lem_attackable(const char **why_out, const json_t *state, const json_t *rules, const json_t *army);
+/*
+ * Whether `army` may be attacked now (7.2, and the highest box without 10.6). When not, *why_out
+ * says why and *rule_out (if not NULL) names the rule, for a refusal.
+ */
+int lem_attackable(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
+		   const json_t *army);
+/*
+ * Whether To the Barricades! or a Liberation marker may push `army` back: not from the highest
+ * box of its track, which 10.6.1 lets only a Military Action press. When not, *why_out and
+ * *rule_out say why and under which rule.
+ */
+int lem_free_target(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
+		    const json_t *army);
 /* One Military Action; *won_out says whether it pushed the Army back. */
 int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		 const json_t *order);
-int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *army, const char *why);
+/*
+ * A victory pushes `army` back a box; a Stationary Army is removed (and Napoleon, if he fought it,
+ * returns to the Holding Box); in the highest box only a Military Action (`military` 1) under 10.6
+ * rotates it instead.
+ */
+int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *army, int military, const char *why);
 
 /* actions.c: the Action Phase, item by item */
+/* The fields of an item that rolls holding the orders its success or its failure brings. */
+#define LEM_ON_SUCCESS "on-success"
+#define LEM_ON_FAILURE "on-failure"
+/* The room for an item's name in the events ("order 2, on-failure 1"). */
+#define LEM_LABEL_MAX 160
 int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders);
 /* Whether an order item costs an Action. */
 int lem_costs_action(const json_t *order);

@@ -11,7 +11,8 @@
 #include "util/error.h"
 #include "lem_internal.h"
 
-int lem_attackable(const char **why_out, const json_t *state, const json_t *rules, const json_t *army)
+int lem_attackable(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
+		   const json_t *army)
 {
 	const char *track = est_rules_str(army, "track");
 	int box = est_rules_int(army, "box", -1);
@@ -19,6 +20,8 @@ int lem_attackable(const char **why_out, const json_t *state, const json_t *rule
 	size_t i;
 
 	*why_out = NULL;
+	if (rule_out)
+		*rule_out = "Levée en Masse 7.2";
 	if (!lem_on_map(army)) {
 		*why_out = "it is not on the map";
 		return 0;
@@ -38,33 +41,78 @@ int lem_attackable(const char **why_out, const json_t *state, const json_t *rule
 			return 0;
 		}
 	}
-	/* 10.6: "an Army in the highest-numbered box on its track can now be pressed" — only then. */
+	/* 10.6.1: "an Army in the highest-numbered box on its track can now be pressed" — only then. */
 	/* "the Prussian Army and Military Actions against it ignore this rule" while card #9 rotates it */
 	if (box >= lem_track_length(rules, track) && !json_is_true(json_object_get(army, "stationary")) &&
 	    (!lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))) {
-		*why_out = json_is_true(json_object_get(army, "rotated")) ? "it stands in the highest box of its "
-			   "track, and while card #9 rotates it 10.6 does not let you press it" : "it stands in the "
-			   "highest box of its track, which only 10.6 lets you press";
+		int rotated = json_is_true(json_object_get(army, "rotated"));
+		*why_out = rotated ? "it stands in the highest box of its track, and while card #9 rotates it "
+			   "10.6 does not let you press it (10.6, 5.5.2)" : "it stands in the highest box of its "
+			   "track, which only the optional rule 10.6 lets you press, and this game plays without it "
+			   "(RULINGS.md M5, 10.6.1)";
+		if (rule_out)
+			*rule_out = rotated ? "Levée en Masse 10.6 (card #9, 5.5.2)" :
+				    "Levée en Masse 10.6.1 (not in force; RULINGS.md M5)";
 		return 0;
 	}
 	return 1;
 }
 
-int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *army, const char *why)
+int lem_free_target(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
+		    const json_t *army)
+{
+	*why_out = NULL;
+	*rule_out = NULL;
+	if (!lem_on_map(army) || json_is_true(json_object_get(army, "stationary")) ||
+	    est_rules_int(army, "box", 0) < lem_track_length(rules, est_rules_str(army, "track")))
+		return 1;
+	/* 10.6.1: "an Army in the highest-numbered box on its track can now be pressed by a Military Action" */
+	if (lem_option(state, "10.6")) {
+		*why_out = "it stands in the highest box of its track, where only a Military Action may press it "
+			   "(10.6.1)";
+		*rule_out = "Levée en Masse 10.6.1";
+	} else {
+		*why_out = "it stands in the highest box of its track and cannot be pushed further (RULINGS.md M5)";
+		*rule_out = "Levée en Masse, RULINGS.md M5";
+	}
+	return 0;
+}
+
+/* 5.0: Napoleon fights "stacked with" his Army; when it leaves the map he goes back to the Holding Box. */
+static int napoleon_returns(json_t *state, json_t *events, const json_t *rules, const char *id)
+{
+	json_t *nap = json_object_get(state, "napoleon");
+	const char *with = est_rules_str(nap, "with");
+
+	if (!with || strcmp(with, id) != 0)
+		return 0;
+	json_object_set_new(nap, "with", json_null());
+	json_object_set_new(nap, "recalled", json_integer((json_int_t)json_array_size(json_object_get(state, "played"))));
+	return est_rules_event(events, NULL, "napoleon", "Napoleon returns to the Holding Box, the Army he fought "
+			       "being removed; he may be assigned again from the next turn's Action Phase (5.0, "
+			       "RULINGS.md M19)");
+}
+
+int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *army, int military, const char *why)
 {
 	const char *id = est_rules_str(army, "id");
-	int box = est_rules_int(army, "box", 0);
+	int box = est_rules_int(army, "box", 0), error;
 
 	/* 5.0: a Stationary Army defeated by a French Military Action is removed from the map. */
 	if (json_is_true(json_object_get(army, "stationary"))) {
 		json_object_set_new(army, "box", json_null());
-		return est_rules_event(events, json_pack("{s:s}", "army", id), "removed", "%s is removed from the "
-				       "map (5.0: a Stationary Army defeated)", lem_army_name(rules, id));
+		if ((error = est_rules_event(events, json_pack("{s:s}", "army", id), "removed", "%s is removed from "
+					     "the map (5.0: a Stationary Army defeated)", lem_army_name(rules, id))) < 0)
+			return error;
+		return napoleon_returns(state, events, rules, id);
 	}
 	if (box >= lem_track_length(rules, est_rules_str(army, "track"))) {
 		const char *status = est_rules_str(army, "status"), *now;
-		/* 10.6.1: "Each victory won against such an Army ... does cause it to be rotated by 90 degrees". */
-		if (!lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))
+		/*
+		 * 10.6.1: "an Army in the highest-numbered box ... can now be pressed by a Military Action.
+		 * Each victory won against such an Army ... does cause it to be rotated by 90 degrees".
+		 */
+		if (!military || !lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))
 			return est_rules_event(events, json_pack("{s:s}", "army", id), "pressed", "%s holds the last box "
 					       "of its track and cannot be pushed further", lem_army_name(rules, id));
 		now = strcmp(status ? status : "normal", "normal") == 0 ? "disorganized" : "routed";
@@ -139,16 +187,12 @@ static int decisive_defeat(json_t *state, json_t *events, const json_t *rules, e
 	if ((error = est_rules_event(events, json_pack("{s:i, s:i}", "roll", roll, "box", box), "decisive",
 				     "a decisive defeat (10.6.2): second roll %d against box %d: %s", roll, box,
 				     roll > box ? "no effect" : json_is_true(json_object_get(army, "stationary")) ?
-				     "no effect, a Stationary Army does not move" : "the Army advances")) < 0)
+				     "no effect, a Stationary Army does not move" :
+				     "the Army is instructed to advance a box")) < 0)
 		return error;
-	if (roll <= box && !json_is_true(json_object_get(army, "stationary"))) {
-		int was = est_rules_int(army, "box", 0);
-		json_object_set_new(army, "box", json_integer(was - 1));
-		if ((error = est_rules_event(events, NULL, "advance", "%s advances to %s (%d) (10.6.2)",
-					     lem_army_name(rules, est_rules_str(army, "id")),
-					     lem_box_name(rules, est_rules_str(army, "track"), was - 1), was - 1)) < 0)
-			return error;
-	}
+	/* 10.6.1 Enemy Army Recovery: "When instructed to Advance a box, a Disorganized Army instead recovers." */
+	if (roll <= box && (error = lem_advance(state, events, rules, army, "a decisive defeat, 10.6.2")) < 0)
+		return error;
 	if (!high)
 		return est_rules_event(events, NULL, "political", "the highest Political markers are tied: no "
 				       "shift (10.6.2)");
@@ -223,7 +267,7 @@ int lem_military(int *won_out, json_t *state, json_t *events, const json_t *rule
 	*won_out = won;
 	/* In its last box a decisive victory's rotation is the one the victory brings, not a second. */
 	if (won && !(decisive && est_rules_int(army, "box", 0) >= lem_track_length(rules, est_rules_str(army, "track"))) &&
-	    (error = lem_push_back(state, events, rules, army, "a Military Action")) < 0)
+	    (error = lem_push_back(state, events, rules, army, 1, "a Military Action")) < 0)
 		return error;
 	/* "regardless of any DRMs": a natural 6 is decisive whether or not the Army could be moved. */
 	if (decisive)

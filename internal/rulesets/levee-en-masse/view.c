@@ -16,7 +16,8 @@
  * armies [unit], off_map [unit], attackable [unit], not_attackable [unit],
  * political {markers [{marker, value, value_text, highest}], highest, tie,
  * text, military_drm, political_drm, drm_text}, disorder, disorder_text,
- * liberation, british_support (null or {box, name, text}), napoleon
+ * liberation, british_support (null or {box, name, text}), conditions [{rule, outcome, text}]
+ * (the victory and defeat conditions in force), napoleon
  * {in_play, holding, with, with_name, box, can_detach, can_assign, text, short},
  * actions, free_barricades, drms [{text}], orders {army, square_army,
  * disorder_army, any_army, reserves, disorder, restore_order, barricades, liberation,
@@ -138,6 +139,60 @@ static int options_view(json_t *v, const json_t *state)
 		       "13.0 standard: the Actions the cards give")) < 0 ? -1 : 0;
 }
 
+/* One condition of victory or defeat in force: {rule, outcome, text}. */
+static int condition(json_t *list, const char *rule, const char *outcome, char *text)
+{
+	json_t *c = text ? json_pack("{s:s, s:s, s:s}", "rule", rule, "outcome", outcome, "text", text) : NULL;
+
+	free(text);
+	return c && json_array_append_new(list, c) == 0 ? 0 : -1;
+}
+
+/*
+ * The victory and defeat conditions this game plays with: the base game's (9.0, which the
+ * Expansion Kit leaves "unchanged regardless of Option, Scenario, or varied Level of Difficulty";
+ * rebuilt in RULINGS.md M8) and the optional 9.1 and 9.2 when in force.
+ */
+static int conditions_view(json_t *v, const json_t *state, const json_t *rules)
+{
+	const json_t *g;
+	json_t *list = json_array();
+	char *grades = NULL;
+	size_t i;
+	int error = list ? 0 : -1;
+
+	json_array_foreach(json_object_get(lem_table(rules, "victory"), "grades"), i, g)
+		if (!error && est_rules_join(&grades, ", ", "%s at %+d or more", est_rules_str(g, "grade"),
+					     est_rules_int(g, "republic", 0)) < 0)
+			error = -1;
+	if (!error)
+		error = condition(list, "9.0, RULINGS.md M8", "victory", est_strdup_printf("the decks run out with the "
+				  "Republic the single highest Political marker; graded by its level: %s",
+				  grades ? grades : "Victory"));
+	if (!error)
+		error = condition(list, "9.0, RULINGS.md M8", "defeat", strdup("the decks run out and the Republic is "
+				  "not the single highest Political marker"));
+	if (!error)
+		error = condition(list, "9.0, RULINGS.md M8", "defeat", strdup("an enemy Army stands in Paris at the "
+				  "end of a turn (checked in the Housekeeping Phase)"));
+	if (!error)
+		error = condition(list, "9.0, RULINGS.md M8", "defeat", est_strdup_printf("the Republic marker is at "
+				  "%+d in a Housekeeping Phase", est_rules_int(lem_table(rules, "political_range"),
+									       "min", -1)));
+	if (!error && lem_option(state, "9.1"))
+		error = condition(list, "9.1 (optional)", "Crushing Defeat", strdup("the Vendée Army is in the "
+				  "Versailles (1) space in a Housekeeping Phase while the Blue deck is in play"));
+	if (!error && lem_option(state, "9.2"))
+		error = condition(list, "9.2 (optional)", "Decisive Defeat", strdup("the Austrian Army is in the "
+				  "Arras (1) space in a Housekeeping Phase while the White deck is in play"));
+	free(grades);
+	if (error || json_object_set_new(v, "conditions", list) < 0) {
+		json_decref(list);
+		return -1;
+	}
+	return 0;
+}
+
 /* The cards still to come, by pile; never their order (the state does not hold it). */
 static int decks_view(json_t *v, const json_t *state)
 {
@@ -220,7 +275,7 @@ static json_t *unit_view(const json_t *state, const json_t *rules, const json_t 
 	const char *id = est_rules_str(army, "id"), *track = est_rules_str(army, "track"), *why = NULL, *with;
 	int box = est_rules_int(army, "box", -1), on = lem_on_map(army), value = est_rules_int(army, "value", 0);
 	int napoleon = (with = napoleon_with(state)) && id && strcmp(with, id) == 0;
-	int can = lem_attackable(&why, state, rules, army);
+	int can = lem_attackable(&why, NULL, state, rules, army);
 	int x = BOX_X0 + (lem_track_length(rules, track) - box) * BOX_STEP - COUNTER_W / 2;
 	int y = ROW_Y0 - 12 + k * (COUNTER_H + 3);
 	char value_text[24];
@@ -503,13 +558,26 @@ static int may_attack(const json_t *state, const json_t *rules, const json_t *ar
 {
 	const char *why;
 
-	return lem_attackable(&why, state, rules, army);
+	return lem_attackable(&why, NULL, state, rules, army);
 }
 
 static int inside_france(const json_t *state, const json_t *rules, const json_t *army)
 {
 	(void)state;
 	return lem_square(rules, est_rules_str(army, "track"), est_rules_int(army, "box", 0));
+}
+
+/* To the Barricades! and Liberation push back any Army but one in its highest box (10.6.1). */
+static int free_target(const json_t *state, const json_t *rules, const json_t *army)
+{
+	const char *why, *rule;
+
+	return !flag(army, "stationary") && lem_free_target(&why, &rule, state, rules, army);
+}
+
+static int barricades_target(const json_t *state, const json_t *rules, const json_t *army)
+{
+	return inside_france(state, rules, army) && free_target(state, rules, army);
 }
 
 /* 10.5 serves only in a Military Action against an Army inside France, which 7.2 must allow. */
@@ -575,10 +643,11 @@ json_t *lem_choices(const json_t *state, const json_t *rules)
 		error = est_rules_choice(c, json_pack("{s:s}", "type", "restore-order"),
 					 "1 Action: restore order in Paris");
 	if (!error && free_rolls > 0)
-		error = army_choices(c, state, rules, inside_france, "barricades", NULL, NULL,
+		error = army_choices(c, state, rules, barricades_target, "barricades", NULL, NULL,
 				     "free, once a turn: barricades (10.3) against");
 	if (!error && est_rules_int(state, "liberation", 0) > 0)
-		error = army_choices(c, state, rules, any, "liberation", NULL, NULL, "a Liberation marker against");
+		error = army_choices(c, state, rules, free_target, "liberation", NULL, NULL,
+				     "a Liberation marker against");
 	if (!error && flag(napoleon, "can_assign"))
 		error = army_choices(c, state, rules, napoleon_may_join, "napoleon", NULL, NULL,
 				     "free, first order only: Napoleon joins (5.0)");
@@ -596,7 +665,7 @@ json_t *lem_choices(const json_t *state, const json_t *rules)
 /* What the order examples may show: real Army ids, and only the options this game plays with. */
 static json_t *orders_view(const json_t *state, const json_t *rules, const json_t *napoleon, int free_rolls)
 {
-	const char *square = first_army(state, rules, inside_france);
+	const char *square = first_army(state, rules, barricades_target);
 	const char *target = first_army(state, rules, attack_inside_france);
 
 	return json_pack("{s:s?, s:s?, s:s?, s:s?, s:b, s:b, s:b, s:b, s:b, s:s?, s:b}",
@@ -605,7 +674,7 @@ static json_t *orders_view(const json_t *state, const json_t *rules, const json_
 			 "reserves", lem_option(state, "10.4") && !flag(state, "reserves_used"),
 			 "disorder", lem_option(state, "10.5") && !flag(state, "disorder") && target,
 			 "restore_order", flag(state, "disorder"), "barricades", free_rolls > 0 && square,
-			 "liberation", est_rules_int(state, "liberation", 0) > 0 && first_army(state, rules, any),
+			 "liberation", est_rules_int(state, "liberation", 0) > 0 && first_army(state, rules, free_target),
 			 "napoleon_assign", flag(napoleon, "can_assign") ? first_army(state, rules, napoleon_may_join) :
 			 NULL, "napoleon_detach", flag(napoleon, "can_detach"));
 }
@@ -665,7 +734,7 @@ int lem_view(json_t **out, const json_t *state, const json_t *rules, const char 
 
 	/* Solitaire, and nothing hidden in the state: the player and the public see the same. */
 	(void)power;
-	if (!v || options_view(v, state) < 0 || decks_view(v, state) < 0 || tracks_view(v, state, rules) < 0 ||
+	if (!v || options_view(v, state) < 0 || conditions_view(v, state, rules) < 0 || decks_view(v, state) < 0 || tracks_view(v, state, rules) < 0 ||
 	    armies_view(v, state, rules) < 0 || markers_view(v, state, rules) < 0 ||
 	    put(v, "scenario", json_pack("s?", est_rules_str(state, "scenario"))) < 0 ||
 	    put(v, "scenario_text", json_string(scenario_text(est_rules_str(state, "scenario")))) < 0 ||
