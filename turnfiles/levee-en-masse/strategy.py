@@ -8,7 +8,8 @@ Napoleon in triumph when it may, restores order in Paris, sends Napoleon to
 the most dangerous Army, attacks the Armies nearest Paris (the first attack
 with the last reserves behind it, 10.4, when that Army is two boxes or fewer
 from Paris: the reserves cost -1 the next turn), rolls the free To the Barricades!
-against an Army inside France, and spends what is left on Political Actions.
+against an Army inside France that it can push back, and spends what is left
+on Political Actions.
 It plays through turnfiles/make_orders.py (the same game, ids, clock and
 entropy), so `make_orders.py turnfiles/levee-en-masse ESTAFETTE` rebuilds
 the very same signed files from the plan this writes.
@@ -59,7 +60,11 @@ def choose(state, rules):
             order["reserves"] = "if-fails"
         orders.append(order)
     actions -= min(actions, len(targets))
-    inside = [a for a in targets if (a["track"], a["box"]) in squares]
+    # To the Barricades! pushes back an Army inside France, never a Stationary one nor one in the
+    # highest box of its track (10.6.1 lets only a Military Action press it there).
+    lengths = {t["name"]: len(t["boxes"]) for t in rules["tracks"]["tracks"]}
+    inside = [a for a in targets if (a["track"], a["box"]) in squares and not a["stationary"]
+              and a["box"] < lengths[a["track"]]]
     if inside:
         orders.append({"type": "barricades", "army": inside[0]["id"]})
     political = state["political"]
