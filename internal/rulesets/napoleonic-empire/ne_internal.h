@@ -81,6 +81,13 @@ json_t *ne_battle_cards_sides(const json_t *state, const json_t *rules);
 
 /* reinforce.c: the Reinforcements Phase, victory and the next turn */
 int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);
+/*
+ * What `country` gives `side` in its Reinforcements Phase (NULL: whoever
+ * holds it): the table, less the Continental System, none for France from
+ * the countries it never receives reinforcements from.
+ */
+int ne_reinforcement_value(const json_t *state, const json_t *rules, const char *side,
+			   const char *country);
 int ne_reinforce(json_t *state, json_t *events, const json_t *rules);
 int ne_check_victory(json_t *state, json_t *events, const json_t *rules);
 

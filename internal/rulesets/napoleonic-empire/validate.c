@@ -34,12 +34,6 @@ struct check {
 #define R_ONCE "Napoleonic Empire, Move Phase: an army may move only once per turn"
 
 /* "y" or "ies" for "arm%s", for counts that may exceed an int. */
-/* The verb agreeing with a side's name: "France holds", "Allies hold". */
-static const char *verb(const char *side, const char *singular, const char *plural)
-{
-	return strcmp(side, NE_ALLIES) == 0 ? plural : singular;
-}
-
 static const char *ies(json_int_t n)
 {
 	return n == 1 ? "y" : "ies";
@@ -228,9 +222,9 @@ static void check_play(struct check *c, int i, const json_t *o)
 			return;
 		}
 		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
-			est_rules_diag(c->diags, i, "country", R_ATTACK, "%s already plays a card in the battle in %s, and "
+			est_rules_diag(c->diags, i, "country", R_ATTACK, "%s %s a card in the battle in %s, and "
 			     "a side plays one battle card per battle (RULINGS.md R10); remove this order",
-			     c->side, country);
+			     c->side, ne_verb(c->side, "already plays", "already play"), country);
 			return;
 		}
 	}
@@ -272,13 +266,13 @@ static void check_move(struct check *c, int i, const json_t *o)
 		if (before > 0)
 			est_rules_diag(c->diags, i, "armies", R_ONCE, "%" JSON_INTEGER_FORMAT " arm%s on top of the %d "
 			     "already moved out of %s, but %s %s %d arm%s there at the start of the turn; "
-			     "move at most %d more", n, ies(n), before, from, c->side, verb(c->side, "has", "have"),
+			     "move at most %d more", n, ies(n), before, from, c->side, ne_verb(c->side, "has", "have"),
 			     start, ne_ies(start),
 			     start - before);
 		else
 			est_rules_diag(c->diags, i, "armies", R_ONCE, "the moves out of %s total %" JSON_INTEGER_FORMAT
 			     " arm%s, but %s %s %d arm%s there at the start of the turn; move at most %d",
-			     from, n, ies(n), c->side, verb(c->side, "has", "have"), start, ne_ies(start), start);
+			     from, n, ies(n), c->side, ne_verb(c->side, "has", "have"), start, ne_ies(start), start);
 		return;
 	}
 	json_object_set_new(c->moved, from, json_integer(before + (int)n));
@@ -299,9 +293,12 @@ static void check_rebels(struct check *c, int i, const json_t *o)
 		     "remove this order");
 		return;
 	}
-	if (!est_rules_in_list(json_object_get(list, "countries"), est_rules_str(o, "country")))
+	/* A refused item places nothing, so it does not count toward the once a turn. */
+	if (!est_rules_in_list(json_object_get(list, "countries"), est_rules_str(o, "country"))) {
 		est_rules_diag(c->diags, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
 		     "Austria, not in %s; name one of them", est_rules_str(o, "country"));
+		return;
+	}
 	json_array_append_new(c->rebels, json_integer(i));
 }
 
@@ -437,7 +434,7 @@ static void check_discards(struct check *c)
 		return;
 	est_rules_diag(c->diags, -1, "orders", R_DRAW, "%s %s %d card%s and may keep %d: the orders discard %d "
 	     "card%s but must discard exactly %d card%s; %s %d {\"type\": \"discard\", \"card\": "
-	     "...} item%s", c->side, verb(c->side, "holds", "hold"), hand, s_(hand), limit, c->discards, s_(c->discards), excess,
+	     "...} item%s", c->side, ne_verb(c->side, "holds", "hold"), hand, s_(hand), limit, c->discards, s_(c->discards), excess,
 	     s_(excess), off > 0 ? "add" : "remove", off > 0 ? off : -off, s_(off > 0 ? off : -off));
 }
 

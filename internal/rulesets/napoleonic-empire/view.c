@@ -26,7 +26,7 @@ static json_t *countries(const json_t *state, const json_t *rules)
 						      "allies", ne_armies(state, c, NE_ALLIES),
 						      "controller", ctl, "neutral", ctl == NULL,
 						      "contested", ne_contested(state, c),
-						      "reinforcements", ne_table_value(rules, c)));
+						      "reinforcements", ne_reinforcement_value(state, rules, ctl, c)));
 	}
 	return list;
 }
@@ -54,18 +54,30 @@ static void effect(json_t *list, const char *text)
 	json_array_append_new(list, json_pack("{s:s}", "text", text));
 }
 
+/* A hold on the side whose turn it is holds this turn; on the other side, its next. */
+static const char *held_when(const json_t *state, const char *side)
+{
+	return strcmp(est_rules_str(state, "active"), side) == 0 ? "this turn" : "in their next turn";
+}
+
 static json_t *effects(const json_t *state)
 {
 	json_t *list = json_array();
 	const json_t *nm = json_object_get(state, "no_move");
+	char text[128];
 
 	if (json_is_true(json_object_get(state, "continental_system")))
 		effect(list, "Continental System: France and England each give 2 fewer reinforcements "
 		       "for the rest of the game");
-	if (json_is_true(json_object_get(nm, NE_FRANCE)))
-		effect(list, "Josephine: the French may not move in their next turn");
-	if (json_is_true(json_object_get(nm, NE_ALLIES)))
-		effect(list, "Treaty of Tilsit: the Allies may not move in their next turn");
+	if (json_is_true(json_object_get(nm, NE_FRANCE))) {
+		snprintf(text, sizeof(text), "Josephine: the French may not move %s", held_when(state, NE_FRANCE));
+		effect(list, text);
+	}
+	if (json_is_true(json_object_get(nm, NE_ALLIES))) {
+		snprintf(text, sizeof(text), "Treaty of Tilsit: the Allies may not move %s",
+			 held_when(state, NE_ALLIES));
+		effect(list, text);
+	}
 	if (json_is_true(json_object_get(json_object_get(state, "attack"), "extra_turn")))
 		effect(list, "An extra turn follows this one");
 	if (json_is_true(json_object_get(state, "extra")))
