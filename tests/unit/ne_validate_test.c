@@ -340,7 +340,7 @@ static void test_count_grammar(void **unused)
 	json_decref(a);
 }
 
-/* game.json "options": "scenario" only, and only "standard". */
+/* game.json "options": "scenario" ("standard"), "allies" and "control" (README.md "Options"). */
 static void test_setup_options(void **unused)
 {
 	json_t *s = NULL, *o;
@@ -350,7 +350,7 @@ static void test_setup_options(void **unused)
 	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
 	assert_null(s);
 	assert_non_null(strstr(est_error_message(), "option \"foo\""));
-	assert_non_null(strstr(est_error_message(), "accepts \"scenario\" only"));
+	assert_non_null(strstr(est_error_message(), "accepts \"scenario\", \"allies\" and \"control\""));
 	json_decref(o);
 	o = J("{'scenario':'1812'}");
 	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
