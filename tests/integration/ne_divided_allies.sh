@@ -59,6 +59,9 @@ grep -q 'THE ALLIED HAND is kept and played by the player holding England' tsar.
 	fail "tsar's report: $(cat tsar.txt)"
 grep -q '^YOUR HAND' tsar.txt && fail "tsar's report shows the Allied hand"
 grep -q 'you move the Allied armies in Russia, Austria' tsar.txt || fail "tsar's command: $(cat tsar.txt)"
+"$ESTAFETTE" report g --player tsar --format html > tsar.html
+grep -q 'The Allied hand is kept and played by the player holding England' tsar.html || fail "tsar's HTML report"
+grep -q 'Your hand' tsar.html && fail "tsar's HTML report shows the Allied hand"
 
 order albion 1 '[{"type": "move", "from": "England", "to": "Sweden", "armies": 3}]'
 order tsar 2 '[{"type": "move", "from": "Russia", "to": "Warsaw", "armies": 2}]'
