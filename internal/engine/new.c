@@ -631,8 +631,11 @@ static int game_sources(est_secrets *secrets, json_t **rules, json_t **options, 
 		return est_error_set(EST_ERROR, "the system random source failed");
 	*rules = json_incref(src->rules);
 	json_decref(*options);
-	*options = json_incref(src->options);
-	o->options = src->options;
+	/* Who holds what (ruleset.h powers_optional) is this game's own: tell_holders() sets it. */
+	if (!(*options = json_deep_copy(src->options)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	json_object_del(*options, "players");
+	o->options = *options;
 	o->deal = src->deal;
 	o->test_secret = src->test_secret;
 	o->dice_protocol = src->dice_protocol;

@@ -14,7 +14,12 @@ static void test_powers_france_then_allies(void **unused)
 	(void)unused;
 	assert_string_equal(p[0], "France");
 	assert_string_equal(p[1], "Allies");
-	assert_null(p[2]);
+	/* The Allied countries, held instead of "Allies" in the divided Allies (RULINGS.md R38). */
+	assert_string_equal(p[2], "England");
+	assert_string_equal(p[3], "Russia");
+	assert_string_equal(p[4], "Prussia");
+	assert_string_equal(p[5], "Austria");
+	assert_null(p[6]);
 	assert_string_equal(NE->name, "napoleonic-empire");
 }
 

@@ -257,6 +257,82 @@ static void test_reports_name_template(void **unused)
 	json_decref(s);
 }
 
+/* The text report of `state` for `power`, from its view alone. */
+static char *view_text(const json_t *state, const char *power)
+{
+	json_t *v = NULL, *m;
+	char *t;
+
+	assert_int_equal(NE->view(&v, state, rules, power), 0);
+	m = json_pack("{s:o}", "view", v);
+	t = rules_render("napoleonic-empire", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	json_decref(m);
+	return t;
+}
+
+/*
+ * The "reinforcement value" column says what a country gives its holder:
+ * REINFORCEMENTS PHASE "France can never receive reinforcements from
+ * Prussia, Russia, or Austria", and the Continental System's "France &
+ * England receive 2 less reinforcements per turn" (R14).
+ */
+static void test_reinforcement_column(void **unused)
+{
+	json_t *s = ne_started(rules);
+	char *t;
+
+	(void)unused;
+	ne_put(s, "Austria", 5, 0, "France");
+	json_object_set_new(s, "continental_system", json_true());
+	t = view_text(s, NULL);
+	assert_non_null(strstr(t, "  Austria: France 5, Allies 0, France; reinforcement value 0\n"));
+	assert_non_null(strstr(t, "  Russia: France 0, Allies 10, Allies; reinforcement value 3\n"));
+	assert_non_null(strstr(t, "  France: France 20, Allies 0, France; reinforcement value 2\n"));
+	assert_non_null(strstr(t, "  England: France 0, Allies 10, Allies; reinforcement value 1\n"));
+	assert_non_null(strstr(t, "  Sweden: France 0, Allies 0, neutral; reinforcement value 1\n"));
+	free(t);
+	json_decref(s);
+}
+
+/*
+ * Josephine, "The French may not move this turn" (R13): played by the
+ * Allies, it holds France's next turn; in that turn the report says it
+ * holds this turn, not "in their next turn".
+ */
+static void test_hold_said_of_this_turn(void **unused)
+{
+	json_t *s = ne_started(rules);
+	char *t;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "no_move"), "France", json_true());
+	t = view_text(s, "France");
+	assert_non_null(strstr(t, "In force: Josephine: the French may not move this turn\n"));
+	assert_null(strstr(t, "next turn"));
+	free(t);
+	json_object_set_new(s, "active", json_string("Allies"));
+	t = view_text(s, "France");
+	assert_non_null(strstr(t, "In force: Josephine: the French may not move in their next turn\n"));
+	free(t);
+	json_decref(s);
+}
+
+/* "Allies" takes the plural in the events too: a battle card named where no battle is fought (R10). */
+static void test_allies_plural_in_events(void **unused)
+{
+	json_t *s = ne_started(rules), *ev = NULL, *n;
+
+	(void)unused;
+	json_object_set_new(s, "active", json_string("Allies"));
+	ne_hand_set(s, "Allies", "general-winter", NULL);
+	n = ne_step(s, rules, J("{'Allies': [{'type':'play','card':'general-winter','country':'Russia'}]}"),
+		    NULL, 0, NULL, 0, &ev);
+	assert_string_equal(ne_text(ev, "card-kept"), "Allies keep General Winter: there is no battle in Russia");
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +341,9 @@ int main(void)
 		cmocka_unit_test(test_map_view),
 		cmocka_unit_test(test_map_svg),
 		cmocka_unit_test(test_reports_name_template),
+		cmocka_unit_test(test_reinforcement_column),
+		cmocka_unit_test(test_hold_said_of_this_turn),
+		cmocka_unit_test(test_allies_plural_in_events),
 	};
 	int rc;
 

@@ -122,6 +122,31 @@ static void test_rebel_refusals(void **unused)
 	json_decref(a);
 }
 
+/*
+ * NATIONALIST MOVEMENTS, "an additional 2 rebel armies in any one of the
+ * following countries" (R21, once a turn): a rebels item refused for its
+ * country places nothing, so the file's one valid rebels item is not
+ * refused as a second placement.
+ */
+static void test_refused_rebels_do_not_count(void **unused)
+{
+	json_t *a = allied_turn(), *diag = NULL, *o = J("[{'type':'rebels','country':'Italy'},"
+							  "{'type':'rebels','country':'Spain'}]");
+	const json_t *d;
+	size_t i;
+
+	(void)unused;
+	assert_int_equal(NE->validate(&diag, a, rules, "Allies", o), EST_EINVAL);
+	assert_int_equal(json_array_size(diag), 1);
+	json_array_foreach(diag, i, d) {
+		assert_int_equal(json_integer_value(json_object_get(d, "index")), 0);
+		assert_string_equal(json_string_value(json_object_get(d, "field")), "country");
+	}
+	json_decref(diag);
+	json_decref(o);
+	json_decref(a);
+}
+
 /* Orders of a kind the step does not take, unknown fields, a power not awaited. */
 static void test_step_kind_refusals(void **unused)
 {
@@ -302,11 +327,20 @@ static void test_count_grammar(void **unused)
 	message_has(f, "France", "[]", -1, "orders", "must discard exactly 1 card;", "(s)");
 	message_has(a, "Allies", "[{'type':'rebels','country':'Spain'},{'type':'rebels','country':'Russia'},"
 		    "{'type':'rebels','country':'Austria'}]", 2, "type", "3 times", "(s)");
+	/* "Allies" is plural in every sentence: "Allies hold", never "Allies holds". */
+	ne_hand_set(a, "Allies", "toulon", "jena", "ulm", "wagram", "borodino", "eylau", "trafalgar", "marengo", NULL);
+	message_has(a, "Allies", "[]", -1, "orders", "Allies hold 8 cards", "holds");
+	ne_hand_set(a, "Allies", "duke-of-wellington", "gebhard-von-blucher", NULL);
+	json_object_set_new(a, "phase", json_string("battle-cards"));
+	json_object_set_new(a, "attack", J("{'battles':['Spain'],'plays':{'France':{},'Allies':{'Spain':"
+					   "'duke-of-wellington'}},'asked':['Allies']}"));
+	message_has(a, "Allies", "[{'type':'play','card':'gebhard-von-blucher','country':'Spain'}]", 0, "country",
+		    "Allies already play a card", "Allies already plays");
 	json_decref(f);
 	json_decref(a);
 }
 
-/* game.json "options": "scenario" only, and only "standard". */
+/* game.json "options": "scenario" ("standard"), "allies" and "control" (README.md "Options"). */
 static void test_setup_options(void **unused)
 {
 	json_t *s = NULL, *o;
@@ -316,7 +350,7 @@ static void test_setup_options(void **unused)
 	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
 	assert_null(s);
 	assert_non_null(strstr(est_error_message(), "option \"foo\""));
-	assert_non_null(strstr(est_error_message(), "accepts \"scenario\" only"));
+	assert_non_null(strstr(est_error_message(), "accepts \"scenario\", \"allies\" and \"control\""));
 	json_decref(o);
 	o = J("{'scenario':'1812'}");
 	assert_int_equal(NE->setup(&s, rules, o), EST_EINVAL);
@@ -475,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_move_refusals),
 		cmocka_unit_test(test_allied_return_to_england_refused),
 		cmocka_unit_test(test_rebel_refusals),
+		cmocka_unit_test(test_refused_rebels_do_not_count),
 		cmocka_unit_test(test_step_kind_refusals),
 		cmocka_unit_test(test_extra_turn_refusals),
 		cmocka_unit_test(test_retreat_step_refusals),

@@ -43,8 +43,9 @@ int ne_attack_start(json_t *state, json_t *events, const json_t *rules)
 			continue;
 		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:[s]}", "card", json_string_value(card),
 							"country", country, "visible_to", est_rules_str(state, "active")),
-				      "card-kept", "%s keeps %s: there is no battle in %s",
-				      est_rules_str(state, "active"), ne_card_name(rules, json_string_value(card)),
+				      "card-kept", "%s %s %s: there is no battle in %s",
+				      est_rules_str(state, "active"),
+				      ne_verb(est_rules_str(state, "active"), "keeps", "keep"), ne_card_name(rules, json_string_value(card)),
 				      country)) < 0)
 			return error;
 		json_object_del(own, country);

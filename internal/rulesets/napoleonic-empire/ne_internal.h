@@ -20,6 +20,32 @@
 #define NE_FRANCE "France"
 #define NE_ALLIES "Allies"
 
+/*
+ * allies.c: the divided Allies (RULINGS.md R36-R38). NE_KEEPER's player
+ * keeps the Allied hand and speaks for the side; the Allied hidden parts of
+ * a divided state are kept under its name.
+ */
+#define NE_KEEPER "England"
+extern const char *const ne_allied_powers[]; /* England, Russia, Prussia, Austria, NULL */
+int ne_divided(const json_t *state);
+/* "France", "Allies", or NULL for a power not in this game. */
+const char *ne_side_of(const json_t *state, const char *power);
+/* The power that answers for `side` as a whole: the keeper for the divided Allies. */
+const char *ne_speaker(const json_t *state, const char *side);
+/* Whether the Allied player holding `power` moves the Allied armies in `country` (R37). */
+int ne_commands(const json_t *state, const json_t *rules, const char *power, const char *country);
+/* The first power of the Allied player commanding `country`, or NULL. */
+const char *ne_commander(const json_t *state, const json_t *rules, const char *country);
+/* New array: the powers the step awaits. */
+json_t *ne_awaited(const json_t *state);
+int ne_allied_groups(json_t **groups_out, const json_t *players, const char *allies);
+/* A state whose Allied hidden parts are under "Allies" (a new reference). */
+int ne_state_in(json_t **out, const json_t *state);
+/* Back under the keeper's name, and the Allies' private events made the keeper's. */
+int ne_state_out(json_t *state, json_t *events);
+/* New object {"France": [...], "Allies": [...]} from the orders of the awaited powers. */
+int ne_side_orders(json_t **out, const json_t *state, const json_t *orders);
+
 /* map.c: the map of rules["map"] */
 size_t ne_country_count(const json_t *rules);
 const char *ne_country_name(const json_t *rules, size_t i);
@@ -81,6 +107,13 @@ json_t *ne_battle_cards_sides(const json_t *state, const json_t *rules);
 
 /* reinforce.c: the Reinforcements Phase, victory and the next turn */
 int ne_end_turn(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);
+/*
+ * What `country` gives `side` in its Reinforcements Phase (NULL: whoever
+ * holds it): the table, less the Continental System, none for France from
+ * the countries it never receives reinforcements from.
+ */
+int ne_reinforcement_value(const json_t *state, const json_t *rules, const char *side,
+			   const char *country);
 int ne_reinforce(json_t *state, json_t *events, const json_t *rules);
 int ne_check_victory(json_t *state, json_t *events, const json_t *rules);
 

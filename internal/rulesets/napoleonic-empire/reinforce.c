@@ -47,13 +47,13 @@ static int place(json_t *state, json_t *events, const json_t *rules, const char 
  * Prussia, Russia, or Austria"; Continental System: France and England
  * give 2 fewer (RULINGS.md R14).
  */
-static int country_value(const json_t *state, const json_t *rules, const char *side,
-			 const char *c)
+int ne_reinforcement_value(const json_t *state, const json_t *rules, const char *side,
+			   const char *c)
 {
 	int v = ne_table_value(rules, c);
 	const json_t *cs = ne_card(rules, "continental-system");
 
-	if (strcmp(side, NE_FRANCE) == 0 && est_rules_in_list(rdata(rules, "france_never_from"), c))
+	if (side && strcmp(side, NE_FRANCE) == 0 && est_rules_in_list(rdata(rules, "france_never_from"), c))
 		return 0;
 	if (json_is_true(json_object_get(state, "continental_system")) &&
 	    est_rules_in_list(json_object_get(json_object_get(cs, "effect"), "countries"), c))
@@ -129,7 +129,7 @@ int ne_reinforce(json_t *state, json_t *events, const json_t *rules)
 
 		if (!ctl || strcmp(ctl, side) != 0)
 			continue;
-		if ((error = place(state, events, rules, side, c, country_value(state, rules, side, c),
+		if ((error = place(state, events, rules, side, c, ne_reinforcement_value(state, rules, side, c),
 				   "reinforcements")) < 0)
 			return error;
 	}

@@ -9,11 +9,43 @@
 #include "napoleonic_empire.h"
 #include "ne_internal.h"
 
-static const char *const powers_list[] = {NE_FRANCE, NE_ALLIES, NULL};
+/* R2, R38: the two-player game's sides, then the Allied countries of the divided Allies. */
+static const char *const powers_list[] = {NE_FRANCE, NE_ALLIES, "England", "Russia", "Prussia", "Austria", NULL};
 
 static const char *const *powers(void)
 {
 	return powers_list;
+}
+
+/*
+ * README.md "Powers and players": one player France and the Allies; two,
+ * France and the Allies; three to five, France and the Allied countries
+ * dealt round the Allied players in the order England, Russia, Prussia,
+ * Austria (the divided Allies, RULINGS.md R38).
+ */
+static int deal(json_t **out, size_t players)
+{
+	switch (players) {
+	case 1:
+		*out = json_pack("[[s, s]]", NE_FRANCE, NE_ALLIES);
+		break;
+	case 2:
+		*out = json_pack("[[s], [s]]", NE_FRANCE, NE_ALLIES);
+		break;
+	case 3:
+		*out = json_pack("[[s], [s, s], [s, s]]", NE_FRANCE, "England", "Prussia", "Russia", "Austria");
+		break;
+	case 4:
+		*out = json_pack("[[s], [s, s], [s], [s]]", NE_FRANCE, "England", "Austria", "Russia", "Prussia");
+		break;
+	case 5:
+		*out = json_pack("[[s], [s], [s], [s], [s]]", NE_FRANCE, "England", "Russia", "Prussia", "Austria");
+		break;
+	default:
+		return est_error_set(EST_EINVAL, "Napoleonic Empire is for 1 to 5 players: France, and the Allies "
+				     "whole or divided among up to four (RULINGS.md R38); list 1 to 5 players");
+	}
+	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
 /* FRENCH SETUP / ALLIES SETUP: armies and the initial control (RULINGS.md R4). */
@@ -39,34 +71,82 @@ static int place_setup(json_t *state, const json_t *rules, const char *side)
 	return 0;
 }
 
+/* An option and the values it takes, the default first. */
+struct ne_option {
+	const char *key;
+	const char *values[3];
+};
+
+static const struct ne_option known_options[] = {
+	{"scenario", {"standard"}},
+	{"allies", {"united", "divided"}},   /* RULINGS.md R36-R38 */
+	{"control", {"persists", "lapses"}}, /* RULINGS.md R5, R5a */
+	{NULL, {NULL}},
+};
+
+static int check_value(const struct ne_option *opt, const json_t *v)
+{
+	const char *value = json_string_value(v);
+	char list[128] = "";
+	size_t used = 0;
+
+	for (int i = 0; opt->values[i]; i++) {
+		if (value && strcmp(value, opt->values[i]) == 0)
+			return 0;
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s\"%s\"", i ? " or " : "",
+					 opt->values[i]);
+	}
+	return est_error_set(EST_EINVAL, "option \"%s\" is %s%s%s, but Napoleonic Empire takes %s; "
+			     "use one of them or leave the option out (README.md \"Options\")", opt->key,
+			     value ? "\"" : "", value ? value : "not a string", value ? "\"" : "", list);
+}
+
 /*
- * The options (--option K=V, kept in game.json "options"): "scenario" only,
- * whose one value is "standard". Anything else is refused, not ignored, so a
- * mistyped option is not mistaken for one in force.
+ * The options (--option K=V, kept in game.json "options"): those of
+ * known_options, and "players", which `new` sets (ruleset.h
+ * powers_optional). Anything else is refused, not ignored, so a mistyped
+ * option is not mistaken for one in force.
  */
 static int check_options(const json_t *options)
 {
-	const char *key, *scenario;
+	const char *key;
 	json_t *v;
+	int error;
 
 	if (!options)
 		return 0;
 	if (!json_is_object(options))
 		return est_error_set(EST_EINVAL, "options: not an object; Napoleonic Empire accepts "
-				     "\"scenario\" only");
+				     "\"scenario\", \"allies\" and \"control\"");
 	json_object_foreach((json_t *)options, key, v) {
-		if (strcmp(key, "scenario") != 0)
-			return est_error_set(EST_EINVAL, "option \"%s\" is not an option of Napoleonic "
-					     "Empire, which accepts \"scenario\" only; remove it", key);
+		const struct ne_option *opt = known_options;
+
+		while (opt->key && strcmp(opt->key, key) != 0)
+			opt++;
+		if (opt->key && (error = check_value(opt, v)) < 0)
+			return error;
+		if (!opt->key && strcmp(key, "players") != 0)
+			return est_error_set(EST_EINVAL, "option \"%s\" is not an option of Napoleonic Empire, "
+					     "which accepts \"scenario\", \"allies\" and \"control\"; remove it", key);
 	}
-	v = json_object_get(options, "scenario");
-	scenario = json_string_value(v);
-	if (v && (!scenario || strcmp(scenario, "standard") != 0))
-		return est_error_set(EST_EINVAL, "option \"scenario\" is %s%s%s, but Napoleonic Empire "
-				     "has one scenario, \"standard\"; use \"standard\" or leave the option "
-				     "out", scenario ? "\"" : "", scenario ? scenario : "not a string",
-				     scenario ? "\"" : "");
 	return 0;
+}
+
+/* Only what differs from the two-player game with R5 enters the state, which stays as it was. */
+static int setup_variants(json_t *state, const json_t *options)
+{
+	json_t *groups = NULL;
+	const char *control = est_rules_str(options, "control");
+	int error;
+
+	if ((error = ne_allied_groups(&groups, json_object_get(options, "players"),
+				      est_rules_str(options, "allies"))) < 0)
+		return error;
+	if ((groups && json_object_set_new(state, "allied_players", groups) < 0) ||
+	    (control && strcmp(control, "lapses") == 0 &&
+	     json_object_set_new(state, "control_lapses", json_true()) < 0))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return ne_state_out(state, NULL);
 }
 
 static int setup(json_t **state_out, const json_t *rules, const json_t *options)
@@ -100,7 +180,8 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 		}
 	}
 	if ((error = place_setup(state, rules, NE_FRANCE)) < 0 ||
-	    (error = place_setup(state, rules, NE_ALLIES)) < 0)
+	    (error = place_setup(state, rules, NE_ALLIES)) < 0 ||
+	    (error = setup_variants(state, options)) < 0)
 		goto out;
 	/* Step 0 draws no dice: the deck stays in card-list order until step 1. */
 	json_array_foreach(cards, i, card) {
@@ -140,6 +221,11 @@ static const char *prompt(const json_t *state, char *buf, size_t len)
 
 	if (strcmp(phase, "start") == 0)
 		snprintf(buf, len, "automatic: the deck is shuffled and France draws its first 2 cards");
+	else if (strcmp(phase, "turn") == 0 && ne_divided(state) && strcmp(active, NE_ALLIES) == 0)
+		snprintf(buf, len, "Allies: send your orders for turn %d%s: each Allied player the moves "
+			 "from the countries he commands, the player holding England also the cards, rebels "
+			 "and standing orders", (int)json_integer_value(json_object_get(state, "turn")),
+			 json_is_true(json_object_get(state, "extra")) ? ", an extra turn" : "");
 	else if (strcmp(phase, "turn") == 0)
 		snprintf(buf, len, "%s: send your orders for turn %d%s (discards, cards, moves%s, "
 			 "standing orders)", active, (int)json_integer_value(json_object_get(state, "turn")),
@@ -218,40 +304,40 @@ static json_t *choices(const json_t *state, const char *phase)
 static int pending(json_t **out, const json_t *state, const json_t *rules)
 {
 	const char *phase = est_rules_str(state, "phase");
-	const char *mode, *kind = phase;
+	const char *mode;
 	json_t *powers_awaited;
-	char text[256];
+	char text[320];
 
+	(void)rules;
 	if (!phase)
 		return est_error_set(EST_ERROR, "state.json: no \"phase\"; not a Napoleonic Empire state");
-	if (strcmp(phase, "start") == 0) {
+	if (strcmp(phase, "start") == 0)
 		mode = "automatic";
-		powers_awaited = json_array();
-	} else if (strcmp(phase, "turn") == 0) {
+	else if (strcmp(phase, "turn") == 0 || strcmp(phase, "retreat") == 0)
 		mode = "sequential";
-		powers_awaited = json_pack("[s]", est_rules_str(state, "active"));
-	} else if (strcmp(phase, "battle-cards") == 0) {
+	else if (strcmp(phase, "battle-cards") == 0)
 		mode = "simultaneous";
-		powers_awaited = json_deep_copy(json_object_get(json_object_get(state, "attack"), "asked"));
-	} else if (strcmp(phase, "retreat") == 0) {
-		mode = "sequential";
-		powers_awaited = json_pack("[s]", est_rules_str(json_object_get(state, "retreat"), "side"));
-	} else if (strcmp(phase, "over") == 0) {
+	else if (strcmp(phase, "over") == 0)
 		mode = "over";
-		powers_awaited = json_array();
-	} else {
+	else
 		return est_error_set(EST_ERROR, "state.json: unknown phase \"%s\"", phase);
-	}
-	*out = json_pack("{s:s, s:s, s:o, s:s, s:o}", "mode", mode, "kind", kind, "powers", powers_awaited,
+	if (!(powers_awaited = ne_awaited(state)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	/* The divided Allies' players order their turn side by side (RULINGS.md R38). */
+	if (json_array_size(powers_awaited) > 1)
+		mode = "simultaneous";
+	*out = json_pack("{s:s, s:s, s:o, s:s, s:o}", "mode", mode, "kind", phase, "powers", powers_awaited,
 			 "prompt", prompt(state, text, sizeof(text)), "choices", choices(state, phase));
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
+/* The default orders the state holds for `power` (a divided game's Allied ones are the keeper's). */
 static int default_orders(json_t **out, const json_t *state, const json_t *rules,
 			  const char *power)
 {
 	const json_t *d = json_object_get(json_object_get(state, "defaults"), power ? power : "");
 
+	(void)rules;
 	*out = d ? json_deep_copy(d) : json_array();
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
@@ -324,20 +410,30 @@ static int resolve_retreat(json_t *state, json_t *events, const json_t *rules,
 	return ne_run_battles(state, events, rules, dice, hidden);
 }
 
-static int resolve(json_t **state_out, json_t **events_out, const json_t *state0,
-		   const json_t *rules, const json_t *orders, est_dice *dice, est_dice *hidden)
+static int resolve(json_t **state_out, json_t **events_out, const json_t *state_given,
+		   const json_t *rules, const json_t *orders_given, est_dice *dice, est_dice *hidden)
 {
-	json_t *state = json_deep_copy(state0), *events = json_array();
-	const char *phase = est_rules_str(state0, "phase");
+	json_t *state0 = NULL, *state = NULL, *events = json_array(), *orders = NULL;
+	const char *phase = est_rules_str(state_given, "phase");
 	int error;
 
-	if (!state || !events) {
+	if (!events) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (!phase)
+	if (!phase) {
 		error = est_error_set(EST_ERROR, "state.json: no \"phase\"; not a Napoleonic Empire state");
-	else if (strcmp(phase, "start") == 0)
+		goto out;
+	}
+	/* The divided Allies resolve as the one side they are (RULINGS.md R36-R38). */
+	if ((error = ne_state_in(&state0, state_given)) < 0 ||
+	    (error = ne_side_orders(&orders, state0, orders_given)) < 0)
+		goto out;
+	if (!(state = json_deep_copy(state0))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (strcmp(phase, "start") == 0)
 		error = resolve_start(state, events, rules, hidden);
 	else if (strcmp(phase, "turn") == 0)
 		error = ne_resolve_turn(state, events, rules,
@@ -348,12 +444,14 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state0
 		error = resolve_retreat(state, events, rules, orders, dice, hidden);
 	else
 		error = est_error_set(EST_ERROR, "state.json: phase \"%s\" awaits nothing to resolve", phase);
-	if (error < 0)
+	if (error < 0 || (error = ne_state_out(state, events)) < 0)
 		goto out;
 	*state_out = state;
 	*events_out = events;
 	state = events = NULL;
 out:
+	json_decref(state0);
+	json_decref(orders);
 	json_decref(state);
 	json_decref(events);
 	return error;
@@ -368,12 +466,18 @@ out:
  */
 static int sealed(json_t **paths_out, const json_t *state, const json_t *rules)
 {
-	(void)state;
+	/* The divided Allies' parts are the keeper's (RULINGS.md R36). */
+	const char *a = ne_speaker(state, NE_ALLIES);
+	char hand[32], plays[32], standing[32], defaults[32];
+
 	(void)rules;
+	snprintf(hand, sizeof(hand), "/hands/%s", a);
+	snprintf(plays, sizeof(plays), "/attack/plays/%s", a);
+	snprintf(standing, sizeof(standing), "/standing/%s", a);
+	snprintf(defaults, sizeof(defaults), "/defaults/%s", a);
 	*paths_out = json_pack("[s, s, s, s, s, s, s, s, s, s]", "/deck", "/discard", "/hands/" NE_FRANCE,
-			       "/hands/" NE_ALLIES, "/attack/plays/" NE_FRANCE,
-			       "/attack/plays/" NE_ALLIES, "/standing/" NE_FRANCE, "/standing/" NE_ALLIES,
-			       "/defaults/" NE_FRANCE, "/defaults/" NE_ALLIES);
+			       hand, "/attack/plays/" NE_FRANCE, plays, "/standing/" NE_FRANCE, standing,
+			       "/defaults/" NE_FRANCE, defaults);
 	return *paths_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
@@ -388,4 +492,7 @@ const est_ruleset est_ruleset_napoleonic_empire = {
 	.resolve = resolve,
 	.view = ne_view,
 	.sealed = sealed,
+	.deal = deal,
+	/* The players hold the Allies whole or divided (RULINGS.md R38), never both. */
+	.powers_optional = 1,
 };

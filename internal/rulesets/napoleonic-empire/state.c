@@ -86,14 +86,26 @@ int ne_contested(const json_t *state, const char *country)
 	return ne_armies(state, country, NE_FRANCE) > 0 && ne_armies(state, country, NE_ALLIES) > 0;
 }
 
+static int control_event(json_t *events, const char *country, const char *now, const char *was)
+{
+	if (!now)
+		return est_rules_event(events, json_pack("{s:s, s:n}", "country", country, "controller"), "control",
+				"%s is empty: %s %s no longer (control lapses, RULINGS.md R5a)", country, was,
+				ne_verb(was, "controls it", "control it"));
+	return est_rules_event(events, json_pack("{s:s, s:s}", "country", country, "controller", now),
+			"control", "%s now %s %s", now, ne_verb(now, "controls", "control"), country);
+}
+
 /*
  * "If you have one or more armies in a country, and your opponent has
  * none, you control it." RULINGS.md R5: control persists until the other
- * side holds the country alone; it is brought up to date after moves,
- * after each battle and in the Reinforcements Phase.
+ * side holds the country alone; with the option control=lapses (R5a) an
+ * empty country is nobody's. Brought up to date after moves, after each
+ * battle and in the Reinforcements Phase.
  */
 int ne_update_control(json_t *state, json_t *events, const json_t *rules)
 {
+	int lapses = json_is_true(json_object_get(state, "control_lapses"));
 	size_t i, n = ne_country_count(rules);
 	int error;
 
@@ -106,13 +118,13 @@ int ne_update_control(json_t *state, json_t *events, const json_t *rules)
 			now = NE_FRANCE;
 		else if (a > 0 && f == 0)
 			now = NE_ALLIES;
-		if (now == was || (was && strcmp(now, was) == 0))
+		else if (lapses && f == 0 && a == 0)
+			now = NULL;
+		if (now == was || (was && now && strcmp(now, was) == 0))
 			continue;
-		if ((error = ne_set_controller(state, c, now)) < 0)
-			return error;
-		if ((error = est_rules_event(events, json_pack("{s:s, s:s}", "country", c, "controller", now),
-				      "control", "%s now %s %s", now,
-				      ne_verb(now, "controls", "control"), c)) < 0)
+		/* The event first: `was` points into the entry the new controller replaces. */
+		if ((error = control_event(events, c, now, was)) < 0 ||
+		    (error = ne_set_controller(state, c, now)) < 0)
 			return error;
 	}
 	return 0;

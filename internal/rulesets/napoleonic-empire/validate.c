@@ -14,6 +14,7 @@ struct check {
 	json_t *diags;
 	const json_t *state, *rules;
 	const char *side, *phase;
+	const char *power;   /* the power ordering: the side's, or an Allied country's */
 	int extra;
 	/* per-file counts */
 	int discards, bop, extra_turns, retreat_answers;
@@ -32,14 +33,9 @@ struct check {
 #define R_REINF "Napoleonic Empire, Nationalist Movements"
 #define R_ORDERS "Napoleonic Empire, orders (README.md)"
 #define R_ONCE "Napoleonic Empire, Move Phase: an army may move only once per turn"
+#define R_DIVIDED "Napoleonic Empire, Game Designers Notes (the divided Allies)"
 
 /* "y" or "ies" for "arm%s", for counts that may exceed an int. */
-/* The verb agreeing with a side's name: "France holds", "Allies hold". */
-static const char *verb(const char *side, const char *singular, const char *plural)
-{
-	return strcmp(side, NE_ALLIES) == 0 ? plural : singular;
-}
-
 static const char *ies(json_int_t n)
 {
 	return n == 1 ? "y" : "ies";
@@ -228,9 +224,9 @@ static void check_play(struct check *c, int i, const json_t *o)
 			return;
 		}
 		if (country && json_object_get(json_object_get(json_object_get(att, "plays"), c->side), country)) {
-			est_rules_diag(c->diags, i, "country", R_ATTACK, "%s already plays a card in the battle in %s, and "
+			est_rules_diag(c->diags, i, "country", R_ATTACK, "%s %s a card in the battle in %s, and "
 			     "a side plays one battle card per battle (RULINGS.md R10); remove this order",
-			     c->side, country);
+			     c->side, ne_verb(c->side, "already plays", "already play"), country);
 			return;
 		}
 	}
@@ -249,6 +245,13 @@ static void check_move(struct check *c, int i, const json_t *o)
 	from = est_rules_str(o, "from");
 	to = est_rules_str(o, "to");
 	n = json_integer_value(json_object_get(o, "armies"));
+	if (ne_divided(c->state) && strcmp(c->side, NE_ALLIES) == 0 && !ne_commands(c->state, c->rules, c->power, from)) {
+		const char *by = ne_commander(c->state, c->rules, from);
+		est_rules_diag(c->diags, i, "from", R_DIVIDED, "the Allied armies in %s are moved by the player "
+		     "holding %s, not %s (RULINGS.md R37); leave this move to %s", from, by ? by : "no Allied power",
+		     c->power, by ? "that player" : "nobody: rules/rulings.json \"allied_command\" names no power for it");
+		return;
+	}
 	if (json_is_true(json_object_get(json_object_get(c->state, "no_move"), c->side))) {
 		est_rules_diag(c->diags, i, "type", R_CARDS, "%s may not move this turn (%s); remove the moves", c->side,
 		     strcmp(c->side, NE_FRANCE) == 0 ? "Josephine" : "Treaty of Tilsit");
@@ -272,13 +275,13 @@ static void check_move(struct check *c, int i, const json_t *o)
 		if (before > 0)
 			est_rules_diag(c->diags, i, "armies", R_ONCE, "%" JSON_INTEGER_FORMAT " arm%s on top of the %d "
 			     "already moved out of %s, but %s %s %d arm%s there at the start of the turn; "
-			     "move at most %d more", n, ies(n), before, from, c->side, verb(c->side, "has", "have"),
+			     "move at most %d more", n, ies(n), before, from, c->side, ne_verb(c->side, "has", "have"),
 			     start, ne_ies(start),
 			     start - before);
 		else
 			est_rules_diag(c->diags, i, "armies", R_ONCE, "the moves out of %s total %" JSON_INTEGER_FORMAT
 			     " arm%s, but %s %s %d arm%s there at the start of the turn; move at most %d",
-			     from, n, ies(n), c->side, verb(c->side, "has", "have"), start, ne_ies(start), start);
+			     from, n, ies(n), c->side, ne_verb(c->side, "has", "have"), start, ne_ies(start), start);
 		return;
 	}
 	json_object_set_new(c->moved, from, json_integer(before + (int)n));
@@ -299,9 +302,12 @@ static void check_rebels(struct check *c, int i, const json_t *o)
 		     "remove this order");
 		return;
 	}
-	if (!est_rules_in_list(json_object_get(list, "countries"), est_rules_str(o, "country")))
+	/* A refused item places nothing, so it does not count toward the once a turn. */
+	if (!est_rules_in_list(json_object_get(list, "countries"), est_rules_str(o, "country"))) {
 		est_rules_diag(c->diags, i, "country", R_REINF, "rebels rise only in Spain, Portugal, Prussia, Russia or "
 		     "Austria, not in %s; name one of them", est_rules_str(o, "country"));
+		return;
+	}
 	json_array_append_new(c->rebels, json_integer(i));
 }
 
@@ -399,6 +405,12 @@ static void check_item(struct check *c, int i, const json_t *o)
 		     "step takes: %s", type, c->phase, accepted(c->phase));
 		return;
 	}
+	if (strcmp(type, "move") != 0 && strcmp(c->side, c->power) != 0 && strcmp(c->power, NE_KEEPER) != 0) {
+		est_rules_diag(c->diags, i, "type", R_DIVIDED, "in the divided Allies the player holding England keeps "
+		     "the Allied hand and gives the side's %s orders, not %s (RULINGS.md R36); ask that player to "
+		     "send it, and send only moves", type, c->power);
+		return;
+	}
 	if (strcmp(type, "discard") == 0) {
 		if (known_fields(c, i, o, fields_discard) && card_ok(c, i, o))
 			c->discards++;
@@ -437,7 +449,7 @@ static void check_discards(struct check *c)
 		return;
 	est_rules_diag(c->diags, -1, "orders", R_DRAW, "%s %s %d card%s and may keep %d: the orders discard %d "
 	     "card%s but must discard exactly %d card%s; %s %d {\"type\": \"discard\", \"card\": "
-	     "...} item%s", c->side, verb(c->side, "holds", "hold"), hand, s_(hand), limit, c->discards, s_(c->discards), excess,
+	     "...} item%s", c->side, ne_verb(c->side, "holds", "hold"), hand, s_(hand), limit, c->discards, s_(c->discards), excess,
 	     s_(excess), off > 0 ? "add" : "remove", off > 0 ? off : -off, s_(off > 0 ? off : -off));
 }
 
@@ -456,7 +468,8 @@ static void check_rebel_count(struct check *c)
 
 static void check_totals(struct check *c)
 {
-	if (strcmp(c->phase, "turn") == 0)
+	/* The hand limit is the keeper's to meet in the divided Allies (RULINGS.md R36). */
+	if (strcmp(c->phase, "turn") == 0 && strcmp(c->power, ne_speaker(c->state, c->side)) == 0)
 		check_discards(c);
 	check_rebel_count(c);
 	if (strcmp(c->phase, "retreat") == 0 && c->retreat_answers == 0)
@@ -464,24 +477,24 @@ static void check_totals(struct check *c)
 		     "orders hold none; send {\"type\": \"retreat\", \"from\": ..., \"to\": ...}");
 }
 
+/* The powers pending() names; in a battle-cards step also a side not asked, which may add a card (R10). */
 static int awaited(const json_t *state, const char *power)
 {
-	const char *phase = est_rules_str(state, "phase");
+	json_t *powers = ne_awaited(state);
+	const char *side = ne_side_of(state, power);
+	int yes = est_rules_in_list(powers, power) ||
+		  (strcmp(est_rules_str(state, "phase"), "battle-cards") == 0 && side &&
+		   strcmp(power, ne_speaker(state, side)) == 0);
 
-	if (strcmp(phase, "turn") == 0)
-		return strcmp(power, est_rules_str(state, "active")) == 0;
-	if (strcmp(phase, "battle-cards") == 0)
-		return ne_side_index(power) >= 0;
-	if (strcmp(phase, "retreat") == 0)
-		return strcmp(power, est_rules_str(json_object_get(state, "retreat"), "side")) == 0;
-	return 0;
+	json_decref(powers);
+	return yes;
 }
 
-int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
+int ne_validate(json_t **diagnostics_out, const json_t *state_given, const json_t *rules,
 		const char *power, const json_t *orders)
 {
 	struct check c = {0};
-	json_t *o;
+	json_t *o, *state = NULL;
 	size_t i, n;
 	int error = 0;
 
@@ -498,12 +511,15 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
+	if ((error = ne_state_in(&state, state_given)) < 0)
+		goto out;
 	c.state = state;
 	c.rules = rules;
-	c.side = power;
+	c.power = power;
+	c.side = ne_side_of(state, power);
 	c.phase = est_rules_str(state, "phase") ? est_rules_str(state, "phase") : "";
 	c.extra = json_is_true(json_object_get(state, "extra"));
-	if (!power || !awaited(state, power)) {
+	if (!power || !c.side || !awaited(state, power)) {
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "the \"%s\" step does not await orders from %s; send "
 		     "orders only when your report asks for them", c.phase, power ? power : "(none)");
 	} else if (!json_is_array(orders)) {
@@ -522,6 +538,7 @@ int ne_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 				      est_rules_str(json_array_get(*diagnostics_out, 0), "message"));
 	}
 out:
+	json_decref(state);
 	json_decref(c.diags);
 	json_decref(c.used);
 	json_decref(c.moved);

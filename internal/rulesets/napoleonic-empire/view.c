@@ -26,7 +26,7 @@ static json_t *countries(const json_t *state, const json_t *rules)
 						      "allies", ne_armies(state, c, NE_ALLIES),
 						      "controller", ctl, "neutral", ctl == NULL,
 						      "contested", ne_contested(state, c),
-						      "reinforcements", ne_table_value(rules, c)));
+						      "reinforcements", ne_reinforcement_value(state, rules, ctl, c)));
 	}
 	return list;
 }
@@ -54,18 +54,30 @@ static void effect(json_t *list, const char *text)
 	json_array_append_new(list, json_pack("{s:s}", "text", text));
 }
 
+/* A hold on the side whose turn it is holds this turn; on the other side, its next. */
+static const char *held_when(const json_t *state, const char *side)
+{
+	return strcmp(est_rules_str(state, "active"), side) == 0 ? "this turn" : "in their next turn";
+}
+
 static json_t *effects(const json_t *state)
 {
 	json_t *list = json_array();
 	const json_t *nm = json_object_get(state, "no_move");
+	char text[128];
 
 	if (json_is_true(json_object_get(state, "continental_system")))
 		effect(list, "Continental System: France and England each give 2 fewer reinforcements "
 		       "for the rest of the game");
-	if (json_is_true(json_object_get(nm, NE_FRANCE)))
-		effect(list, "Josephine: the French may not move in their next turn");
-	if (json_is_true(json_object_get(nm, NE_ALLIES)))
-		effect(list, "Treaty of Tilsit: the Allies may not move in their next turn");
+	if (json_is_true(json_object_get(nm, NE_FRANCE))) {
+		snprintf(text, sizeof(text), "Josephine: the French may not move %s", held_when(state, NE_FRANCE));
+		effect(list, text);
+	}
+	if (json_is_true(json_object_get(nm, NE_ALLIES))) {
+		snprintf(text, sizeof(text), "Treaty of Tilsit: the Allies may not move %s",
+			 held_when(state, NE_ALLIES));
+		effect(list, text);
+	}
 	if (json_is_true(json_object_get(json_object_get(state, "attack"), "extra_turn")))
 		effect(list, "An extra turn follows this one");
 	if (json_is_true(json_object_get(state, "extra")))
@@ -391,15 +403,58 @@ static json_t *map_view(const json_t *state, const json_t *rules)
 			 "countries", list, "borders", borders, "sea", sea);
 }
 
-int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *power)
+/* "England, Spain, Portugal": the countries whose Allied armies `power`'s player moves (R37). */
+static json_t *command_text(const json_t *state, const json_t *rules, const char *power)
 {
-	const json_t *att = json_object_get(state, "attack"), *r = json_object_get(state, "retreat");
-	int own = ne_side_index(power) >= 0;
-	json_t *v;
+	char text[512] = "";
+	size_t used = 0, i;
 
+	for (i = 0; i < ne_country_count(rules) && used < sizeof(text); i++)
+		if (ne_commands(state, rules, power, ne_country_name(rules, i)))
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", used ? ", " : "",
+						 ne_country_name(rules, i));
+	return json_string(used ? text : "none");
+}
+
+/*
+ * What a power sees of its own: its side's hand and standing orders when it
+ * speaks for the side; an Allied country of the divided Allies other than
+ * the keeper sees where it commands and who keeps the hand (R36, R37).
+ */
+static int own_parts(json_t *v, const json_t *state, const json_t *rules, const char *power,
+		     const char *side)
+{
+	if (json_object_set_new(v, "power", json_string(power)) < 0)
+		return -1;
+	if (ne_divided(state) && strcmp(side, NE_ALLIES) == 0 &&
+	    json_object_set_new(v, "command_text", command_text(state, rules, power)) < 0)
+		return -1;
+	if (strcmp(power, ne_speaker(state, side)) != 0)
+		return json_object_set_new(v, "hand_kept_by", json_string(NE_KEEPER));
+	/* A player's copy of a sealed game holds only a commitment to the hand. */
+	if (json_object_set_new(v, "hand_sealed", json_boolean(json_is_object(ne_hand(state, side)))) < 0 ||
+	    json_object_set_new(v, "hand", hand(state, rules, side)) < 0 ||
+	    json_object_set_new(v, "standing", standing(state, rules, side)) < 0)
+		return -1;
+	return 0;
+}
+
+int ne_view(json_t **out, const json_t *state_given, const json_t *rules, const char *power)
+{
+	json_t *state = NULL, *v;
+	const json_t *att, *r;
+	const char *side;
+	int deck, discard;
+
+	if (ne_state_in(&state, state_given) < 0)
+		return est_error_code();
+	att = json_object_get(state, "attack");
+	r = json_object_get(state, "retreat");
+	/* A power not in this game (the other form of the Allies) gets the public view. */
+	side = ne_side_of(state, power);
 	/* R27: how many cards a pile holds is public in a sealed game, which cards are not. */
-	int deck = est_rules_pile_count(json_object_get(state, "deck"));
-	int discard = est_rules_pile_count(json_object_get(state, "discard"));
+	deck = est_rules_pile_count(json_object_get(state, "deck"));
+	discard = est_rules_pile_count(json_object_get(state, "discard"));
 
 	v = json_pack("{s:I, s:s, s:b, s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:O, s:o, s:O, s:O, s:b, s:o}",
 		      "turn", json_integer_value(json_object_get(state, "turn")),
@@ -415,18 +470,13 @@ int ne_view(json_t **out, const json_t *state, const json_t *rules, const char *
 		      "winner", json_object_get(state, "winner") ? json_object_get(state, "winner") : json_null(),
 		      "win_reason", json_object_get(state, "win_reason") ? json_object_get(state, "win_reason") : json_null(),
 		      "over", est_rules_str(state, "winner") != NULL, "provenance", provenance(rules));
-	if (!v || json_object_set_new(v, "map", map_view(state, rules)) < 0) {
+	if (!v || json_object_set_new(v, "map", map_view(state, rules)) < 0 ||
+	    (side && own_parts(v, state, rules, power, side) < 0)) {
 		json_decref(v);
+		json_decref(state);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
-	/* A player's copy of a sealed game holds only a commitment to the hand. */
-	if (own && (json_object_set_new(v, "power", json_string(power)) < 0 ||
-		    json_object_set_new(v, "hand_sealed", json_boolean(json_is_object(ne_hand(state, power)))) < 0 ||
-		    json_object_set_new(v, "hand", hand(state, rules, power)) < 0 ||
-		    json_object_set_new(v, "standing", standing(state, rules, power)) < 0)) {
-		json_decref(v);
-		return est_error_set(EST_ENOMEM, "out of memory");
-	}
+	json_decref(state);
 	*out = v;
 	return 0;
 }
