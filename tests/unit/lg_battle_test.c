@@ -14,6 +14,7 @@
  * Austria's are Bohemia, Lower Austria, Styria and Tyrol.
  */
 #include "lg_helpers.h"
+#include "util/util.h"
 
 
 #define MOVE "{'France': [{'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]}"
@@ -823,6 +824,80 @@ static void test_standing_retreat_must_be_open(void **unused)
 	json_decref(s);
 }
 
+/* The board with other corps: France's "fr" (I Corps 3, II Corps 1), Austria's "au" as given. */
+static json_t *board_with(const char *austria_corps)
+{
+	json_t *s = lgt_setup(rules);
+	char *au = est_strdup_printf("{'id': 'au', 'nation': 'Austria', 'commander': 'mack', 'location': "
+				     "'Upper Austria', 'movement': 3, 'artillery': 1, 'corps': %s}", austria_corps);
+
+	lgt_clear_armies(s);
+	lgt_put_army(s, "{'id': 'fr', 'nation': 'France', 'commander': 'ney', 'location': 'Bavaria', "
+		     "'movement': 3, 'artillery': 2, 'corps': [{'name': 'I Corps', 'divisions': 3}, "
+		     "{'name': 'II Corps', 'divisions': 1}]}");
+	lgt_put_army(s, au);
+	free(au);
+	return s;
+}
+
+/*
+ * 5.612 step 3, "Players count how many Corps they have in the battle",
+ * is the count attack resolution weighs (RULINGS.md L10), even when a
+ * bombardment has taken a corps since. Austria counts 3 corps to France's
+ * 2; France's bombardment at step 5 (10, 1: one hit) takes Werneck 1 and
+ * Riesch 1, the last of Riesch, so Austria stands at 2 corps when it
+ * attacks at step 6; it still adds the corps superiority DRM: France
+ * 3 + 2 = 5, Austria 3 + 1 corps = 4.
+ */
+static void test_5612_step3_corps_count_survives_a_bombardment(void **unused)
+{
+	static const int bombard[] = {10, 1}, attack[] = {3, 3};
+	json_t *s = at_step5(board_with("[{'name': 'Werneck', 'divisions': 3}, {'name': 'Riesch', 'divisions': 1}, "
+					"{'name': 'Kienmayer', 'divisions': 1}]"));
+	json_t *n, *m, *ev;
+	const json_t *att;
+
+	(void)unused;
+	n = lgt_step(s, rules, OPTION("France", "bombard"), bombard, 2, NULL, NULL);
+	assert_int_equal(lg_corps_count(lg_army(n, "au")), 2);
+	lgt_assert_pending(n, rules, "sequential", "battle-step-6", "Austria");
+	m = lgt_step(n, rules, OPTION("Austria", "attack"), attack, 2, &ev, NULL);
+	att = json_object_get(lgt_event(ev, "attack"), "attack");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "defender"), "corps")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "defender"), "total")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "attacker"), "corps")), 0);
+	json_decref(ev);
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * L12 (placeholder for 5.628): the winner scores 2 VPs "if the loser lost
+ * 3 or more divisions". France attacks at once (5.513: 4 + 2 = 6 against
+ * 3) and wins by 6 + 2 + 1 corps = 9 to 1: a loss of 8, capped at 4; but
+ * Austria's army holds 2 divisions, loses those and is eliminated. The
+ * report says 2, and France scores 1 VP, not the heavy-loss bonus. The
+ * garrison of Upper Austria is then besieged at no cost (L17): 6, it falls.
+ */
+static void test_l12_vp_count_divisions_actually_lost(void **unused)
+{
+	static const int faces[] = {4, 3, 3, 4, 6, 1, 6};
+	json_t *s = board_with("[{'name': 'Werneck', 'divisions': 2}]"), *n, *ev;
+
+	(void)unused;
+	n = lgt_step(s, rules, MOVE, faces, 7, &ev, NULL);
+	assert_null(lg_army(n, "au"));
+	assert_int_equal(lgt_event_int(ev, "losses", "divisions"), 2);
+	assert_non_null(strstr(lgt_text(ev, "losses"), "Austria loses 2 divisions to the attack: Werneck 2"));
+	assert_int_equal(lgt_event_int(ev, "vp", "vp"), 1);
+	assert_int_equal(lgt_vp(n, "France"), 1);
+	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -848,6 +923,8 @@ int main(void)
 		cmocka_unit_test(test_5616_auxiliary_skirmishers_and_grand_battery),
 		cmocka_unit_test(test_5612_moving_players_turn_continues),
 		cmocka_unit_test(test_standing_retreat_must_be_open),
+		cmocka_unit_test(test_5612_step3_corps_count_survives_a_bombardment),
+		cmocka_unit_test(test_l12_vp_count_divisions_actually_lost),
 	};
 
 	return cmocka_run_group_tests(tests, lgt_group_setup, lgt_group_teardown);

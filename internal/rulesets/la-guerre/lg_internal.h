@@ -70,9 +70,11 @@ char *lg_losses_text(const json_t *lost);
 /*
  * `army` loses `n` divisions (lg_lose_divisions) "to `why`", told by corps
  * in the events; an army left with none is eliminated (lg_remove_army).
+ * *lost_out (may be NULL) gets the divisions actually lost: fewer than `n`
+ * when the army had fewer.
  */
-int lg_lose(json_t *state, json_t *events, const json_t *rules, json_t *army, int n, int spread,
-	    const char *why);
+int lg_lose(int *lost_out, json_t *state, json_t *events, const json_t *rules, json_t *army, int n,
+	    int spread, const char *why);
 /* Remove an army with no divisions left; says so in the events. */
 int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *army,
 		   const char *why);

@@ -91,7 +91,7 @@ static int retreat_through_enemy(json_t *state, json_t *events, const json_t *ru
 			 lg_commander_name(rules, army), from_copy, crossed, crossed == 1 ? "" : "s",
 			 est_rules_str(army, "location"));
 	if (error == 0)
-		error = lg_lose(state, events, rules, army, crossed *
+		error = lg_lose(NULL, state, events, rules, army, crossed *
 				est_rules_int(lg_table(rules, "retreat_through_enemy"), "divisions_per_province", 1), 0,
 				"the retreat through enemy provinces (5.6291)");
 	json_decref(way);
@@ -120,7 +120,7 @@ static int pursue(json_t *state, json_t *events, const json_t *rules, est_dice *
 			      est_rules_str(pursuer, "nation"), roll, rating, total, est_rules_str(army, "nation"), lost,
 			      lost == 1 ? "" : "s")) < 0)
 		return error;
-	return lg_lose(state, events, rules, army, lost, 0, "pursuit (5.629)");
+	return lg_lose(NULL, state, events, rules, army, lost, 0, "pursuit (5.629)");
 }
 
 int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
