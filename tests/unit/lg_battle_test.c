@@ -391,20 +391,26 @@ static void test_5612_step5_attack_then_retreat_decision(void **unused)
 /*
  * 5.612 step 5 Retreat by the moving player: the battle had begun (an
  * Auxiliary Option at step 4), so Austria's side scores the retreat VP;
- * France goes back to Bavaria, unpursued (5.612 NOTE); Austria keeps
+ * France goes back to Bavaria "risking casualties from pursuit" (5.616
+ * The Retreat Option; RULINGS.md L13: the 5.612 NOTE spares only a retreat
+ * before combat): Austria 5 + 0 = 5, one division (I Corps). Austria keeps
  * Upper Austria and its garrison.
  */
 static void test_5612_step5_retreat_by_mover(void **unused)
 {
-	json_t *s = at_step5(board()), *n, *ev;
+	static const int pursuit[] = {5};
+	json_t *s = at_step5(board()), *n, *ev, *log;
 
 	(void)unused;
-	n = lgt_step(s, rules, OPTION("France", "retreat"), NULL, 0, &ev, NULL);
+	n = lgt_step(s, rules, OPTION("France", "retreat"), pursuit, 1, &ev, &log);
 	assert_string_equal(lgt_location(n, "fr"), "Bavaria");
-	assert_int_equal(lg_divisions(lg_army(n, "fr")), 5);
+	assert_string_equal(lgt_purpose(log, 0), "Upper Austria 5.629: Austria pursuit");
+	assert_int_equal(lgt_event_int(ev, "pursuit", "divisions"), 1);
+	assert_int_equal(lgt_corps(n, "fr", "I Corps"), 2);
+	assert_int_equal(lg_divisions(lg_army(n, "fr")), 4);
 	assert_int_equal(lgt_vp(n, "Coalition"), 1);
 	assert_int_equal(lgt_vp(n, "France"), 0);
-	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	json_decref(log);
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
 	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
@@ -490,10 +496,11 @@ static void test_5616_two_hits_four_divisions_from_different_corps(void **unused
  * the victory and placing the new garrison)." Upper Austria holds 2
  * garrison divisions and 1 ghost; Austria retreats at step 6 to Styria
  * with a "Garrison of Upper Austria" of 2; France scores 1 VP and places a
- * ghost garrison; no pursuit (5.612 NOTE).
+ * ghost garrison; France pursues (5.616; RULINGS.md L13): 1 + 2 = 3, no loss.
  */
 static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 {
+	static const int pursuit[] = {1};
 	json_t *s = board(), *n, *ev;
 
 	(void)unused;
@@ -501,7 +508,7 @@ static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 	s = at_step6(s);
 	lgt_assert_pending(s, rules, "sequential", "battle-step-6", "Austria");
 	n = lgt_step(s, rules, "{'Austria': [{'type': 'option', 'option': 'retreat', 'to': 'Styria'}]}",
-		     NULL, 0, &ev, NULL);
+		     pursuit, 1, &ev, NULL);
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_int_equal(lgt_corps(n, "au", "Garrison of Upper Austria"), 2);
 	assert_int_equal(lg_divisions(lg_army(n, "au")), 9);
@@ -510,7 +517,7 @@ static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
 	assert_int_equal(lgt_vp(n, "France"), 1);
 	assert_int_equal(lgt_vp(n, "Coalition"), 0);
-	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 1);
 	assert_int_equal(rules_event_count(ev, "siege"), 0);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(ev);
@@ -641,11 +648,11 @@ static void test_56291_no_way_eliminated(void **unused)
  * France's standing Bombard: 10 and 3, one hit (Werneck, Riesch); step 6
  * Austria's standing Retreat to Styria: the battle has begun, so France
  * scores 1 VP, takes Upper Austria and Austria takes its garrison along,
- * unpursued.
+ * pursued (5.616; RULINGS.md L13): France 1 + 2 = 3, no loss.
  */
 static void test_standing_orders_resolve_the_whole_battle(void **unused)
 {
-	static const int faces[] = {1, 5, 3, 4, 2, 10, 3};
+	static const int faces[] = {1, 5, 3, 4, 2, 10, 3, 1};
 	json_t *s = board(), *n, *ev, *log;
 
 	(void)unused;
@@ -653,7 +660,7 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 					     "{'at': 'Upper Austria', 'step': 6, 'option': 'retreat', 'to': 'Styria'}]}"));
 	n = lgt_step(s, rules, "{'France': [{'type': 'standing', 'at': 'Upper Austria', 'step': 5, "
 		     "'option': 'bombard'}, {'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]}",
-		     faces, 7, &ev, &log);
+		     faces, 8, &ev, &log);
 	assert_string_equal(lgt_purpose(log, 4), "Upper Austria 5.616: Austria auxiliary option");
 	assert_string_equal(lgt_purpose(log, 5), "Upper Austria 5.616: France bombardment, artillery unit 1");
 	assert_string_equal(lgt_purpose(log, 6), "Upper Austria 5.616: France bombardment, artillery unit 2");
@@ -665,7 +672,8 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
 	assert_int_equal(lgt_vp(n, "France"), 1);
-	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	assert_string_equal(lgt_purpose(log, 7), "Upper Austria 5.629: France pursuit");
+	assert_int_equal(lgt_event_int(ev, "pursuit", "divisions"), 0);
 	assert_null(json_object_get(n, "battle"));
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(log);

@@ -142,7 +142,11 @@ static int defender_gives_up(json_t *state, json_t *events, const json_t *rules,
 			ghosts ? " (its ghost divisions are lost)" : "", est_rules_str(attacker, "nation"), province);
 }
 
-/* 5.616 The Retreat Option, chosen at step 4, 5 or 6: never pursued (5.612 NOTE). */
+/*
+ * 5.616 The Retreat Option, chosen at step 4, 5 or 6: "risking casualties
+ * from pursuit" once the battle has begun; a retreat before combat is not
+ * pursued (5.612 NOTE, 5.513 NOTE; RULINGS.md L13).
+ */
 static int retreat_option(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 			  const char *role, const char *to)
 {
@@ -160,7 +164,7 @@ static int retreat_option(json_t *state, json_t *events, const json_t *rules, es
 		return error;
 	if (defender && begun && (error = defender_gives_up(state, events, rules, army, enemy, province)) < 0)
 		return error;
-	if ((error = lg_retreat(state, events, rules, dice, army, to, NULL)) < 0 ||
+	if ((error = lg_retreat(state, events, rules, dice, army, to, begun ? enemy : NULL)) < 0 ||
 	    (error = end_battle(state)) < 0)
 		return error;
 	/* 5.513 NOTE: an early retreat leaves the garrison, which the mover must besiege once. */

@@ -144,7 +144,7 @@ int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:s}", "army", id, "from", from, "to", to),
 				      "retreat", "%s's army (%s) retreats from %s to %s%s", est_rules_str(army, "nation"),
 				      lg_commander_name(rules, army), from, to,
-				      pursuer ? "" : ", without pursuit (5.612 NOTE)")) < 0)
+				      pursuer ? "" : ", before combat and so without pursuit (5.612 NOTE)")) < 0)
 			return error;
 	}
 	/* The army may be gone (5.6291); only a surviving army is pursued. */

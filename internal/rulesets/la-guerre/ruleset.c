@@ -128,7 +128,7 @@ static json_t *battle_choices(const json_t *state, const json_t *rules, const ch
 	const json_t *army = role ? lg_army(state, est_rules_str(json_object_get(battle, role), "army")) : NULL;
 	const char *const *opt = lg_battle_options(state);
 	json_t *c = json_array(), *to = army ? lg_retreat_options(state, rules, army) : json_array(), *v;
-	int error = c && to ? 0 : EST_ENOMEM;
+	int error = c && to ? 0 : EST_ENOMEM, begun = json_is_true(json_object_get(battle, "begun"));
 	size_t i;
 
 	for (; !error && *opt; opt++) {
@@ -141,8 +141,8 @@ static json_t *battle_choices(const json_t *state, const json_t *rules, const ch
 					est_rules_choice(c, json_pack("{s:s, s:O}", "type", "retreat", "to", v),
 							 "retreat to %s; pursuit follows (5.629)", json_string_value(v)) :
 					est_rules_choice(c, json_pack("{s:s, s:s, s:O}", "type", "option", "option",
-								      "retreat", "to", v),
-							 "retreat to %s", json_string_value(v));
+								      "retreat", "to", v), "retreat to %s%s", json_string_value(v),
+							 begun ? "; pursuit follows, the battle has begun (5.616)" : "");
 	}
 	/* No province open: the loser retreats through enemy provinces (5.6291), to no choice. */
 	if (!error && strcmp(kind, "retreat") == 0 && json_array_size(to) == 0)
