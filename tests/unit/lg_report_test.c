@@ -474,6 +474,7 @@ static void test_embargo_raised(void **unused)
 
 	(void)unused;
 	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1807}"));
+	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia", J("{'status': 'alliance'}"));
 	json_object_set_new(lg_province(s, "Holland"), "controller", json_string("France"));
 	v = view(s, NULL);
 	e = json_object_get(v, "embargo");
