@@ -146,25 +146,13 @@ void est_intake_diagnostic_text(char *buf, size_t len, const json_t *d)
 			 json_string_value(json_object_get(d, "rule")));
 }
 
-/* Diagnostics name items of the power's share of the file: point them at the file's own index. */
-static void point_at_file(json_t *diagnostics, const json_t *index)
-{
-	json_t *d;
-	size_t i;
-
-	json_array_foreach(diagnostics, i, d) {
-		json_int_t k = json_integer_value(json_object_get(d, "index"));
-		if (k >= 0 && (size_t)k < json_array_size(index))
-			json_object_set(d, "index", json_array_get(index, (size_t)k));
-	}
-}
-
 static int validate(json_t **diagnostics_out, est_game *game, const est_order *order,
 		    const json_t *powers, const char *filename)
 {
-	size_t i;
-	json_t *power;
-	int error = 0;
+	json_t *diagnostics = NULL;
+	size_t n;
+	char first[1024];
+	int error;
 
 	/* A player's copy of a sealed game lacks the hand the rules check against. */
 	if (est_game_is_sealed(game) && !game->sealed_store) {
@@ -172,39 +160,23 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 			      "hidden parts (your hand) are made when the GM records the file", filename);
 		return 0;
 	}
-	json_array_foreach(powers, i, power) {
-		json_t *diagnostics = NULL, *mine = NULL, *index = NULL;
-		if ((error = est_turn_orders_for(&mine, &index, order->orders, json_string_value(power),
-						   powers)) < 0) {
-			est_error_prefix("%s", filename);
-			return error;
-		}
-		error = est_turn_validate(&diagnostics, game->ruleset, game->rules, game->state,
-					  json_string_value(power), mine);
-		point_at_file(diagnostics, index);
-		json_decref(mine);
-		json_decref(index);
-		if (error < 0) {
-			size_t n = json_array_size(diagnostics);
-			char first[1024];
-
-			if (n > 0) {
-				est_intake_diagnostic_text(first, sizeof(first), json_array_get(diagnostics, 0));
-				if (n == 1)
-					est_error_set(EST_EINVAL, "%s: %s", filename, first);
-				else
-					est_error_set(EST_EINVAL, "%s: %zu problems with the orders; the first: %s",
-						      filename, n, first);
-			} else {
-				est_error_prefix("%s", filename);
-			}
-			if (diagnostics_out)
-				*diagnostics_out = diagnostics;
-			else
-				json_decref(diagnostics);
-			return error;
-		}
+	error = est_turn_validate_powers(&diagnostics, game->ruleset, game->rules, game->state,
+					 order->orders, powers);
+	if (error >= 0)
+		return error;
+	if ((n = json_array_size(diagnostics)) == 0) {
+		est_error_prefix("%s", filename);
+		return error;
 	}
+	est_intake_diagnostic_text(first, sizeof(first), json_array_get(diagnostics, 0));
+	if (n == 1)
+		est_error_set(EST_EINVAL, "%s: %s", filename, first);
+	else
+		est_error_set(EST_EINVAL, "%s: %zu problems with the orders; the first: %s", filename, n, first);
+	if (diagnostics_out)
+		*diagnostics_out = diagnostics;
+	else
+		json_decref(diagnostics);
 	return error;
 }
 

@@ -63,3 +63,70 @@ nomem:
 	json_decref(index);
 	return est_error_set(EST_ENOMEM, "out of memory");
 }
+
+/* Diagnostics name items of the power's share of the file: point them at the file's own index. */
+static void point_at_file(json_t *diagnostics, const json_t *index)
+{
+	json_t *d;
+	size_t i;
+
+	json_array_foreach(diagnostics, i, d) {
+		json_int_t k = json_integer_value(json_object_get(d, "index"));
+		if (k >= 0 && (size_t)k < json_array_size(index))
+			json_object_set(d, "index", json_array_get(index, (size_t)k));
+	}
+}
+
+/* Add the diagnostics of one power's share to `all`, each once (an item without "power" is read twice). */
+static int gather(json_t *all, const json_t *diagnostics)
+{
+	const json_t *d, *seen;
+	size_t i, j;
+
+	json_array_foreach(diagnostics, i, d) {
+		int dup = 0;
+		json_array_foreach(all, j, seen)
+			dup |= json_equal(seen, d);
+		if (!dup && json_array_append(all, (json_t *)d) < 0)
+			return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int est_turn_validate_powers(json_t **diagnostics_out, const est_ruleset *rs, const json_t *rules,
+			     const json_t *wrapped, const json_t *orders, const json_t *held)
+{
+	json_t *all = json_array(), *power;
+	size_t i;
+	int error = 0;
+
+	*diagnostics_out = NULL;
+	if (!all)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	/* Every power's share is checked: a player holding two learns of both powers' mistakes at once. */
+	json_array_foreach(held, i, power) {
+		json_t *diagnostics = NULL, *mine = NULL, *index = NULL;
+		if ((error = est_turn_orders_for(&mine, &index, orders, json_string_value(power), held)) < 0)
+			goto out;
+		error = est_turn_validate(&diagnostics, rs, rules, wrapped, json_string_value(power), mine);
+		point_at_file(diagnostics, index);
+		json_decref(mine);
+		json_decref(index);
+		/* A failure without diagnostics (no memory, a broken state) is no refusal of the orders. */
+		if (error < 0 && json_array_size(diagnostics) == 0) {
+			json_decref(diagnostics);
+			goto out;
+		}
+		error = gather(all, diagnostics);
+		json_decref(diagnostics);
+		if (error < 0)
+			goto out;
+	}
+	if (json_array_size(all) > 0) {
+		*diagnostics_out = all;
+		return EST_EINVAL;
+	}
+out:
+	json_decref(all);
+	return error;
+}

@@ -127,6 +127,15 @@ int est_turn_sealed_round(const json_t *game_json, const json_t *pending);
  */
 int est_turn_orders_for(json_t **out, json_t **index_out, const json_t *orders, const char *power,
 			  const json_t *held);
+/*
+ * est_turn_validate for each power of `held` (those the step awaits from
+ * the player) on its share of `orders` (est_turn_orders_for). EST_EINVAL
+ * with *diagnostics_out a new array of every power's diagnostics, each
+ * once, their "index" that of the item in `orders`; otherwise *diagnostics_out
+ * is NULL. Errors: those of est_turn_orders_for, the ruleset's.
+ */
+int est_turn_validate_powers(json_t **diagnostics_out, const est_ruleset *rs, const json_t *rules,
+			     const json_t *wrapped, const json_t *orders, const json_t *held);
 
 /*
  * Sealed orders (sealed_orders.c). est_sealed_orders_step: *out 1 when the

@@ -149,7 +149,14 @@ f=$(signed g2 austria 3 '[{"type":"standing","at":"Bavaria","step":4,"option":"b
 expect_exit 65 "$ESTAFETTE" check g2 "$f"
 grep -q 'orders\[3\].army: army "army-of-italy" is Austria.s, not Russia.s' "$WORK/last.err" ||
 	fail "a Russian item for an Austrian army, index in the file: $(cat "$WORK/last.err")"
-f=$(signed g2 austria 4 '[{"type":"standing","at":"Bavaria","step":4,"option":"bombard","power":"Austria"},
+# Mistakes for two powers in one file: both are reported, not only the first power's.
+f=$(signed g2 austria 4 '[{"type":"move","army":"armee-d-allemagne","path":["Saxony"],"power":"Austria"},
+ {"type":"move","army":"army-of-podolia","path":["Moravia","Bohemia","Bavaria","Wurttemberg"],"power":"Russia"}]')
+expect_exit 65 "$ESTAFETTE" check g2 "$f"
+grep -q '2 problems with the orders' "$WORK/last.err" && grep -q 'orders\[0\].path: Saxony is neutral' "$WORK/last.err" &&
+	grep -q 'orders\[1\].path: the path costs 4 Movement Points' "$WORK/last.err" ||
+	fail "two powers' mistakes: $(cat "$WORK/last.err")"
+f=$(signed g2 austria 5 '[{"type":"standing","at":"Bavaria","step":4,"option":"bombard","power":"Austria"},
  {"type":"move","army":"army-of-podolia","path":["Moravia"],"power":"Russia"},
  {"type":"move","army":"expedition","path":["Hanover"],"power":"Britain"}]')
 expect_exit 0 "$ESTAFETTE" submit g2 "$f"

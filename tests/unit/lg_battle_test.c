@@ -14,6 +14,7 @@
  * Austria's are Bohemia, Lower Austria, Styria and Tyrol.
  */
 #include "lg_helpers.h"
+#include "util/util.h"
 
 
 #define MOVE "{'France': [{'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]}"
@@ -390,20 +391,26 @@ static void test_5612_step5_attack_then_retreat_decision(void **unused)
 /*
  * 5.612 step 5 Retreat by the moving player: the battle had begun (an
  * Auxiliary Option at step 4), so Austria's side scores the retreat VP;
- * France goes back to Bavaria, unpursued (5.612 NOTE); Austria keeps
+ * France goes back to Bavaria "risking casualties from pursuit" (5.616
+ * The Retreat Option; RULINGS.md L13: the 5.612 NOTE spares only a retreat
+ * before combat): Austria 5 + 0 = 5, one division (I Corps). Austria keeps
  * Upper Austria and its garrison.
  */
 static void test_5612_step5_retreat_by_mover(void **unused)
 {
-	json_t *s = at_step5(board()), *n, *ev;
+	static const int pursuit[] = {5};
+	json_t *s = at_step5(board()), *n, *ev, *log;
 
 	(void)unused;
-	n = lgt_step(s, rules, OPTION("France", "retreat"), NULL, 0, &ev, NULL);
+	n = lgt_step(s, rules, OPTION("France", "retreat"), pursuit, 1, &ev, &log);
 	assert_string_equal(lgt_location(n, "fr"), "Bavaria");
-	assert_int_equal(lg_divisions(lg_army(n, "fr")), 5);
+	assert_string_equal(lgt_purpose(log, 0), "Upper Austria 5.629: Austria pursuit");
+	assert_int_equal(lgt_event_int(ev, "pursuit", "divisions"), 1);
+	assert_int_equal(lgt_corps(n, "fr", "I Corps"), 2);
+	assert_int_equal(lg_divisions(lg_army(n, "fr")), 4);
 	assert_int_equal(lgt_vp(n, "Coalition"), 1);
 	assert_int_equal(lgt_vp(n, "France"), 0);
-	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	json_decref(log);
 	assert_string_equal(lg_controller(n, "Upper Austria"), "Austria");
 	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "garrison", 0), 1);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
@@ -489,10 +496,11 @@ static void test_5616_two_hits_four_divisions_from_different_corps(void **unused
  * the victory and placing the new garrison)." Upper Austria holds 2
  * garrison divisions and 1 ghost; Austria retreats at step 6 to Styria
  * with a "Garrison of Upper Austria" of 2; France scores 1 VP and places a
- * ghost garrison; no pursuit (5.612 NOTE).
+ * ghost garrison; France pursues (5.616; RULINGS.md L13): 1 + 2 = 3, no loss.
  */
 static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 {
+	static const int pursuit[] = {1};
 	json_t *s = board(), *n, *ev;
 
 	(void)unused;
@@ -500,7 +508,7 @@ static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 	s = at_step6(s);
 	lgt_assert_pending(s, rules, "sequential", "battle-step-6", "Austria");
 	n = lgt_step(s, rules, "{'Austria': [{'type': 'option', 'option': 'retreat', 'to': 'Styria'}]}",
-		     NULL, 0, &ev, NULL);
+		     pursuit, 1, &ev, NULL);
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_int_equal(lgt_corps(n, "au", "Garrison of Upper Austria"), 2);
 	assert_int_equal(lg_divisions(lg_army(n, "au")), 9);
@@ -509,7 +517,7 @@ static void test_5616_step6_retreat_takes_garrison_not_ghosts(void **unused)
 	assert_int_equal(est_rules_int(lg_province(n, "Upper Austria"), "ghost", -1), 1);
 	assert_int_equal(lgt_vp(n, "France"), 1);
 	assert_int_equal(lgt_vp(n, "Coalition"), 0);
-	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	assert_int_equal(rules_event_count(ev, "pursuit"), 1);
 	assert_int_equal(rules_event_count(ev, "siege"), 0);
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(ev);
@@ -640,11 +648,11 @@ static void test_56291_no_way_eliminated(void **unused)
  * France's standing Bombard: 10 and 3, one hit (Werneck, Riesch); step 6
  * Austria's standing Retreat to Styria: the battle has begun, so France
  * scores 1 VP, takes Upper Austria and Austria takes its garrison along,
- * unpursued.
+ * pursued (5.616; RULINGS.md L13): France 1 + 2 = 3, no loss.
  */
 static void test_standing_orders_resolve_the_whole_battle(void **unused)
 {
-	static const int faces[] = {1, 5, 3, 4, 2, 10, 3};
+	static const int faces[] = {1, 5, 3, 4, 2, 10, 3, 1};
 	json_t *s = board(), *n, *ev, *log;
 
 	(void)unused;
@@ -652,7 +660,7 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 					     "{'at': 'Upper Austria', 'step': 6, 'option': 'retreat', 'to': 'Styria'}]}"));
 	n = lgt_step(s, rules, "{'France': [{'type': 'standing', 'at': 'Upper Austria', 'step': 5, "
 		     "'option': 'bombard'}, {'type': 'move', 'army': 'fr', 'path': ['Upper Austria']}]}",
-		     faces, 7, &ev, &log);
+		     faces, 8, &ev, &log);
 	assert_string_equal(lgt_purpose(log, 4), "Upper Austria 5.616: Austria auxiliary option");
 	assert_string_equal(lgt_purpose(log, 5), "Upper Austria 5.616: France bombardment, artillery unit 1");
 	assert_string_equal(lgt_purpose(log, 6), "Upper Austria 5.616: France bombardment, artillery unit 2");
@@ -664,7 +672,8 @@ static void test_standing_orders_resolve_the_whole_battle(void **unused)
 	assert_string_equal(lgt_location(n, "au"), "Styria");
 	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
 	assert_int_equal(lgt_vp(n, "France"), 1);
-	assert_int_equal(rules_event_count(ev, "pursuit"), 0);
+	assert_string_equal(lgt_purpose(log, 7), "Upper Austria 5.629: France pursuit");
+	assert_int_equal(lgt_event_int(ev, "pursuit", "divisions"), 0);
 	assert_null(json_object_get(n, "battle"));
 	lgt_assert_pending(n, rules, "simultaneous", "turn", NULL);
 	json_decref(log);
@@ -823,6 +832,80 @@ static void test_standing_retreat_must_be_open(void **unused)
 	json_decref(s);
 }
 
+/* The board with other corps: France's "fr" (I Corps 3, II Corps 1), Austria's "au" as given. */
+static json_t *board_with(const char *austria_corps)
+{
+	json_t *s = lgt_setup(rules);
+	char *au = est_strdup_printf("{'id': 'au', 'nation': 'Austria', 'commander': 'mack', 'location': "
+				     "'Upper Austria', 'movement': 3, 'artillery': 1, 'corps': %s}", austria_corps);
+
+	lgt_clear_armies(s);
+	lgt_put_army(s, "{'id': 'fr', 'nation': 'France', 'commander': 'ney', 'location': 'Bavaria', "
+		     "'movement': 3, 'artillery': 2, 'corps': [{'name': 'I Corps', 'divisions': 3}, "
+		     "{'name': 'II Corps', 'divisions': 1}]}");
+	lgt_put_army(s, au);
+	free(au);
+	return s;
+}
+
+/*
+ * 5.612 step 3, "Players count how many Corps they have in the battle",
+ * is the count attack resolution weighs (RULINGS.md L10), even when a
+ * bombardment has taken a corps since. Austria counts 3 corps to France's
+ * 2; France's bombardment at step 5 (10, 1: one hit) takes Werneck 1 and
+ * Riesch 1, the last of Riesch, so Austria stands at 2 corps when it
+ * attacks at step 6; it still adds the corps superiority DRM: France
+ * 3 + 2 = 5, Austria 3 + 1 corps = 4.
+ */
+static void test_5612_step3_corps_count_survives_a_bombardment(void **unused)
+{
+	static const int bombard[] = {10, 1}, attack[] = {3, 3};
+	json_t *s = at_step5(board_with("[{'name': 'Werneck', 'divisions': 3}, {'name': 'Riesch', 'divisions': 1}, "
+					"{'name': 'Kienmayer', 'divisions': 1}]"));
+	json_t *n, *m, *ev;
+	const json_t *att;
+
+	(void)unused;
+	n = lgt_step(s, rules, OPTION("France", "bombard"), bombard, 2, NULL, NULL);
+	assert_int_equal(lg_corps_count(lg_army(n, "au")), 2);
+	lgt_assert_pending(n, rules, "sequential", "battle-step-6", "Austria");
+	m = lgt_step(n, rules, OPTION("Austria", "attack"), attack, 2, &ev, NULL);
+	att = json_object_get(lgt_event(ev, "attack"), "attack");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "defender"), "corps")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "defender"), "total")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "attacker"), "corps")), 0);
+	json_decref(ev);
+	json_decref(m);
+	json_decref(n);
+	json_decref(s);
+}
+
+/*
+ * L12 (placeholder for 5.628): the winner scores 2 VPs "if the loser lost
+ * 3 or more divisions". France attacks at once (5.513: 4 + 2 = 6 against
+ * 3) and wins by 6 + 2 + 1 corps = 9 to 1: a loss of 8, capped at 4; but
+ * Austria's army holds 2 divisions, loses those and is eliminated. The
+ * report says 2, and France scores 1 VP, not the heavy-loss bonus. The
+ * garrison of Upper Austria is then besieged at no cost (L17): 6, it falls.
+ */
+static void test_l12_vp_count_divisions_actually_lost(void **unused)
+{
+	static const int faces[] = {4, 3, 3, 4, 6, 1, 6};
+	json_t *s = board_with("[{'name': 'Werneck', 'divisions': 2}]"), *n, *ev;
+
+	(void)unused;
+	n = lgt_step(s, rules, MOVE, faces, 7, &ev, NULL);
+	assert_null(lg_army(n, "au"));
+	assert_int_equal(lgt_event_int(ev, "losses", "divisions"), 2);
+	assert_non_null(strstr(lgt_text(ev, "losses"), "Austria loses 2 divisions to the attack: Werneck 2"));
+	assert_int_equal(lgt_event_int(ev, "vp", "vp"), 1);
+	assert_int_equal(lgt_vp(n, "France"), 1);
+	assert_string_equal(lg_controller(n, "Upper Austria"), "France");
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -848,6 +931,8 @@ int main(void)
 		cmocka_unit_test(test_5616_auxiliary_skirmishers_and_grand_battery),
 		cmocka_unit_test(test_5612_moving_players_turn_continues),
 		cmocka_unit_test(test_standing_retreat_must_be_open),
+		cmocka_unit_test(test_5612_step3_corps_count_survives_a_bombardment),
+		cmocka_unit_test(test_l12_vp_count_divisions_actually_lost),
 	};
 
 	return cmocka_run_group_tests(tests, lgt_group_setup, lgt_group_teardown);

@@ -4,8 +4,8 @@
  * and their refusals, seasons and the winter step, France's Continental
  * System embargo (4.241, seeds/la-guerre-de-l-empereur-2002-update.txt) and
  * the end of the 1805 scenario (data/scenario.json: Autumn 1805 to Summer
- * 1806; Russia at war, Prussia inactive, Spain allied; Hanover French,
- * Holland under "Holland").
+ * 1806; Russia at war, Prussia inactive with no treaty, Spain allied;
+ * Hanover French, Holland under "Holland", a minor nation of France's side).
  *
  * Embargo ports on the map (Baltic, North Sea, Atlantic): England
  * (Britain), Belgium (France), Holland, Hanover, Mecklenburg, Pomerania and
@@ -60,11 +60,12 @@ static int raised(const json_t *e)
 
 /*
  * 4.241 at the start: Russia is at war with France (and France holds none
- * of Courland), and Holland is controlled by Holland, not France: the
- * embargo is not raised. The limit stays 5 VPs; France's side holds five
- * ports (Belgium, Holland, Hanover, and Prussia's Pomerania and East
- * Prussia, Prussia being inactive and so part of the embargo): 5 VPs;
- * Britain may buy up to 10: it asked 8 and buys 8.
+ * of Courland), and Prussia, inactive, has no treaty with France (RULINGS.md
+ * L22: "remains part" only after one expires): the embargo is not raised.
+ * France controls Holland through Holland, a minor nation of its side, and
+ * Hanover itself. The limit stays 5 VPs; France's side holds three ports
+ * (Belgium, Holland, Hanover): 3 VPs; Britain may buy up to 10: it asked 8
+ * and buys 8.
  */
 static void test_4241_not_raised_at_start(void **unused)
 {
@@ -75,13 +76,14 @@ static void test_4241_not_raised_at_start(void **unused)
 	e = embargo(s, &n);
 	assert_false(raised(e));
 	assert_int_equal(est_rules_int(e, "limit", 0), 5);
-	assert_int_equal(est_rules_int(e, "income", 0), 5);
-	assert_int_equal(est_rules_int(e, "france_vp", 0), 5);
+	assert_int_equal(est_rules_int(e, "income", 0), 3);
+	assert_int_equal(est_rules_int(e, "france_vp", 0), 3);
 	assert_int_equal(est_rules_int(e, "britain_cap", 0), 10);
 	assert_int_equal(est_rules_int(e, "britain_vp", 0), 8);
-	assert_non_null(strstr(est_rules_str(e, "conditions"), "Holland: not controlled by France"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: inactive, and French troops do not occupy"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Holland: controlled by France through Holland"));
 	assert_non_null(strstr(est_rules_str(e, "conditions"), "Hanover: controlled by France"));
-	assert_int_equal(lgt_vp(n, "France"), 5);
+	assert_int_equal(lgt_vp(n, "France"), 3);
 	assert_int_equal(lgt_vp(n, "Coalition"), 8);
 	assert_int_equal(est_rules_int(n, "britain_buy", -1), 0);
 	json_decref(e);
@@ -93,9 +95,9 @@ static void test_4241_not_raised_at_start(void **unused)
  * 4.241: "If France has an alliance or an enforced peace with all of
  * Russia, Prussia, and Spain ... and if France also controls Holland and
  * Hanover, the Embargo limit goes up to 10 VPs per year ... In addition,
- * Britain may buy no more than 5 VP's that winter." Russia at peace, Spain
- * allied, Prussia inactive ("If an 'inactive' NPC ... that nation remains
- * part of the Embargo"), Holland French: raised; Britain asks 8, buys 5.
+ * Britain may buy no more than 5 VP's that winter." Russia at peace,
+ * Prussia and Spain allied, Holland and Hanover French: raised; Britain
+ * asks 8, buys 5.
  */
 static void test_4241_raised_by_treaty_britain_capped(void **unused)
 {
@@ -103,7 +105,7 @@ static void test_4241_raised_by_treaty_britain_capped(void **unused)
 
 	(void)unused;
 	diplomacy(s, "Russia", "peace");
-	lgt_control(s, "Holland", "France", 1, 0);
+	diplomacy(s, "Prussia", "alliance");
 	json_object_set_new(s, "britain_buy", json_integer(8));
 	e = embargo(s, &n);
 	assert_true(raised(e));
@@ -112,7 +114,7 @@ static void test_4241_raised_by_treaty_britain_capped(void **unused)
 	assert_int_equal(est_rules_int(e, "britain_vp", 0), 5);
 	assert_int_equal(lgt_vp(n, "Coalition"), 5);
 	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: peace with France"));
-	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: an inactive non-player nation"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: alliance with France"));
 	json_decref(e);
 	json_decref(n);
 	json_decref(s);
@@ -121,9 +123,9 @@ static void test_4241_raised_by_treaty_britain_capped(void **unused)
 /*
  * 4.241, France's income (the reading the ruleset documents: the ports
  * controlled by France's side or by a nation counted in the embargo): with
- * Russia at peace and so in the embargo, Russia's Courland counts beside
- * Belgium, Holland, Hanover, Pomerania and East Prussia: 6, under the
- * raised limit of 10.
+ * Russia at peace and Prussia allied, and so in the embargo, Russia's
+ * Courland and Prussia's Pomerania and East Prussia count beside Belgium,
+ * Holland and Hanover: 6, under the raised limit of 10.
  */
 static void test_4241_income_counts_ports_of_embargo_nations(void **unused)
 {
@@ -131,7 +133,7 @@ static void test_4241_income_counts_ports_of_embargo_nations(void **unused)
 
 	(void)unused;
 	diplomacy(s, "Russia", "peace");
-	lgt_control(s, "Holland", "France", 1, 0);
+	diplomacy(s, "Prussia", "alliance");
 	e = embargo(s, &n);
 	assert_true(raised(e));
 	assert_int_equal(est_rules_int(e, "income", 0), 6);
@@ -146,8 +148,9 @@ static void test_4241_income_counts_ports_of_embargo_nations(void **unused)
  * 4.241: "or failing this, has troops occupying all of a nation's ports
  * bordering on the Baltic Sea, the North Sea, and the Atlantic Ocean":
  * Russia stays at war, but France controls Courland, Russia's only such
- * port; with Holland French the embargo is raised. Courland, French now,
- * is a sixth port: France scores 6. Without Holland it is not raised.
+ * port; with Prussia allied the embargo is raised. Courland, French now,
+ * is a sixth port: France scores 6. With Holland taken by Britain it is
+ * not raised.
  */
 static void test_4241_raised_by_occupied_ports(void **unused)
 {
@@ -155,10 +158,13 @@ static void test_4241_raised_by_occupied_ports(void **unused)
 
 	(void)unused;
 	lgt_control(s, "Courland", "France", 0, 1);
+	diplomacy(s, "Prussia", "alliance");
+	lgt_control(s, "Holland", "Britain", 0, 1);
 	e = embargo(s, NULL);
 	assert_false(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Holland: not controlled by France (held by Britain)"));
 	json_decref(e);
-	lgt_control(s, "Holland", "France", 1, 0);
+	lgt_control(s, "Holland", "Holland", 1, 0);
 	e = embargo(s, NULL);
 	assert_true(raised(e));
 	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: French troops occupy all its ports"));
@@ -169,25 +175,42 @@ static void test_4241_raised_by_occupied_ports(void **unused)
 }
 
 /*
- * 4.241: "If an 'inactive' NPC (see 3.31) that nation remains part of the
- * Embargo": with Russia at peace and Holland French, Prussia inactive lets
- * the embargo rise; Prussia at war (its Baltic ports Pomerania and East
- * Prussia still Prussian) does not.
+ * 4.241: "If the enforced peace or alliance ... expires, that nation may
+ * still be considered part of the Embargo at the player's discretion. If
+ * an 'inactive' NPC (see 3.31) that nation remains part of the Embargo."
+ * RULINGS.md L22: "remains" speaks of a nation whose treaty has expired.
+ * With Russia at peace, Prussia inactive with no treaty does not count (its
+ * Baltic ports are neutral, unoccupied): not raised. Prussia inactive with
+ * an alliance expired in 1804 remains part, even when France's embargo
+ * order leaves it out (the discretion is for the other nations): raised.
  */
-static void test_4241_inactive_nation_counts(void **unused)
+static void test_4241_inactive_counts_only_after_a_treaty(void **unused)
 {
 	json_t *s = winter(), *e;
 
 	(void)unused;
 	diplomacy(s, "Russia", "peace");
-	lgt_control(s, "Holland", "France", 1, 0);
-	e = embargo(s, NULL);
-	assert_true(raised(e));
-	json_decref(e);
-	diplomacy(s, "Prussia", "war");
 	e = embargo(s, NULL);
 	assert_false(raised(e));
 	assert_int_equal(est_rules_int(e, "limit", 0), 5);
+	json_decref(e);
+	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia",
+			    J("{'status': 'alliance', 'expires': 1804, 'npc': 'inactive'}"));
+	json_object_set_new(s, "embargo_exclude", J("['Prussia']"));
+	e = embargo(s, NULL);
+	assert_true(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: its alliance has expired, and an inactive "
+			       "non-player nation remains part of the Embargo"));
+	json_decref(e);
+	/* Not inactive, an expired alliance is France's to keep or leave out, as an expired peace is. */
+	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia", J("{'status': 'alliance', 'expires': 1804}"));
+	e = embargo(s, NULL);
+	assert_false(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: its alliance has expired and France leaves it out"));
+	json_decref(e);
+	json_object_set_new(s, "embargo_exclude", json_array());
+	e = embargo(s, NULL);
+	assert_true(raised(e));
 	json_decref(e);
 	json_decref(s);
 }
@@ -206,7 +229,7 @@ static void test_4241_expired_peace_counted_or_excluded(void **unused)
 	(void)unused;
 	json_object_set_new(s, "season", json_string("Winter"));
 	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1804}"));
-	lgt_control(s, "Holland", "France", 1, 0);
+	diplomacy(s, "Prussia", "alliance");
 	rules_valid(LG, s, rules, "France", "[{'type': 'embargo', 'exclude': []}]");
 	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'exclude': ['Austria']}]", "exclude",
 		    "not a nation of the embargo");
@@ -231,6 +254,89 @@ static void test_4241_expired_peace_counted_or_excluded(void **unused)
 	json_decref(w);
 	json_decref(f);
 	json_decref(s);
+}
+
+/* 4.241 as the game stands now (what the report shows), with the conditions' text. */
+static int raised_now(const json_t *s, const char *words)
+{
+	char *why = NULL;
+	int r = lg_embargo_raised(&why, s, rules);
+
+	if (words && !strstr(why, words))
+		fail_msg("4.241's conditions \"%s\" do not say \"%s\"", why, words);
+	free(why);
+	return r;
+}
+
+/*
+ * Every clause of 4.241 reached by the players' orders from the 1805 start
+ * (RULINGS.md L22, L25, L27), no state edited:
+ * - Autumn 1805: France concludes an alliance with Prussia, an inactive
+ *   non-player nation, and offers Russia an enforced peace; treaties run
+ *   through the year they are made (scenario.json "treaty_years": 1).
+ * - The Coalition's turn: Russia accepts; while it lasts Russia's army may
+ *   not march into a province of France's side.
+ * - Winter 1805: alliance or enforced peace with all of Russia, Prussia
+ *   and Spain, Holland and Hanover held by France's side: the limit is 10
+ *   VPs and Britain, asking 8, buys 5.
+ * - Spring 1806: both treaties have expired. Russia stays in at France's
+ *   discretion until France's embargo order leaves it out; Prussia, an
+ *   inactive non-player nation, remains part though France names it too.
+ * - Britain's expedition lands in Hanover (a ghost garrison: it changes
+ *   hands on entry), so France no longer controls Hanover.
+ */
+static void test_4241_every_clause_by_orders(void **unused)
+{
+	json_t *s0 = lgt_setup(rules), *s1, *s2, *s3, *s4, *s5, *s6, *s7, *ev, *e;
+
+	(void)unused;
+	assert_false(raised_now(s0, "Russia: war"));
+	lgt_refused(s0, rules, "France", "[{'type': 'treaty', 'nation': 'Austria', 'treaty': 'peace'}]", "nation",
+		    "Russia, Prussia or Spain");
+	lgt_refused(s0, rules, "France", "[{'type': 'treaty', 'nation': 'Spain', 'treaty': 'alliance'}]", "nation",
+		    "already has a treaty");
+	s1 = step0(s0, "{'France': [{'type': 'treaty', 'nation': 'Prussia', 'treaty': 'alliance'}, "
+		   "{'type': 'treaty', 'nation': 'Russia', 'treaty': 'peace'}]}", &ev);
+	assert_non_null(strstr(lgt_text(ev, "treaty"), "France and Prussia conclude an alliance, enforced through 1805"));
+	json_decref(ev);
+	lgt_assert_pending(s1, rules, "simultaneous", "turn", NULL);
+	lgt_refused(s1, rules, "Russia", "[{'type': 'treaty', 'nation': 'France', 'treaty': 'alliance'}]", "treaty",
+		    "an enforced peace, not an alliance");
+	lgt_refused(s1, rules, "Austria", "[{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]", "treaty",
+		    "no treaty");
+	s2 = step0(s1, "{'Russia': [{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]}", &ev);
+	assert_non_null(strstr(lgt_text(ev, "treaty"), "France and Russia conclude an enforced peace"));
+	json_decref(ev);
+	assert_true(raised_now(s2, "Russia: peace with France until 1805"));
+	s3 = step0(s2, "{'France': []}", NULL);
+	lgt_refused(s3, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
+		    "'Bohemia', 'Bavaria']}]", "path", "would break a treaty with France");
+	s4 = step0(s3, "{'Britain': [{'type': 'buy-vp', 'vp': 8}]}", NULL);
+	e = embargo(s4, &s5);
+	assert_true(raised(e));
+	assert_int_equal(est_rules_int(e, "limit", 0), 10);
+	assert_int_equal(est_rules_int(e, "britain_vp", 0), 5);
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: alliance with France until 1805"));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Spain: alliance with France"));
+	json_decref(e);
+	assert_true(raised_now(s5, "Russia: its peace has expired, and France counts it"));
+	rules_valid(LG, s5, rules, "France", "[{'type': 'treaty', 'nation': 'Russia', 'treaty': 'peace'}]");
+	s6 = step0(s5, "{'France': [{'type': 'embargo', 'exclude': ['Russia', 'Prussia']}]}", NULL);
+	assert_false(raised_now(s6, "Russia: its peace has expired and France leaves it out"));
+	assert_false(raised_now(s6, "Prussia: its alliance has expired, and an inactive non-player nation remains"));
+	/* The peace over, only the stacking rule (Mack's army is in Bavaria) stops that march. */
+	lgt_refused(s6, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
+		    "'Bohemia', 'Bavaria']}]", "path", "armies do not stack");
+	s7 = step0(s6, "{'Britain': [{'type': 'move', 'army': 'expedition', 'path': ['Hanover']}]}", NULL);
+	assert_false(raised_now(s7, "Hanover: not controlled by France (held by Britain)"));
+	json_decref(s7);
+	json_decref(s6);
+	json_decref(s5);
+	json_decref(s4);
+	json_decref(s3);
+	json_decref(s2);
+	json_decref(s1);
+	json_decref(s0);
 }
 
 /* A board for movement orders: France's "fr" (3 MP) in Bavaria, Austria's "au" in Upper Austria. */
@@ -392,7 +498,7 @@ static void test_seasons_and_the_winter_step(void **unused)
 	/* France has given no orders for Spring 1806 yet: its turn must not have ended */
 	assert_int_equal(rules_event_count(ev, "turn"), 0);
 	assert_string_equal(est_rules_str(e, "side"), "France");
-	assert_int_equal(lgt_vp(e, "France"), 5);
+	assert_int_equal(lgt_vp(e, "France"), 3);
 	assert_int_equal(lgt_vp(e, "Coalition"), 3);
 	lgt_assert_pending(e, rules, "sequential", "turn", "France");
 	json_decref(ev);
@@ -451,8 +557,9 @@ int main(void)
 		cmocka_unit_test(test_4241_raised_by_treaty_britain_capped),
 		cmocka_unit_test(test_4241_income_counts_ports_of_embargo_nations),
 		cmocka_unit_test(test_4241_raised_by_occupied_ports),
-		cmocka_unit_test(test_4241_inactive_nation_counts),
+		cmocka_unit_test(test_4241_inactive_counts_only_after_a_treaty),
 		cmocka_unit_test(test_4241_expired_peace_counted_or_excluded),
+		cmocka_unit_test(test_4241_every_clause_by_orders),
 		cmocka_unit_test(test_validate_movement_refusals),
 		cmocka_unit_test(test_coalition_simultaneous_turn),
 		cmocka_unit_test(test_no_stacking),

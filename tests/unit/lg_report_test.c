@@ -99,7 +99,8 @@ static json_t *battle_state(void)
 	json_object_set_new(s, "battle", J("{'province': 'Bavaria', 'attacker': {'army': 'grande-armee',"
 					   " 'power': 'France', 'from': 'Wurttemberg'}, 'defender': {'army':"
 					   " 'armee-d-allemagne', 'power': 'Austria'}, 'initiative': 'defender',"
-					   " 'step': 4, 'begun': false, 'drm': {'attacker': -1, 'defender': 1}}"));
+					   " 'step': 4, 'begun': false, 'drm': {'attacker': -1, 'defender': 1},"
+					   " 'corps': {'attacker': 4, 'defender': 3}}"));
 	json_object_set_new(s, "standing", J("{'France': [{'at': 'Bavaria', 'step': 6, 'option': 'attack'}],"
 					     " 'Austria': [{'at': 'Bavaria', 'step': 5, 'option': 'retreat',"
 					     " 'to': 'Upper Austria'}],"
@@ -473,6 +474,7 @@ static void test_embargo_raised(void **unused)
 
 	(void)unused;
 	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1807}"));
+	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia", J("{'status': 'alliance'}"));
 	json_object_set_new(lg_province(s, "Holland"), "controller", json_string("France"));
 	v = view(s, NULL);
 	e = json_object_get(v, "embargo");

@@ -7,7 +7,8 @@
  *   {"province", "attacker": {"army", "power", "from"}, "defender": {"army", "power"},
  *    "initiative": "attacker" | "defender", "step": 4 | 5 | 6 | 7 | 9,
  *    "begun": whether an Auxiliary or Bombard option has been carried out,
- *    "drm": {"attacker": n, "defender": n}, "loser": role (step 9)}
+ *    "drm": {"attacker": n, "defender": n},
+ *    "corps": {"attacker": n, "defender": n} (counted at step 3), "loser": role (step 9)}
  * The attacker is the moving player's army, the defender the army it found.
  * At rest the step is always one that awaits a player (4, 5, 6 or 9).
  */
@@ -141,7 +142,11 @@ static int defender_gives_up(json_t *state, json_t *events, const json_t *rules,
 			ghosts ? " (its ghost divisions are lost)" : "", est_rules_str(attacker, "nation"), province);
 }
 
-/* 5.616 The Retreat Option, chosen at step 4, 5 or 6: never pursued (5.612 NOTE). */
+/*
+ * 5.616 The Retreat Option, chosen at step 4, 5 or 6: "risking casualties
+ * from pursuit" once the battle has begun; a retreat before combat is not
+ * pursued (5.612 NOTE, 5.513 NOTE; RULINGS.md L13).
+ */
 static int retreat_option(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 			  const char *role, const char *to)
 {
@@ -159,7 +164,7 @@ static int retreat_option(json_t *state, json_t *events, const json_t *rules, es
 		return error;
 	if (defender && begun && (error = defender_gives_up(state, events, rules, army, enemy, province)) < 0)
 		return error;
-	if ((error = lg_retreat(state, events, rules, dice, army, to, NULL)) < 0 ||
+	if ((error = lg_retreat(state, events, rules, dice, army, to, begun ? enemy : NULL)) < 0 ||
 	    (error = end_battle(state)) < 0)
 		return error;
 	/* 5.513 NOTE: an early retreat leaves the garrison, which the mover must besiege once. */
@@ -205,7 +210,7 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 			      ", which has no effect in a strategic battle (5.616)" : "")) < 0)
 		return error;
 	if (effect && strcmp(effect, "eliminate") == 0)
-		return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
+		return lg_lose(NULL, state, events, rules, role_army(state, battle, lg_other_role(role)),
 			       est_rules_int(row, "divisions", 1), 0, est_rules_str(row, "name"));
 	if (effect && (strcmp(effect, "drm") == 0 || strcmp(effect, "enemy-drm") == 0)) {
 		const char *to = strcmp(effect, "drm") == 0 ? role : lg_other_role(role);
@@ -240,7 +245,7 @@ static int bombard(json_t *state, json_t *events, const json_t *rules, est_dice 
 			      role_power(battle, role), guns, guns == 1 ? "" : "s", hits,
 			      hits == 1 ? "" : "s")) < 0)
 		return error;
-	return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
+	return lg_lose(NULL, state, events, rules, role_army(state, battle, lg_other_role(role)),
 		       hits * est_rules_int(table, "divisions_per_hit", 2), 1, "bombardment (5.616)");
 }
 
@@ -251,8 +256,11 @@ static int attack_total(int *out, json_t *events_detail, const json_t *state, co
 	const json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "attack");
 	const json_t *army = role_army(state, battle, role), *enemy = role_army(state, battle, lg_other_role(role));
+	const json_t *counted = json_object_get(battle, "corps");
 	int roll, rating = lg_tactical(rules, army), drm = est_rules_int(json_object_get(battle, "drm"), role, 0);
-	int corps = lg_corps_count(army) > lg_corps_count(enemy) ?
+	/* RULINGS.md L10: the corps counted at 5.612 step 3, whatever a bombardment took since. */
+	int corps = est_rules_int(counted, role, lg_corps_count(army)) >
+		    est_rules_int(counted, lg_other_role(role), lg_corps_count(enemy)) ?
 		est_rules_int(table, "corps_superiority_drm", 1) : 0, error;
 
 	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step 7: %s attack roll",
@@ -278,8 +286,8 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 {
 	json_t *battle = json_object_get(state, "battle"), *detail = json_object();
 	const json_t *table = lg_table(rules, "attack"), *vp = lg_table(rules, "victory_points");
-	int a, d, margin, loss, error;
-	const char *winner, *loser;
+	int a, d, margin, loss, lost, error;
+	const char *winner, *loser, *side;
 	char at[160], de[160];
 
 	if ((error = attack_total(&a, detail, state, rules, dice, "attacker")) < 0 ||
@@ -306,14 +314,16 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 	json_decref(detail);
 	json_object_set_new(battle, "loser", json_string(loser));
 	json_object_set_new(battle, "step", json_integer(9));
-	if ((error = add_vp(state, events, lg_army_side(rules, role_army(state, battle, winner)),
-			    est_rules_int(vp, "attack_win", 1) + (loss >= est_rules_int(vp, "heavy_losses", 3) ?
-							    est_rules_int(vp, "heavy_losses_bonus", 1) : 0),
-			    "the victory")) < 0 ||
-	    (error = lg_lose(state, events, rules, role_army(state, battle, loser), loss, 0, "the attack")) < 0)
+	side = lg_army_side(rules, role_army(state, battle, winner));
+	/* RULINGS.md L12: the heavy-loss bonus counts what the loser lost, not the loss the dice asked. */
+	if ((error = lg_lose(&lost, state, events, rules, role_army(state, battle, loser), loss, 0,
+			     "the attack")) < 0 ||
+	    (error = add_vp(state, events, side, est_rules_int(vp, "attack_win", 1) +
+			    (lost >= est_rules_int(vp, "heavy_losses", 3) ? est_rules_int(vp, "heavy_losses_bonus", 1) : 0),
+			    "the victory")) < 0)
 		return error;
 	if (margin <= est_rules_int(table, "winner_loses_one_if_margin_at_most", 1) &&
-	    (error = lg_lose(state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
+	    (error = lg_lose(NULL, state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
 		return error;
 	return battle_survives(state, events, rules, dice);
 }
@@ -557,6 +567,10 @@ int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice
 	if ((error = approach(state, events, rules, dice, "defender")) < 0 ||
 	    (error = approach(state, events, rules, dice, "attacker")) < 0)
 		return error;
+	/* 5.612 step 3: the count attack resolution uses (RULINGS.md L10). */
+	if (json_object_set_new(battle, "corps", json_pack("{s:i, s:i}", "attacker", lg_corps_count(mover),
+							   "defender", lg_corps_count(defender))) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i}", "province", province, "attacker_corps",
 						lg_corps_count(mover), "defender_corps", lg_corps_count(defender)),
 			      "corps", "5.612 step 3: %s has %d corps, %s %d", est_rules_str(mover, "nation"),

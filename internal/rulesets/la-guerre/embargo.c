@@ -1,6 +1,7 @@
 /*
- * La Guerre de l'Empereur 4.241: France's Continental System Embargo, and
- * the winter's accounts it governs (RULINGS.md L22-L25).
+ * La Guerre de l'Empereur 4.241: France's Continental System Embargo, the
+ * treaties it counts (RULINGS.md L27) and the winter's accounts it governs
+ * (RULINGS.md L22-L25).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,37 +10,144 @@
 #include "util/util.h"
 #include "lg_internal.h"
 
+static const json_t *treaty_of(const json_t *state, const char *nation)
+{
+	return json_object_get(json_object_get(state, "diplomacy"), nation);
+}
+
+static int is_treaty(const char *status)
+{
+	return status && (strcmp(status, "alliance") == 0 || strcmp(status, "peace") == 0);
+}
+
+/* RULINGS.md L25: a treaty's "expires" is its last year. */
+static int treaty_expired(const json_t *state, const json_t *d)
+{
+	return is_treaty(est_rules_str(d, "status")) && json_is_integer(json_object_get(d, "expires")) &&
+	       est_rules_int(d, "expires", 0) < est_rules_int(state, "year", 0);
+}
+
+int lg_treaty_live(const json_t *state, const char *nation)
+{
+	const json_t *d = treaty_of(state, nation);
+
+	return is_treaty(est_rules_str(d, "status")) && !treaty_expired(state, d);
+}
+
+/*
+ * RULINGS.md L27: while a treaty with France lasts, France's side and the
+ * nation are at peace: an army of one may not enter a province the other
+ * controls or holds with an army.
+ */
+static int at_peace(const json_t *state, const json_t *rules, const char *mover, const char *other)
+{
+	const char *side = lg_side_of(rules, mover), *other_side = lg_side_of(rules, other);
+
+	/* An ally of France's own side (Spain) is no enemy to begin with. */
+	if (!side || !other_side || strcmp(side, other_side) == 0)
+		return 0;
+	return strcmp(side, LG_FRANCE) == 0 ? lg_treaty_live(state, other) : lg_treaty_live(state, mover);
+}
+
+int lg_treaty_bars(const json_t *state, const json_t *rules, const json_t *army, const char *province)
+{
+	const char *mover = est_rules_str(army, "nation"), *holder = lg_controller(state, province);
+	const json_t *a;
+	size_t i;
+
+	if (holder && at_peace(state, rules, mover, holder))
+		return 1;
+	json_array_foreach(json_object_get(state, "armies"), i, a)
+		if (a != army && strcmp(est_rules_str(a, "location"), province) == 0 &&
+		    at_peace(state, rules, mover, est_rules_str(a, "nation")))
+			return 1;
+	return 0;
+}
+
+int lg_treaty_conclude(json_t *state, json_t *events, const json_t *rules, const char *nation,
+		       const char *kind)
+{
+	const json_t *old = treaty_of(state, nation);
+	int years = est_rules_int(json_object_get(lg_scenario(rules), "embargo"), "treaty_years", 1);
+	int last = est_rules_int(state, "year", 0) + (years > 0 ? years : 1) - 1;
+	/* A non-player nation stays inactive (3.31) through its treaties: 4.241 keeps it in after one. */
+	int inactive = strcmp(est_rules_str(old, "status") ? est_rules_str(old, "status") : "", "inactive") == 0 ||
+		       strcmp(est_rules_str(old, "npc") ? est_rules_str(old, "npc") : "", "inactive") == 0;
+	json_t *d = json_pack("{s:s, s:i}", "status", kind, "expires", last);
+
+	if (!d || (inactive && json_object_set_new(d, "npc", json_string("inactive")) < 0) ||
+	    json_object_set_new(json_object_get(state, "diplomacy"), nation, d) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return est_rules_event(events, json_pack("{s:s, s:s, s:i}", "nation", nation, "treaty", kind, "expires", last),
+			"treaty", "France and %s conclude %s, enforced through %d (RULINGS.md L27); it counts "
+			"for France's Continental System (4.241)", nation,
+			strcmp(kind, "peace") == 0 ? "an enforced peace" : "an alliance", last);
+}
+
+/*
+ * A treaty order (RULINGS.md L27): France's concludes one with a
+ * non-player nation at once, and offers one to a power; that power's
+ * acceptance in the Coalition's turn that follows concludes it.
+ */
+int lg_treaty_order(json_t *state, json_t *events, const json_t *rules, const char *power,
+		    const json_t *order)
+{
+	const char *nation = est_rules_str(order, "nation"), *kind = est_rules_str(order, "treaty");
+	json_t *offers = json_object_get(state, "offers");
+
+	if (strcmp(power, LG_FRANCE) != 0) {
+		if (!est_rules_str(offers, power) || strcmp(est_rules_str(offers, power), kind) != 0)
+			return est_error_set(EST_EINVAL, "orders: France has offered %s no %s", power, kind);
+		json_object_del(offers, power);
+		return lg_treaty_conclude(state, events, rules, power, kind);
+	}
+	if (!lg_is_power(nation))
+		return lg_treaty_conclude(state, events, rules, nation, kind);
+	if (!offers) {
+		offers = json_object();
+		if (json_object_set_new(state, "offers", offers) < 0)
+			return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	if (json_object_set_new(offers, nation, json_string(kind)) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return est_rules_event(events, json_pack("{s:s, s:s}", "nation", nation, "treaty", kind), "treaty",
+			"France offers %s %s (RULINGS.md L27); %s concludes it by accepting in the Coalition's "
+			"turn that follows", nation, strcmp(kind, "peace") == 0 ? "an enforced peace" : "an alliance",
+			nation);
+}
+
 /* A member nation's own standing in the embargo (4.241), or 0; *why_out says why. */
 static int member_counts(char **why_out, const json_t *state, const json_t *rules, const char *nation)
 {
-	const json_t *d = json_object_get(json_object_get(state, "diplomacy"), nation);
+	const json_t *d = treaty_of(state, nation);
 	const char *status = est_rules_str(d, "status");
 	const json_t *exclude = json_object_get(state, "embargo_exclude"), *v;
-	int expired = status && strcmp(status, "peace") == 0 && json_object_get(d, "expires") &&
-		      est_rules_int(d, "expires", 0) < est_rules_int(state, "year", 0);
 	size_t i;
 
-	if (status && (strcmp(status, "alliance") == 0 || (strcmp(status, "peace") == 0 && !expired))) {
-		*why_out = est_strdup_printf("%s: %s with France", nation, status);
+	(void)rules;
+	if (lg_treaty_live(state, nation)) {
+		*why_out = json_is_integer(json_object_get(d, "expires")) ?
+			est_strdup_printf("%s: %s with France until %d", nation, status, est_rules_int(d, "expires", 0)) :
+			est_strdup_printf("%s: %s with France", nation, status);
 		return 1;
 	}
-	if (status && strcmp(status, "inactive") == 0) {
-		*why_out = est_strdup_printf("%s: an inactive non-player nation, which remains part of the "
-					     "Embargo", nation);
+	if (!treaty_expired(state, d)) {
+		/* RULINGS.md L22: "inactive" alone is no treaty; it matters once one has expired. */
+		*why_out = NULL;
+		return 0;
+	}
+	if (strcmp(est_rules_str(d, "npc") ? est_rules_str(d, "npc") : "", "inactive") == 0) {
+		*why_out = est_strdup_printf("%s: its %s has expired, and an inactive non-player nation remains "
+					     "part of the Embargo", nation, status);
 		return 1;
 	}
-	if (expired) {
-		json_array_foreach(exclude, i, v)
-			if (strcmp(json_string_value(v), nation) == 0) {
-				*why_out = est_strdup_printf("%s: its peace has expired and France leaves it out",
-							     nation);
-				return 0;
-			}
-		*why_out = est_strdup_printf("%s: its peace has expired, and France counts it", nation);
-		return 1;
-	}
-	*why_out = NULL;
-	return 0;
+	json_array_foreach(exclude, i, v)
+		if (strcmp(json_string_value(v), nation) == 0) {
+			*why_out = est_strdup_printf("%s: its %s has expired and France leaves it out", nation, status);
+			return 0;
+		}
+	*why_out = est_strdup_printf("%s: its %s has expired, and France counts it", nation, status);
+	return 1;
 }
 
 /* Whether a province of the map has a port on one of the embargo's seas. */
@@ -113,10 +221,12 @@ int lg_embargo_raised(char **why_out, const json_t *state, const json_t *rules)
 	json_array_foreach(json_object_get(embargo, "members"), i, v)
 		raised &= member_in(&why, state, rules, json_string_value(v));
 	json_array_foreach(json_object_get(embargo, "requires_control"), i, v) {
-		const char *c = lg_controller(state, json_string_value(v));
-		int ok = c && strcmp(c, LG_FRANCE) == 0;
-		why = append(why, est_strdup_printf("%s: %s by France", json_string_value(v),
-						    ok ? "controlled" : "not controlled"));
+		const char *p = json_string_value(v), *c = lg_controller(state, p);
+		/* RULINGS.md L22: France controls a province it holds, or one a minor nation of its side holds. */
+		int ok = lg_friendly(state, rules, p, LG_FRANCE);
+		why = append(why, !ok ? est_strdup_printf("%s: not controlled by France (held by %s)", p, c ? c : "no one") :
+			     strcmp(c, LG_FRANCE) == 0 ? est_strdup_printf("%s: controlled by France", p) :
+			     est_strdup_printf("%s: controlled by France through %s, a nation of its side", p, c));
 		raised &= ok;
 	}
 	if (!why)

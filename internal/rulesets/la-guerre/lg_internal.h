@@ -11,7 +11,8 @@
  *   queue [{"power", "order"}]: the rest of the moving side's turn,
  *   battle (absent when none; see battle.c),
  *   standing {power: [{"at", "step", "option", "to"?}]},
- *   diplomacy {nation: {"status", "expires"?}}, embargo_exclude [nations],
+ *   diplomacy {nation: {"status", "expires"?, "npc"?: "inactive"}}, embargo_exclude [nations],
+ *   offers {power: "peace" | "alliance"}: France's treaty offers awaiting an answer,
  *   britain_buy, vp {"France": n, "Coalition": n}, winner, win_reason.
  *
  * Unless said otherwise, functions return 0 or a negative EST_E* code with
@@ -70,9 +71,11 @@ char *lg_losses_text(const json_t *lost);
 /*
  * `army` loses `n` divisions (lg_lose_divisions) "to `why`", told by corps
  * in the events; an army left with none is eliminated (lg_remove_army).
+ * *lost_out (may be NULL) gets the divisions actually lost: fewer than `n`
+ * when the army had fewer.
  */
-int lg_lose(json_t *state, json_t *events, const json_t *rules, json_t *army, int n, int spread,
-	    const char *why);
+int lg_lose(int *lost_out, json_t *state, json_t *events, const json_t *rules, json_t *army, int n,
+	    int spread, const char *why);
 /* Remove an army with no divisions left; says so in the events. */
 int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *army,
 		   const char *why);
@@ -132,6 +135,16 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules);
  * string saying which condition held or failed.
  */
 int lg_embargo_raised(char **why_out, const json_t *state, const json_t *rules);
+/* Whether `nation` has an alliance or an enforced peace with France that has not expired (4.241). */
+int lg_treaty_live(const json_t *state, const char *nation);
+/* Whether `army` entering `province` would break a treaty with France (RULINGS.md L27). */
+int lg_treaty_bars(const json_t *state, const json_t *rules, const json_t *army, const char *province);
+/* A treaty order of `power` (France's offer or conclusion, a power's acceptance). */
+int lg_treaty_order(json_t *state, json_t *events, const json_t *rules, const char *power,
+		    const json_t *order);
+/* France and `nation` conclude `kind` ("peace" or "alliance") for the scenario's treaty term. */
+int lg_treaty_conclude(json_t *state, json_t *events, const json_t *rules, const char *nation,
+		       const char *kind);
 int lg_turn_start(json_t *state, const char *side);
 /* New array of the powers of `side` (scenario order). */
 json_t *lg_side_powers(const json_t *rules, const char *side);

@@ -158,10 +158,12 @@ static int move(json_t *state, json_t *events, const json_t *rules, est_dice *di
 
 		snprintf(at, sizeof(at), "%s", est_rules_str(army, "location"));
 		/* Validation saw the turn's start; earlier moves and battles may have changed the way. */
-		if (!lg_adjacent(rules, at, to) || !lg_side_of(rules, lg_controller(state, to)))
+		if (!lg_adjacent(rules, at, to) || !lg_side_of(rules, lg_controller(state, to)) ||
+		    lg_treaty_bars(state, rules, army, to))
 			return est_rules_event(events, NULL, "move", "%s's army stops in %s: %s is %s",
-					est_rules_str(army, "nation"), at, to, lg_adjacent(rules, at, to) ?
-					"neutral" : "not adjacent");
+					est_rules_str(army, "nation"), at, to, !lg_adjacent(rules, at, to) ?
+					"not adjacent" : !lg_side_of(rules, lg_controller(state, to)) ? "neutral" :
+					"held by a nation at peace with it by treaty (RULINGS.md L27)");
 		if ((error = enter(&stop, state, events, rules, dice, army, at, to)) < 0 || stop)
 			return error;
 	}

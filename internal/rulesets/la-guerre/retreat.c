@@ -91,7 +91,7 @@ static int retreat_through_enemy(json_t *state, json_t *events, const json_t *ru
 			 lg_commander_name(rules, army), from_copy, crossed, crossed == 1 ? "" : "s",
 			 est_rules_str(army, "location"));
 	if (error == 0)
-		error = lg_lose(state, events, rules, army, crossed *
+		error = lg_lose(NULL, state, events, rules, army, crossed *
 				est_rules_int(lg_table(rules, "retreat_through_enemy"), "divisions_per_province", 1), 0,
 				"the retreat through enemy provinces (5.6291)");
 	json_decref(way);
@@ -120,7 +120,7 @@ static int pursue(json_t *state, json_t *events, const json_t *rules, est_dice *
 			      est_rules_str(pursuer, "nation"), roll, rating, total, est_rules_str(army, "nation"), lost,
 			      lost == 1 ? "" : "s")) < 0)
 		return error;
-	return lg_lose(state, events, rules, army, lost, 0, "pursuit (5.629)");
+	return lg_lose(NULL, state, events, rules, army, lost, 0, "pursuit (5.629)");
 }
 
 int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
@@ -144,7 +144,7 @@ int lg_retreat(json_t *state, json_t *events, const json_t *rules, est_dice *dic
 		if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:s}", "army", id, "from", from, "to", to),
 				      "retreat", "%s's army (%s) retreats from %s to %s%s", est_rules_str(army, "nation"),
 				      lg_commander_name(rules, army), from, to,
-				      pursuer ? "" : ", without pursuit (5.612 NOTE)")) < 0)
+				      pursuer ? "" : ", before combat and so without pursuit (5.612 NOTE)")) < 0)
 			return error;
 	}
 	/* The army may be gone (5.6291); only a surviving army is pursued. */

@@ -128,7 +128,7 @@ static json_t *battle_choices(const json_t *state, const json_t *rules, const ch
 	const json_t *army = role ? lg_army(state, est_rules_str(json_object_get(battle, role), "army")) : NULL;
 	const char *const *opt = lg_battle_options(state);
 	json_t *c = json_array(), *to = army ? lg_retreat_options(state, rules, army) : json_array(), *v;
-	int error = c && to ? 0 : EST_ENOMEM;
+	int error = c && to ? 0 : EST_ENOMEM, begun = json_is_true(json_object_get(battle, "begun"));
 	size_t i;
 
 	for (; !error && *opt; opt++) {
@@ -141,8 +141,8 @@ static json_t *battle_choices(const json_t *state, const json_t *rules, const ch
 					est_rules_choice(c, json_pack("{s:s, s:O}", "type", "retreat", "to", v),
 							 "retreat to %s; pursuit follows (5.629)", json_string_value(v)) :
 					est_rules_choice(c, json_pack("{s:s, s:s, s:O}", "type", "option", "option",
-								      "retreat", "to", v),
-							 "retreat to %s", json_string_value(v));
+								      "retreat", "to", v), "retreat to %s%s", json_string_value(v),
+							 begun ? "; pursuit follows, the battle has begun (5.616)" : "");
 	}
 	/* No province open: the loser retreats through enemy provinces (5.6291), to no choice. */
 	if (!error && strcmp(kind, "retreat") == 0 && json_array_size(to) == 0)
@@ -154,6 +154,21 @@ static json_t *battle_choices(const json_t *state, const json_t *rules, const ch
 		return NULL;
 	}
 	return c;
+}
+
+/* The acceptance of each treaty France has offered a power of the Coalition (RULINGS.md L27). */
+static int offer_choices(json_t *c, const json_t *state)
+{
+	const char *power;
+	json_t *kind;
+
+	json_object_foreach(json_object_get(state, "offers"), power, kind)
+		if (est_rules_choice(c, json_pack("{s:s, s:s, s:O, s:s}", "type", "treaty", "nation", "France",
+						  "treaty", kind, "power", power), "%s only: accept France's offer "
+				     "of %s (4.241, L27)", power, strcmp(json_string_value(kind), "peace") == 0 ?
+				     "an enforced peace" : "an alliance") < 0)
+			return -1;
+	return 0;
 }
 
 /* A turn's choices: the kinds of order the moving side may give, winter's for its power. */
@@ -173,7 +188,11 @@ static json_t *turn_choices(const json_t *state, const char *side)
 	    (winter && france && est_rules_choice(c, json_pack("{s:s, s:[s]}", "type", "embargo", "exclude",
 			"<nation>"), "nations left out of the embargo (4.241)") < 0) ||
 	    (winter && !france && est_rules_choice(c, json_pack("{s:s, s:s}", "type", "buy-vp", "vp", "<number>"),
-			"Britain only: VPs bought this winter (4.241)") < 0)) {
+			"Britain only: VPs bought this winter (4.241)") < 0) ||
+	    (france && est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "treaty", "nation", "<nation>",
+			"treaty", "<peace or alliance>"), "an alliance or an enforced peace with Russia, Prussia "
+			"or Spain; a power must accept it (4.241, L27)") < 0) ||
+	    offer_choices(c, state) < 0) {
 		json_decref(c);
 		return NULL;
 	}
@@ -253,7 +272,7 @@ static int default_orders(json_t **out, const json_t *state, const json_t *rules
 }
 
 /* The moving side's orders, power by power in the scenario's order: standing orders at once, the rest queued. */
-static int take_turn(json_t *state, const json_t *rules, const json_t *orders)
+static int take_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders)
 {
 	json_t *powers = lg_side_powers(rules, est_rules_str(state, "side")), *p, *o;
 	size_t i, j;
@@ -269,6 +288,8 @@ static int take_turn(json_t *state, const json_t *rules, const json_t *orders)
 				error = json_object_set(state, "embargo_exclude", json_object_get(o, "exclude"));
 			else if (strcmp(type, "buy-vp") == 0)
 				error = json_object_set(state, "britain_buy", json_object_get(o, "vp"));
+			else if (strcmp(type, "treaty") == 0)
+				error = lg_treaty_order(state, events, rules, power, o);
 			else
 				error = json_array_append_new(json_object_get(state, "queue"),
 					json_pack("{s:s, s:O}", "power", power, "order", o));
@@ -321,7 +342,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 	else if (json_object_get(s, "battle"))
 		error = take_decision(s, events, rules, dice, orders);
 	else
-		error = take_turn(s, rules, orders);
+		error = take_turn(s, events, rules, orders);
 	/* The winter phase opens the next season's turn, which waits for France. */
 	if (error == 0 && strcmp(phase, "winter") != 0)
 		error = lg_advance(s, events, rules, dice);

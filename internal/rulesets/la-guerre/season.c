@@ -35,6 +35,9 @@ json_t *lg_side_powers(const json_t *rules, const char *side)
 
 int lg_turn_start(json_t *state, const char *side)
 {
+	/* RULINGS.md L27: an offer not accepted in the Coalition's turn that follows lapses. */
+	if (strcmp(side, LG_FRANCE) == 0)
+		json_object_del(state, "offers");
 	if (json_object_set_new(state, "phase", json_string("turn")) < 0 ||
 	    json_object_set_new(state, "side", json_string(side)) < 0 ||
 	    json_object_set_new(state, "moved", json_array()) < 0 ||

@@ -224,22 +224,28 @@ char *lg_losses_text(const json_t *lost)
 	return text;
 }
 
-int lg_lose(json_t *state, json_t *events, const json_t *rules, json_t *army, int n, int spread,
-	    const char *why)
+int lg_lose(int *lost_out, json_t *state, json_t *events, const json_t *rules, json_t *army, int n,
+	    int spread, const char *why)
 {
 	json_t *lost = NULL;
 	char *text;
-	int error;
+	int error, before = lg_divisions(army), gone;
 
+	if (lost_out)
+		*lost_out = 0;
 	if (n <= 0)
 		return 0;
 	if ((error = lg_lose_divisions(&lost, army, n, spread)) < 0)
 		return error;
+	/* An army smaller than the loss loses what it has: the report and the VPs go by that. */
+	gone = before - lg_divisions(army);
+	if (lost_out)
+		*lost_out = gone;
 	text = lg_losses_text(lost);
-	error = est_rules_event(events, json_pack("{s:s, s:s, s:o}", "army", est_rules_str(army, "id"), "nation",
-						  est_rules_str(army, "nation"), "lost", lost), "losses",
-				"%s loses %d division%s to %s: %s", est_rules_str(army, "nation"), n, n == 1 ? "" : "s",
-				why, text ? text : "");
+	error = est_rules_event(events, json_pack("{s:s, s:s, s:o, s:i}", "army", est_rules_str(army, "id"), "nation",
+						  est_rules_str(army, "nation"), "lost", lost, "divisions", gone), "losses",
+				"%s loses %d division%s to %s: %s", est_rules_str(army, "nation"), gone,
+				gone == 1 ? "" : "s", why, text ? text : "");
 	free(text);
 	if (error == 0 && lg_divisions(army) == 0)
 		error = lg_remove_army(state, events, rules, army, "no divisions left");

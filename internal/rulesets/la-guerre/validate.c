@@ -18,6 +18,7 @@
 #define R_OPTIONS "La Guerre 5.616"
 #define R_EMBARGO "La Guerre 4.241"
 #define R_ORDERS "La Guerre, orders (README.md)"
+#define R_TREATY "La Guerre 4.241, treaties (placeholder, RULINGS.md L27)"
 
 #define MAX_PATH 12
 
@@ -28,6 +29,7 @@ struct check {
 	json_t *armies;   /* army id -> 1: one order per army */
 	json_t *standing; /* "at/step" -> 1 */
 	json_t *ends;     /* province -> 1: where this file's moves end */
+	json_t *treaties; /* nation -> 1: one treaty order per nation */
 	int answers, buys, embargoes;
 };
 
@@ -95,8 +97,10 @@ static int in_path_before(const json_t *list, size_t k, const char *name)
  * A step of the path from `at` into `to`, as the map stood at the start of
  * the turn; `last` says whether the path ends there.
  */
-static int path_step(struct check *c, int i, const char *side, const char *at, const char *to, int last)
+static int path_step(struct check *c, int i, const json_t *army, const char *at, const char *to, int last)
 {
+	const char *side = lg_army_side(c->rules, army);
+
 	if (!lg_adjacent(c->rules, at, to)) {
 		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is not adjacent to %s; list every province entered, in order", to, at);
 		return 0;
@@ -104,6 +108,12 @@ static int path_step(struct check *c, int i, const char *side, const char *at, c
 	if (!lg_side_of(c->rules, lg_controller(c->state, to))) {
 		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is neutral (%s) and may not be entered (RULINGS.md L5); go "
 		     "around it", to, lg_controller(c->state, to));
+		return 0;
+	}
+	if (lg_treaty_bars(c->state, c->rules, army, to)) {
+		est_rules_diag(c->diags, i, "path", R_TREATY, "entering %s would break a treaty with France that is "
+		     "still in force, an alliance or an enforced peace (the report's diplomacy says until when; "
+		     "RULINGS.md L27); go around it, or wait for the treaty to expire", to);
 		return 0;
 	}
 	if (!last && lg_army_at(c->state, c->rules, to, lg_other_side(side))) {
@@ -151,7 +161,7 @@ static void check_move(struct check *c, int i, const json_t *o)
 			     "once", k, to);
 			return;
 		}
-		if (!path_step(c, i, lg_army_side(c->rules, army), at, to, k + 1 == json_array_size(path)))
+		if (!path_step(c, i, army, at, to, k + 1 == json_array_size(path)))
 			return;
 		at = to;
 	}
@@ -286,6 +296,49 @@ static void check_buy(struct check *c, int i, const json_t *o)
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "a second buy-vp order; give one");
 }
 
+/*
+ * RULINGS.md L27: France concludes a treaty with a non-player nation of the
+ * embargo, or offers one to a power; the power accepts an offer standing.
+ */
+static void check_treaty(struct check *c, int i, const json_t *o)
+{
+	static const char *const fields[] = {"type", "nation", "treaty", NULL};
+	const json_t *members = json_object_get(json_object_get(lg_scenario(c->rules), "embargo"), "members");
+	const char *nation, *kind, *offer;
+
+	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS) ||
+	    !(nation = string_field(c, i, o, "nation")) || !(kind = string_field(c, i, o, "treaty")))
+		return;
+	if (strcmp(kind, "peace") != 0 && strcmp(kind, "alliance") != 0) {
+		est_rules_diag(c->diags, i, "treaty", R_TREATY, "\"%s\" is no treaty of 4.241; give \"peace\" (an "
+		     "enforced peace) or \"alliance\"", kind);
+		return;
+	}
+	if (json_object_get(c->treaties, nation)) {
+		est_rules_diag(c->diags, i, "nation", R_ORDERS, "a second treaty order with %s; give one", nation);
+		return;
+	}
+	json_object_set_new(c->treaties, nation, json_true());
+	if (strcmp(c->power, LG_FRANCE) != 0) {
+		offer = est_rules_str(json_object_get(c->state, "offers"), c->power);
+		if (strcmp(nation, LG_FRANCE) != 0)
+			est_rules_diag(c->diags, i, "nation", R_TREATY, "%s makes treaties with France only; give "
+			     "\"nation\": \"France\"", c->power);
+		else if (!offer || strcmp(offer, kind) != 0)
+			est_rules_diag(c->diags, i, "treaty", R_TREATY, "France has offered %s %s this season; accept "
+			     "only the treaty France offers (its turn's report says which), or remove the order",
+			     c->power, offer ? (strcmp(offer, "peace") == 0 ? "an enforced peace, not an alliance," :
+			     "an alliance, not an enforced peace,") : "no treaty");
+		return;
+	}
+	if (!est_rules_in_list(members, nation))
+		est_rules_diag(c->diags, i, "nation", R_TREATY, "France's treaties that 4.241 counts are with Russia, "
+		     "Prussia or Spain; name one of them");
+	else if (lg_treaty_live(c->state, nation))
+		est_rules_diag(c->diags, i, "nation", R_TREATY, "%s already has a treaty with France that has not "
+		     "expired (the report's diplomacy says until when); remove the order", nation);
+}
+
 /* The answer to the decision the battle awaits (5.612 steps 4-6, or 9). */
 static void check_answer(struct check *c, int i, const json_t *o)
 {
@@ -350,8 +403,9 @@ static void check_answer(struct check *c, int i, const json_t *o)
 
 static const char *turn_types(const struct check *c)
 {
-	return strcmp(c->power, LG_FRANCE) == 0 ? "move, besiege, standing, embargo" :
-	       strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, buy-vp" : "move, besiege, standing";
+	return strcmp(c->power, LG_FRANCE) == 0 ? "move, besiege, standing, embargo, treaty" :
+	       strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, buy-vp, treaty" :
+	       "move, besiege, standing, treaty";
 }
 
 static void check_item(struct check *c, int i, const json_t *o)
@@ -376,6 +430,8 @@ static void check_item(struct check *c, int i, const json_t *o)
 		check_embargo(c, i, o);
 	else if (!battle && strcmp(type, "buy-vp") == 0)
 		check_buy(c, i, o);
+	else if (!battle && strcmp(type, "treaty") == 0)
+		check_treaty(c, i, o);
 	else
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "\"%s\" is not an order this step takes; it takes %s", type,
 		     battle ? (est_rules_int(json_object_get(c->state, "battle"), "step", 0) == 9 ? "retreat, standing" :
@@ -405,15 +461,17 @@ static int awaited(const json_t *state, const json_t *rules, const char *power)
 int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 		const char *power, const json_t *orders)
 {
-	struct check c = {state, rules, power, json_array(), json_object(), json_object(), json_object(), 0, 0, 0};
+	struct check c = {state, rules, power, json_array(), json_object(), json_object(), json_object(),
+			  json_object(), 0, 0, 0};
 	const json_t *o;
 	size_t i;
 
-	if (!c.diags || !c.armies || !c.standing || !c.ends) {
+	if (!c.diags || !c.armies || !c.standing || !c.ends || !c.treaties) {
 		json_decref(c.diags);
 		json_decref(c.armies);
 		json_decref(c.standing);
 		json_decref(c.ends);
+		json_decref(c.treaties);
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	if (!awaited(state, rules, power))
@@ -431,5 +489,6 @@ int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	json_decref(c.armies);
 	json_decref(c.standing);
 	json_decref(c.ends);
+	json_decref(c.treaties);
 	return est_rules_validated(diagnostics_out, c.diags);
 }

@@ -432,9 +432,11 @@ static json_t *diplomacy_view(const json_t *state)
 
 	json_object_foreach(json_object_get(state, "diplomacy"), nation, d) {
 		json_t *expires = json_object_get(d, "expires");
+		int live = lg_treaty_live(state, nation);
 		char *text = json_is_integer(expires) ?
-			est_strdup_printf("%s: %s with France, until %d", nation, est_rules_str(d, "status"),
-					  (int)json_integer_value(expires)) :
+			est_strdup_printf("%s: %s with France, %s %d%s", nation, est_rules_str(d, "status"),
+					  live ? "until" : "expired after", (int)json_integer_value(expires),
+					  json_object_get(d, "npc") ? " (an inactive non-player nation)" : "") :
 			est_strdup_printf("%s: %s", nation, est_rules_str(d, "status") ? est_rules_str(d, "status") : "unknown");
 		if (!list || json_array_append_new(list, json_pack("{s:s, s:s?, s:O?, s:o}", "nation", nation,
 			"status", est_rules_str(d, "status"), "expires", expires, "text", est_rules_string(text))) < 0) {
