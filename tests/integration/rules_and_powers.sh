@@ -74,10 +74,10 @@ PY
 }
 broken map 'd["provinces"][1]["adjacent"].append("Bavaria")' 'which is no province of the map or does not list it back'
 broken map 'del d["provinces"][0]["name"]' 'field "provinces[0]" needs "name"'
-broken tables 'd["approach"]["results"].pop()' 'field "approach" needs "die" (2 to 100) and a "results" row per face'
-broken tables 'd["auxiliary"]["results"][2]["effect"] = "teleport"' 'has an "effect" other than none'
+broken tables 'd["approach"]["results"].pop()' 'field "approach.results" ends at 5, but a d6 rolls up to 6; end the last row at 6 or higher'
+broken tables 'd["auxiliary"]["results"][2]["effect"] = "teleport"' 'field "auxiliary.results[2].effect" is "teleport", which is no effect the rules carry out'
 broken tables 'del d["pursuit"]' 'no table "pursuit"'
-broken leaders 'd["leaders"][0]["tactical"] = "high"' 'field "leaders[0]" needs "id"'
+broken leaders 'd["leaders"][0]["tactical"] = "high"' 'field "leaders[0].tactical" of "moore" must be the tactical rating'
 broken scenario 'd["end"]["season"] = "Monsoon"' '"end.season" must be seasons'
 broken scenario 'd["armies"][1]["id"] = d["armies"][0]["id"]' 'repeats the id of an earlier army'
 broken scenario 'd["armies"][0]["corps"][0]["divisions"] = 0' 'each with a "name" and 1 to 50 "divisions"'

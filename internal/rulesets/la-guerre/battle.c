@@ -187,36 +187,29 @@ static int battle_survives(json_t *state, json_t *events, const json_t *rules, e
 static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		     const char *role)
 {
-	json_t *battle = json_object_get(state, "battle"), *drm = json_object_get(battle, "drm");
+	json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "auxiliary");
-	const char *power = role_power(battle, role), *effect;
+	const char *power = role_power(battle, role);
+	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
 	const json_t *row;
-	int roll, error;
+	char effect[96];
 
 	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.616: %s auxiliary option",
 			     est_rules_str(battle, "province"), power)) < 0)
 		return error;
-	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
-	effect = est_rules_str(row, "effect");
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:s}", "province", est_rules_str(battle, "province"),
-						"roll", roll, "result", est_rules_str(row, "name")), "auxiliary",
-			      "%s rolls %d on the Auxiliary Options column: %s%s", power, roll,
-			      est_rules_str(row, "name"), effect && strcmp(effect, "none") == 0 ?
-			      ", which has no effect in a strategic battle (5.616)" : "")) < 0)
+	row = lg_table_row(table, roll + add);
+	lg_effect_text(effect, sizeof(effect), row);
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:s, s:s}", "province",
+						est_rules_str(battle, "province"), "roll", roll, "total", roll + add,
+						"result", est_rules_str(row, "name"), "effect", lg_row_effect(row)),
+			      "auxiliary", "%s rolls %d%s on the Auxiliary Options column: %s, %s", power, roll,
+			      add ? " with its commander's rating" : "", est_rules_str(row, "name"), effect)) < 0)
 		return error;
-	if (effect && strcmp(effect, "eliminate") == 0)
-		return lg_lose(state, events, rules, role_army(state, battle, lg_other_role(role)),
-			       est_rules_int(row, "divisions", 1), 0, est_rules_str(row, "name"));
-	if (effect && (strcmp(effect, "drm") == 0 || strcmp(effect, "enemy-drm") == 0)) {
-		const char *to = strcmp(effect, "drm") == 0 ? role : lg_other_role(role);
-		json_object_set_new(drm, to, json_integer(est_rules_int(drm, to, 0) + est_rules_int(row, "drm", 0)));
-	}
-	return 0;
+	return lg_effect_apply(state, events, rules, dice, role, row);
 }
 
 /* 5.616 The Bombardment Option: one d10 per artillery unit, each 10 eliminates two divisions. */
-static int bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
-		   const char *role)
+int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
 {
 	json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "bombard");
@@ -278,7 +271,7 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 {
 	json_t *battle = json_object_get(state, "battle"), *detail = json_object();
 	const json_t *table = lg_table(rules, "attack"), *vp = lg_table(rules, "victory_points");
-	int a, d, margin, loss, error;
+	int a, d, margin, loss, winner_loss, error;
 	const char *winner, *loser;
 	char at[160], de[160];
 
@@ -291,9 +284,7 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 		(est_rules_str(table, "tie") ? est_rules_str(table, "tie") : "defender");
 	loser = lg_other_role(winner);
 	margin = abs(a - d);
-	loss = margin < est_rules_int(table, "loser_losses_min", 1) ? est_rules_int(table, "loser_losses_min", 1) : margin;
-	if (loss > est_rules_int(table, "loser_losses_max", 4))
-		loss = est_rules_int(table, "loser_losses_max", 4);
+	lg_attack_losses(&loss, &winner_loss, table, margin);
 	if ((error = est_rules_event(events, json_pack("{s:s, s:O, s:s}", "province", est_rules_str(battle, "province"),
 						"attack", detail, "winner", role_power(battle, winner)),
 			      "attack", "Attack at %s (5.612 step 7): %s; %s: %s wins%s",
@@ -312,8 +303,8 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 			    "the victory")) < 0 ||
 	    (error = lg_lose(state, events, rules, role_army(state, battle, loser), loss, 0, "the attack")) < 0)
 		return error;
-	if (margin <= est_rules_int(table, "winner_loses_one_if_margin_at_most", 1) &&
-	    (error = lg_lose(state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
+	if (winner_loss > 0 &&
+	    (error = lg_lose(state, events, rules, role_army(state, battle, winner), winner_loss, 0, "the attack")) < 0)
 		return error;
 	return battle_survives(state, events, rules, dice);
 }
@@ -359,7 +350,7 @@ static int apply_option(json_t *state, json_t *events, const json_t *rules, est_
 		return retreat_option(state, events, rules, dice, role, to);
 	json_object_set_new(battle, "step", json_integer(step + 1));
 	json_object_set_new(battle, "begun", json_true());
-	error = strcmp(option, "bombard") == 0 ? bombard(state, events, rules, dice, role) :
+	error = strcmp(option, "bombard") == 0 ? lg_bombard(state, events, rules, dice, role) :
 		auxiliary(state, events, rules, dice, role);
 	if (error < 0 || (error = battle_survives(state, events, rules, dice)) < 0)
 		return error;
@@ -493,21 +484,29 @@ int lg_battle_decide(json_t *state, json_t *events, const json_t *rules, est_dic
 /* 5.612 steps 1 and 2: the defender rolls on the Approach to Battlefield Table first. */
 static int approach(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
 {
-	json_t *battle = json_object_get(state, "battle"), *drm = json_object_get(battle, "drm");
+	json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "approach"), *row;
-	int roll, error;
+	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
+	int step = strcmp(role, "defender") == 0 ? 1 : 2;
+	char effect[96];
 
 	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
-			     est_rules_str(battle, "province"), strcmp(role, "defender") == 0 ? 1 : 2,
-			     role_power(battle, role))) < 0)
+			     est_rules_str(battle, "province"), step, role_power(battle, role))) < 0)
 		return error;
-	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
-	json_object_set_new(drm, role, json_integer(est_rules_int(drm, role, 0) + est_rules_int(row, "drm", 0)));
-	return est_rules_event(events, json_pack("{s:s, s:i, s:s, s:i}", "province", est_rules_str(battle, "province"),
-					  "roll", roll, "result", est_rules_str(row, "name"), "drm", est_rules_int(row, "drm", 0)),
-			"approach", "5.612 step %d: %s (%s) rolls %d on the Approach to Battlefield Table: "
-			"%s (%+d to attack)", strcmp(role, "defender") == 0 ? 1 : 2, role_power(battle, role),
-			role, roll, est_rules_str(row, "name"), est_rules_int(row, "drm", 0));
+	row = lg_table_row(table, roll + add);
+	lg_effect_text(effect, sizeof(effect), row);
+	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:s, s:s, s:i}", "province",
+						est_rules_str(battle, "province"), "roll", roll, "total", roll + add,
+						"result", est_rules_str(row, "name"), "effect", lg_row_effect(row),
+						"drm", strcmp(lg_row_effect(row), "drm") == 0 ? est_rules_int(row, "drm", 0) : 0),
+			      "approach", "5.612 step %d: %s (%s) rolls %d%s on the Approach to Battlefield Table: "
+			      "%s, %s", step, role_power(battle, role), role, roll,
+			      add ? " with its commander's rating" : "", est_rules_str(row, "name"), effect)) < 0)
+		return error;
+	/* An army the approach destroys ends the battle before it is fought (RULINGS.md L17). */
+	if ((error = lg_effect_apply(state, events, rules, dice, role, row)) < 0)
+		return error;
+	return battle_survives(state, events, rules, dice);
 }
 
 /* 5.513: each rolls a die plus the commander's tactical rating; equal results roll again. */
@@ -555,8 +554,10 @@ int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice
 	if (!battle || json_object_set_new(state, "battle", battle) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	if ((error = approach(state, events, rules, dice, "defender")) < 0 ||
-	    (error = approach(state, events, rules, dice, "attacker")) < 0)
+	    (json_object_get(state, "battle") && (error = approach(state, events, rules, dice, "attacker")) < 0))
 		return error;
+	if (!json_object_get(state, "battle"))
+		return 0;
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i}", "province", province, "attacker_corps",
 						lg_corps_count(mover), "defender_corps", lg_corps_count(defender)),
 			      "corps", "5.612 step 3: %s has %d corps, %s %d", est_rules_str(mover, "nation"),
