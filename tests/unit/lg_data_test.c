@@ -355,6 +355,39 @@ static void test_gm_approach_result_can_end_the_battle(void **unused)
 	json_decref(r);
 }
 
+/*
+ * RULINGS.md D1 and D2. An Approach row of the first shape (a "drm", no
+ * "effect") is read as the effect "drm"; a total above the last row reads
+ * the last. France (Ney, 2) wins the initiative 4 + 2 against 3 and rolls 6
+ * on an Approach table that adds the rating: 8, above the last row (6),
+ * which gives +2; Austria rolls 1 + 0, the first row, -1.
+ */
+static void test_d1_d2_old_rows_and_totals_off_the_table(void **unused)
+{
+	static const int faces[] = {4, 3, 1, 6, 6, 6, 1};
+	json_t *r = json_deep_copy(rules), *s, *n, *ev;
+	const json_t *att;
+
+	(void)unused;
+	put(r, "tables/approach/add", V("'tactical'"));
+	put(r, "tables/approach/results/0", J("{'roll': 1, 'name': 'Lost on the march', 'drm': -1}"));
+	put(r, "tables/approach/results/5", J("{'roll': 6, 'name': 'Seize the high ground', 'drm': 2}"));
+	if (lg_check_rules(r) < 0)
+		fail_msg("refused: %s", est_error_message());
+	s = board(r, AUSTRIANS);
+	n = lgt_step(s, r, MOVE, faces, 7, &ev, NULL);
+	assert_int_equal(json_integer_value(json_object_get(rules_event_nth(ev, "approach", 1), "total")), 8);
+	assert_string_equal(est_rules_str(rules_event_nth(ev, "approach", 1), "result"), "Seize the high ground");
+	att = json_object_get(lgt_event(ev, "attack"), "attack");
+	/* France 6 + 2 tactical + 2 DRM; Austria 6 + 0 - 1 DRM + 1 corps */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "attacker"), "total")), 10);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(att, "defender"), "total")), 6);
+	json_decref(ev);
+	json_decref(n);
+	json_decref(s);
+	json_decref(r);
+}
+
 static int setup(void **unused)
 {
 	(void)unused;
@@ -382,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_gm_attack_table_decides_losses),
 		cmocka_unit_test(test_gm_approach_and_auxiliary_results_played),
 		cmocka_unit_test(test_gm_approach_result_can_end_the_battle),
+		cmocka_unit_test(test_d1_d2_old_rows_and_totals_off_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

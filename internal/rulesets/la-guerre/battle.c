@@ -192,7 +192,7 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 	const char *power = role_power(battle, role);
 	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
 	const json_t *row;
-	char effect[96];
+	char effect[96], added[48];
 
 	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.616: %s auxiliary option",
 			     est_rules_str(battle, "province"), power)) < 0)
@@ -203,7 +203,7 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 						est_rules_str(battle, "province"), "roll", roll, "total", roll + add,
 						"result", est_rules_str(row, "name"), "effect", lg_row_effect(row)),
 			      "auxiliary", "%s rolls %d%s on the Auxiliary Options column: %s, %s", power, roll,
-			      add ? " with its commander's rating" : "", est_rules_str(row, "name"), effect)) < 0)
+			      lg_added_text(added, sizeof(added), add, roll), est_rules_str(row, "name"), effect)) < 0)
 		return error;
 	return lg_effect_apply(state, events, rules, dice, role, row);
 }
@@ -488,7 +488,7 @@ static int approach(json_t *state, json_t *events, const json_t *rules, est_dice
 	const json_t *table = lg_table(rules, "approach"), *row;
 	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
 	int step = strcmp(role, "defender") == 0 ? 1 : 2;
-	char effect[96];
+	char effect[96], added[48];
 
 	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
 			     est_rules_str(battle, "province"), step, role_power(battle, role))) < 0)
@@ -501,7 +501,7 @@ static int approach(json_t *state, json_t *events, const json_t *rules, est_dice
 						"drm", strcmp(lg_row_effect(row), "drm") == 0 ? est_rules_int(row, "drm", 0) : 0),
 			      "approach", "5.612 step %d: %s (%s) rolls %d%s on the Approach to Battlefield Table: "
 			      "%s, %s", step, role_power(battle, role), role, roll,
-			      add ? " with its commander's rating" : "", est_rules_str(row, "name"), effect)) < 0)
+			      lg_added_text(added, sizeof(added), add, roll), est_rules_str(row, "name"), effect)) < 0)
 		return error;
 	/* An army the approach destroys ends the battle before it is fought (RULINGS.md L17). */
 	if ((error = lg_effect_apply(state, events, rules, dice, role, row)) < 0)

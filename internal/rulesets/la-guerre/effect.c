@@ -70,6 +70,15 @@ int lg_table_add(const json_t *rules, const json_t *table, const json_t *army)
 	return 0;
 }
 
+const char *lg_added_text(char *buf, size_t len, int add, int roll)
+{
+	if (add)
+		snprintf(buf, len, " %+d tactical = %d", add, roll + add);
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
+}
+
 int lg_effect_text(char *buf, size_t len, const json_t *row)
 {
 	const char *effect = lg_row_effect(row);

@@ -119,6 +119,8 @@ int lg_row_high(const json_t *row);
 const json_t *lg_table_row(const json_t *table, int total);
 /* What the table adds to its roll for `army`: its commander's tactical rating, or 0. */
 int lg_table_add(const json_t *rules, const json_t *table, const json_t *army);
+/* " +2 tactical = 6" after a roll of 4 when a table adds a rating of 2; "" when it adds none. */
+const char *lg_added_text(char *buf, size_t len, int add, int roll);
 /* "+1 to its attack", "the enemy loses 2 divisions", ... (snprintf's result). */
 int lg_effect_text(char *buf, size_t len, const json_t *row);
 /*
