@@ -89,12 +89,12 @@ broken tables 'd["victory_points"]["attack_win"] = 2147483647' 'field "victory_p
 broken scenario 'd["sides"]["France"].append("Austria")' '"Austria" stands on France'"'"'s side and also on the Coalition'"'"'s'
 broken map 'd["provinces"][3]["terrain"] = "swamp"' 'needs a "terrain" that tables.json "movement" prices'
 broken map 'd["provinces"][3]["x"] = "100"' 'needs "x" (0 to 1000)'
-broken scenario 'd["armies"][0]["location"] = "Saxony"' 'a "location" that is not neutral'
+broken scenario 'd["armies"][0]["location"] = "Saxony"' 'field "armies[0].location" is "Saxony", neutral at the start'
 broken scenario 'd["end"] = {"year": 1804, "season": "Summer"}' 'must put the end at or after the start'
 broken scenario 'd["diplomacy"]["Russia"]["status"] = "frenemies"' '"diplomacy.Russia.status" must be war, alliance, peace or inactive'
 broken scenario 'd["armies"][0]["id"] = "grande\narmee"' '"armies[0].id" holds U+000A LINE FEED at byte 6, an invisible control'
 broken scenario 'd["armies"][0]["id"] = "grande\u061carmee"' '"armies[0].id" holds U+061C ARABIC LETTER MARK at byte 6'
-broken scenario 'd["armies"][0]["id"] = "Grande Armee"' 'needs an "id" of a-z, 0-9 and -'
+broken scenario 'd["armies"][0]["id"] = "Grande Armee"' 'field "armies[0].id" must be what orders spell: a-z, 0-9 and - only'
 broken leaders 'd["leaders"][1]["id"] = d["leaders"][0]["id"]' 'repeats the id'
 ls -d x-* 2>/dev/null && fail "a refused new left a game"
 # The scenario's name as an option, even when it reads as a number.

@@ -60,12 +60,16 @@ static json_t *changed(const char *path, const char *value)
 	return r;
 }
 
-/* lg_check_rules refuses `r` (freed) with exactly `message`. */
+/* Set-up (what `new` runs) refuses `r` (freed) with exactly `message`. */
 static void refused(json_t *r, const char *message)
 {
-	assert_int_equal(lg_check_rules(r), EST_EINVAL);
+	json_t *state = NULL, *options = json_object();
+
+	assert_int_equal(LG->setup(&state, r, options), EST_EINVAL);
+	assert_null(state);
 	assert_string_equal(est_error_message(), message);
 	est_error_clear();
+	json_decref(options);
 	json_decref(r);
 }
 
@@ -192,6 +196,21 @@ static void test_leaders(void **unused)
 	refused(changed("leaders/leaders/0/tactical", "'high'"),
 		"rules/leaders.json: field \"leaders[0].tactical\" of \"moore\" must be the tactical rating, a "
 		"whole number from -9 to 9 (5.513 and the tables that \"add\" it); write it so");
+}
+
+/* scenario.json: an army's fields each named, with the fix. */
+static void test_scenario_armies(void **unused)
+{
+	(void)unused;
+	refused(changed("scenario/armies/0/commander", "'bonaparte-the-younger'"),
+		"rules/scenario.json: field \"armies[0].commander\" is no \"id\" of rules/leaders.json; name a "
+		"leader of leaders.json, or add the leader there");
+	refused(changed("scenario/armies/0/location", "'Saxony'"),
+		"rules/scenario.json: field \"armies[0].location\" is \"Saxony\", neutral at the start; an army "
+		"starts in a province of a side: move it, or take the province's nation out of \"neutral\"");
+	refused(changed("scenario/armies/1/movement", "21"),
+		"rules/scenario.json: field \"armies[1].movement\" must be the army's Movement Points, 0 to 20; "
+		"write a whole number in that range");
 }
 
 /*
@@ -411,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_rows_cover_the_die),
 		cmocka_unit_test(test_plain_tables),
 		cmocka_unit_test(test_leaders),
+		cmocka_unit_test(test_scenario_armies),
 		cmocka_unit_test(test_gm_tables_accepted),
 		cmocka_unit_test(test_gm_attack_table_decides_losses),
 		cmocka_unit_test(test_gm_approach_and_auxiliary_results_played),

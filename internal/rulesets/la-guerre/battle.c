@@ -183,29 +183,47 @@ static int battle_survives(json_t *state, json_t *events, const json_t *rules, e
 	return attacker ? mover_holds(state, events, rules, dice, attacker, "RULINGS.md L17") : 0;
 }
 
+/*
+ * A roll by the battle's `role` on a die table a GM may type in (the
+ * Approach to Battlefield Table, the Auxiliary Options column): the row for
+ * the roll, plus the commander's rating where the table adds it, is told
+ * (`label`: the rule, `title`: the table) and its effect carried out.
+ */
+static int roll_on(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role,
+		   const char *name, const char *purpose, const char *label, const char *title)
+{
+	json_t *battle = json_object_get(state, "battle");
+	const json_t *table = lg_table(rules, name), *row;
+	const char *power = role_power(battle, role);
+	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
+	char effect[96], added[48];
+
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s %s", est_rules_str(battle, "province"),
+			     purpose)) < 0)
+		return error;
+	row = lg_table_row(table, roll + add);
+	lg_effect_text(effect, sizeof(effect), row);
+	if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "province",
+						est_rules_str(battle, "province"), "role", role, "roll", roll,
+						"total", roll + add, "result", est_rules_str(row, "name"),
+						"effect", lg_row_effect(row)), name,
+			      "%s: %s (%s) rolls %d%s on the %s: %s, %s", label, power, role, roll,
+			      lg_added_text(added, sizeof(added), add, roll), title, est_rules_str(row, "name"),
+			      effect)) < 0)
+		return error;
+	return lg_effect_apply(state, events, rules, dice, role, row);
+}
+
 /* 5.616 The Auxiliary Option: a roll on the Auxiliary Options column. */
 static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		     const char *role)
 {
-	json_t *battle = json_object_get(state, "battle");
-	const json_t *table = lg_table(rules, "auxiliary");
-	const char *power = role_power(battle, role);
-	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
-	const json_t *row;
-	char effect[96], added[48];
+	char purpose[96];
 
-	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.616: %s auxiliary option",
-			     est_rules_str(battle, "province"), power)) < 0)
-		return error;
-	row = lg_table_row(table, roll + add);
-	lg_effect_text(effect, sizeof(effect), row);
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:s, s:s}", "province",
-						est_rules_str(battle, "province"), "roll", roll, "total", roll + add,
-						"result", est_rules_str(row, "name"), "effect", lg_row_effect(row)),
-			      "auxiliary", "%s rolls %d%s on the Auxiliary Options column: %s, %s", power, roll,
-			      lg_added_text(added, sizeof(added), add, roll), est_rules_str(row, "name"), effect)) < 0)
-		return error;
-	return lg_effect_apply(state, events, rules, dice, role, row);
+	snprintf(purpose, sizeof(purpose), "5.616: %s auxiliary option",
+		 role_power(json_object_get(state, "battle"), role));
+	return roll_on(state, events, rules, dice, role, "auxiliary", purpose, "5.616 Auxiliary Option",
+		       "Auxiliary Options column");
 }
 
 /* 5.616 The Bombardment Option: one d10 per artillery unit, each 10 eliminates two divisions. */
@@ -484,28 +502,16 @@ int lg_battle_decide(json_t *state, json_t *events, const json_t *rules, est_dic
 /* 5.612 steps 1 and 2: the defender rolls on the Approach to Battlefield Table first. */
 static int approach(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
 {
-	json_t *battle = json_object_get(state, "battle");
-	const json_t *table = lg_table(rules, "approach"), *row;
-	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
-	int step = strcmp(role, "defender") == 0 ? 1 : 2;
-	char effect[96], added[48];
+	int step = strcmp(role, "defender") == 0 ? 1 : 2, error;
+	char purpose[96], label[32];
 
-	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
-			     est_rules_str(battle, "province"), step, role_power(battle, role))) < 0)
-		return error;
-	row = lg_table_row(table, roll + add);
-	lg_effect_text(effect, sizeof(effect), row);
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:s, s:s, s:i}", "province",
-						est_rules_str(battle, "province"), "roll", roll, "total", roll + add,
-						"result", est_rules_str(row, "name"), "effect", lg_row_effect(row),
-						"drm", strcmp(lg_row_effect(row), "drm") == 0 ? est_rules_int(row, "drm", 0) : 0),
-			      "approach", "5.612 step %d: %s (%s) rolls %d%s on the Approach to Battlefield Table: "
-			      "%s, %s", step, role_power(battle, role), role, roll,
-			      lg_added_text(added, sizeof(added), add, roll), est_rules_str(row, "name"), effect)) < 0)
+	snprintf(purpose, sizeof(purpose), "5.612 step %d: %s approach to battlefield", step,
+		 role_power(json_object_get(state, "battle"), role));
+	snprintf(label, sizeof(label), "5.612 step %d", step);
+	if ((error = roll_on(state, events, rules, dice, role, "approach", purpose, label,
+			     "Approach to Battlefield Table")) < 0)
 		return error;
 	/* An army the approach destroys ends the battle before it is fought (RULINGS.md L17). */
-	if ((error = lg_effect_apply(state, events, rules, dice, role, row)) < 0)
-		return error;
 	return battle_survives(state, events, rules, dice);
 }
 

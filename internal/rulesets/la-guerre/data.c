@@ -27,7 +27,7 @@ static long season_at(const json_t *list, const char *name)
 
 static int bad(const char *file, const char *field, const char *fix)
 {
-	return est_error_set(EST_EINVAL, "rules/%s: %s %s; fix the data", file, field, fix);
+	return est_error_set(EST_EINVAL, "rules/%s: %s %s", file, field, fix);
 }
 
 static int is_string_array(const json_t *a)
@@ -55,8 +55,8 @@ static int check_files(const json_t *rules)
 		if (!json_is_object(data))
 			return est_error_set(EST_EINVAL, "rules: La Guerre de l'Empereur needs %s; restore it", name);
 		if (!est_rules_str(data, "provenance"))
-			return bad(name, "field \"provenance\"", "must say where the values come from: \"seed\", "
-				   "\"placeholder\", or the source a GM used");
+			return bad(name, "field \"provenance\"", "is missing; add it, saying where the values come "
+				   "from: \"seed\", \"placeholder\", or the source a GM used");
 		if ((error = est_rules_check_data(data, name)) < 0)
 			return error;
 	}
@@ -74,25 +74,29 @@ static int check_province(const json_t *rules, const json_t *p, size_t i)
 	    !is_string_array(json_object_get(p, "adjacent")) ||
 	    (json_object_get(p, "ports") && !is_string_array(json_object_get(p, "ports"))))
 		return bad("map.json", field, "needs \"name\" and \"nation\" (strings), \"adjacent\" (an array "
-			   "of province names) and, if any, \"ports\" (an array of seas)");
+			   "of province names) and, if any, \"ports\" (an array of seas); add what is missing");
 	if (lg_province_data(rules, est_rules_str(p, "name")) != p)
-		return bad("map.json", field, "repeats the name of an earlier province");
+		return bad("map.json", field, "repeats the name of an earlier province; give each province "
+			   "its own name");
 	if (!est_rules_str(p, "terrain") || strcmp(est_rules_str(p, "terrain"), "provenance") == 0 ||
 	    est_rules_int(lg_table(rules, "movement"), est_rules_str(p, "terrain"), 0) < 1)
 		return bad("map.json", field, "needs a \"terrain\" that tables.json \"movement\" prices at 1 "
-			   "Movement Point or more (\"clear\", \"mountain\")");
+			   "Movement Point or more (\"clear\", \"mountain\"); use one, or price the terrain in "
+			   "\"movement\"");
 	if (!json_is_integer(json_object_get(p, "x")) || !json_is_integer(json_object_get(p, "y")) ||
 	    est_rules_int(p, "x", -1) < 0 || est_rules_int(p, "x", -1) > 1000 || est_rules_int(p, "y", -1) < 0 || est_rules_int(p, "y", -1) > 800)
 		return bad("map.json", field, "needs \"x\" (0 to 1000) and \"y\" (0 to 800), where the map "
-			   "draws it");
+			   "draws it; write both as whole numbers");
 	if (lg_adjacent(rules, est_rules_str(p, "name"), est_rules_str(p, "name")))
-		return bad("map.json", field, "lists itself as adjacent");
+		return bad("map.json", field, "lists itself as adjacent; remove its own name from "
+			   "\"adjacent\"");
 	json_array_foreach(json_object_get(p, "adjacent"), j, n) {
 		const json_t *other = lg_province_data(rules, json_string_value(n));
 		if (!other || !lg_adjacent(rules, json_string_value(n), est_rules_str(p, "name")))
 			return est_error_set(EST_EINVAL, "rules/map.json: %s \"%s\" lists \"%s\", which is no "
 					     "province of the map or does not list it back (adjacency goes both "
-					     "ways); fix the data", field, est_rules_str(p, "name"), json_string_value(n));
+					     "ways); spell a province of the map, listed in both provinces' "
+					     "\"adjacent\"", field, est_rules_str(p, "name"), json_string_value(n));
 	}
 	return 0;
 }
@@ -104,7 +108,7 @@ static int check_map(const json_t *rules)
 	int error;
 
 	if (!json_is_array(provinces) || json_array_size(provinces) == 0)
-		return bad("map.json", "field \"provinces\"", "must be a non-empty array");
+		return bad("map.json", "field \"provinces\"", "must be a non-empty array; list the provinces");
 	json_array_foreach(provinces, i, p)
 		if ((error = check_province(rules, p, i)) < 0)
 			return error;
@@ -554,16 +558,16 @@ static int check_scenario(const json_t *rules)
 	    !is_string_array(json_object_get(sides, LG_COALITION)))
 		return bad("scenario.json", "fields \"name\", \"seasons\", \"start\", \"end\", \"sides\"",
 			   "are needed: a name, the seasons in order, {year, season} for the start and end, "
-			   "and the nations of each side (\"France\", \"Coalition\")");
+			   "and the nations of each side (\"France\", \"Coalition\"); add what is missing");
 	if (!is_string_array(json_object_get(json_object_get(s, "embargo"), "members")) ||
 	    !is_string_array(json_object_get(json_object_get(s, "embargo"), "requires_control")) ||
 	    !is_string_array(json_object_get(json_object_get(s, "embargo"), "seas")))
 		return bad("scenario.json", "field \"embargo\"", "needs \"members\", \"requires_control\" "
-			   "and \"seas\" as arrays of names (4.241)");
+			   "and \"seas\" as arrays of names (4.241); add them");
 	if (!est_rules_in_list(seasons, est_rules_str(json_object_get(s, "start"), "season")) ||
 	    !est_rules_in_list(seasons, est_rules_str(json_object_get(s, "end"), "season")))
 		return bad("scenario.json", "fields \"start.season\" and \"end.season\"", "must be seasons "
-			   "of \"seasons\"");
+			   "of \"seasons\"; spell them as \"seasons\" does");
 	json_array_foreach(json_object_get(s, "armies"), i, a)
 		if (lg_army(s, est_rules_str(a, "id")) != a)
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu]\" repeats the "
@@ -572,7 +576,8 @@ static int check_scenario(const json_t *rules)
 		if (!json_is_integer(json_object_get(a, "movement")) || !json_is_integer(json_object_get(a, "artillery")) ||
 		    est_rules_int(a, "artillery", 0) < 0 || est_rules_int(a, "artillery", 0) > 50)
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu]\" needs "
-					     "\"movement\" and \"artillery\" (0 to 50) as integers; fix the data", i);
+					     "\"movement\" and \"artillery\" (0 to 50) as integers; write them as whole "
+					     "numbers", i);
 	return 0;
 }
 
@@ -583,17 +588,17 @@ static int check_sides(const json_t *rules)
 	size_t i;
 
 	if (!is_string_array(json_object_get(s, "neutral")))
-		return bad("scenario.json", "field \"neutral\"", "must be an array of nations");
+		return bad("scenario.json", "field \"neutral\"", "must be an array of nations; write it as [\"Prussia\", ...]");
 	json_array_foreach(json_object_get(sides, LG_FRANCE), i, n)
 		if (est_rules_in_list(json_object_get(sides, LG_COALITION), json_string_value(n)) ||
 		    est_rules_in_list(json_object_get(s, "neutral"), json_string_value(n)))
-			return est_error_set(EST_EINVAL, "rules/scenario.json: \"%s\" stands on France's side and "
-					     "also on the Coalition's or among the neutrals; give each nation one "
-					     "place; fix the data", json_string_value(n));
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"sides\": \"%s\" stands on "
+					     "France's side and also on the Coalition's or among the neutrals; give "
+					     "each nation one place: remove it from all but one", json_string_value(n));
 	json_array_foreach(json_object_get(sides, LG_COALITION), i, n)
 		if (est_rules_in_list(json_object_get(s, "neutral"), json_string_value(n)))
-			return est_error_set(EST_EINVAL, "rules/scenario.json: \"%s\" is in the Coalition and "
-					     "among the neutrals; fix the data", json_string_value(n));
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"neutral\": \"%s\" is in the "
+					     "Coalition and among the neutrals; remove it from one of them", json_string_value(n));
 	return 0;
 }
 
@@ -620,14 +625,24 @@ static int check_army_places(const json_t *rules)
 		const char *side = lg_side_of(rules, c ? c : est_rules_str(lg_province_data(rules, where), "nation"));
 		if (!lg_province_data(rules, where))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].location\" is not "
-					     "a province of rules/map.json; fix the data", i);
+					     "a province of rules/map.json; spell one as map.json does", i);
+		if (!id_ok(est_rules_str(a, "id")))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].id\" must be what "
+					     "orders spell: a-z, 0-9 and - only, 40 at most; write it so "
+					     "(\"grande-armee\")", i);
+		if (est_rules_int(a, "movement", -1) < 0 || est_rules_int(a, "movement", -1) > 20)
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].movement\" must "
+					     "be the army's Movement Points, 0 to 20; write a whole number in "
+					     "that range", i);
+		if (!lg_side_of(rules, est_rules_str(a, "nation")))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].nation\" stands "
+					     "on neither side; name a nation of \"sides\"", i);
 		/* An army may start in a province of the enemy (Mack in Bavaria), never a neutral one. */
-		if (!id_ok(est_rules_str(a, "id")) || est_rules_int(a, "movement", -1) < 0 || est_rules_int(a, "movement", -1) > 20 ||
-		    !side || !lg_side_of(rules, est_rules_str(a, "nation")))
-			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu]\" needs an "
-					     "\"id\" of a-z, 0-9 and - (40 at most), \"movement\" from 0 to 20, a "
-					     "\"nation\" of a side, and a \"location\" that is not neutral at the "
-					     "start; fix the data", i);
+		if (!side)
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].location\" is "
+					     "\"%s\", neutral at the start; an army starts in a province of a "
+					     "side: move it, or take the province's nation out of \"neutral\"",
+					     i, where);
 	}
 	return 0;
 }
@@ -641,12 +656,13 @@ static int check_garrisons(const json_t *rules)
 		if (!lg_province_data(rules, name) || est_rules_int(g, "divisions", 0) < 0 || est_rules_int(g, "divisions", 0) > 50 ||
 		    est_rules_int(g, "ghost", 0) < 0 || est_rules_int(g, "ghost", 0) > 50)
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"garrisons.%s\" must name a "
-					     "province of the map, with 0 to 50 \"divisions\" and \"ghost\"; fix "
-					     "the data", name);
+					     "province of the map, with 0 to 50 \"divisions\" and \"ghost\"; spell "
+					     "the province as map.json does and write whole numbers", name);
 	json_object_foreach(json_object_get(lg_scenario(rules), "control"), name, g)
 		if (!lg_province_data(rules, name) || !json_is_string(g))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"control.%s\" must name a "
-					     "province of the map and give its controller's name; fix the data", name);
+					     "province of the map and give its controller's name; spell the province as "
+					     "map.json does and the controller as a string", name);
 	return 0;
 }
 
@@ -662,11 +678,11 @@ static int check_calendar_and_policy(const json_t *rules)
 
 	if (json_array_size(seasons) > 10 || to < from)
 		return bad("scenario.json", "fields \"start\" and \"end\"", "must put the end at or after the "
-			   "start (and \"seasons\" holds at most 10)");
+			   "start (and \"seasons\" holds at most 10); change \"end\"");
 	json_object_foreach(json_object_get(s, "diplomacy"), nation, d) {
 		if (!est_rules_listed(statuses, est_rules_str(d, "status")))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"diplomacy.%s.status\" must "
-					     "be war, alliance, peace or inactive; fix the data", nation);
+					     "be war, alliance, peace or inactive; write one of them", nation);
 	}
 	nmr = json_object_get(s, "nmr");
 	for (int step = 4; step <= 6; step++) {
@@ -677,7 +693,7 @@ static int check_calendar_and_policy(const json_t *rules)
 		if (!o || (strcmp(o, "attack") != 0 && strcmp(o, "retreat") != 0 &&
 			   (step == 6 || (strcmp(o, "auxiliary") != 0 && strcmp(o, "bombard") != 0))))
 			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"nmr.%s\" must be an option "
-					     "of that step (%s), the answer a missed decision takes; fix the data",
+					     "of that step (%s), the answer a missed decision takes; write one of them",
 					     kind, step == 6 ? "attack or retreat" : "attack, retreat, auxiliary or bombard");
 	}
 	return 0;
