@@ -381,15 +381,12 @@ static int number_table(const json_t *rules, const char *name, const number_fiel
 	return 0;
 }
 
-/* One row of the attack's results: a range of margins and what each side loses. */
-static int attack_row(const char *name, size_t i, const json_t *row, int effect_needed)
+/* One row of the attack's results, at `at`: a range of margins and what each side loses. */
+static int attack_row(const char *at, const json_t *row)
 {
 	static const char *const fields[] = {"roll", "min", "max", "name", "loser_loses", "winner_loses", NULL};
-	char at[160];
 	int error;
 
-	(void)effect_needed;
-	snprintf(at, sizeof(at), "%s.results[%zu]", name, i);
 	if ((error = known_fields(at, row, fields)) < 0 || (error = row_range(at, row)) < 0 ||
 	    (error = int_in(at, row, "loser_loses", 0, 20, 1, "the divisions the loser loses")) < 0 ||
 	    (error = int_in(at, row, "winner_loses", 0, 20, 1, "the divisions the winner loses")) < 0)
@@ -424,7 +421,7 @@ static int attack_results(const json_t *t)
 		if (!json_is_object(row))
 			return refuse(at, "must be an object such as {\"min\": 0, \"max\": 1, \"loser_loses\": 1, "
 				      "\"winner_loses\": 1}; write the row as one");
-		if ((error = attack_row("attack", i, row, 0)) < 0)
+		if ((error = attack_row(at, row)) < 0)
 			return error;
 	}
 	return rows_cover("attack", rows, 0, -1);
