@@ -194,7 +194,7 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 		     const json_t *player, time_t deadline)
 {
 	const json_t *state = json_object_get(wrapped_state, "state");
-	const char *power = json_string_value(json_array_get(json_object_get(player, "powers"), 0));
+	const char *power = json_string_value(json_array_get(json_object_get(player, "powers"), 0)), *kind;
 	json_t *view = NULL, *pending = NULL, *awaiting = NULL, *data = NULL, *views = NULL;
 	int error;
 
@@ -202,9 +202,11 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 	    (error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, wrapped_state)) < 0 ||
 	    (error = est_turn_awaiting(&awaiting, game, pending, deadline)) < 0)
 		goto out;
-	data = json_pack("{s:O, s:s, s:I, s:O?, s:b, s:o, s:o, s:O, s:I, s:s, s:b, s:o}",
+	/* Step 0 has no events doc: it is the game as `new` made it, not "step 0 ()". */
+	kind = json_string_value(json_object_get(events_doc, "kind"));
+	data = json_pack("{s:O, s:s, s:I, s:s, s:b, s:o, s:o, s:O, s:I, s:s, s:b, s:o}",
 		"game", json_object_get(game->game, "id"), "ruleset", game->ruleset->name,
-		"step", (json_int_t)step, "kind", json_object_get(events_doc, "kind"),
+		"step", (json_int_t)step, "kind", kind ? kind : "new game",
 		"public", player == NULL, "events", visible_events(events_doc, player),
 		"awaiting", awaiting, "prompt", json_object_get(pending, "prompt"),
 		"next_step", (json_int_t)(step + 1), "state_sha256", sha,

@@ -74,10 +74,10 @@ PY
 }
 broken map 'd["provinces"][1]["adjacent"].append("Bavaria")' 'which is no province of the map or does not list it back'
 broken map 'del d["provinces"][0]["name"]' 'field "provinces[0]" needs "name"'
-broken tables 'd["approach"]["results"].pop()' 'field "approach" needs "die" (2 to 100) and a "results" row per face'
-broken tables 'd["auxiliary"]["results"][2]["effect"] = "teleport"' 'has an "effect" other than none'
+broken tables 'd["approach"]["results"].pop()' 'field "approach.results" ends at 5, but a d6 rolls up to 6; end the last row at 6 or higher'
+broken tables 'd["auxiliary"]["results"][2]["effect"] = "teleport"' 'field "auxiliary.results[2].effect" is "teleport", which is no effect the rules carry out'
 broken tables 'del d["pursuit"]' 'no table "pursuit"'
-broken leaders 'd["leaders"][0]["tactical"] = "high"' 'field "leaders[0]" needs "id"'
+broken leaders 'd["leaders"][0]["tactical"] = "high"' 'field "leaders[0].tactical" of "moore" must be the tactical rating'
 broken scenario 'd["end"]["season"] = "Monsoon"' '"end.season" must be seasons'
 broken scenario 'd["armies"][1]["id"] = d["armies"][0]["id"]' 'repeats the id of an earlier army'
 broken scenario 'd["armies"][0]["corps"][0]["divisions"] = 0' 'each with a "name" and 1 to 50 "divisions"'
@@ -89,12 +89,12 @@ broken tables 'd["victory_points"]["attack_win"] = 2147483647' 'field "victory_p
 broken scenario 'd["sides"]["France"].append("Austria")' '"Austria" stands on France'"'"'s side and also on the Coalition'"'"'s'
 broken map 'd["provinces"][3]["terrain"] = "swamp"' 'needs a "terrain" that tables.json "movement" prices'
 broken map 'd["provinces"][3]["x"] = "100"' 'needs "x" (0 to 1000)'
-broken scenario 'd["armies"][0]["location"] = "Saxony"' 'a "location" that is not neutral'
+broken scenario 'd["armies"][0]["location"] = "Saxony"' 'field "armies[0].location" is "Saxony", neutral at the start'
 broken scenario 'd["end"] = {"year": 1804, "season": "Summer"}' 'must put the end at or after the start'
 broken scenario 'd["diplomacy"]["Russia"]["status"] = "frenemies"' '"diplomacy.Russia.status" must be war, alliance, peace or inactive'
 broken scenario 'd["armies"][0]["id"] = "grande\narmee"' '"armies[0].id" holds U+000A LINE FEED at byte 6, an invisible control'
 broken scenario 'd["armies"][0]["id"] = "grande\u061carmee"' '"armies[0].id" holds U+061C ARABIC LETTER MARK at byte 6'
-broken scenario 'd["armies"][0]["id"] = "Grande Armee"' 'needs an "id" of a-z, 0-9 and -'
+broken scenario 'd["armies"][0]["id"] = "Grande Armee"' 'field "armies[0].id" must be what orders spell: a-z, 0-9 and - only'
 broken leaders 'd["leaders"][1]["id"] = d["leaders"][0]["id"]' 'repeats the id'
 ls -d x-* 2>/dev/null && fail "a refused new left a game"
 # The scenario's name as an option, even when it reads as a number.

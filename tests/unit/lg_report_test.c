@@ -300,7 +300,7 @@ static void test_battle_lines(void **unused)
 	assert_non_null(strstr(t, "  Awaited: 5.612 step 4: Austria, the initiative player, may choose one option at Bavaria\n"
 				  "  Options:\n"
 				  "    attack: Attack (go directly to step 7)\n"
-				  "    retreat: Retreat (no pursuit before an attack)\n"
+				  "    retreat: Retreat (no pursuit before combat)\n"
 				  "    auxiliary: Auxiliary Option"));
 	assert_non_null(strstr(t, "    bombard: Bombard (one d10 per artillery unit; each 10 eliminates 2 divisions)\n"));
 	assert_non_null(strstr(t, "  Retreat open to Austria: Bohemia, Upper Austria\n"));
@@ -320,7 +320,7 @@ static void test_battle_lines(void **unused)
 	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
 	assert_non_null(strstr(t, "  Awaited: 5.612 step 6: there was no Attack in step 5, so Austria, the initiative "
 				  "player, MUST choose Attack or Retreat at Bavaria\n  Options:\n    attack: Attack\n"
-				  "    retreat: Retreat (no pursuit before an attack)\n  Retreat"));
+				  "    retreat: Retreat, pursued (5.629)\n  Retreat"));
 	free(t);
 	json_decref(m);
 

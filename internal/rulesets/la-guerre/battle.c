@@ -188,40 +188,51 @@ static int battle_survives(json_t *state, json_t *events, const json_t *rules, e
 	return attacker ? mover_holds(state, events, rules, dice, attacker, "RULINGS.md L17") : 0;
 }
 
+/*
+ * A roll by the battle's `role` on a die table a GM may type in (the
+ * Approach to Battlefield Table, the Auxiliary Options column): the row for
+ * the roll, plus the commander's rating where the table adds it, is told
+ * (`label`: the rule, `title`: the table) and its effect carried out.
+ */
+static int roll_on(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role,
+		   const char *name, const char *purpose, const char *label, const char *title)
+{
+	json_t *battle = json_object_get(state, "battle");
+	const json_t *table = lg_table(rules, name), *row;
+	const char *power = role_power(battle, role);
+	int roll, add = lg_table_add(rules, table, role_army(state, battle, role)), error;
+	char effect[96], added[48];
+
+	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s %s", est_rules_str(battle, "province"),
+			     purpose)) < 0)
+		return error;
+	row = lg_table_row(table, roll + add);
+	lg_effect_text(effect, sizeof(effect), row);
+	if ((error = est_rules_event(events, json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "province",
+						est_rules_str(battle, "province"), "role", role, "roll", roll,
+						"total", roll + add, "result", est_rules_str(row, "name"),
+						"effect", lg_row_effect(row)), name,
+			      "%s: %s (%s) rolls %d%s on the %s: %s, %s", label, power, role, roll,
+			      lg_added_text(added, sizeof(added), add, roll), title, est_rules_str(row, "name"),
+			      effect)) < 0)
+		return error;
+	return lg_effect_apply(state, events, rules, dice, role, row);
+}
+
 /* 5.616 The Auxiliary Option: a roll on the Auxiliary Options column. */
 static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		     const char *role)
 {
-	json_t *battle = json_object_get(state, "battle"), *drm = json_object_get(battle, "drm");
-	const json_t *table = lg_table(rules, "auxiliary");
-	const char *power = role_power(battle, role), *effect;
-	const json_t *row;
-	int roll, error;
+	char purpose[96];
 
-	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.616: %s auxiliary option",
-			     est_rules_str(battle, "province"), power)) < 0)
-		return error;
-	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
-	effect = est_rules_str(row, "effect");
-	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:s}", "province", est_rules_str(battle, "province"),
-						"roll", roll, "result", est_rules_str(row, "name")), "auxiliary",
-			      "%s rolls %d on the Auxiliary Options column: %s%s", power, roll,
-			      est_rules_str(row, "name"), effect && strcmp(effect, "none") == 0 ?
-			      ", which has no effect in a strategic battle (5.616)" : "")) < 0)
-		return error;
-	if (effect && strcmp(effect, "eliminate") == 0)
-		return lg_lose(NULL, state, events, rules, role_army(state, battle, lg_other_role(role)),
-			       est_rules_int(row, "divisions", 1), 0, est_rules_str(row, "name"));
-	if (effect && (strcmp(effect, "drm") == 0 || strcmp(effect, "enemy-drm") == 0)) {
-		const char *to = strcmp(effect, "drm") == 0 ? role : lg_other_role(role);
-		json_object_set_new(drm, to, json_integer(est_rules_int(drm, to, 0) + est_rules_int(row, "drm", 0)));
-	}
-	return 0;
+	snprintf(purpose, sizeof(purpose), "5.616: %s auxiliary option",
+		 role_power(json_object_get(state, "battle"), role));
+	return roll_on(state, events, rules, dice, role, "auxiliary", purpose, "5.616 Auxiliary Option",
+		       "Auxiliary Options column");
 }
 
 /* 5.616 The Bombardment Option: one d10 per artillery unit, each 10 eliminates two divisions. */
-static int bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
-		   const char *role)
+int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
 {
 	json_t *battle = json_object_get(state, "battle");
 	const json_t *table = lg_table(rules, "bombard");
@@ -286,7 +297,7 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 {
 	json_t *battle = json_object_get(state, "battle"), *detail = json_object();
 	const json_t *table = lg_table(rules, "attack"), *vp = lg_table(rules, "victory_points");
-	int a, d, margin, loss, lost, error;
+	int a, d, margin, loss, lost, winner_loss, error;
 	const char *winner, *loser, *side;
 	char at[160], de[160];
 
@@ -299,9 +310,7 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 		(est_rules_str(table, "tie") ? est_rules_str(table, "tie") : "defender");
 	loser = lg_other_role(winner);
 	margin = abs(a - d);
-	loss = margin < est_rules_int(table, "loser_losses_min", 1) ? est_rules_int(table, "loser_losses_min", 1) : margin;
-	if (loss > est_rules_int(table, "loser_losses_max", 4))
-		loss = est_rules_int(table, "loser_losses_max", 4);
+	lg_attack_losses(&loss, &winner_loss, table, margin);
 	if ((error = est_rules_event(events, json_pack("{s:s, s:O, s:s}", "province", est_rules_str(battle, "province"),
 						"attack", detail, "winner", role_power(battle, winner)),
 			      "attack", "Attack at %s (5.612 step 7): %s; %s: %s wins%s",
@@ -322,8 +331,8 @@ static int attack(json_t *state, json_t *events, const json_t *rules, est_dice *
 			    (lost >= est_rules_int(vp, "heavy_losses", 3) ? est_rules_int(vp, "heavy_losses_bonus", 1) : 0),
 			    "the victory")) < 0)
 		return error;
-	if (margin <= est_rules_int(table, "winner_loses_one_if_margin_at_most", 1) &&
-	    (error = lg_lose(NULL, state, events, rules, role_army(state, battle, winner), 1, 0, "the attack")) < 0)
+	if (winner_loss > 0 &&
+	    (error = lg_lose(NULL, state, events, rules, role_army(state, battle, winner), winner_loss, 0, "the attack")) < 0)
 		return error;
 	return battle_survives(state, events, rules, dice);
 }
@@ -369,7 +378,7 @@ static int apply_option(json_t *state, json_t *events, const json_t *rules, est_
 		return retreat_option(state, events, rules, dice, role, to);
 	json_object_set_new(battle, "step", json_integer(step + 1));
 	json_object_set_new(battle, "begun", json_true());
-	error = strcmp(option, "bombard") == 0 ? bombard(state, events, rules, dice, role) :
+	error = strcmp(option, "bombard") == 0 ? lg_bombard(state, events, rules, dice, role) :
 		auxiliary(state, events, rules, dice, role);
 	if (error < 0 || (error = battle_survives(state, events, rules, dice)) < 0)
 		return error;
@@ -503,21 +512,17 @@ int lg_battle_decide(json_t *state, json_t *events, const json_t *rules, est_dic
 /* 5.612 steps 1 and 2: the defender rolls on the Approach to Battlefield Table first. */
 static int approach(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
 {
-	json_t *battle = json_object_get(state, "battle"), *drm = json_object_get(battle, "drm");
-	const json_t *table = lg_table(rules, "approach"), *row;
-	int roll, error;
+	int step = strcmp(role, "defender") == 0 ? 1 : 2, error;
+	char purpose[96], label[32];
 
-	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.612 step %d: %s approach to battlefield",
-			     est_rules_str(battle, "province"), strcmp(role, "defender") == 0 ? 1 : 2,
-			     role_power(battle, role))) < 0)
+	snprintf(purpose, sizeof(purpose), "5.612 step %d: %s approach to battlefield", step,
+		 role_power(json_object_get(state, "battle"), role));
+	snprintf(label, sizeof(label), "5.612 step %d", step);
+	if ((error = roll_on(state, events, rules, dice, role, "approach", purpose, label,
+			     "Approach to Battlefield Table")) < 0)
 		return error;
-	row = json_array_get(json_object_get(table, "results"), (size_t)roll - 1);
-	json_object_set_new(drm, role, json_integer(est_rules_int(drm, role, 0) + est_rules_int(row, "drm", 0)));
-	return est_rules_event(events, json_pack("{s:s, s:i, s:s, s:i}", "province", est_rules_str(battle, "province"),
-					  "roll", roll, "result", est_rules_str(row, "name"), "drm", est_rules_int(row, "drm", 0)),
-			"approach", "5.612 step %d: %s (%s) rolls %d on the Approach to Battlefield Table: "
-			"%s (%+d to attack)", strcmp(role, "defender") == 0 ? 1 : 2, role_power(battle, role),
-			role, roll, est_rules_str(row, "name"), est_rules_int(row, "drm", 0));
+	/* An army the approach destroys ends the battle before it is fought (RULINGS.md L17). */
+	return battle_survives(state, events, rules, dice);
 }
 
 /* 5.513: each rolls a die plus the commander's tactical rating; equal results roll again. */
@@ -565,8 +570,10 @@ int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice
 	if (!battle || json_object_set_new(state, "battle", battle) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
 	if ((error = approach(state, events, rules, dice, "defender")) < 0 ||
-	    (error = approach(state, events, rules, dice, "attacker")) < 0)
+	    (json_object_get(state, "battle") && (error = approach(state, events, rules, dice, "attacker")) < 0))
 		return error;
+	if (!json_object_get(state, "battle"))
+		return 0;
 	/* 5.612 step 3: the count attack resolution uses (RULINGS.md L10). */
 	if (json_object_set_new(battle, "corps", json_pack("{s:i, s:i}", "attacker", lg_corps_count(mover),
 							   "defender", lg_corps_count(defender))) < 0)

@@ -99,6 +99,42 @@ int lg_path_cost(const json_t *rules, const json_t *path);
 int lg_siege(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
 	     const char *free_rule);
 
+/*
+ * effect.c: the die tables a GM types in (docs/la-guerre-data.md). A row
+ * covers one face ("roll") or a range of totals ("min".."max"); its
+ * "effect" is one of lg_effects, whose parameter ("drm" or "divisions",
+ * or none) lies within low..high.
+ */
+typedef struct {
+	const char *name;  /* "drm", "eliminate", ... */
+	const char *param; /* the row's field it reads, or NULL */
+	int low, high;     /* the parameter's range */
+	const char *does;  /* what it does in play, for messages */
+} lg_effect;
+extern const lg_effect lg_effects[]; /* ends with a NULL name */
+const lg_effect *lg_effect_named(const char *name);
+/* The effect a row names ("drm" for an Approach row without "effect"). */
+const char *lg_row_effect(const json_t *row);
+/* The lowest and highest totals a row covers. */
+int lg_row_low(const json_t *row);
+int lg_row_high(const json_t *row);
+/* The row for a (modified) roll: a total off the table reads the nearest end row. */
+const json_t *lg_table_row(const json_t *table, int total);
+/* What the table adds to its roll for `army`: its commander's tactical rating, or 0. */
+int lg_table_add(const json_t *rules, const json_t *table, const json_t *army);
+/* " +2 tactical = 6" after a roll of 4 when a table adds a rating of 2; "" when it adds none. */
+const char *lg_added_text(char *buf, size_t len, int add, int roll);
+/* "+1 to its attack", "the enemy loses 2 divisions", ... (snprintf's result). */
+int lg_effect_text(char *buf, size_t len, const json_t *row);
+/*
+ * 5.612 step 7's losses for a win by `margin` (0 or more): the "attack"
+ * table's "results" row for it, or the difference within its bounds.
+ */
+void lg_attack_losses(int *loser_out, int *winner_out, const json_t *table, int margin);
+/* Carry out the row's effect for the battle's `role`, who rolled it. */
+int lg_effect_apply(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role,
+		    const json_t *row);
+
 /* battle.c: 5.513, 5.612 and 5.616 */
 int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		    json_t *mover, const char *from, json_t *defender);
@@ -106,6 +142,8 @@ int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice
 int lg_battle_continue(json_t *state, json_t *events, const json_t *rules, est_dice *dice);
 /* "attacker" for "defender" and back. */
 const char *lg_other_role(const char *role);
+/* 5.616 The Bombardment Option, by the battle's `role`. */
+int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role);
 /* The role whose player decides at the battle's step: 4 and 6 the initiative player, 5 the other, 9 the loser; NULL at rest between. */
 const char *lg_battle_deciding_role(const json_t *battle);
 /* The power the battle awaits and the kind of step ("battle-step-4" ...), or NULLs. */

@@ -2,3 +2,4 @@
 TEST_DEPS_lg_battle := util dice rulesets/common rulesets/la-guerre
 TEST_DEPS_lg_campaign := util dice rulesets/common rulesets/la-guerre
 TEST_DEPS_lg_report := util dice render rulesets/common rulesets/la-guerre
+TEST_DEPS_lg_data := util dice rulesets/common rulesets/la-guerre

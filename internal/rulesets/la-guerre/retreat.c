@@ -102,18 +102,14 @@ static int retreat_through_enemy(json_t *state, json_t *events, const json_t *ru
 static int pursue(json_t *state, json_t *events, const json_t *rules, est_dice *dice, json_t *army,
 		  const json_t *pursuer)
 {
-	const json_t *table = lg_table(rules, "pursuit"), *row;
-	int roll, rating = json_is_true(json_object_get(table, "add_tactical")) ? lg_tactical(rules, pursuer) : 0;
-	int total, lost = 0, error;
-	size_t i;
+	const json_t *table = lg_table(rules, "pursuit");
+	int roll, rating = lg_table_add(rules, table, pursuer), total, lost, error;
 
 	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s 5.629: %s pursuit",
 			     est_rules_str(pursuer, "location"), est_rules_str(pursuer, "nation"))) < 0)
 		return error;
 	total = roll + rating;
-	json_array_foreach(json_object_get(table, "results"), i, row)
-		if (total >= est_rules_int(row, "min", 0) && total <= est_rules_int(row, "max", 0))
-			lost = est_rules_int(row, "divisions", 0);
+	lost = est_rules_int(lg_table_row(table, total), "divisions", 0);
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i}", "nation", est_rules_str(pursuer, "nation"),
 						"roll", roll, "total", total, "divisions", lost), "pursuit",
 			      "5.629 pursuit: %s rolls %d + %d tactical = %d: %s loses %d division%s",

@@ -49,14 +49,18 @@ static int check_armies(const json_t *rules)
 	size_t i;
 
 	json_array_foreach(json_object_get(lg_scenario(rules), "armies"), i, a) {
+		if (!lg_leader(rules, est_rules_str(a, "commander")))
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu].commander\" is no "
+					     "\"id\" of rules/leaders.json; name a leader of leaders.json, or add "
+					     "the leader there", i);
 		if (!est_rules_str(a, "id") || !lg_is_power(est_rules_str(a, "nation")) ||
-		    !lg_province_data(rules, est_rules_str(a, "location")) || !lg_leader(rules, est_rules_str(a, "commander")) ||
+		    !lg_province_data(rules, est_rules_str(a, "location")) ||
 		    lg_corps_count(a) == 0 || !corps_ok(json_object_get(a, "corps")))
-			return est_error_set(EST_EINVAL, "rules/scenario.json: armies[%zu] needs an \"id\", a "
-					     "\"nation\" that is a power (France, Austria, Russia, Britain), a "
-					     "\"location\" of rules/map.json, a \"commander\" of rules/leaders.json "
-					     "and at least one corps, each with a \"name\" and 1 to 50 "
-					     "\"divisions\"; fix the data", i);
+			return est_error_set(EST_EINVAL, "rules/scenario.json: field \"armies[%zu]\" needs an "
+					     "\"id\", a \"nation\" that is a power (France, Austria, Russia, "
+					     "Britain), a \"location\" of rules/map.json and at least one corps, "
+					     "each with a \"name\" and 1 to 50 \"divisions\"; add or correct what "
+					     "is missing or wrong", i);
 	}
 	return 0;
 }
@@ -105,7 +109,7 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 		"embargo_exclude", "britain_buy", 0, "vp", json_object_get(scenario, "vp"));
 	if (!state)
 		return est_error_set(EST_EINVAL, "rules/scenario.json: \"name\", \"start\" {year, season}, "
-				     "\"armies\", \"diplomacy\" and \"vp\" are needed; fix the data");
+				     "\"armies\", \"diplomacy\" and \"vp\" are needed; add what is missing");
 	/* The scenario's armies are copied, not shared with the rules. */
 	json_object_set_new(state, "armies", json_deep_copy(json_object_get(scenario, "armies")));
 	json_object_set_new(state, "diplomacy", json_deep_copy(json_object_get(scenario, "diplomacy")));

@@ -307,27 +307,34 @@ static json_t *combatant(const json_t *state, const json_t *rules, const json_t 
 			 "drm_text", est_rules_string(est_strdup_printf("%+d", est_rules_int(json_object_get(battle, "drm"), role, 0))));
 }
 
-/* 5.612's words for an option, as the report lists it. */
-static const char *option_label(const char *option, int step)
+/* 5.612's words for an option, as the report lists it, with the bombardment as the game's tables give it. */
+static json_t *option_label(const json_t *rules, const char *option, int step)
 {
+	const json_t *bombard = lg_table(rules, "bombard");
+	int die = est_rules_int(bombard, "die", 10), hit_on = est_rules_int(bombard, "hit_on", 10);
+	int per_hit = est_rules_int(bombard, "divisions_per_hit", 2);
+
 	if (strcmp(option, "attack") == 0)
-		return step == 6 ? "Attack" : "Attack (go directly to step 7)";
+		return json_string(step == 6 ? "Attack" : "Attack (go directly to step 7)");
 	if (strcmp(option, "retreat") == 0)
-		return step == 9 ? "Retreat, pursued (5.629)" : "Retreat (no pursuit before an attack)";
+		/* RULINGS.md L13: only a retreat before combat (step 4) is spared the pursuit. */
+		return json_string(step == 4 ? "Retreat (no pursuit before combat)" : "Retreat, pursued (5.629)");
 	if (strcmp(option, "auxiliary") == 0)
-		return "Auxiliary Option (a roll on the Auxiliary Options column)";
+		return json_string("Auxiliary Option (a roll on the Auxiliary Options column)");
 	if (strcmp(option, "bombard") == 0)
-		return "Bombard (one d10 per artillery unit; each 10 eliminates 2 divisions)";
-	return option;
+		return est_rules_string(est_strdup_printf("Bombard (one d%d per artillery unit; each %d%s "
+							  "eliminates %d division%s)", die, hit_on, hit_on < die ? " or more" : "",
+							  per_hit, per_hit == 1 ? "" : "s"));
+	return json_string(option);
 }
 
-static json_t *options_view(const json_t *state, int step)
+static json_t *options_view(const json_t *state, const json_t *rules, int step)
 {
 	json_t *list = json_array();
 
 	for (const char *const *o = lg_battle_options(state); list && *o; o++)
-		if (json_array_append_new(list, json_pack("{s:s, s:s}", "option", *o, "label",
-							  option_label(*o, step))) < 0) {
+		if (json_array_append_new(list, json_pack("{s:s, s:o}", "option", *o, "label",
+							  option_label(rules, *o, step))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -416,7 +423,7 @@ static json_t *battle_view(const json_t *state, const json_t *rules)
 			 "initiative_power", est_rules_str(json_object_get(battle, initiative), "power"),
 			 "awaits_power", power, "awaits_role", role, "awaits_kind", kind,
 			 "awaits_text", awaits_text(battle, power ? power : "nobody"),
-			 "options", options_view(state, step),
+			 "options", options_view(state, rules, step),
 			 "begun", json_is_true(json_object_get(battle, "begun")),
 			 "begun_text", json_string(begun_text(battle)),
 			 "loser", est_rules_str(battle, "loser"),
