@@ -862,6 +862,52 @@ static void test_crossing_into_an_ally_needs_consent(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §8: "A player must not cross any border into his ally's territory without his consent", and a break
+ * takes effect where it is written: the orders are carried out in the order written, by check and by the
+ * turn alike (RULINGS.md C13). The finding's file, a move into the ally's country and then the break, is
+ * refused by validate() at the move; written the other way round it is accepted, and it resolves.
+ */
+static void test_check_and_turn_apply_orders_alike(void **unused)
+{
+	static const char *const files[] = {
+		"[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]},"
+		" {'type': 'alliance', 'action': 'break', 'with': 'Russia'}]",
+		"[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
+		" {'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]"};
+	json_t *s = cpt_state(rules, "standard", 3, 4);
+
+	(void)unused;
+	json_array_append_new(json_object_get(s, "alliances"), json_pack("[s, s]", "France", "Russia"));
+	cpt_put(s, "France-G", "France", "general", 3, 2);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	/* Whatever check says of a file, a file it accepts resolves (cpt_resolve fails the test otherwise). */
+	for (size_t f = 0; f < 2; f++) {
+		json_t *d = NULL, *o = J(files[f]), *next;
+		if (CP->validate(&d, s, rules, "France", o) < 0) {
+			json_decref(d);
+			json_decref(o);
+			continue;
+		}
+		next = cpt_resolve(s, rules, files[f], 2, 2, NULL);
+		json_decref(next);
+		json_decref(o);
+	}
+	cpt_refused(s, rules, "France", files[0], 0, "§8", "consent");
+	rules_valid(CP, s, rules, "France", files[1]);
+	{
+		json_t *next = cpt_resolve(s, rules, files[1], 2, 2, NULL);
+		assert_true(cpt_on(next, "France-G", 4, 2));
+		assert_false(cp_allied(next, "France", "Russia"));
+		json_decref(next);
+	}
+	json_decref(s);
+}
+
 /* §8: "he may not break the alliance and attack his former ally in the same turn"; he attacks at his next turn. */
 static void test_break_then_attack_former_ally(void **unused)
 {
@@ -1076,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_alliance_propose_then_accept),
 		cmocka_unit_test(test_orders_read_in_order_and_strictly),
 		cmocka_unit_test(test_crossing_into_an_ally_needs_consent),
+		cmocka_unit_test(test_check_and_turn_apply_orders_alike),
 		cmocka_unit_test(test_break_then_attack_former_ally),
 		cmocka_unit_test(test_two_player_game_has_no_alliances),
 		cmocka_unit_test(test_win_by_eight_towns_abroad),

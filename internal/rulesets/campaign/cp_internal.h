@@ -88,9 +88,20 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general);
 int cp_check_end(json_t *state, json_t *events, const json_t *rules);
 
-/* validate.c, view.c */
+/*
+ * validate.c: a turn's orders, checked and applied to `state` (the active
+ * country's) in the order written, each item on the board and alliances as
+ * the items before it left them (RULINGS.md C13). A refused item goes into
+ * `diags` (est_rules_diag) and changes nothing; moves are recorded in
+ * `moves` ({piece, from, to}), diplomacy in `events`, and the declared
+ * attack's target in *target_out (borrowed from `orders`; NULL: none), for
+ * the end of the turn. validate() runs it on a copy, resolve() on the turn.
+ */
+int cp_apply_orders(const char **target_out, json_t *diags, json_t *state, json_t *events, json_t *moves,
+		    const json_t *rules, const json_t *orders);
 int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
 		const json_t *orders);
+/* view.c */
 int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 /* A turn's choices (ruleset.h pending "choices"): each kind of order, each piece's first step; NULL on ENOMEM. */
 json_t *cp_choices(const json_t *state, const json_t *rules);
