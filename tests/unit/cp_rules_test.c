@@ -752,6 +752,40 @@ static void test_mobilising(void **unused)
 }
 
 /*
+ * §16: "No other player may attack the Capital or any pieces being mobilised until mobilisation is complete"
+ * (RULINGS.md C6): an enemy General on the Capital of a mobilising player does not take it, though every
+ * provincial town of its country is held (§7).
+ */
+static void test_mobilising_capital_is_not_taken(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
+	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
+	cpt_put(s, "France-G", "France", "general", 5, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, on its way */
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 2, 3, &events);
+	assert_true(cpt_on(next, "France-G", 6, 4));
+	if (cp_is_out(next, "Russia"))
+		fail_msg("Russia is mobilising, yet France took its Capital: %s", json_dumps(events, 0));
+	assert_non_null(rules_event_nth(events, "capital", 0));
+	json_decref(events);
+	json_decref(next);
+	/* Not mobilising, the same step takes it (§7). */
+	json_object_del(json_object_get(s, "mobilising"), "Russia");
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 2, 3, NULL);
+	assert_true(cp_is_out(next, "Russia"));
+	json_decref(next);
+	json_decref(s);
+}
+
+/*
  * §16: mobilisation is complete when "all pieces are on the starting squares, or all possible starting squares
  * are occupied (supposing there are more than 4 infantry and/or cavalry pieces)": a fifth infantry piece waiting
  * in the Enlistment Area does not hold it up.
@@ -1119,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_standard_general_captured_recruits),
 		cmocka_unit_test(test_mobilising),
 		cmocka_unit_test(test_mobilised_with_more_than_four_of_a_kind),
+		cmocka_unit_test(test_mobilising_capital_is_not_taken),
 		cmocka_unit_test(test_alliance_propose_then_accept),
 		cmocka_unit_test(test_orders_read_in_order_and_strictly),
 		cmocka_unit_test(test_crossing_into_an_ally_needs_consent),

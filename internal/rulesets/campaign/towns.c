@@ -176,13 +176,19 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 	if ((town = cp_town_at(rules, x, y)) && (error = capture_town(state, events, rules, town, active, orders)) < 0)
 		return error;
 	capital = cp_capital_at(rules, x, y);
-	if (capital && strcmp(capital, active) != 0 && !cp_is_out(state, capital) &&
-	    est_rules_in_list(json_object_get(state, "bases"), capital) && all_towns_held(state, rules, capital)) {
+	if (!capital || strcmp(capital, active) == 0 || cp_is_out(state, capital) ||
+	    !est_rules_in_list(json_object_get(state, "bases"), capital) || !all_towns_held(state, rules, capital))
+		return 0;
+	/* §16: "No other player may attack the Capital or any pieces being mobilised until mobilisation is complete." */
+	if (json_is_true(json_object_get(json_object_get(state, "mobilising"), capital)))
+		return est_rules_event(events, NULL, "capital", "%s's General stands on %s's Capital, but %s is "
+				       "mobilising: its Capital may not be taken until mobilisation is complete (§16)",
+				       active, capital, capital);
+	{
 		char why[120];
 		snprintf(why, sizeof(why), "%s takes its Capital, all its provincial towns being held (§7)", active);
 		return knock_out(state, events, capital, why);
 	}
-	return 0;
 }
 
 /*
