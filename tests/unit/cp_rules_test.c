@@ -642,6 +642,59 @@ static void test_introductory_general_captured(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §12 (Introductory): the captured General's troops go "to their appropriate Capital starting squares",
+ * and §3: "Only one piece may occupy any one square". The attackers stand on three of Russia's four
+ * cavalry start squares: one Russian cavalry piece takes the free one, the other waits off the board
+ * and enters a start square of its kind once it is free (RULINGS.md C14); no square holds two pieces.
+ */
+static void test_introductory_captured_army_never_shares_a_square(void **unused)
+{
+	json_t *s = cpt_state(rules, "introductory", 6, 6), *next, *events = NULL;
+	const json_t *p, *q;
+	size_t i, j;
+	int x, y, qx, qy, off = 0;
+
+	(void)unused;
+	cpt_put(s, "France-G", "France", "general", 6, 3);	/* Russian cavalry start squares: [6,3] [5,4] [7,4] [6,5] */
+	cpt_put(s, "France-C1", "France", "cavalry", 5, 4);
+	cpt_put(s, "France-C2", "France", "cavalry", 7, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);	/* on his Capital, Moscow */
+	cpt_put(s, "Russia-C1", "Russia", "cavalry", 4, 0);
+	cpt_put(s, "Russia-C2", "Russia", "cavalry", 7, 0);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
+	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
+	json_array_foreach(json_object_get(next, "pieces"), i, p) {
+		if (!cp_sq(json_object_get(p, "square"), &x, &y)) {
+			off++;
+			continue;
+		}
+		json_array_foreach(json_object_get(next, "pieces"), j, q)
+			if (j > i && cp_sq(json_object_get(q, "square"), &qx, &qy) && qx == x && qy == y)
+				fail_msg("%s and %s both stand on [%d, %d] (§3)", est_rules_str(p, "id"),
+					 est_rules_str(q, "id"), x, y);
+	}
+	assert_true(cpt_on(next, "Russia-G", 6, 4));
+	assert_true(cpt_on(next, "Russia-I1", 5, 3));
+	assert_true(cpt_on(next, "Russia-C1", 6, 5) || cpt_on(next, "Russia-C2", 6, 5));
+	assert_int_equal(off, 1);
+	{
+		const char *waiting = cpt_on(next, "Russia-C1", 6, 5) ? "Russia-C2" : "Russia-C1";
+		/* It enters a start square of its kind once the attacker has moved off it, not before. */
+		cpt_step_refused(next, rules, waiting, 5, 4, "only one piece may occupy");
+		cpt_step_refused(next, rules, waiting, 5, 3, "its own start square");
+		json_object_set_new(cp_piece(next, "France-C1"), "square", json_pack("[i, i]", 3, 4));	/* leaves [5, 4] */
+		cpt_step_allowed(next, rules, waiting, 5, 4);
+	}
+	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
 /* A Standard-game state with Russia's General taken by cp_general_taken; `troops` Russian infantry and `red` red cards. */
 static json_t *standard_capture(int troops, int red, json_t **events_out)
 {
@@ -1150,6 +1203,7 @@ int main(void)
 		cmocka_unit_test(test_red_town_gains_and_loses_a_piece),
 		cmocka_unit_test(test_red_town_place_order_and_other_kind),
 		cmocka_unit_test(test_introductory_general_captured),
+		cmocka_unit_test(test_introductory_captured_army_never_shares_a_square),
 		cmocka_unit_test(test_standard_general_captured_recruits),
 		cmocka_unit_test(test_mobilising),
 		cmocka_unit_test(test_mobilised_with_more_than_four_of_a_kind),

@@ -47,6 +47,13 @@ int cp_capital(int *x, int *y, const json_t *rules, const char *country);
 const char *cp_capital_at(const json_t *rules, int x, int y);
 /* Whether a piece of `kind` on (x, y) can ever reach one of `country`'s start squares of its kind (§16). */
 int cp_start_reachable(const json_t *rules, const char *country, const char *kind, int x, int y);
+/*
+ * The squares a piece of `country` and `kind` waiting off the board may enter (a new array, free or not;
+ * NULL out of memory): in the Standard game the Enlistment Area's squares from which it can reach a start
+ * square of its kind (§15, §16); in the Introductory game its start squares, the Capital for the General
+ * (§12, RULINGS.md C14).
+ */
+json_t *cp_entry_squares(const json_t *state, const json_t *rules, const char *country, const char *kind);
 
 /* state.c: pieces, sides, alliances */
 int cp_sq(const json_t *square, int *x, int *y);

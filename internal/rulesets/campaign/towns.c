@@ -11,14 +11,6 @@
 
 static const char *const kinds[] = {"infantry", "cavalry"};
 
-/* The squares of a board list for `country` ("enlistment", or "start" by kind). */
-static const json_t *squares(const json_t *rules, const char *list, const char *country, const char *kind)
-{
-	const json_t *v = json_object_get(json_object_get(cp_board(rules), list), country);
-
-	return kind ? json_object_get(v, kind) : v;
-}
-
 /* The piece of `country` and `kind` closest to (x, y), or NULL. */
 static json_t *closest(const json_t *state, const char *country, const char *kind, int x, int y)
 {
@@ -192,52 +184,46 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 }
 
 /*
- * A free square of `country`'s Enlistment Area from which a piece of `kind`
- * can reach its start squares (RULINGS.md C9); 0 when there is none left.
+ * A free square of those a piece of `country` and `kind` is sent to (cp_entry_squares: the Enlistment
+ * Area, or the Introductory game's start squares and Capital); 0 when none is free, and the piece waits
+ * off the board to enter one (RULINGS.md C9, C14).
  */
-static int enlistment_square(int *x, int *y, const json_t *state, const json_t *rules, const char *country,
+static int free_entry_square(int *x, int *y, const json_t *state, const json_t *rules, const char *country,
 			     const char *kind)
 {
+	json_t *entry = cp_entry_squares(state, rules, country, kind);
 	const json_t *sq;
 	size_t i;
+	int found = 0;
 
-	json_array_foreach(squares(rules, "enlistment", country, NULL), i, sq)
-		if (cp_sq(sq, x, y) && !cp_piece_at(state, *x, *y) && cp_start_reachable(rules, country, kind, *x, *y))
-			return 1;
-	return 0;
+	json_array_foreach(entry, i, sq)
+		if (!found && cp_sq(sq, x, y) && !cp_piece_at(state, *x, *y))
+			found = 1;
+	json_decref(entry);
+	return found;
 }
 
-/* Put `country`'s General and troops on the squares of a board list (the Capital's start, or the Enlistment Area). */
-static int gather(json_t *state, const json_t *rules, const char *country, int standard)
+/*
+ * Send `country`'s General and troops to the squares a captured General's army goes to: §12 "to its
+ * starting position on the Capital square ... all remaining troop pieces ... to their appropriate Capital
+ * starting squares", §15 "to the square indicated in the Enlistment Area". Its pieces are lifted first,
+ * so they never block each other's squares; "Only one piece may occupy any one square" (§3), so a piece
+ * whose squares are all taken (by the attackers, say) waits off the board and enters one once it is free
+ * (§15: "when earlier units have been moved away"; RULINGS.md C14).
+ */
+static void gather(json_t *state, const json_t *rules, const char *country)
 {
 	json_t *p;
-	size_t i, used[2] = {0, 0};
-	int gx = 0, gy = 0;
+	size_t i;
+	int x, y;
 
-	if (!standard)
-		cp_capital(&gx, &gy, rules, country);
-	json_array_foreach(json_object_get(state, "pieces"), i, p) {
-		const char *kind = est_rules_str(p, "kind");
-		const json_t *sq;
-		if (strcmp(est_rules_str(p, "country"), country) != 0)
-			continue;
-		json_object_set_new(p, "square", json_null());
-		if (strcmp(kind, "general") == 0 && !standard) {
-			json_object_set_new(p, "square", json_pack("[i, i]", gx, gy));
-			continue;
-		}
-		if (standard) {
-			int x, y;
-			if (enlistment_square(&x, &y, state, rules, country, kind))
-				json_object_set_new(p, "square", json_pack("[i, i]", x, y));
-			continue;
-		}
-		sq = json_array_get(squares(rules, "start", country, kind), used[kind[0] == 'c']++);
-		if (sq)
-			json_object_set(p, "square", (json_t *)sq);
-	}
-	/* Pieces beyond the squares wait off the board (§15: "bring any additional units ... when earlier units have been moved away"). */
-	return 0;
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (strcmp(est_rules_str(p, "country"), country) == 0)
+			json_object_set_new(p, "square", json_null());
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (strcmp(est_rules_str(p, "country"), country) == 0 &&
+		    free_entry_square(&x, &y, state, rules, country, est_rules_str(p, "kind")))
+			json_object_set_new(p, "square", json_pack("[i, i]", x, y));
 }
 
 /*
@@ -253,7 +239,7 @@ static int recruit(json_t *state, const json_t *rules, const char *country, int 
 	for (made = 0; made < n; made++) {
 		const char *kind = n == 2 ? kinds[made] : cp_count(state, country, "cavalry") <
 			cp_count(state, country, "infantry") ? "cavalry" : "infantry";
-		int placed = enlistment_square(&x, &y, state, rules, country, kind);
+		int placed = free_entry_square(&x, &y, state, rules, country, kind);
 		if ((error = cp_new_piece(state, country, kind, placed ? x : -1, placed ? y : -1)) < 0)
 			return error;
 		/* With no fitting square free, the recruit waits off the board (square null) to enter. */
@@ -276,8 +262,7 @@ int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t 
 	snprintf(name, sizeof(name), "%s", country);
 	if (standard && troops == 0)
 		return knock_out(state, events, name, "its General is taken with no troop piece left (§15)");
-	if ((error = gather(state, rules, name, standard)) < 0)
-		return error;
+	gather(state, rules, name);
 	if (!standard) {
 		json_object_set_new(json_object_get(state, "missed"), name, json_integer(1));
 		json_object_set_new(json_object_get(state, "immune"), name, json_integer(2));

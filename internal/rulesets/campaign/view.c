@@ -92,13 +92,15 @@ static const char *kind_letter(const char *kind)
 	return same(kind, "general") ? "G" : same(kind, "infantry") ? "I" : "C";
 }
 
-/* "[4, 5]" or what a square off the board means (§15). */
-static json_t *square_text(const json_t *square)
+/* "[4, 5]" or what a square off the board means in the game of `state` (§15; RULINGS.md C14). */
+static json_t *square_text(const json_t *state, const json_t *square)
 {
 	int x, y;
 
 	if (!cp_sq(square, &x, &y))
-		return json_string("off the board, waiting to enter the Enlistment Area (§15)");
+		return json_string(same(est_rules_str(state, "game"), "introductory") ?
+				   "off the board, waiting for its start square to be free (§12, §3)" :
+				   "off the board, waiting to enter the Enlistment Area (§15)");
 	return est_rules_string(est_strdup_printf("[%d, %d]", x, y));
 }
 
@@ -197,7 +199,7 @@ static json_t *piece_view(const json_t *state, const json_t *rules, const char *
 	return json_pack("{s:s?, s:s?, s:s?, s:s, s:O, s:o, s:b, s:b, s:s?}", "id", est_rules_str(p, "id"),
 			 "country", est_rules_str(p, "country"), "kind", est_rules_str(p, "kind"),
 			 "letter", kind_letter(est_rules_str(p, "kind")), "square", sq ? sq : json_null(),
-			 "square_text", square_text(sq), "on_board", on, "own", own(state, power, est_rules_str(p, "country")),
+			 "square_text", square_text(state, sq), "on_board", on, "own", own(state, power, est_rules_str(p, "country")),
 			 "where", where);
 }
 
@@ -326,7 +328,7 @@ static json_t *towns_view(const json_t *state, const json_t *rules)
 			continue;
 		if (add(list, json_pack("{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:i, s:i, s:i, s:i}", "name", est_rules_str(t, "name"),
 					"country", est_rules_str(t, "country"), "colour", est_rules_str(t, "colour"),
-					"square_text", square_text(json_object_get(t, "square")), "holder", holder,
+					"square_text", square_text(state, json_object_get(t, "square")), "holder", holder,
 					"holder_text", holder ? holder : "nobody", "cx", px(x) + CP_CELL / 2,
 					"cy", py(y) + CP_CELL / 2, "lx", px(x) + CP_CELL / 2, "ly", py(y) + CP_CELL + 9)) < 0) {
 			json_decref(list);
@@ -362,7 +364,7 @@ static json_t *capitals_view(const json_t *rules)
 			continue;
 		if (add(list, json_pack("{s:s?, s:s?, s:o, s:o, s:i, s:i, s:i, s:i}", "name", est_rules_str(c, "name"),
 					"country", est_rules_str(c, "country"), "square_text",
-					square_text(json_object_get(c, "square")), "points", star(x, y),
+					square_text(NULL, json_object_get(c, "square")), "points", star(x, y),
 					"px", px(x) + 2, "py", py(y) + 2, "lx", px(x) + CP_CELL / 2, "ly", py(y) - 3)) < 0) {
 			json_decref(list);
 			return NULL;
@@ -438,7 +440,7 @@ static json_t *broken_view(const json_t *state)
 }
 
 /* One move of last turn: text, and an arrow between the squares' centres, kept clear of the tokens. */
-static json_t *move_view(const json_t *m)
+static json_t *move_view(const json_t *state, const json_t *m)
 {
 	const json_t *from = json_object_get(m, "from"), *to = json_object_get(m, "to");
 	int fx, fy, tx, ty, arrow;
@@ -457,7 +459,7 @@ static json_t *move_view(const json_t *m)
 		by = py(ty) + CP_CELL / 2 - dy / len * (CP_TOKEN_R + 3);
 	}
 	return json_pack("{s:s?, s:o, s:o, s:o, s:b, s:i, s:i, s:i, s:i}", "piece", est_rules_str(m, "piece"),
-			 "from_text", square_text(from), "to_text", square_text(to),
+			 "from_text", square_text(state, from), "to_text", square_text(state, to),
 			 "text", est_rules_string(est_strdup_printf("%s moved", est_rules_str(m, "piece") ? est_rules_str(m, "piece") : "?")),
 			 "arrow", arrow, "x1", (int)ax, "y1", (int)ay, "x2", (int)bx, "y2", (int)by);
 }
@@ -491,7 +493,7 @@ static json_t *last_view(const json_t *state)
 	size_t i;
 
 	json_array_foreach(json_object_get(last, "moves"), i, m)
-		if (add(moves, move_view(m)) < 0) {
+		if (add(moves, move_view(state, m)) < 0) {
 			json_decref(moves);
 			return NULL;
 		}
@@ -521,7 +523,7 @@ static int try_step(json_t *squares, char **text, const json_t *state, const jso
 /*
  * How many single steps `piece` may take now, and to where, so players can
  * plan the throw: each candidate square judged by cp_step_refusal() on the
- * board as it stands. A piece off the board may enter its Enlistment Area (§15).
+ * board as it stands. A piece off the board may enter the squares it waits for (§15, RULINGS.md C14).
  */
 static json_t *legal_piece(const json_t *state, const json_t *rules, const json_t *piece)
 {
@@ -539,15 +541,20 @@ static json_t *legal_piece(const json_t *state, const json_t *rules, const json_
 			if (try_step(squares, &text, state, rules, piece, x + steps[i][0], y + steps[i][1]) < 0)
 				goto fail;
 	} else {
-		json_array_foreach(json_object_get(json_object_get(cp_board(rules), "enlistment"),
-						   est_rules_str(piece, "country")), i, sq)
-			if (cp_sq(sq, &x, &y) && try_step(squares, &text, state, rules, piece, x, y) < 0)
+		json_t *entry = cp_entry_squares(state, rules, est_rules_str(piece, "country"), kind);
+		if (!entry)
+			goto fail;
+		json_array_foreach(entry, i, sq)
+			if (cp_sq(sq, &x, &y) && try_step(squares, &text, state, rules, piece, x, y) < 0) {
+				json_decref(entry);
 				goto fail;
+			}
+		json_decref(entry);
 	}
 	if (!squares)
 		goto fail;
 	return json_pack("{s:s?, s:s?, s:o, s:i, s:b, s:o, s:o}", "id", est_rules_str(piece, "id"), "kind", kind,
-			 "square_text", square_text(json_object_get(piece, "square")),
+			 "square_text", square_text(state, json_object_get(piece, "square")),
 			 "count", (int)json_array_size(squares), "none", json_array_size(squares) == 0,
 			 "squares_text", est_rules_string(text ? text : strdup("none")), "squares", squares);
 fail:
