@@ -869,6 +869,103 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 	json_decref(s);
 }
 
+/*
+ * Contents: each set has "1 General, 9 infantry and 9 cavalry units" (RULINGS.md C15). A red town (§13)
+ * brings no 10th infantry piece; the previous holder still loses his piece.
+ */
+static void test_red_town_brings_no_piece_beyond_the_set(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
+	char id[32];
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "towns"), "Lyon", json_string("Russia"));
+	cpt_put(s, "France-G", "France", "general", 1, 2);
+	for (int i = 0; i < 9; i++) {
+		snprintf(id, sizeof(id), "France-I%d", i + 1);
+		cpt_put(s, id, "France", "infantry", i % 4, 7 - i / 4 * 2);
+	}
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
+	cpt_put(s, "Russia-I2", "Russia", "infantry", 6, 5);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [1, 1]}]", 2, 3, &events);
+	assert_string_equal(cpt_holder(next, "Lyon"), "France");
+	if (cp_count(next, "France", "infantry") != 9)
+		fail_msg("France has %d infantry pieces; its set has 9 (Contents)", cp_count(next, "France", "infantry"));
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "recruit", 0), "text"), "Contents"));
+	assert_int_equal(cp_count(next, "Russia", "infantry"), 1);
+	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
+/* Contents and §15: with as many red cards as troops a General recruits one of each kind, but none of a kind whose 9 are in play. */
+static void test_recruits_within_the_set(void **unused)
+{
+	json_t *r = cpt_rules(), *s, *events = json_array();
+	json_t *towns = json_object_get(cp_board(r), "towns");
+	char name[16];
+
+	(void)unused;
+	s = cpt_state(r, "standard", 6, 6);
+	for (int i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "R%d", i);
+		json_array_append_new(towns, json_pack("{s:s, s:s, s:[i, i], s:s, s:s}", "name", name, "country",
+						       "Austria", "square", 8 + i % 4, i < 4 ? 0 : i / 4 + 1, "colour", "red", "piece",
+						       "infantry"));
+		json_object_set_new(json_object_get(s, "towns"), name, json_string("Russia"));
+		snprintf(name, sizeof(name), "Russia-I%d", i + 1);
+		cpt_put(s, name, "Russia", "infantry", i % 4, i / 4);
+	}
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	assert_int_equal(cp_general_taken(s, events, r, cp_piece(s, "Russia-G")), 0);
+	if (cp_count(s, "Russia", "infantry") != 9)
+		fail_msg("Russia has %d infantry pieces; its set has 9 (Contents)", cp_count(s, "Russia", "infantry"));
+	assert_int_equal(cp_count(s, "Russia", "cavalry"), 1);
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "general", 0), "text"), "Contents"));
+	json_decref(events);
+	json_decref(s);
+	json_decref(r);
+}
+
+/*
+ * Contents: "4 Alliance Cards", one a player, and §5: "each player will hold the card of his ally": a
+ * player in an alliance has no card left for a second (RULINGS.md C15). Broken first, in the same file,
+ * it may accept another (RULINGS.md C13).
+ */
+static void test_one_alliance_card_each(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next;
+
+	(void)unused;
+	json_array_append_new(json_object_get(s, "alliances"), json_pack("[s, s]", "France", "Russia"));
+	json_array_append_new(json_object_get(s, "proposals"), json_pack("[s, s]", "Austria", "France"));
+	cpt_put(s, "France-G", "France", "general", 1, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 0,
+		    "Contents", "Russia's Alliance card");
+	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Austria'}]", 0,
+		    "Contents", "break that alliance first");
+	rules_valid(CP, s, rules, "France", "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
+		    " {'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]");
+	next = cpt_resolve(s, rules, "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
+			   " {'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 2, 2, NULL);
+	assert_true(cp_allied(next, "France", "Austria"));
+	assert_false(cp_allied(next, "France", "Russia"));
+	/* Russia, its turn now, may not accept an old proposal of Austria's: Austria's card is with France. */
+	json_array_append_new(json_object_get(next, "proposals"), json_pack("[s, s]", "Austria", "Russia"));
+	cpt_refused(next, rules, "Russia", "[{'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 0,
+		    "Contents", "Austria holds France's Alliance card");
+	json_decref(next);
+	json_decref(s);
+}
+
 /* §8: "players simply agree to be allies and then exchange Alliance cards": propose, then accept. */
 static void test_alliance_propose_then_accept(void **unused)
 {
@@ -1209,6 +1306,9 @@ int main(void)
 		cmocka_unit_test(test_mobilised_with_more_than_four_of_a_kind),
 		cmocka_unit_test(test_mobilising_capital_is_not_taken),
 		cmocka_unit_test(test_alliance_propose_then_accept),
+		cmocka_unit_test(test_red_town_brings_no_piece_beyond_the_set),
+		cmocka_unit_test(test_recruits_within_the_set),
+		cmocka_unit_test(test_one_alliance_card_each),
 		cmocka_unit_test(test_orders_read_in_order_and_strictly),
 		cmocka_unit_test(test_crossing_into_an_ally_needs_consent),
 		cmocka_unit_test(test_check_and_turn_apply_orders_alike),

@@ -72,6 +72,15 @@ int cp_is_out(const json_t *state, const char *country);
 int cp_red_cards(const json_t *state, const json_t *rules, const char *country);
 /* Towns `country` holds outside its own country (§ Winning the Game, 2). */
 int cp_towns_abroad(const json_t *state, const json_t *rules, const char *country);
+/*
+ * Contents: "4 sets of playing pieces ... comprising 1 General, 9 infantry and 9 cavalry units". Pieces
+ * taken go back to the box (§10); a country never has more than its set in play, on the board or waiting.
+ */
+#define CP_SET_TROOPS 9
+#define CP_CONTENTS "Contents: each set has 1 General, 9 infantry and 9 cavalry units"
+/* How many pieces of `kind` (infantry or cavalry) of `country`'s set are still in the box. */
+int cp_in_box(const json_t *state, const char *country, const char *kind);
+/* A new piece of `country` on (x, y) from its set: 0, or 1 when the box holds none of `kind` (none is made). */
 int cp_new_piece(json_t *state, const char *country, const char *kind, int x, int y);
 
 /* move.c: §3 movement and §4 breakthroughs */

@@ -82,7 +82,12 @@ static int red_town_pieces(json_t *state, json_t *events, const json_t *rules, c
 	json_array_foreach(orders, i, o)
 		if (strcmp(est_rules_str(o, "type"), "place") == 0 && strcmp(est_rules_str(o, "town"), name) == 0)
 			wanted = json_object_get(o, "square");
-	if (place_square(&px, &py, state, rules, x, y, wanted)) {
+	if (cp_in_box(state, captor, kind) == 0) {
+		if ((error = est_rules_event(events, NULL, "recruit", "%s gains no %s piece from the red town of %s: "
+					     "all %d of its set are in play (%s)", captor, kind, name, CP_SET_TROOPS,
+					     CP_CONTENTS)) < 0)
+			return error;
+	} else if (place_square(&px, &py, state, rules, x, y, wanted)) {
 		if ((error = cp_new_piece(state, captor, kind, px, py)) < 0 ||
 		    (error = est_rules_event(events, NULL, "recruit", "%s gains a%s %s piece from the red town of %s, "
 					     "placed at [%d, %d] (§13)", captor, kind[0] == 'i' ? "n" : "", kind, name,
@@ -229,26 +234,33 @@ static void gather(json_t *state, const json_t *rules, const char *country)
 /*
  * §15: "one new cavalry or infantry piece (he may choose which)" with one troop piece more than red
  * Town cards, "one cavalry and one infantry piece" with as many or more red cards than troops. The
- * one piece is of the kind the player has fewer of (RULINGS.md C9), in the Enlistment Area.
+ * one piece is of the kind the player has fewer of (RULINGS.md C9), or the other when its set has no
+ * more of that kind; a kind whose 9 pieces are all in play is not recruited (Contents, RULINGS.md C15).
+ * The recruits go to the Enlistment Area, or wait off the board when no fitting square is free.
  */
 static int recruit(json_t *state, const json_t *rules, const char *country, int n)
 {
-	int made, x, y, error;
+	int made = 0, x, y, error;
 
-	json_object_set_new(json_object_get(state, "recruits"), country, json_integer(n));
-	for (made = 0; made < n; made++) {
-		const char *kind = n == 2 ? kinds[made] : cp_count(state, country, "cavalry") <
+	for (int k = 0; k < n; k++) {
+		const char *kind = n == 2 ? kinds[k] : cp_count(state, country, "cavalry") <
 			cp_count(state, country, "infantry") ? "cavalry" : "infantry";
-		int placed = free_entry_square(&x, &y, state, rules, country, kind);
+		int placed;
+		if (n == 1 && cp_in_box(state, country, kind) == 0)
+			kind = strcmp(kind, kinds[0]) == 0 ? kinds[1] : kinds[0];
+		if (cp_in_box(state, country, kind) == 0)
+			continue;
+		placed = free_entry_square(&x, &y, state, rules, country, kind);
 		if ((error = cp_new_piece(state, country, kind, placed ? x : -1, placed ? y : -1)) < 0)
 			return error;
-		/* With no fitting square free, the recruit waits off the board (square null) to enter. */
+		made++;
 		if (!placed)
 			json_object_set_new(json_array_get(json_object_get(state, "pieces"),
 							   json_array_size(json_object_get(state, "pieces")) - 1),
 					    "square", json_null());
 	}
-	return 0;
+	return json_object_set_new(json_object_get(state, "recruits"), country, json_integer(made)) < 0 ?
+	       est_error_set(EST_ENOMEM, "out of memory") : 0;
 }
 
 int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general)
@@ -256,7 +268,7 @@ int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t 
 	const char *country = est_rules_str(general, "country");
 	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0;
 	int troops = cp_count(state, country, "infantry") + cp_count(state, country, "cavalry");
-	int red = cp_red_cards(state, rules, country), error;
+	int red = cp_red_cards(state, rules, country), error, allowed, made;
 	char name[32];
 
 	snprintf(name, sizeof(name), "%s", country);
@@ -270,14 +282,16 @@ int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t 
 				       "all its troops; %s misses its next turn and may not be attacked again until "
 				       "after its second (§12)", name, name);
 	}
-	if ((error = recruit(state, rules, name, troops <= red ? 2 : troops == red + 1 ? 1 : 0)) < 0)
+	allowed = troops <= red ? 2 : troops == red + 1 ? 1 : 0;
+	if ((error = recruit(state, rules, name, allowed)) < 0)
 		return error;
+	made = est_rules_int(json_object_get(state, "recruits"), name, 0);
 	json_object_set_new(json_object_get(state, "mobilising"), name, json_true());
 	return est_rules_event(events, NULL, "general", "%s's General is captured: he and his %d troop piece%s go "
-			       "to the Enlistment Area; %d recruit%s (§15); %s must mobilise in its Capital before "
-			       "it may attack (§16)", name, troops, troops == 1 ? "" : "s",
-			       est_rules_int(json_object_get(state, "recruits"), name, 0),
-			       est_rules_int(json_object_get(state, "recruits"), name, 0) == 1 ? "" : "s", name);
+			       "to the Enlistment Area; %d recruit%s (§15%s%s); %s must mobilise in its Capital before "
+			       "it may attack (§16)", name, troops, troops == 1 ? "" : "s", made, made == 1 ? "" : "s",
+			       made < allowed ? ", fewer than it allows: the set's pieces of a kind are all in play; " : "",
+			       made < allowed ? CP_CONTENTS : "", name);
 }
 
 /* The winner when the game ends: by the Capitals, 8 towns abroad, or the time limit (most towns). */
