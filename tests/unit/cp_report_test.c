@@ -59,7 +59,9 @@ static json_t *mid_game(void)
 	json_object_set_new(s, "last", J("{'moves': [{'piece': 'France-C4', 'from': [5, 6], 'to': [5, 8]},"
 					 " {'piece': 'France-C4', 'from': [5, 8], 'to': [5, 10]}],"
 					 " 'attack': {'target': 'Austria-I1', 'taken': false,"
-					 " 'why': '1 attacking piece free to strike against a defence of 1'}}"));
+					 " 'why': '1 attacking piece free to strike against a defence of 1, after engaging "
+					 "(not every supporter could be engaged)', 'pieces': 'striking: France-C4; Austria-I2 at "
+					 "[11, 10] supports it unengaged (§14)'}}"));
 	json_object_set_new(s, "alliances", J("[['France', 'Spain']]"));
 	json_object_set_new(s, "proposals", J("[['Austria', 'Russia']]"));
 	json_object_set_new(s, "broken", J("[{'by': 'Russia', 'with': 'Austria', 'turn': 4}]"));
@@ -312,7 +314,8 @@ static void test_mid_game_report(void **unused)
 	assert_null(strstr(t, "(yours)"));
 	assert_non_null(strstr(t, "Last turn on the map:\n  France-C4 [5, 6] -> [5, 8]\n  France-C4 [5, 8] -> [5, 10]\n"
 				  "  attack: Austria-I1 was attacked: it held (1 attacking piece free to strike against a "
-				  "defence of 1)\n"));
+				  "defence of 1, after engaging (not every supporter could be engaged)); striking: "
+				  "France-C4; Austria-I2 at [11, 10] supports it unengaged (§14)\n"));
 	assert_non_null(strstr(t, "\n  France and Spain are allies (§8)\n  Austria proposes an alliance to Russia (§8)\n"
 				  "  Spain lets its ally France cross into its territory\n"
 				  "  Russia broke its alliance with Austria in turn 4: it may attack Austria from turn 5 on\n"));

@@ -445,6 +445,44 @@ static void test_standard_support_left_unengaged_holds(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §10 and §14: the turn's account of an attack names the pieces: those that strike, who engages each
+ * supporter, and a supporter left unengaged, with its square, which is why the target holds.
+ */
+static void test_attack_result_names_the_pieces(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
+	const char *text;
+
+	(void)unused;
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
+	cpt_put(s, "Russia-C1", "Russia", "cavalry", 5, 4);
+	cpt_put(s, "Russia-G", "Russia", "general", 7, 7);
+	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
+	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
+	cpt_put(s, "France-G", "France", "general", 1, 4);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 2, 3, &events);
+	text = est_rules_str(rules_event_nth(events, "attack", 0), "text");
+	if (!strstr(text, "it holds") || !strstr(text, "striking: France-C1, France-I1") ||
+	    !strstr(text, "Russia-C1 at [5, 4] supports it unengaged (§14)"))
+		fail_msg("the attack's account does not name the pieces: %s", text);
+	assert_string_equal(est_rules_str(json_object_get(json_object_get(next, "last"), "attack"), "pieces"),
+			    "striking: France-C1, France-I1; Russia-C1 at [5, 4] supports it unengaged (§14)");
+	json_decref(events);
+	json_decref(next);
+	/* A third cavalry engages the supporter: taken, and the account says who engaged whom. */
+	cpt_put(s, "France-C2", "France", "cavalry", 5, 5);
+	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 2, 3, &events);
+	text = est_rules_str(rules_event_nth(events, "attack", 0), "text");
+	if (!strstr(text, "taken") || !strstr(text, "striking: France-C1, France-I1; France-C2 engages Russia-C1"))
+		fail_msg("the attack's account does not name the pieces: %s", text);
+	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
 /* §14: an attacker engaging a supporter is no longer free against the target: enough pieces must remain. */
 static void test_standard_support_needs_enough_left(void **unused)
 {
@@ -1294,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(test_allied_pieces_combine),
 		cmocka_unit_test(test_standard_support_left_unengaged_holds),
 		cmocka_unit_test(test_standard_support_needs_enough_left),
+		cmocka_unit_test(test_attack_result_names_the_pieces),
 		cmocka_unit_test(test_supporters_are_not_supported),
 		cmocka_unit_test(test_only_a_general_captures_a_town),
 		cmocka_unit_test(test_capital_falls_when_all_its_towns_are_held),

@@ -88,9 +88,13 @@ int cp_new_piece(json_t *state, const char *country, const char *kind, int x, in
 const char *cp_step_refusal(const json_t *state, const json_t *rules, const json_t *piece, int x, int y);
 
 /* attack.c: §10 attack and defence, §14 supporting pieces */
-/* Whether the attack on `target` succeeds as the pieces stand; *why_out says how. */
-int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const json_t *rules,
-		      const char *attacker, const json_t *target);
+/*
+ * Whether the attack on `target` succeeds as the pieces stand; *why_out says how (counts), and
+ * *pieces_out (unless NULL) names the pieces: those that strike, who engages each supporter, and the
+ * supporters not engaged. Both heap strings, the caller's.
+ */
+int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const json_t *state,
+		      const json_t *rules, const char *attacker, const json_t *target);
 /* NULL if `country` may attack `target` this turn, else why not. */
 const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
 			      const json_t *target);

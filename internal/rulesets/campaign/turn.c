@@ -78,20 +78,22 @@ static int resolve_attack(json_t *state, json_t *events, const json_t *rules, co
 {
 	const char *active = est_rules_str(state, "active");
 	json_t *target = cp_piece(state, target_id), *pieces = json_object_get(state, "pieces");
-	char *why = NULL;
+	char *why = NULL, *names = NULL;
 	int taken, error;
 	size_t i;
 
 	if (!target)
 		return 0;
-	if ((error = cp_attack_outcome(&taken, &why, state, rules, active, target)) < 0)
+	if ((error = cp_attack_outcome(&taken, &why, &names, state, rules, active, target)) < 0)
 		return error;
-	json_object_set_new(json_object_get(state, "last"), "attack", json_pack("{s:s, s:b, s:s, s:O}", "target",
-				target_id, "taken", taken, "why", why, "square", json_object_get(target, "square")));
+	json_object_set_new(json_object_get(state, "last"), "attack", json_pack("{s:s, s:b, s:s, s:s, s:O}", "target",
+				target_id, "taken", taken, "why", why, "pieces", names, "square",
+				json_object_get(target, "square")));
 	error = est_rules_event(events, json_pack("{s:s, s:b}", "target", target_id, "taken", taken), "attack",
-				"%s attacks %s: %s: %s (§10%s)", active, target_id, why, taken ? "taken" : "it holds",
-				strcmp(est_rules_str(state, "game"), "standard") == 0 ? ", §14" : "");
+				"%s attacks %s: %s: %s (§10%s); %s", active, target_id, why, taken ? "taken" : "it holds",
+				strcmp(est_rules_str(state, "game"), "standard") == 0 ? ", §14" : "", names);
 	free(why);
+	free(names);
 	if (error < 0 || !taken)
 		return error;
 	/* "Captured Generals are not removed from the board." */

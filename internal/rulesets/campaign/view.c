@@ -476,13 +476,15 @@ static json_t *attack_view(const json_t *state, const json_t *attack)
 	/* A taken piece has left its square (removed, or a General sent home): only a recorded square tells where. */
 	ring = cp_sq(json_object_get(attack, "square"), &x, &y) ||
 	       (!taken && cp_sq(json_object_get(piece, "square"), &x, &y));
-	return json_pack("{s:s, s:b, s:s?, s:o, s:b, s:i, s:i}", "target", target, "taken", taken,
-			 "why", est_rules_str(attack, "why"),
-			 "text", est_rules_string(est_strdup_printf("%s was attacked: %s%s%s%s", target,
+	return json_pack("{s:s, s:b, s:s?, s:s?, s:o, s:b, s:i, s:i}", "target", target, "taken", taken,
+			 "why", est_rules_str(attack, "why"), "pieces", est_rules_str(attack, "pieces"),
+			 "text", est_rules_string(est_strdup_printf("%s was attacked: %s%s%s%s%s%s", target,
 							       taken ? "taken" : "it held",
 							       est_rules_str(attack, "why") ? " (" : "",
 							       est_rules_str(attack, "why") ? est_rules_str(attack, "why") : "",
-							       est_rules_str(attack, "why") ? ")" : "")),
+							       est_rules_str(attack, "why") ? ")" : "",
+							       est_rules_str(attack, "pieces") ? "; " : "",
+							       est_rules_str(attack, "pieces") ? est_rules_str(attack, "pieces") : "")),
 			 "ring", ring, "cx", px(x) + CP_CELL / 2, "cy", py(y) + CP_CELL / 2);
 }
 
