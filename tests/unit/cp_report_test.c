@@ -141,9 +141,21 @@ static void test_text_board(void **unused)
 	/* Hamburg (yellow) and St Petersburg (red); Prussia is not in this game but its land is. */
 	assert_string_equal(board_line(v, 2), " 2 " "~~~~~~~~~~~~~~~~~~~~pop.p.p.p.~~~~~~~~~~~~r.r@r.r.~~" "  2");
 	/* Paris under France's General between two cavalry; Russia's infantry and cavalry; a Prussian forest. */
-	assert_string_equal(board_line(v, 5), " 5 " "~~~~~~f.FcFGFcf.p.p.p.p.p.p.p.##p.r.r.r.r.RiRcRir.r." "  5");
+	/*
+	 * The Board: pieces move between countries only "by crossing the frontier rivers or the red, frontier
+	 * lines": a square a crossing leaves is marked "+" ([7, 5] of France to [8, 4] of Prussia, [16, 5] of
+	 * Prussia to [17, 4] and [17, 6] of Russia), and every crossing is listed, a line a frontier.
+	 */
+	assert_string_equal(board_line(v, 5), " 5 " "~~~~~~f.FcFGFcf+p.p.p.p.p.p.p.##p+r.r.r.r.RiRcRir.r." "  5");
+	assert_int_equal(json_array_size(json_object_get(v, "crossings_text")), 14);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "crossings_text"), 8),
+							      "line")),
+			    "  France-Prussia: [7, 4]-[8, 4] [7, 6]-[8, 6] [8, 7]-[9, 7] [8, 8]-[9, 8]");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "crossings_text"), 9),
+							      "line")),
+			    "    [7, 5]-[8, 4] [8, 8]-[9, 7]");
 	/* Vienna under Austria's General; Kiev (red) of Russia at the east edge. */
-	assert_string_equal(board_line(v, 10), "10 " "~~~~f.f.f.f.f.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r." " 10");
+	assert_string_equal(board_line(v, 10), "10 " "~~~~f.f.f.f.f.f.^^^^^^a.a.a.AcAGAca.a+r+r.r.r.r.r@r." " 10");
 	/* Madrid under Spain's General between two cavalry; an Italian forest. */
 	assert_string_equal(board_line(v, 16), "16 " "s.s.ScSGScs.s.s.~~~~~~i.i.i.i.##i.i.~~~~~~~~~~~~~~~~" " 16");
 	json_decref(v);
@@ -273,7 +285,7 @@ static void test_setup_report(void **unused)
 	assert_non_null(strstr(t, "The standard game, turn 1: France to play, the dice throw 3 and 4: 7 moves (§2)\n"));
 	assert_non_null(strstr(t, "Order of play: France, Russia, Austria, Spain\n"));
 	assert_non_null(strstr(t, "IT IS YOUR TURN: France has 7 moves.\n"));
-	assert_non_null(strstr(t, "\n 5 ~~~~~~f.FcFGFcf.p.p.p.p.p.p.p.##p.r.r.r.r.RiRcRir.r.  5\n"));
+	assert_non_null(strstr(t, "\n 5 ~~~~~~f.FcFGFcf+p.p.p.p.p.p.p.##p+r.r.r.r.RiRcRir.r.  5\n"));
 	assert_non_null(strstr(t, "\nFrance (yours) - TO PLAY: 4 infantry, 4 cavalry; 4 Town cards (2 red, 2 yellow), 0 abroad\n"));
 	assert_non_null(strstr(t, "\n  France-G (general) at [5, 5] on Paris\n"));
 	assert_non_null(strstr(t, "\n  Towns: Lille (red), Lyon (red), Bordeaux (yellow), Marseille (yellow)\n"));
@@ -326,8 +338,11 @@ static void test_mid_game_report(void **unused)
 	assert_non_null(strstr(t, "\nRussia - TO PLAY: "));
 	assert_non_null(strstr(t, "\n  Russia-I1 (infantry) at [21, 5]: 2 - [22, 4] [20, 6]\n"));
 	assert_non_null(strstr(t, "\n  Prague (red, Austria) at [12, 9]: held by France\n"));
+	/* The crossings, in the text board's legend of both reports, not only on the map. */
+	assert_non_null(strstr(t, "\n  France-Prussia: [7, 4]-[8, 4] [7, 6]-[8, 6] [8, 7]-[9, 7] [8, 8]-[9, 8]\n"));
+	assert_non_null(strstr(h, "\n  France-Prussia: [7, 4]-[8, 4] [7, 6]-[8, 6] [8, 7]-[9, 7] [8, 8]-[9, 8]\n"));
 	/* France-C4 now on [5, 10]: row 10 shows it in France's Enlistment Area. */
-	assert_non_null(strstr(t, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
+	assert_non_null(strstr(t, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a+r+r.r.r.r.r@r. 10\n"));
 	/* The public report: nobody's order file, no "how to send orders". */
 	assert_null(strstr(t, "HOW TO SEND ORDERS"));
 	assert_null(strstr(t, "{\"type\": \"attack\""));
@@ -336,7 +351,7 @@ static void test_mid_game_report(void **unused)
 	assert_non_null(strstr(h, "<title>Campaign cp-&lt;1&gt;, step 6</title>"));
 	assert_non_null(strstr(h, "<tr><td><code>Russia-I1</code> (infantry)</td><td>[21, 5]</td><td class=\"n\">2</td>"
 				  "<td>[22, 4] [20, 6]</td></tr>"));
-	assert_non_null(strstr(h, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
+	assert_non_null(strstr(h, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a+r+r.r.r.r.r@r. 10\n"));
 	assert_null(strstr(h, "cp-<1>"));
 	free(h);
 	free(t);

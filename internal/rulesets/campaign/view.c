@@ -10,7 +10,7 @@
  * throw {d1, d2, total, text} (null before the first throw), limit, order
  * [{country, active, out}], order_text, winner, win_reason, board_note,
  * board_provenance, example {piece, x, y, target, other},
- * text_board [{line}], countries [{country, letter, own, active, out,
+ * text_board [{line}], crossings_text [{line}], countries [{country, letter, own, active, out,
  * mobilising, missed, immune, recruits, notes [{text}], pieces [{id,
  * country, kind, letter, square, square_text, on_board, own, where}],
  * troops, infantry, cavalry, towns [{name, colour, country, abroad}],
@@ -104,11 +104,25 @@ static json_t *square_text(const json_t *state, const json_t *square)
 	return est_rules_string(est_strdup_printf("[%d, %d]", x, y));
 }
 
+/* Whether a frontier crossing (The Board: "the frontier rivers or the red, frontier lines") leaves (x, y). */
+static int crossing_end(const json_t *rules, int x, int y)
+{
+	const json_t *pair;
+	size_t i;
+	int ax, ay, bx, by;
+
+	json_array_foreach(json_object_get(cp_board(rules), "crossings"), i, pair)
+		if (cp_sq(json_array_get(pair, 0), &ax, &ay) && cp_sq(json_array_get(pair, 1), &bx, &by) &&
+		    ((ax == x && ay == y) || (bx == x && by == y)))
+			return 1;
+	return 0;
+}
+
 /*
  * The two characters of one square on the text board: a piece (country and
  * kind: "FG", "Fi", "Fc"), or the terrain ("~~", "##", "^^"), or land as its
  * country's lower-case letter and a mark ("." plain, "*" capital, "@" red
- * town, "o" yellow town).
+ * town, "o" yellow town, "+" a square a frontier crossing leaves).
  */
 static void cell(char out[3], const json_t *state, const json_t *rules, int x, int y)
 {
@@ -127,7 +141,8 @@ static void cell(char out[3], const json_t *state, const json_t *rules, int x, i
 		return;
 	}
 	out[0] = country ? (char)(country[0] - 'A' + 'a') : '.';
-	out[1] = cp_capital_at(rules, x, y) ? '*' : !town ? '.' : same(est_rules_str(town, "colour"), "red") ? '@' : 'o';
+	out[1] = cp_capital_at(rules, x, y) ? '*' : town ? (same(est_rules_str(town, "colour"), "red") ? '@' : 'o') :
+		 crossing_end(rules, x, y) ? '+' : '.';
 }
 
 /* The text board: two lines of column numbers (tens, units), then one line per row. */
@@ -171,6 +186,70 @@ fail:
 	free(tens);
 	free(units);
 	free(row);
+	json_decref(lines);
+	return NULL;
+}
+
+/*
+ * The text board's list of crossings, a line per frontier (wrapped within the report's width):
+ * "  France-Prussia: [7, 4]-[8, 4] [7, 5]-[8, 6]", frontiers in the order the board lists them.
+ */
+static json_t *crossings_text(const json_t *rules)
+{
+	const json_t *crossings = json_object_get(cp_board(rules), "crossings"), *pair, *other;
+	json_t *lines = json_array();
+	char *line = NULL;
+	size_t i, j;
+	int ax, ay, bx, by;
+
+	json_array_foreach(crossings, i, pair) {
+		const char *a, *b;
+		int seen = 0, width;
+		if (!cp_sq(json_array_get(pair, 0), &ax, &ay) || !cp_sq(json_array_get(pair, 1), &bx, &by) ||
+		    !(a = cp_country_at(rules, ax, ay)) || !(b = cp_country_at(rules, bx, by)))
+			continue;
+		/* One line a frontier: from its first crossing, taking the later ones of the same two countries. */
+		for (j = 0; j < i && !seen; j++) {
+			const char *c, *d;
+			int cx, cy, dx, dy;
+			other = json_array_get(crossings, j);
+			seen = cp_sq(json_array_get(other, 0), &cx, &cy) && cp_sq(json_array_get(other, 1), &dx, &dy) &&
+			       (c = cp_country_at(rules, cx, cy)) && (d = cp_country_at(rules, dx, dy)) &&
+			       ((same(a, c) && same(b, d)) || (same(a, d) && same(b, c)));
+		}
+		if (seen)
+			continue;
+		if (est_rules_join(&line, "", "  %s-%s:", a, b) < 0)
+			goto fail;
+		width = (int)strlen(line);
+		for (j = i; j < json_array_size(crossings); j++) {
+			const char *c, *d;
+			int cx, cy, dx, dy;
+			other = json_array_get(crossings, j);
+			if (!cp_sq(json_array_get(other, 0), &cx, &cy) || !cp_sq(json_array_get(other, 1), &dx, &dy) ||
+			    !(c = cp_country_at(rules, cx, cy)) || !(d = cp_country_at(rules, dx, dy)) ||
+			    !((same(a, c) && same(b, d)) || (same(a, d) && same(b, c))))
+				continue;
+			if (width > 60) {
+				json_t *full = json_pack("{s:o}", "line", est_rules_string(line));
+				line = NULL;
+				if (add(lines, full) < 0 || est_rules_join(&line, "", "   ") < 0)
+					goto fail;
+			}
+			if (est_rules_join(&line, " ", "[%d, %d]-[%d, %d]", cx, cy, dx, dy) < 0)
+				goto fail;
+			width = (int)strlen(line);
+		}
+		{
+			json_t *last = json_pack("{s:o}", "line", est_rules_string(line));
+			line = NULL;
+			if (add(lines, last) < 0)
+				goto fail;
+		}
+	}
+	return lines;
+fail:
+	free(line);
 	json_decref(lines);
 	return NULL;
 }
@@ -901,6 +980,7 @@ int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *
 
 	if (!v || header(v, state, rules) < 0 || diplomacy(v, state) < 0 ||
 	    put(v, "text_board", text_board(state, rules)) < 0 ||
+	    put(v, "crossings_text", crossings_text(rules)) < 0 ||
 	    put(v, "countries", countries_view(state, rules, power)) < 0 ||
 	    put(v, "towns", towns_view(state, rules)) < 0 ||
 	    put(v, "capitals", capitals_view(rules)) < 0 ||
