@@ -259,7 +259,8 @@ static void test_mid_game_view(void **unused)
 	assert_int_equal(json_integer_value(json_object_get(c, "towns_count")), 3);
 	assert_int_equal(json_array_size(json_object_get(c, "notes")), 2);
 	a = find(json_object_get(v, "broken"), "by", "Russia");
-	assert_int_equal(json_integer_value(json_object_get(a, "attack_from")), 5);
+	/* Russia broke in turn 4 and plays turn 6, now (§8: "attack at his next turn"). */
+	assert_int_equal(json_integer_value(json_object_get(a, "attack_from")), 6);
 	assert_true(json_is_true(json_object_get(v, "diplomacy")));
 	assert_false(json_is_true(json_object_get(json_object_get(json_object_get(v, "last"), "attack"), "taken")));
 	assert_string_equal(json_string_value(find(json_object_get(v, "towns"), "name", "Prague") ?
@@ -313,6 +314,39 @@ static void test_setup_report(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §8: "He must declare his intention to break the alliance ... during one turn, and attack at his next
+ * turn." The report names the turn the breaker plays next, counted as the turns go round the order of
+ * play (France, Russia, Austria, Spain): not the turn after the break, which is another player's.
+ */
+static void test_broken_alliance_names_the_next_turn(void **unused)
+{
+	json_t *s = four_players(), *v;
+	const char *text;
+
+	(void)unused;
+	json_object_set_new(s, "turn", json_integer(5));
+	json_object_set_new(s, "active", json_string("Russia"));
+	json_object_set_new(s, "broken", J("[{'by': 'France', 'with': 'Spain', 'turn': 4}]"));
+	v = view(s, NULL);
+	text = json_string_value(json_object_get(json_array_get(json_object_get(v, "broken"), 0), "text"));
+	assert_string_equal(text, "France broke its alliance with Spain in turn 4: it may attack Spain from its "
+			    "next turn, turn 8, on");
+	json_decref(v);
+	/* Austria out: one turn sooner. France to miss a turn (§12): a round later. */
+	json_array_append_new(json_object_get(s, "out"), json_string("Austria"));
+	v = view(s, NULL);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(v, "broken"), 0),
+							     "attack_from")), 7);
+	json_decref(v);
+	json_object_set_new(json_object_get(s, "missed"), "France", json_integer(1));
+	v = view(s, NULL);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(v, "broken"), 0),
+							     "attack_from")), 10);
+	json_decref(v);
+	json_decref(s);
+}
+
 /* report.txt for the hand-made turn: last turn's moves and attack, the alliances, Austria's missed turn. */
 static void test_mid_game_report(void **unused)
 {
@@ -330,7 +364,7 @@ static void test_mid_game_report(void **unused)
 				  "France-C4; Austria-I2 at [11, 10] supports it unengaged (§14)\n"));
 	assert_non_null(strstr(t, "\n  France and Spain are allies (§8)\n  Austria proposes an alliance to Russia (§8)\n"
 				  "  Spain lets its ally France cross into its territory\n"
-				  "  Russia broke its alliance with Austria in turn 4: it may attack Austria from turn 5 on\n"));
+				  "  Russia broke its alliance with Austria in turn 4: it may attack Austria now\n"));
 	assert_non_null(strstr(t, "\nAustria: 4 infantry, 4 cavalry; 3 Town cards (1 red, 2 yellow), 0 abroad\n"
 				  "  ! misses its next turn (§12)\n"
 				  "  ! its General may not be attacked until 2 more turns of its own have passed (§12)\n"));
@@ -479,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_mid_game_view),
 		cmocka_unit_test(test_setup_report),
 		cmocka_unit_test(test_mid_game_report),
+		cmocka_unit_test(test_broken_alliance_names_the_next_turn),
 		cmocka_unit_test(test_map_svg),
 	};
 

@@ -18,7 +18,8 @@
  * towns [{name, country, colour, square_text, holder, holder_text, cx, cy,
  * lx, ly}], capitals [{name, country, square_text, points, px, py, lx, ly}],
  * alliances [{a, b, text}], proposals [{from, to, text}], consents
- * [{country, to, text}], broken [{by, with, turn, attack_from, text}],
+ * [{country, to, text}], broken [{by, with, turn, attack_from (the turn
+ * the breaker plays next; 0: none), text}],
  * diplomacy (any of those four), last {moves [{piece, from_text, to_text,
  * text, x1, y1, x2, y2, arrow}], any, attack (null or {target, taken,
  * why, text, ring, cx, cy})}, legal [{id, kind, square_text, count,
@@ -494,7 +495,42 @@ static json_t *consents_view(const json_t *state)
 	return list;
 }
 
-/* §8: "a player may not break an alliance and attack his former ally in the same turn". */
+/*
+ * The turn `country` plays next, as next_player() (turn.c) will count them: each country in the game
+ * after the active one takes the next turn number, and a turn to miss (§12) costs it a round. 0 when
+ * nobody is to play (before the order of play, or the game over); the current turn when it is active.
+ */
+static int next_turn_of(const json_t *state, const char *country)
+{
+	const json_t *order = json_object_get(state, "order");
+	size_t n = json_array_size(order), at = n, i;
+	int live = 0, distance = 0, turn = est_rules_int(state, "turn", 0);
+
+	if (!same(est_rules_str(state, "phase"), "turn"))
+		return 0;
+	if (same(est_rules_str(state, "active"), country))
+		return turn;
+	for (i = 0; i < n; i++) {
+		const char *c = json_string_value(json_array_get(order, i));
+		live += !cp_is_out(state, c);
+		if (same(c, est_rules_str(state, "active")))
+			at = i;
+	}
+	for (i = 1; at < n && i <= n; i++) {
+		const char *c = json_string_value(json_array_get(order, (at + i) % n));
+		if (cp_is_out(state, c))
+			continue;
+		distance++;
+		if (same(c, country))
+			return turn + distance + live * est_rules_int(json_object_get(state, "missed"), country, 0);
+	}
+	return 0;
+}
+
+/*
+ * §8: "he may not break the alliance and attack his former ally in the same turn"; the breaker may
+ * attack from its next turn, named by the number of the turn it actually plays next.
+ */
 static json_t *broken_view(const json_t *state)
 {
 	json_t *list = json_array();
@@ -503,14 +539,20 @@ static json_t *broken_view(const json_t *state)
 
 	json_array_foreach(json_object_get(state, "broken"), i, b) {
 		const char *by = est_rules_str(b, "by"), *with = est_rules_str(b, "with");
-		int turn = est_rules_int(b, "turn", 0);
+		int turn = est_rules_int(b, "turn", 0), next = next_turn_of(state, by);
+		char *text;
 		if (!by || !with)
 			continue;
+		if (next == 0 || cp_is_out(state, by) || cp_is_out(state, with))
+			text = est_strdup_printf("%s broke its alliance with %s in turn %d", by, with, turn);
+		else if (next == est_rules_int(state, "turn", 0))
+			text = est_strdup_printf("%s broke its alliance with %s in turn %d: it may attack %s now",
+						 by, with, turn, with);
+		else
+			text = est_strdup_printf("%s broke its alliance with %s in turn %d: it may attack %s from "
+						 "its next turn, turn %d, on", by, with, turn, with, next);
 		if (add(list, json_pack("{s:s, s:s, s:i, s:i, s:o}", "by", by, "with", with, "turn", turn,
-					"attack_from", turn + 1, "text",
-					est_rules_string(est_strdup_printf("%s broke its alliance with %s in turn %d: it may "
-								      "attack %s from turn %d on", by, with, turn,
-								      with, turn + 1)))) < 0) {
+					"attack_from", next, "text", est_rules_string(text))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
