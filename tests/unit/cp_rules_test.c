@@ -720,6 +720,7 @@ static void test_introductory_captured_army_never_shares_a_square(void **unused)
 	assert_true(cpt_on(next, "Russia-I1", 5, 3));
 	assert_true(cpt_on(next, "Russia-C1", 6, 5) || cpt_on(next, "Russia-C2", 6, 5));
 	assert_int_equal(off, 1);
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "general", 0), "text"), "wait off the board"));
 	{
 		const char *waiting = cpt_on(next, "Russia-C1", 6, 5) ? "Russia-C2" : "Russia-C1";
 		/* It enters a start square of its kind once the attacker has moved off it, not before. */

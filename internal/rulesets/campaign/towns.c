@@ -231,6 +231,19 @@ static void gather(json_t *state, const json_t *rules, const char *country)
 			json_object_set_new(p, "square", json_pack("[i, i]", x, y));
 }
 
+/* Whether a piece of `country` waits off the board. */
+static int waiting(const json_t *state, const char *country)
+{
+	const json_t *p;
+	size_t i;
+	int x, y;
+
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (strcmp(est_rules_str(p, "country"), country) == 0 && !cp_sq(json_object_get(p, "square"), &x, &y))
+			return 1;
+	return 0;
+}
+
 /*
  * §15: "one new cavalry or infantry piece (he may choose which)" with one troop piece more than red
  * Town cards, "one cavalry and one infantry piece" with as many or more red cards than troops. The
@@ -279,8 +292,9 @@ int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t 
 		json_object_set_new(json_object_get(state, "missed"), name, json_integer(1));
 		json_object_set_new(json_object_get(state, "immune"), name, json_integer(2));
 		return est_rules_event(events, NULL, "general", "%s's General is captured: back to the Capital with "
-				       "all its troops; %s misses its next turn and may not be attacked again until "
-				       "after its second (§12)", name, name);
+				       "all its troops%s; %s misses its next turn and may not be attacked again until "
+				       "after its second (§12)", name, waiting(state, name) ? " (those whose squares "
+				       "are taken wait off the board to enter them, §3)" : "", name);
 	}
 	allowed = troops <= red ? 2 : troops == red + 1 ? 1 : 0;
 	if ((error = recruit(state, rules, name, allowed)) < 0)
