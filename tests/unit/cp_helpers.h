@@ -158,7 +158,7 @@ static inline int cpt_taken(const json_t *state, const json_t *r, const char *at
 
 	if (!t)
 		fail_msg("no piece %s", target);
-	assert_int_equal(cp_attack_outcome(&taken, &why, state, r, attacker, t), 0);
+	assert_int_equal(cp_attack_outcome(&taken, &why, NULL, state, r, attacker, t), 0);
 	assert_non_null(why);
 	free(why);
 	return taken;

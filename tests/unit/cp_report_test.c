@@ -59,7 +59,9 @@ static json_t *mid_game(void)
 	json_object_set_new(s, "last", J("{'moves': [{'piece': 'France-C4', 'from': [5, 6], 'to': [5, 8]},"
 					 " {'piece': 'France-C4', 'from': [5, 8], 'to': [5, 10]}],"
 					 " 'attack': {'target': 'Austria-I1', 'taken': false,"
-					 " 'why': '1 attacking piece free to strike against a defence of 1'}}"));
+					 " 'why': '1 attacking piece free to strike against a defence of 1, after engaging "
+					 "(not every supporter could be engaged)', 'pieces': 'striking: France-C4; Austria-I2 at "
+					 "[11, 10] supports it unengaged (§14)'}}"));
 	json_object_set_new(s, "alliances", J("[['France', 'Spain']]"));
 	json_object_set_new(s, "proposals", J("[['Austria', 'Russia']]"));
 	json_object_set_new(s, "broken", J("[{'by': 'Russia', 'with': 'Austria', 'turn': 4}]"));
@@ -139,9 +141,21 @@ static void test_text_board(void **unused)
 	/* Hamburg (yellow) and St Petersburg (red); Prussia is not in this game but its land is. */
 	assert_string_equal(board_line(v, 2), " 2 " "~~~~~~~~~~~~~~~~~~~~pop.p.p.p.~~~~~~~~~~~~r.r@r.r.~~" "  2");
 	/* Paris under France's General between two cavalry; Russia's infantry and cavalry; a Prussian forest. */
-	assert_string_equal(board_line(v, 5), " 5 " "~~~~~~f.FcFGFcf.p.p.p.p.p.p.p.##p.r.r.r.r.RiRcRir.r." "  5");
+	/*
+	 * The Board: pieces move between countries only "by crossing the frontier rivers or the red, frontier
+	 * lines": a square a crossing leaves is marked "+" ([7, 5] of France to [8, 4] of Prussia, [16, 5] of
+	 * Prussia to [17, 4] and [17, 6] of Russia), and every crossing is listed, a line a frontier.
+	 */
+	assert_string_equal(board_line(v, 5), " 5 " "~~~~~~f.FcFGFcf+p.p.p.p.p.p.p.##p+r.r.r.r.RiRcRir.r." "  5");
+	assert_int_equal(json_array_size(json_object_get(v, "crossings_text")), 14);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "crossings_text"), 8),
+							      "line")),
+			    "  France-Prussia: [7, 4]-[8, 4] [7, 6]-[8, 6] [8, 7]-[9, 7] [8, 8]-[9, 8]");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "crossings_text"), 9),
+							      "line")),
+			    "    [7, 5]-[8, 4] [8, 8]-[9, 7]");
 	/* Vienna under Austria's General; Kiev (red) of Russia at the east edge. */
-	assert_string_equal(board_line(v, 10), "10 " "~~~~f.f.f.f.f.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r." " 10");
+	assert_string_equal(board_line(v, 10), "10 " "~~~~f.f.f.f.f.f.^^^^^^a.a.a.AcAGAca.a+r+r.r.r.r.r@r." " 10");
 	/* Madrid under Spain's General between two cavalry; an Italian forest. */
 	assert_string_equal(board_line(v, 16), "16 " "s.s.ScSGScs.s.s.~~~~~~i.i.i.i.##i.i.~~~~~~~~~~~~~~~~" " 16");
 	json_decref(v);
@@ -245,7 +259,8 @@ static void test_mid_game_view(void **unused)
 	assert_int_equal(json_integer_value(json_object_get(c, "towns_count")), 3);
 	assert_int_equal(json_array_size(json_object_get(c, "notes")), 2);
 	a = find(json_object_get(v, "broken"), "by", "Russia");
-	assert_int_equal(json_integer_value(json_object_get(a, "attack_from")), 5);
+	/* Russia broke in turn 4 and plays turn 6, now (§8: "attack at his next turn"). */
+	assert_int_equal(json_integer_value(json_object_get(a, "attack_from")), 6);
 	assert_true(json_is_true(json_object_get(v, "diplomacy")));
 	assert_false(json_is_true(json_object_get(json_object_get(json_object_get(v, "last"), "attack"), "taken")));
 	assert_string_equal(json_string_value(find(json_object_get(v, "towns"), "name", "Prague") ?
@@ -271,7 +286,7 @@ static void test_setup_report(void **unused)
 	assert_non_null(strstr(t, "The standard game, turn 1: France to play, the dice throw 3 and 4: 7 moves (§2)\n"));
 	assert_non_null(strstr(t, "Order of play: France, Russia, Austria, Spain\n"));
 	assert_non_null(strstr(t, "IT IS YOUR TURN: France has 7 moves.\n"));
-	assert_non_null(strstr(t, "\n 5 ~~~~~~f.FcFGFcf.p.p.p.p.p.p.p.##p.r.r.r.r.RiRcRir.r.  5\n"));
+	assert_non_null(strstr(t, "\n 5 ~~~~~~f.FcFGFcf+p.p.p.p.p.p.p.##p+r.r.r.r.RiRcRir.r.  5\n"));
 	assert_non_null(strstr(t, "\nFrance (yours) - TO PLAY: 4 infantry, 4 cavalry; 4 Town cards (2 red, 2 yellow), 0 abroad\n"));
 	assert_non_null(strstr(t, "\n  France-G (general) at [5, 5] on Paris\n"));
 	assert_non_null(strstr(t, "\n  Towns: Lille (red), Lyon (red), Bordeaux (yellow), Marseille (yellow)\n"));
@@ -299,6 +314,39 @@ static void test_setup_report(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §8: "He must declare his intention to break the alliance ... during one turn, and attack at his next
+ * turn." The report names the turn the breaker plays next, counted as the turns go round the order of
+ * play (France, Russia, Austria, Spain): not the turn after the break, which is another player's.
+ */
+static void test_broken_alliance_names_the_next_turn(void **unused)
+{
+	json_t *s = four_players(), *v;
+	const char *text;
+
+	(void)unused;
+	json_object_set_new(s, "turn", json_integer(5));
+	json_object_set_new(s, "active", json_string("Russia"));
+	json_object_set_new(s, "broken", J("[{'by': 'France', 'with': 'Spain', 'turn': 4}]"));
+	v = view(s, NULL);
+	text = json_string_value(json_object_get(json_array_get(json_object_get(v, "broken"), 0), "text"));
+	assert_string_equal(text, "France broke its alliance with Spain in turn 4: it may attack Spain from its "
+			    "next turn, turn 8, on");
+	json_decref(v);
+	/* Austria out: one turn sooner. France to miss a turn (§12): a round later. */
+	json_array_append_new(json_object_get(s, "out"), json_string("Austria"));
+	v = view(s, NULL);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(v, "broken"), 0),
+							     "attack_from")), 7);
+	json_decref(v);
+	json_object_set_new(json_object_get(s, "missed"), "France", json_integer(1));
+	v = view(s, NULL);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(v, "broken"), 0),
+							     "attack_from")), 10);
+	json_decref(v);
+	json_decref(s);
+}
+
 /* report.txt for the hand-made turn: last turn's moves and attack, the alliances, Austria's missed turn. */
 static void test_mid_game_report(void **unused)
 {
@@ -312,10 +360,11 @@ static void test_mid_game_report(void **unused)
 	assert_null(strstr(t, "(yours)"));
 	assert_non_null(strstr(t, "Last turn on the map:\n  France-C4 [5, 6] -> [5, 8]\n  France-C4 [5, 8] -> [5, 10]\n"
 				  "  attack: Austria-I1 was attacked: it held (1 attacking piece free to strike against a "
-				  "defence of 1)\n"));
+				  "defence of 1, after engaging (not every supporter could be engaged)); striking: "
+				  "France-C4; Austria-I2 at [11, 10] supports it unengaged (§14)\n"));
 	assert_non_null(strstr(t, "\n  France and Spain are allies (§8)\n  Austria proposes an alliance to Russia (§8)\n"
 				  "  Spain lets its ally France cross into its territory\n"
-				  "  Russia broke its alliance with Austria in turn 4: it may attack Austria from turn 5 on\n"));
+				  "  Russia broke its alliance with Austria in turn 4: it may attack Austria now\n"));
 	assert_non_null(strstr(t, "\nAustria: 4 infantry, 4 cavalry; 3 Town cards (1 red, 2 yellow), 0 abroad\n"
 				  "  ! misses its next turn (§12)\n"
 				  "  ! its General may not be attacked until 2 more turns of its own have passed (§12)\n"));
@@ -323,8 +372,11 @@ static void test_mid_game_report(void **unused)
 	assert_non_null(strstr(t, "\nRussia - TO PLAY: "));
 	assert_non_null(strstr(t, "\n  Russia-I1 (infantry) at [21, 5]: 2 - [22, 4] [20, 6]\n"));
 	assert_non_null(strstr(t, "\n  Prague (red, Austria) at [12, 9]: held by France\n"));
+	/* The crossings, in the text board's legend of both reports, not only on the map. */
+	assert_non_null(strstr(t, "\n  France-Prussia: [7, 4]-[8, 4] [7, 6]-[8, 6] [8, 7]-[9, 7] [8, 8]-[9, 8]\n"));
+	assert_non_null(strstr(h, "\n  France-Prussia: [7, 4]-[8, 4] [7, 6]-[8, 6] [8, 7]-[9, 7] [8, 8]-[9, 8]\n"));
 	/* France-C4 now on [5, 10]: row 10 shows it in France's Enlistment Area. */
-	assert_non_null(strstr(t, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
+	assert_non_null(strstr(t, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a+r+r.r.r.r.r@r. 10\n"));
 	/* The public report: nobody's order file, no "how to send orders". */
 	assert_null(strstr(t, "HOW TO SEND ORDERS"));
 	assert_null(strstr(t, "{\"type\": \"attack\""));
@@ -333,7 +385,7 @@ static void test_mid_game_report(void **unused)
 	assert_non_null(strstr(h, "<title>Campaign cp-&lt;1&gt;, step 6</title>"));
 	assert_non_null(strstr(h, "<tr><td><code>Russia-I1</code> (infantry)</td><td>[21, 5]</td><td class=\"n\">2</td>"
 				  "<td>[22, 4] [20, 6]</td></tr>"));
-	assert_non_null(strstr(h, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a.r.r.r.r.r.r@r. 10\n"));
+	assert_non_null(strstr(h, "\n10 ~~~~f.f.f.Fcf.f.^^^^^^a.a.a.AcAGAca.a+r+r.r.r.r.r@r. 10\n"));
 	assert_null(strstr(h, "cp-<1>"));
 	free(h);
 	free(t);
@@ -461,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_mid_game_view),
 		cmocka_unit_test(test_setup_report),
 		cmocka_unit_test(test_mid_game_report),
+		cmocka_unit_test(test_broken_alliance_names_the_next_turn),
 		cmocka_unit_test(test_map_svg),
 	};
 

@@ -445,6 +445,44 @@ static void test_standard_support_left_unengaged_holds(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §10 and §14: the turn's account of an attack names the pieces: those that strike, who engages each
+ * supporter, and a supporter left unengaged, with its square, which is why the target holds.
+ */
+static void test_attack_result_names_the_pieces(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
+	const char *text;
+
+	(void)unused;
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
+	cpt_put(s, "Russia-C1", "Russia", "cavalry", 5, 4);
+	cpt_put(s, "Russia-G", "Russia", "general", 7, 7);
+	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
+	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
+	cpt_put(s, "France-G", "France", "general", 1, 4);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 2, 3, &events);
+	text = est_rules_str(rules_event_nth(events, "attack", 0), "text");
+	if (!strstr(text, "it holds") || !strstr(text, "striking: France-C1, France-I1") ||
+	    !strstr(text, "Russia-C1 at [5, 4] supports it unengaged (§14)"))
+		fail_msg("the attack's account does not name the pieces: %s", text);
+	assert_string_equal(est_rules_str(json_object_get(json_object_get(next, "last"), "attack"), "pieces"),
+			    "striking: France-C1, France-I1; Russia-C1 at [5, 4] supports it unengaged (§14)");
+	json_decref(events);
+	json_decref(next);
+	/* A third cavalry engages the supporter: taken, and the account says who engaged whom. */
+	cpt_put(s, "France-C2", "France", "cavalry", 5, 5);
+	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 2, 3, &events);
+	text = est_rules_str(rules_event_nth(events, "attack", 0), "text");
+	if (!strstr(text, "taken") || !strstr(text, "striking: France-C1, France-I1; France-C2 engages Russia-C1"))
+		fail_msg("the attack's account does not name the pieces: %s", text);
+	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
 /* §14: an attacker engaging a supporter is no longer free against the target: enough pieces must remain. */
 static void test_standard_support_needs_enough_left(void **unused)
 {
@@ -642,6 +680,60 @@ static void test_introductory_general_captured(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §12 (Introductory): the captured General's troops go "to their appropriate Capital starting squares",
+ * and §3: "Only one piece may occupy any one square". The attackers stand on three of Russia's four
+ * cavalry start squares: one Russian cavalry piece takes the free one, the other waits off the board
+ * and enters a start square of its kind once it is free (RULINGS.md C14); no square holds two pieces.
+ */
+static void test_introductory_captured_army_never_shares_a_square(void **unused)
+{
+	json_t *s = cpt_state(rules, "introductory", 6, 6), *next, *events = NULL;
+	const json_t *p, *q;
+	size_t i, j;
+	int x, y, qx, qy, off = 0;
+
+	(void)unused;
+	cpt_put(s, "France-G", "France", "general", 6, 3);	/* Russian cavalry start squares: [6,3] [5,4] [7,4] [6,5] */
+	cpt_put(s, "France-C1", "France", "cavalry", 5, 4);
+	cpt_put(s, "France-C2", "France", "cavalry", 7, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);	/* on his Capital, Moscow */
+	cpt_put(s, "Russia-C1", "Russia", "cavalry", 4, 0);
+	cpt_put(s, "Russia-C2", "Russia", "cavalry", 7, 0);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
+	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
+	json_array_foreach(json_object_get(next, "pieces"), i, p) {
+		if (!cp_sq(json_object_get(p, "square"), &x, &y)) {
+			off++;
+			continue;
+		}
+		json_array_foreach(json_object_get(next, "pieces"), j, q)
+			if (j > i && cp_sq(json_object_get(q, "square"), &qx, &qy) && qx == x && qy == y)
+				fail_msg("%s and %s both stand on [%d, %d] (§3)", est_rules_str(p, "id"),
+					 est_rules_str(q, "id"), x, y);
+	}
+	assert_true(cpt_on(next, "Russia-G", 6, 4));
+	assert_true(cpt_on(next, "Russia-I1", 5, 3));
+	assert_true(cpt_on(next, "Russia-C1", 6, 5) || cpt_on(next, "Russia-C2", 6, 5));
+	assert_int_equal(off, 1);
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "general", 0), "text"), "wait off the board"));
+	{
+		const char *waiting = cpt_on(next, "Russia-C1", 6, 5) ? "Russia-C2" : "Russia-C1";
+		/* It enters a start square of its kind once the attacker has moved off it, not before. */
+		cpt_step_refused(next, rules, waiting, 5, 4, "only one piece may occupy");
+		cpt_step_refused(next, rules, waiting, 5, 3, "its own start square");
+		json_object_set_new(cp_piece(next, "France-C1"), "square", json_pack("[i, i]", 3, 4));	/* leaves [5, 4] */
+		cpt_step_allowed(next, rules, waiting, 5, 4);
+	}
+	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
 /* A Standard-game state with Russia's General taken by cp_general_taken; `troops` Russian infantry and `red` red cards. */
 static json_t *standard_capture(int troops, int red, json_t **events_out)
 {
@@ -752,6 +844,40 @@ static void test_mobilising(void **unused)
 }
 
 /*
+ * §16: "No other player may attack the Capital or any pieces being mobilised until mobilisation is complete"
+ * (RULINGS.md C6): an enemy General on the Capital of a mobilising player does not take it, though every
+ * provincial town of its country is held (§7).
+ */
+static void test_mobilising_capital_is_not_taken(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
+	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
+	cpt_put(s, "France-G", "France", "general", 5, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, on its way */
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 2, 3, &events);
+	assert_true(cpt_on(next, "France-G", 6, 4));
+	if (cp_is_out(next, "Russia"))
+		fail_msg("Russia is mobilising, yet France took its Capital: %s", json_dumps(events, 0));
+	assert_non_null(rules_event_nth(events, "capital", 0));
+	json_decref(events);
+	json_decref(next);
+	/* Not mobilising, the same step takes it (§7). */
+	json_object_del(json_object_get(s, "mobilising"), "Russia");
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 2, 3, NULL);
+	assert_true(cp_is_out(next, "Russia"));
+	json_decref(next);
+	json_decref(s);
+}
+
+/*
  * §16: mobilisation is complete when "all pieces are on the starting squares, or all possible starting squares
  * are occupied (supposing there are more than 4 infantry and/or cavalry pieces)": a fifth infantry piece waiting
  * in the Enlistment Area does not hold it up.
@@ -778,6 +904,103 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
 		fail_msg("every infantry start square of Russia is occupied, yet Russia is still mobilising (§16)");
 	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
+/*
+ * Contents: each set has "1 General, 9 infantry and 9 cavalry units" (RULINGS.md C15). A red town (§13)
+ * brings no 10th infantry piece; the previous holder still loses his piece.
+ */
+static void test_red_town_brings_no_piece_beyond_the_set(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
+	char id[32];
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "towns"), "Lyon", json_string("Russia"));
+	cpt_put(s, "France-G", "France", "general", 1, 2);
+	for (int i = 0; i < 9; i++) {
+		snprintf(id, sizeof(id), "France-I%d", i + 1);
+		cpt_put(s, id, "France", "infantry", i % 4, 7 - i / 4 * 2);
+	}
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
+	cpt_put(s, "Russia-I2", "Russia", "infantry", 6, 5);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [1, 1]}]", 2, 3, &events);
+	assert_string_equal(cpt_holder(next, "Lyon"), "France");
+	if (cp_count(next, "France", "infantry") != 9)
+		fail_msg("France has %d infantry pieces; its set has 9 (Contents)", cp_count(next, "France", "infantry"));
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "recruit", 0), "text"), "Contents"));
+	assert_int_equal(cp_count(next, "Russia", "infantry"), 1);
+	json_decref(events);
+	json_decref(next);
+	json_decref(s);
+}
+
+/* Contents and §15: with as many red cards as troops a General recruits one of each kind, but none of a kind whose 9 are in play. */
+static void test_recruits_within_the_set(void **unused)
+{
+	json_t *r = cpt_rules(), *s, *events = json_array();
+	json_t *towns = json_object_get(cp_board(r), "towns");
+	char name[16];
+
+	(void)unused;
+	s = cpt_state(r, "standard", 6, 6);
+	for (int i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "R%d", i);
+		json_array_append_new(towns, json_pack("{s:s, s:s, s:[i, i], s:s, s:s}", "name", name, "country",
+						       "Austria", "square", 8 + i % 4, i < 4 ? 0 : i / 4 + 1, "colour", "red", "piece",
+						       "infantry"));
+		json_object_set_new(json_object_get(s, "towns"), name, json_string("Russia"));
+		snprintf(name, sizeof(name), "Russia-I%d", i + 1);
+		cpt_put(s, name, "Russia", "infantry", i % 4, i / 4);
+	}
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	assert_int_equal(cp_general_taken(s, events, r, cp_piece(s, "Russia-G")), 0);
+	if (cp_count(s, "Russia", "infantry") != 9)
+		fail_msg("Russia has %d infantry pieces; its set has 9 (Contents)", cp_count(s, "Russia", "infantry"));
+	assert_int_equal(cp_count(s, "Russia", "cavalry"), 1);
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "general", 0), "text"), "Contents"));
+	json_decref(events);
+	json_decref(s);
+	json_decref(r);
+}
+
+/*
+ * Contents: "4 Alliance Cards", one a player, and §5: "each player will hold the card of his ally": a
+ * player in an alliance has no card left for a second (RULINGS.md C15). Broken first, in the same file,
+ * it may accept another (RULINGS.md C13).
+ */
+static void test_one_alliance_card_each(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next;
+
+	(void)unused;
+	json_array_append_new(json_object_get(s, "alliances"), json_pack("[s, s]", "France", "Russia"));
+	json_array_append_new(json_object_get(s, "proposals"), json_pack("[s, s]", "Austria", "France"));
+	cpt_put(s, "France-G", "France", "general", 1, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 0,
+		    "Contents", "Russia's Alliance card");
+	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Austria'}]", 0,
+		    "Contents", "break that alliance first");
+	rules_valid(CP, s, rules, "France", "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
+		    " {'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]");
+	next = cpt_resolve(s, rules, "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
+			   " {'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 2, 2, NULL);
+	assert_true(cp_allied(next, "France", "Austria"));
+	assert_false(cp_allied(next, "France", "Russia"));
+	/* Russia, its turn now, may not accept an old proposal of Austria's: Austria's card is with France. */
+	json_array_append_new(json_object_get(next, "proposals"), json_pack("[s, s]", "Austria", "Russia"));
+	cpt_refused(next, rules, "Russia", "[{'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 0,
+		    "Contents", "Austria holds France's Alliance card");
 	json_decref(next);
 	json_decref(s);
 }
@@ -859,6 +1082,52 @@ static void test_crossing_into_an_ally_needs_consent(void **unused)
 	json_array_clear(json_object_get(s, "alliances"));
 	json_object_set_new(s, "active", json_string("France"));
 	rules_valid(CP, s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]");
+	json_decref(s);
+}
+
+/*
+ * §8: "A player must not cross any border into his ally's territory without his consent", and a break
+ * takes effect where it is written: the orders are carried out in the order written, by check and by the
+ * turn alike (RULINGS.md C13). The finding's file, a move into the ally's country and then the break, is
+ * refused by validate() at the move; written the other way round it is accepted, and it resolves.
+ */
+static void test_check_and_turn_apply_orders_alike(void **unused)
+{
+	static const char *const files[] = {
+		"[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]},"
+		" {'type': 'alliance', 'action': 'break', 'with': 'Russia'}]",
+		"[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
+		" {'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]"};
+	json_t *s = cpt_state(rules, "standard", 3, 4);
+
+	(void)unused;
+	json_array_append_new(json_object_get(s, "alliances"), json_pack("[s, s]", "France", "Russia"));
+	cpt_put(s, "France-G", "France", "general", 3, 2);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	/* Whatever check says of a file, a file it accepts resolves (cpt_resolve fails the test otherwise). */
+	for (size_t f = 0; f < 2; f++) {
+		json_t *d = NULL, *o = J(files[f]), *next;
+		if (CP->validate(&d, s, rules, "France", o) < 0) {
+			json_decref(d);
+			json_decref(o);
+			continue;
+		}
+		next = cpt_resolve(s, rules, files[f], 2, 2, NULL);
+		json_decref(next);
+		json_decref(o);
+	}
+	cpt_refused(s, rules, "France", files[0], 0, "§8", "consent");
+	rules_valid(CP, s, rules, "France", files[1]);
+	{
+		json_t *next = cpt_resolve(s, rules, files[1], 2, 2, NULL);
+		assert_true(cpt_on(next, "France-G", 4, 2));
+		assert_false(cp_allied(next, "France", "Russia"));
+		json_decref(next);
+	}
 	json_decref(s);
 }
 
@@ -1064,18 +1333,25 @@ int main(void)
 		cmocka_unit_test(test_allied_pieces_combine),
 		cmocka_unit_test(test_standard_support_left_unengaged_holds),
 		cmocka_unit_test(test_standard_support_needs_enough_left),
+		cmocka_unit_test(test_attack_result_names_the_pieces),
 		cmocka_unit_test(test_supporters_are_not_supported),
 		cmocka_unit_test(test_only_a_general_captures_a_town),
 		cmocka_unit_test(test_capital_falls_when_all_its_towns_are_held),
 		cmocka_unit_test(test_red_town_gains_and_loses_a_piece),
 		cmocka_unit_test(test_red_town_place_order_and_other_kind),
 		cmocka_unit_test(test_introductory_general_captured),
+		cmocka_unit_test(test_introductory_captured_army_never_shares_a_square),
 		cmocka_unit_test(test_standard_general_captured_recruits),
 		cmocka_unit_test(test_mobilising),
 		cmocka_unit_test(test_mobilised_with_more_than_four_of_a_kind),
+		cmocka_unit_test(test_mobilising_capital_is_not_taken),
 		cmocka_unit_test(test_alliance_propose_then_accept),
+		cmocka_unit_test(test_red_town_brings_no_piece_beyond_the_set),
+		cmocka_unit_test(test_recruits_within_the_set),
+		cmocka_unit_test(test_one_alliance_card_each),
 		cmocka_unit_test(test_orders_read_in_order_and_strictly),
 		cmocka_unit_test(test_crossing_into_an_ally_needs_consent),
+		cmocka_unit_test(test_check_and_turn_apply_orders_alike),
 		cmocka_unit_test(test_break_then_attack_former_ally),
 		cmocka_unit_test(test_two_player_game_has_no_alliances),
 		cmocka_unit_test(test_win_by_eight_towns_abroad),

@@ -46,51 +46,103 @@ struct fight {
 	const json_t *target;
 	const json_t *attackers[MAX_PIECES];
 	const json_t *supporters[MAX_PIECES];
-	int used[MAX_PIECES];
+	int by[MAX_PIECES];	 /* attacker -> the supporter it engages, or -1: free to strike */
+	int best_by[MAX_PIECES]; /* the same, in the best assignment found */
+	int best;		 /* its score: 100 a supporter engaged, 1 a free attacker touching the target */
 	size_t na, ns;
 };
 
-/* Attackers left free that touch the target, after supporters from `s` on are engaged. */
-static int best_left(struct fight *f, size_t s)
+static int score(const struct fight *f)
 {
-	int best = -1, need;
+	int n = 0;
 
-	if (s == f->ns) {
-		int n = 0;
+	for (size_t a = 0; a < f->na; a++)
+		n += f->by[a] >= 0 ? 0 : touches(f->attackers[a], f->target);
+	for (size_t s = 0; s < f->ns; s++) {
+		int engaged = 0;
 		for (size_t a = 0; a < f->na; a++)
-			n += !f->used[a] && touches(f->attackers[a], f->target);
-		return n;
+			engaged += f->by[a] == (int)s;
+		n += engaged > 0 ? 100 : 0;
 	}
-	/* RULINGS.md C5: a supporter is engaged by attacking pieces of its defence value, each touching it. */
-	need = cp_value(f->supporters[s], 1);
-	for (size_t a = 0; a < f->na; a++) {
-		if (f->used[a] || !touches(f->attackers[a], f->supporters[s]))
-			continue;
-		f->used[a] = 1;
-		if (need == 1) {
-			int n = best_left(f, s + 1);
-			best = n > best ? n : best;
-		} else {
-			for (size_t b = a + 1; b < f->na; b++) {
-				if (f->used[b] || !touches(f->attackers[b], f->supporters[s]))
-					continue;
-				f->used[b] = 1;
-				int n = best_left(f, s + 1);
-				best = n > best ? n : best;
-				f->used[b] = 0;
-			}
-		}
-		f->used[a] = 0;
-	}
-	return best;
+	return n;
 }
 
-int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const json_t *rules,
-		      const char *attacker, const json_t *target)
+/*
+ * The best engagement of supporters from `s` on (RULINGS.md C5): a supporter is engaged by attacking
+ * pieces of its defence value, each touching it, or left unengaged; an attacking piece engages one
+ * supporter or strikes the target. Best: the most supporters engaged, then the most pieces left to
+ * strike, so a failed attack can name the supporter that was not engaged.
+ */
+static void engage(struct fight *f, size_t s)
+{
+	int need;
+
+	if (s == f->ns) {
+		int n = score(f);
+		if (n > f->best) {
+			f->best = n;
+			memcpy(f->best_by, f->by, sizeof(f->by));
+		}
+		return;
+	}
+	engage(f, s + 1);
+	need = cp_value(f->supporters[s], 1);
+	for (size_t a = 0; a < f->na; a++) {
+		if (f->by[a] >= 0 || !touches(f->attackers[a], f->supporters[s]))
+			continue;
+		f->by[a] = (int)s;
+		if (need == 1)
+			engage(f, s + 1);
+		else
+			for (size_t b = a + 1; b < f->na; b++) {
+				if (f->by[b] >= 0 || !touches(f->attackers[b], f->supporters[s]))
+					continue;
+				f->by[b] = (int)s;
+				engage(f, s + 1);
+				f->by[b] = -1;
+			}
+		f->by[a] = -1;
+	}
+}
+
+/* "striking: Spain-G, Spain-I1; Spain-C1 engages France-I5; France-C2 at [4, 5] supports it unengaged (§14)". */
+static char *pieces_text(const struct fight *f)
+{
+	char *text = NULL, *part = NULL;
+	int x, y, fail = 0;
+
+	for (size_t a = 0; a < f->na; a++)
+		if (f->best_by[a] < 0 && touches(f->attackers[a], f->target))
+			fail |= est_rules_join(&part, ", ", "%s", est_rules_str(f->attackers[a], "id")) < 0;
+	fail |= est_rules_join(&text, "; ", "striking: %s", part ? part : "none") < 0;
+	free(part);
+	for (size_t s = 0; s < f->ns; s++) {
+		part = NULL;
+		for (size_t a = 0; a < f->na; a++)
+			if (f->best_by[a] == (int)s)
+				fail |= est_rules_join(&part, " and ", "%s", est_rules_str(f->attackers[a], "id")) < 0;
+		cp_sq(json_object_get(f->supporters[s], "square"), &x, &y);
+		if (part)
+			fail |= est_rules_join(&text, "; ", "%s engage%s %s", part, strstr(part, " and ") ? "" : "s",
+					       est_rules_str(f->supporters[s], "id")) < 0;
+		else
+			fail |= est_rules_join(&text, "; ", "%s at [%d, %d] supports it unengaged (§14)",
+					       est_rules_str(f->supporters[s], "id"), x, y) < 0;
+		free(part);
+	}
+	if (fail) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const json_t *state,
+		      const json_t *rules, const char *attacker, const json_t *target)
 {
 	const char *owner = est_rules_str(target, "country");
 	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0, defence = cp_value(target, 1), left;
-	struct fight f = {.target = target};
+	struct fight f = {.target = target, .best = -1};
 	const json_t *p;
 	size_t i;
 
@@ -104,13 +156,21 @@ int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const
 		else if (standard && cp_friendly(state, owner, c) && adjacent(p, target) && f.ns < MAX_PIECES)
 			f.supporters[f.ns++] = p;
 	}
-	left = best_left(&f, 0);
+	for (size_t a = 0; a < MAX_PIECES; a++)
+		f.by[a] = -1;
+	engage(&f, 0);
+	/* Every supporter engaged, or the attack fails (§14: "every adjacent piece must be engaged"). */
+	left = f.best >= 100 * (int)f.ns ? f.best - 100 * (int)f.ns : -1;
 	*taken_out = left > defence;
 	*why_out = est_strdup_printf("%d attacking piece%s free to strike against a defence of %d%s%s",
 				     left < 0 ? 0 : left, left == 1 ? "" : "s", defence,
 				     f.ns ? ", after engaging " : "",
 				     f.ns ? (left < 0 ? "(not every supporter could be engaged)" :
 					     "every supporting piece") : "");
+	if (pieces_out && *why_out && !(*pieces_out = pieces_text(&f))) {
+		free(*why_out);
+		*why_out = NULL;
+	}
 	return *why_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 

@@ -139,6 +139,34 @@ int cp_start_reachable(const json_t *rules, const char *country, const char *kin
 	return 0;
 }
 
+json_t *cp_entry_squares(const json_t *state, const json_t *rules, const char *country, const char *kind)
+{
+	const json_t *board = cp_board(rules), *sq;
+	json_t *list = json_array();
+	size_t i;
+	int x, y;
+
+	if (!list)
+		return NULL;
+	if (strcmp(est_rules_str(state, "game"), "standard") == 0) {
+		json_array_foreach(json_object_get(json_object_get(board, "enlistment"), country), i, sq)
+			if (cp_sq(sq, &x, &y) && cp_start_reachable(rules, country, kind, x, y) &&
+			    json_array_append(list, (json_t *)sq) < 0)
+				goto fail;
+	} else if (strcmp(kind, "general") == 0) {
+		if (cp_capital(&x, &y, rules, country) && json_array_append_new(list, json_pack("[i, i]", x, y)) < 0)
+			goto fail;
+	} else {
+		json_t *starts = json_object_get(json_object_get(json_object_get(board, "start"), country), kind);
+		if (starts && json_array_extend(list, starts) < 0)
+			goto fail;
+	}
+	return list;
+fail:
+	json_decref(list);
+	return NULL;
+}
+
 /* A [x, y] on a land square of the board (of `country` when given). */
 static int land(const json_t *rules, const json_t *sq, const char *country)
 {

@@ -47,6 +47,13 @@ int cp_capital(int *x, int *y, const json_t *rules, const char *country);
 const char *cp_capital_at(const json_t *rules, int x, int y);
 /* Whether a piece of `kind` on (x, y) can ever reach one of `country`'s start squares of its kind (§16). */
 int cp_start_reachable(const json_t *rules, const char *country, const char *kind, int x, int y);
+/*
+ * The squares a piece of `country` and `kind` waiting off the board may enter (a new array, free or not;
+ * NULL out of memory): in the Standard game the Enlistment Area's squares from which it can reach a start
+ * square of its kind (§15, §16); in the Introductory game its start squares, the Capital for the General
+ * (§12, RULINGS.md C14).
+ */
+json_t *cp_entry_squares(const json_t *state, const json_t *rules, const char *country, const char *kind);
 
 /* state.c: pieces, sides, alliances */
 int cp_sq(const json_t *square, int *x, int *y);
@@ -65,6 +72,15 @@ int cp_is_out(const json_t *state, const char *country);
 int cp_red_cards(const json_t *state, const json_t *rules, const char *country);
 /* Towns `country` holds outside its own country (§ Winning the Game, 2). */
 int cp_towns_abroad(const json_t *state, const json_t *rules, const char *country);
+/*
+ * Contents: "4 sets of playing pieces ... comprising 1 General, 9 infantry and 9 cavalry units". Pieces
+ * taken go back to the box (§10); a country never has more than its set in play, on the board or waiting.
+ */
+#define CP_SET_TROOPS 9
+#define CP_CONTENTS "Contents: each set has 1 General, 9 infantry and 9 cavalry units"
+/* How many pieces of `kind` (infantry or cavalry) of `country`'s set are still in the box. */
+int cp_in_box(const json_t *state, const char *country, const char *kind);
+/* A new piece of `country` on (x, y) from its set: 0, or 1 when the box holds none of `kind` (none is made). */
 int cp_new_piece(json_t *state, const char *country, const char *kind, int x, int y);
 
 /* move.c: §3 movement and §4 breakthroughs */
@@ -72,9 +88,13 @@ int cp_new_piece(json_t *state, const char *country, const char *kind, int x, in
 const char *cp_step_refusal(const json_t *state, const json_t *rules, const json_t *piece, int x, int y);
 
 /* attack.c: §10 attack and defence, §14 supporting pieces */
-/* Whether the attack on `target` succeeds as the pieces stand; *why_out says how. */
-int cp_attack_outcome(int *taken_out, char **why_out, const json_t *state, const json_t *rules,
-		      const char *attacker, const json_t *target);
+/*
+ * Whether the attack on `target` succeeds as the pieces stand; *why_out says how (counts), and
+ * *pieces_out (unless NULL) names the pieces: those that strike, who engages each supporter, and the
+ * supporters not engaged. Both heap strings, the caller's.
+ */
+int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const json_t *state,
+		      const json_t *rules, const char *attacker, const json_t *target);
 /* NULL if `country` may attack `target` this turn, else why not. */
 const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
 			      const json_t *target);
@@ -88,9 +108,20 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general);
 int cp_check_end(json_t *state, json_t *events, const json_t *rules);
 
-/* validate.c, view.c */
+/*
+ * validate.c: a turn's orders, checked and applied to `state` (the active
+ * country's) in the order written, each item on the board and alliances as
+ * the items before it left them (RULINGS.md C13). A refused item goes into
+ * `diags` (est_rules_diag) and changes nothing; moves are recorded in
+ * `moves` ({piece, from, to}), diplomacy in `events`, and the declared
+ * attack's target in *target_out (borrowed from `orders`; NULL: none), for
+ * the end of the turn. validate() runs it on a copy, resolve() on the turn.
+ */
+int cp_apply_orders(const char **target_out, json_t *diags, json_t *state, json_t *events, json_t *moves,
+		    const json_t *rules, const json_t *orders);
 int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
 		const json_t *orders);
+/* view.c */
 int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 /* A turn's choices (ruleset.h pending "choices"): each kind of order, each piece's first step; NULL on ENOMEM. */
 json_t *cp_choices(const json_t *state, const json_t *rules);

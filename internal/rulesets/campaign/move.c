@@ -53,23 +53,42 @@ static const char *gap_refusal(const json_t *state, const json_t *piece, int ax,
 	return "§4 Breakthroughs: no clear gap between the two pieces at the corners of this step";
 }
 
+/*
+ * A piece waiting off the board enters a free square of those it was to go to: §15 "he must bring any
+ * additional units into the Enlistment Area when earlier units have been moved away"; in the Introductory
+ * game its start square, or the Capital for the General (RULINGS.md C14).
+ */
+static const char *entry_refusal(const json_t *state, const json_t *rules, const json_t *piece, int x, int y)
+{
+	const char *mover = est_rules_str(piece, "country"), *kind = est_rules_str(piece, "kind");
+	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0, listed = 0, ex, ey;
+	json_t *entry = cp_entry_squares(state, rules, mover, kind);
+	const json_t *sq;
+	size_t i;
+
+	json_array_foreach(entry, i, sq)
+		listed |= cp_sq(sq, &ex, &ey) && ex == x && ey == y;
+	json_decref(entry);
+	if (listed)
+		return cp_piece_at(state, x, y) ? "§3: only one piece may occupy any one square; that square is "
+		       "taken, so the piece waits until it is free" : NULL;
+	if (!standard)
+		return "§12: a piece waiting off the board enters its own start square beside its Capital (the "
+		       "General, the Capital) once it is free";
+	json_array_foreach(json_object_get(json_object_get(cp_board(rules), "enlistment"), mover), i, sq)
+		if (cp_sq(sq, &ex, &ey) && ex == x && ey == y)
+			return "§16: from that square the piece could never reach a start square of its kind; enter "
+			       "by another";
+	return "§15: a piece waiting off the board enters its country's Enlistment Area";
+}
+
 const char *cp_step_refusal(const json_t *state, const json_t *rules, const json_t *piece, int x, int y)
 {
 	const char *kind = est_rules_str(piece, "kind"), *why, *mover = est_rules_str(piece, "country");
 	int px, py, dx, dy;
 
-	/* §15: units beyond the Enlistment Area's squares enter it when earlier units have moved away. */
-	if (!cp_sq(json_object_get(piece, "square"), &px, &py)) {
-		const json_t *sq;
-		size_t i;
-		int ex, ey;
-		json_array_foreach(json_object_get(json_object_get(cp_board(rules), "enlistment"), mover), i, sq)
-			if (cp_sq(sq, &ex, &ey) && ex == x && ey == y)
-				return cp_piece_at(state, x, y) ? "§15: that square of the Enlistment Area is taken" :
-				       !cp_start_reachable(rules, mover, kind, x, y) ? "§16: from that square the piece "
-				       "could never reach a start square of its kind; enter by another" : NULL;
-		return "§15: a piece waiting off the board enters its country's Enlistment Area";
-	}
+	if (!cp_sq(json_object_get(piece, "square"), &px, &py))
+		return entry_refusal(state, rules, piece, x, y);
 	dx = x - px;
 	dy = y - py;
 	if (strcmp(kind, "general") == 0 && (abs(dx) > 1 || abs(dy) > 1 || (dx == 0 && dy == 0)))

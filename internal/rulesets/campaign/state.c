@@ -110,10 +110,20 @@ int cp_towns_abroad(const json_t *state, const json_t *rules, const char *countr
 	return n;
 }
 
+int cp_in_box(const json_t *state, const char *country, const char *kind)
+{
+	int left = CP_SET_TROOPS - cp_count(state, country, kind);
+
+	return left > 0 ? left : 0;
+}
+
 /* A new piece from the box: the next free number of its kind ("France-C5"). */
 int cp_new_piece(json_t *state, const char *country, const char *kind, int x, int y)
 {
 	char id[64];
+
+	if (cp_in_box(state, country, kind) == 0)
+		return 1;
 
 	for (int n = 1; n < 100; n++) {
 		snprintf(id, sizeof(id), "%s-%c%d", country, kind[0] == 'i' ? 'I' : 'C', n);

@@ -11,14 +11,6 @@
 
 static const char *const kinds[] = {"infantry", "cavalry"};
 
-/* The squares of a board list for `country` ("enlistment", or "start" by kind). */
-static const json_t *squares(const json_t *rules, const char *list, const char *country, const char *kind)
-{
-	const json_t *v = json_object_get(json_object_get(cp_board(rules), list), country);
-
-	return kind ? json_object_get(v, kind) : v;
-}
-
 /* The piece of `country` and `kind` closest to (x, y), or NULL. */
 static json_t *closest(const json_t *state, const char *country, const char *kind, int x, int y)
 {
@@ -90,7 +82,12 @@ static int red_town_pieces(json_t *state, json_t *events, const json_t *rules, c
 	json_array_foreach(orders, i, o)
 		if (strcmp(est_rules_str(o, "type"), "place") == 0 && strcmp(est_rules_str(o, "town"), name) == 0)
 			wanted = json_object_get(o, "square");
-	if (place_square(&px, &py, state, rules, x, y, wanted)) {
+	if (cp_in_box(state, captor, kind) == 0) {
+		if ((error = est_rules_event(events, NULL, "recruit", "%s gains no %s piece from the red town of %s: "
+					     "all %d of its set are in play (%s)", captor, kind, name, CP_SET_TROOPS,
+					     CP_CONTENTS)) < 0)
+			return error;
+	} else if (place_square(&px, &py, state, rules, x, y, wanted)) {
 		if ((error = cp_new_piece(state, captor, kind, px, py)) < 0 ||
 		    (error = est_rules_event(events, NULL, "recruit", "%s gains a%s %s piece from the red town of %s, "
 					     "placed at [%d, %d] (§13)", captor, kind[0] == 'i' ? "n" : "", kind, name,
@@ -176,87 +173,107 @@ int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const j
 	if ((town = cp_town_at(rules, x, y)) && (error = capture_town(state, events, rules, town, active, orders)) < 0)
 		return error;
 	capital = cp_capital_at(rules, x, y);
-	if (capital && strcmp(capital, active) != 0 && !cp_is_out(state, capital) &&
-	    est_rules_in_list(json_object_get(state, "bases"), capital) && all_towns_held(state, rules, capital)) {
+	if (!capital || strcmp(capital, active) == 0 || cp_is_out(state, capital) ||
+	    !est_rules_in_list(json_object_get(state, "bases"), capital) || !all_towns_held(state, rules, capital))
+		return 0;
+	/* §16: "No other player may attack the Capital or any pieces being mobilised until mobilisation is complete." */
+	if (json_is_true(json_object_get(json_object_get(state, "mobilising"), capital)))
+		return est_rules_event(events, NULL, "capital", "%s's General stands on %s's Capital, but %s is "
+				       "mobilising: its Capital may not be taken until mobilisation is complete (§16)",
+				       active, capital, capital);
+	{
 		char why[120];
 		snprintf(why, sizeof(why), "%s takes its Capital, all its provincial towns being held (§7)", active);
 		return knock_out(state, events, capital, why);
 	}
-	return 0;
 }
 
 /*
- * A free square of `country`'s Enlistment Area from which a piece of `kind`
- * can reach its start squares (RULINGS.md C9); 0 when there is none left.
+ * A free square of those a piece of `country` and `kind` is sent to (cp_entry_squares: the Enlistment
+ * Area, or the Introductory game's start squares and Capital); 0 when none is free, and the piece waits
+ * off the board to enter one (RULINGS.md C9, C14).
  */
-static int enlistment_square(int *x, int *y, const json_t *state, const json_t *rules, const char *country,
+static int free_entry_square(int *x, int *y, const json_t *state, const json_t *rules, const char *country,
 			     const char *kind)
 {
+	json_t *entry = cp_entry_squares(state, rules, country, kind);
 	const json_t *sq;
 	size_t i;
+	int found = 0;
 
-	json_array_foreach(squares(rules, "enlistment", country, NULL), i, sq)
-		if (cp_sq(sq, x, y) && !cp_piece_at(state, *x, *y) && cp_start_reachable(rules, country, kind, *x, *y))
-			return 1;
-	return 0;
+	json_array_foreach(entry, i, sq)
+		if (!found && cp_sq(sq, x, y) && !cp_piece_at(state, *x, *y))
+			found = 1;
+	json_decref(entry);
+	return found;
 }
 
-/* Put `country`'s General and troops on the squares of a board list (the Capital's start, or the Enlistment Area). */
-static int gather(json_t *state, const json_t *rules, const char *country, int standard)
+/*
+ * Send `country`'s General and troops to the squares a captured General's army goes to: §12 "to its
+ * starting position on the Capital square ... all remaining troop pieces ... to their appropriate Capital
+ * starting squares", §15 "to the square indicated in the Enlistment Area". Its pieces are lifted first,
+ * so they never block each other's squares; "Only one piece may occupy any one square" (§3), so a piece
+ * whose squares are all taken (by the attackers, say) waits off the board and enters one once it is free
+ * (§15: "when earlier units have been moved away"; RULINGS.md C14).
+ */
+static void gather(json_t *state, const json_t *rules, const char *country)
 {
 	json_t *p;
-	size_t i, used[2] = {0, 0};
-	int gx = 0, gy = 0;
+	size_t i;
+	int x, y;
 
-	if (!standard)
-		cp_capital(&gx, &gy, rules, country);
-	json_array_foreach(json_object_get(state, "pieces"), i, p) {
-		const char *kind = est_rules_str(p, "kind");
-		const json_t *sq;
-		if (strcmp(est_rules_str(p, "country"), country) != 0)
-			continue;
-		json_object_set_new(p, "square", json_null());
-		if (strcmp(kind, "general") == 0 && !standard) {
-			json_object_set_new(p, "square", json_pack("[i, i]", gx, gy));
-			continue;
-		}
-		if (standard) {
-			int x, y;
-			if (enlistment_square(&x, &y, state, rules, country, kind))
-				json_object_set_new(p, "square", json_pack("[i, i]", x, y));
-			continue;
-		}
-		sq = json_array_get(squares(rules, "start", country, kind), used[kind[0] == 'c']++);
-		if (sq)
-			json_object_set(p, "square", (json_t *)sq);
-	}
-	/* Pieces beyond the squares wait off the board (§15: "bring any additional units ... when earlier units have been moved away"). */
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (strcmp(est_rules_str(p, "country"), country) == 0)
+			json_object_set_new(p, "square", json_null());
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (strcmp(est_rules_str(p, "country"), country) == 0 &&
+		    free_entry_square(&x, &y, state, rules, country, est_rules_str(p, "kind")))
+			json_object_set_new(p, "square", json_pack("[i, i]", x, y));
+}
+
+/* Whether a piece of `country` waits off the board. */
+static int waiting(const json_t *state, const char *country)
+{
+	const json_t *p;
+	size_t i;
+	int x, y;
+
+	json_array_foreach(json_object_get(state, "pieces"), i, p)
+		if (strcmp(est_rules_str(p, "country"), country) == 0 && !cp_sq(json_object_get(p, "square"), &x, &y))
+			return 1;
 	return 0;
 }
 
 /*
  * §15: "one new cavalry or infantry piece (he may choose which)" with one troop piece more than red
  * Town cards, "one cavalry and one infantry piece" with as many or more red cards than troops. The
- * one piece is of the kind the player has fewer of (RULINGS.md C9), in the Enlistment Area.
+ * one piece is of the kind the player has fewer of (RULINGS.md C9), or the other when its set has no
+ * more of that kind; a kind whose 9 pieces are all in play is not recruited (Contents, RULINGS.md C15).
+ * The recruits go to the Enlistment Area, or wait off the board when no fitting square is free.
  */
 static int recruit(json_t *state, const json_t *rules, const char *country, int n)
 {
-	int made, x, y, error;
+	int made = 0, x, y, error;
 
-	json_object_set_new(json_object_get(state, "recruits"), country, json_integer(n));
-	for (made = 0; made < n; made++) {
-		const char *kind = n == 2 ? kinds[made] : cp_count(state, country, "cavalry") <
+	for (int k = 0; k < n; k++) {
+		const char *kind = n == 2 ? kinds[k] : cp_count(state, country, "cavalry") <
 			cp_count(state, country, "infantry") ? "cavalry" : "infantry";
-		int placed = enlistment_square(&x, &y, state, rules, country, kind);
+		int placed;
+		if (n == 1 && cp_in_box(state, country, kind) == 0)
+			kind = strcmp(kind, kinds[0]) == 0 ? kinds[1] : kinds[0];
+		if (cp_in_box(state, country, kind) == 0)
+			continue;
+		placed = free_entry_square(&x, &y, state, rules, country, kind);
 		if ((error = cp_new_piece(state, country, kind, placed ? x : -1, placed ? y : -1)) < 0)
 			return error;
-		/* With no fitting square free, the recruit waits off the board (square null) to enter. */
+		made++;
 		if (!placed)
 			json_object_set_new(json_array_get(json_object_get(state, "pieces"),
 							   json_array_size(json_object_get(state, "pieces")) - 1),
 					    "square", json_null());
 	}
-	return 0;
+	return json_object_set_new(json_object_get(state, "recruits"), country, json_integer(made)) < 0 ?
+	       est_error_set(EST_ENOMEM, "out of memory") : 0;
 }
 
 int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general)
@@ -264,29 +281,31 @@ int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t 
 	const char *country = est_rules_str(general, "country");
 	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0;
 	int troops = cp_count(state, country, "infantry") + cp_count(state, country, "cavalry");
-	int red = cp_red_cards(state, rules, country), error;
+	int red = cp_red_cards(state, rules, country), error, allowed, made;
 	char name[32];
 
 	snprintf(name, sizeof(name), "%s", country);
 	if (standard && troops == 0)
 		return knock_out(state, events, name, "its General is taken with no troop piece left (§15)");
-	if ((error = gather(state, rules, name, standard)) < 0)
-		return error;
+	gather(state, rules, name);
 	if (!standard) {
 		json_object_set_new(json_object_get(state, "missed"), name, json_integer(1));
 		json_object_set_new(json_object_get(state, "immune"), name, json_integer(2));
 		return est_rules_event(events, NULL, "general", "%s's General is captured: back to the Capital with "
-				       "all its troops; %s misses its next turn and may not be attacked again until "
-				       "after its second (§12)", name, name);
+				       "all its troops%s; %s misses its next turn and may not be attacked again until "
+				       "after its second (§12)", name, waiting(state, name) ? " (those whose squares "
+				       "are taken wait off the board to enter them, §3)" : "", name);
 	}
-	if ((error = recruit(state, rules, name, troops <= red ? 2 : troops == red + 1 ? 1 : 0)) < 0)
+	allowed = troops <= red ? 2 : troops == red + 1 ? 1 : 0;
+	if ((error = recruit(state, rules, name, allowed)) < 0)
 		return error;
+	made = est_rules_int(json_object_get(state, "recruits"), name, 0);
 	json_object_set_new(json_object_get(state, "mobilising"), name, json_true());
 	return est_rules_event(events, NULL, "general", "%s's General is captured: he and his %d troop piece%s go "
-			       "to the Enlistment Area; %d recruit%s (§15); %s must mobilise in its Capital before "
-			       "it may attack (§16)", name, troops, troops == 1 ? "" : "s",
-			       est_rules_int(json_object_get(state, "recruits"), name, 0),
-			       est_rules_int(json_object_get(state, "recruits"), name, 0) == 1 ? "" : "s", name);
+			       "to the Enlistment Area; %d recruit%s (§15%s%s); %s must mobilise in its Capital before "
+			       "it may attack (§16)", name, troops, troops == 1 ? "" : "s", made, made == 1 ? "" : "s",
+			       made < allowed ? ", fewer than it allows: the set's pieces of a kind are all in play; " : "",
+			       made < allowed ? CP_CONTENTS : "", name);
 }
 
 /* The winner when the game ends: by the Capitals, 8 towns abroad, or the time limit (most towns). */

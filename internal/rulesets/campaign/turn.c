@@ -73,101 +73,27 @@ out:
 	return error;
 }
 
-static int diplomacy(json_t *state, json_t *events, const json_t *o)
-{
-	const char *active = est_rules_str(state, "active"), *type = est_rules_str(o, "type");
-	const char *with = est_rules_str(o, "with") ? est_rules_str(o, "with") : est_rules_str(o, "to"), *action = est_rules_str(o, "action");
-	json_t *consent = json_object_get(state, "consent"), *list;
-
-	if (strcmp(type, "consent") == 0) {
-		if (!(list = json_object_get(consent, active))) {
-			list = json_array();
-			json_object_set_new(consent, active, list);
-		}
-		if (json_is_true(json_object_get(o, "withdraw"))) {
-			for (size_t i = json_array_size(list); i-- > 0;)
-				if (strcmp(json_string_value(json_array_get(list, i)), with) == 0)
-					json_array_remove(list, i);
-			return est_rules_event(events, NULL, "consent", "%s withdraws its consent for %s to cross into it",
-					       active, with);
-		}
-		json_array_append_new(list, json_string(with));
-		return est_rules_event(events, NULL, "consent", "%s lets its ally %s cross into its territory (§8)",
-				       active, with);
-	}
-	if (strcmp(action, "propose") == 0) {
-		json_array_append_new(json_object_get(state, "proposals"), json_pack("[s, s]", active, with));
-		return est_rules_event(events, NULL, "alliance", "%s proposes an alliance to %s (§8)", active, with);
-	}
-	if (strcmp(action, "accept") == 0) {
-		json_t *proposals = json_object_get(state, "proposals");
-		for (size_t i = json_array_size(proposals); i-- > 0;) {
-			const json_t *p = json_array_get(proposals, i);
-			if (est_rules_in_list(p, active) && est_rules_in_list(p, with))
-				json_array_remove(proposals, i);
-		}
-		json_array_append_new(json_object_get(state, "alliances"), json_pack("[s, s]", with, active));
-		return est_rules_event(events, NULL, "alliance", "%s and %s are allies: the Alliance cards are "
-				       "exchanged (§8)", with, active);
-	}
-	{
-		json_t *alliances = json_object_get(state, "alliances");
-		for (size_t i = json_array_size(alliances); i-- > 0;) {
-			const json_t *p = json_array_get(alliances, i);
-			if (est_rules_in_list(p, active) && est_rules_in_list(p, with))
-				json_array_remove(alliances, i);
-		}
-		json_array_append_new(json_object_get(state, "broken"), json_pack("{s:s, s:s, s:I}", "by", active,
-			"with", with, "turn", json_integer_value(json_object_get(state, "turn"))));
-		/* Consent was given to an ally: it goes with the alliance, both ways. */
-		for (int k = 0; k < 2; k++) {
-			json_t *given = json_object_get(consent, k ? with : active);
-			for (size_t i = json_array_size(given); i-- > 0;)
-				if (strcmp(json_string_value(json_array_get(given, i)), k ? active : with) == 0)
-					json_array_remove(given, i);
-		}
-		return est_rules_event(events, NULL, "alliance", "%s breaks its alliance with %s and takes back its "
-				       "Alliance card; it may attack %s from its next turn (§8)", active, with, with);
-	}
-}
-
-static int move(json_t *state, json_t *events, const json_t *rules, const json_t *o, json_t *moves)
-{
-	json_t *piece = cp_piece(state, est_rules_str(o, "piece"));
-	const json_t *to = json_object_get(o, "to");
-	const char *why;
-	int x, y;
-
-	if (!piece || !cp_sq(to, &x, &y))
-		return est_error_set(EST_EINVAL, "orders: a move names no piece or square");
-	if ((why = cp_step_refusal(state, rules, piece, x, y)))
-		return est_error_set(EST_EINVAL, "orders: %s cannot move to [%d, %d]: %s", est_rules_str(piece, "id"), x, y, why);
-	json_array_append_new(moves, json_pack("{s:O, s:O, s:O}", "piece", json_object_get(piece, "id"), "from",
-					       json_object_get(piece, "square"), "to", to));
-	json_object_set(piece, "square", (json_t *)to);
-	(void)events;
-	return 0;
-}
-
 /* §10: "A defeated piece is removed from the board at the end of the turn." */
 static int resolve_attack(json_t *state, json_t *events, const json_t *rules, const char *target_id)
 {
 	const char *active = est_rules_str(state, "active");
 	json_t *target = cp_piece(state, target_id), *pieces = json_object_get(state, "pieces");
-	char *why = NULL;
+	char *why = NULL, *names = NULL;
 	int taken, error;
 	size_t i;
 
 	if (!target)
 		return 0;
-	if ((error = cp_attack_outcome(&taken, &why, state, rules, active, target)) < 0)
+	if ((error = cp_attack_outcome(&taken, &why, &names, state, rules, active, target)) < 0)
 		return error;
-	json_object_set_new(json_object_get(state, "last"), "attack", json_pack("{s:s, s:b, s:s, s:O}", "target",
-				target_id, "taken", taken, "why", why, "square", json_object_get(target, "square")));
+	json_object_set_new(json_object_get(state, "last"), "attack", json_pack("{s:s, s:b, s:s, s:s, s:O}", "target",
+				target_id, "taken", taken, "why", why, "pieces", names, "square",
+				json_object_get(target, "square")));
 	error = est_rules_event(events, json_pack("{s:s, s:b}", "target", target_id, "taken", taken), "attack",
-				"%s attacks %s: %s: %s (§10%s)", active, target_id, why, taken ? "taken" : "it holds",
-				strcmp(est_rules_str(state, "game"), "standard") == 0 ? ", §14" : "");
+				"%s attacks %s: %s: %s (§10%s); %s", active, target_id, why, taken ? "taken" : "it holds",
+				strcmp(est_rules_str(state, "game"), "standard") == 0 ? ", §14" : "", names);
 	free(why);
+	free(names);
 	if (error < 0 || !taken)
 		return error;
 	/* "Captured Generals are not removed from the board." */
@@ -258,25 +184,25 @@ static int next_player(json_t *state, json_t *events, est_dice *dice)
 int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders)
 {
 	const char *active = est_rules_str(state, "active"), *target = NULL;
-	json_t *moves = json_array();
-	const json_t *o;
-	size_t i;
+	json_t *moves = json_array(), *diags = json_array();
 	int error = 0;
 	char who[32];
 
 	snprintf(who, sizeof(who), "%s", active);
-	json_object_set_new(state, "last", json_pack("{s:o, s:n}", "moves", moves, "attack"));
-	json_array_foreach(orders, i, o) {
-		const char *type = est_rules_str(o, "type");
-		if (strcmp(type, "move") == 0)
-			error = move(state, events, rules, o, moves);
-		else if (strcmp(type, "attack") == 0)
-			target = est_rules_str(o, "target");
-		else if (strcmp(type, "alliance") == 0 || strcmp(type, "consent") == 0)
-			error = diplomacy(state, events, o);
-		if (error < 0)
-			return error;
-	}
+	if (!moves || !diags || json_object_set_new(state, "last", json_pack("{s:O, s:n}", "moves", moves, "attack")) < 0)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	/* The very code validate() runs on a copy: a file it accepts is never refused here. */
+	else if ((error = cp_apply_orders(&target, diags, state, events, moves, rules, orders)) == 0 &&
+		 json_array_size(diags) > 0)
+		error = est_error_set(EST_EINVAL, "orders of %s, item %d: %s: %s; check the file", who,
+				      est_rules_int(json_array_get(diags, 0), "index", -1),
+				      est_rules_str(json_array_get(diags, 0), "rule"),
+				      est_rules_str(json_array_get(diags, 0), "message"));
+	json_decref(diags);
+	json_decref(moves);
+	if (error < 0)
+		return error;
+	moves = json_object_get(json_object_get(state, "last"), "moves");
 	if (json_array_size(moves) > 0 &&
 	    (error = est_rules_event(events, json_pack("{s:O}", "moves", moves), "moves", "%s makes %zu move%s of "
 				     "its throw of %d", who, json_array_size(moves), json_array_size(moves) == 1 ? "" : "s",

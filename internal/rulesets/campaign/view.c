@@ -10,7 +10,7 @@
  * throw {d1, d2, total, text} (null before the first throw), limit, order
  * [{country, active, out}], order_text, winner, win_reason, board_note,
  * board_provenance, example {piece, x, y, target, other},
- * text_board [{line}], countries [{country, letter, own, active, out,
+ * text_board [{line}], crossings_text [{line}], countries [{country, letter, own, active, out,
  * mobilising, missed, immune, recruits, notes [{text}], pieces [{id,
  * country, kind, letter, square, square_text, on_board, own, where}],
  * troops, infantry, cavalry, towns [{name, colour, country, abroad}],
@@ -18,7 +18,8 @@
  * towns [{name, country, colour, square_text, holder, holder_text, cx, cy,
  * lx, ly}], capitals [{name, country, square_text, points, px, py, lx, ly}],
  * alliances [{a, b, text}], proposals [{from, to, text}], consents
- * [{country, to, text}], broken [{by, with, turn, attack_from, text}],
+ * [{country, to, text}], broken [{by, with, turn, attack_from (the turn
+ * the breaker plays next; 0: none), text}],
  * diplomacy (any of those four), last {moves [{piece, from_text, to_text,
  * text, x1, y1, x2, y2, arrow}], any, attack (null or {target, taken,
  * why, text, ring, cx, cy})}, legal [{id, kind, square_text, count,
@@ -92,21 +93,37 @@ static const char *kind_letter(const char *kind)
 	return same(kind, "general") ? "G" : same(kind, "infantry") ? "I" : "C";
 }
 
-/* "[4, 5]" or what a square off the board means (§15). */
-static json_t *square_text(const json_t *square)
+/* "[4, 5]" or what a square off the board means in the game of `state` (§15; RULINGS.md C14). */
+static json_t *square_text(const json_t *state, const json_t *square)
 {
 	int x, y;
 
 	if (!cp_sq(square, &x, &y))
-		return json_string("off the board, waiting to enter the Enlistment Area (§15)");
+		return json_string(same(est_rules_str(state, "game"), "introductory") ?
+				   "off the board, waiting for its start square to be free (§12, §3)" :
+				   "off the board, waiting to enter the Enlistment Area (§15)");
 	return est_rules_string(est_strdup_printf("[%d, %d]", x, y));
+}
+
+/* Whether a frontier crossing (The Board: "the frontier rivers or the red, frontier lines") leaves (x, y). */
+static int crossing_end(const json_t *rules, int x, int y)
+{
+	const json_t *pair;
+	size_t i;
+	int ax, ay, bx, by;
+
+	json_array_foreach(json_object_get(cp_board(rules), "crossings"), i, pair)
+		if (cp_sq(json_array_get(pair, 0), &ax, &ay) && cp_sq(json_array_get(pair, 1), &bx, &by) &&
+		    ((ax == x && ay == y) || (bx == x && by == y)))
+			return 1;
+	return 0;
 }
 
 /*
  * The two characters of one square on the text board: a piece (country and
  * kind: "FG", "Fi", "Fc"), or the terrain ("~~", "##", "^^"), or land as its
  * country's lower-case letter and a mark ("." plain, "*" capital, "@" red
- * town, "o" yellow town).
+ * town, "o" yellow town, "+" a square a frontier crossing leaves).
  */
 static void cell(char out[3], const json_t *state, const json_t *rules, int x, int y)
 {
@@ -125,7 +142,8 @@ static void cell(char out[3], const json_t *state, const json_t *rules, int x, i
 		return;
 	}
 	out[0] = country ? (char)(country[0] - 'A' + 'a') : '.';
-	out[1] = cp_capital_at(rules, x, y) ? '*' : !town ? '.' : same(est_rules_str(town, "colour"), "red") ? '@' : 'o';
+	out[1] = cp_capital_at(rules, x, y) ? '*' : town ? (same(est_rules_str(town, "colour"), "red") ? '@' : 'o') :
+		 crossing_end(rules, x, y) ? '+' : '.';
 }
 
 /* The text board: two lines of column numbers (tens, units), then one line per row. */
@@ -173,6 +191,70 @@ fail:
 	return NULL;
 }
 
+/*
+ * The text board's list of crossings, a line per frontier (wrapped within the report's width):
+ * "  France-Prussia: [7, 4]-[8, 4] [7, 5]-[8, 6]", frontiers in the order the board lists them.
+ */
+static json_t *crossings_text(const json_t *rules)
+{
+	const json_t *crossings = json_object_get(cp_board(rules), "crossings"), *pair, *other;
+	json_t *lines = json_array();
+	char *line = NULL;
+	size_t i, j;
+	int ax, ay, bx, by;
+
+	json_array_foreach(crossings, i, pair) {
+		const char *a, *b;
+		int seen = 0, width;
+		if (!cp_sq(json_array_get(pair, 0), &ax, &ay) || !cp_sq(json_array_get(pair, 1), &bx, &by) ||
+		    !(a = cp_country_at(rules, ax, ay)) || !(b = cp_country_at(rules, bx, by)))
+			continue;
+		/* One line a frontier: from its first crossing, taking the later ones of the same two countries. */
+		for (j = 0; j < i && !seen; j++) {
+			const char *c, *d;
+			int cx, cy, dx, dy;
+			other = json_array_get(crossings, j);
+			seen = cp_sq(json_array_get(other, 0), &cx, &cy) && cp_sq(json_array_get(other, 1), &dx, &dy) &&
+			       (c = cp_country_at(rules, cx, cy)) && (d = cp_country_at(rules, dx, dy)) &&
+			       ((same(a, c) && same(b, d)) || (same(a, d) && same(b, c)));
+		}
+		if (seen)
+			continue;
+		if (est_rules_join(&line, "", "  %s-%s:", a, b) < 0)
+			goto fail;
+		width = (int)strlen(line);
+		for (j = i; j < json_array_size(crossings); j++) {
+			const char *c, *d;
+			int cx, cy, dx, dy;
+			other = json_array_get(crossings, j);
+			if (!cp_sq(json_array_get(other, 0), &cx, &cy) || !cp_sq(json_array_get(other, 1), &dx, &dy) ||
+			    !(c = cp_country_at(rules, cx, cy)) || !(d = cp_country_at(rules, dx, dy)) ||
+			    !((same(a, c) && same(b, d)) || (same(a, d) && same(b, c))))
+				continue;
+			if (width > 60) {
+				json_t *full = json_pack("{s:o}", "line", est_rules_string(line));
+				line = NULL;
+				if (add(lines, full) < 0 || est_rules_join(&line, "", "   ") < 0)
+					goto fail;
+			}
+			if (est_rules_join(&line, " ", "[%d, %d]-[%d, %d]", cx, cy, dx, dy) < 0)
+				goto fail;
+			width = (int)strlen(line);
+		}
+		{
+			json_t *last = json_pack("{s:o}", "line", est_rules_string(line));
+			line = NULL;
+			if (add(lines, last) < 0)
+				goto fail;
+		}
+	}
+	return lines;
+fail:
+	free(line);
+	json_decref(lines);
+	return NULL;
+}
+
 /* The town or capital a square holds, for "on Paris". */
 static const char *place_name(const json_t *rules, int x, int y)
 {
@@ -197,7 +279,7 @@ static json_t *piece_view(const json_t *state, const json_t *rules, const char *
 	return json_pack("{s:s?, s:s?, s:s?, s:s, s:O, s:o, s:b, s:b, s:s?}", "id", est_rules_str(p, "id"),
 			 "country", est_rules_str(p, "country"), "kind", est_rules_str(p, "kind"),
 			 "letter", kind_letter(est_rules_str(p, "kind")), "square", sq ? sq : json_null(),
-			 "square_text", square_text(sq), "on_board", on, "own", own(state, power, est_rules_str(p, "country")),
+			 "square_text", square_text(state, sq), "on_board", on, "own", own(state, power, est_rules_str(p, "country")),
 			 "where", where);
 }
 
@@ -326,7 +408,7 @@ static json_t *towns_view(const json_t *state, const json_t *rules)
 			continue;
 		if (add(list, json_pack("{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:i, s:i, s:i, s:i}", "name", est_rules_str(t, "name"),
 					"country", est_rules_str(t, "country"), "colour", est_rules_str(t, "colour"),
-					"square_text", square_text(json_object_get(t, "square")), "holder", holder,
+					"square_text", square_text(state, json_object_get(t, "square")), "holder", holder,
 					"holder_text", holder ? holder : "nobody", "cx", px(x) + CP_CELL / 2,
 					"cy", py(y) + CP_CELL / 2, "lx", px(x) + CP_CELL / 2, "ly", py(y) + CP_CELL + 9)) < 0) {
 			json_decref(list);
@@ -362,7 +444,7 @@ static json_t *capitals_view(const json_t *rules)
 			continue;
 		if (add(list, json_pack("{s:s?, s:s?, s:o, s:o, s:i, s:i, s:i, s:i}", "name", est_rules_str(c, "name"),
 					"country", est_rules_str(c, "country"), "square_text",
-					square_text(json_object_get(c, "square")), "points", star(x, y),
+					square_text(NULL, json_object_get(c, "square")), "points", star(x, y),
 					"px", px(x) + 2, "py", py(y) + 2, "lx", px(x) + CP_CELL / 2, "ly", py(y) - 3)) < 0) {
 			json_decref(list);
 			return NULL;
@@ -413,7 +495,42 @@ static json_t *consents_view(const json_t *state)
 	return list;
 }
 
-/* §8: "a player may not break an alliance and attack his former ally in the same turn". */
+/*
+ * The turn `country` plays next, as next_player() (turn.c) will count them: each country in the game
+ * after the active one takes the next turn number, and a turn to miss (§12) costs it a round. 0 when
+ * nobody is to play (before the order of play, or the game over); the current turn when it is active.
+ */
+static int next_turn_of(const json_t *state, const char *country)
+{
+	const json_t *order = json_object_get(state, "order");
+	size_t n = json_array_size(order), at = n, i;
+	int live = 0, distance = 0, turn = est_rules_int(state, "turn", 0);
+
+	if (!same(est_rules_str(state, "phase"), "turn"))
+		return 0;
+	if (same(est_rules_str(state, "active"), country))
+		return turn;
+	for (i = 0; i < n; i++) {
+		const char *c = json_string_value(json_array_get(order, i));
+		live += !cp_is_out(state, c);
+		if (same(c, est_rules_str(state, "active")))
+			at = i;
+	}
+	for (i = 1; at < n && i <= n; i++) {
+		const char *c = json_string_value(json_array_get(order, (at + i) % n));
+		if (cp_is_out(state, c))
+			continue;
+		distance++;
+		if (same(c, country))
+			return turn + distance + live * est_rules_int(json_object_get(state, "missed"), country, 0);
+	}
+	return 0;
+}
+
+/*
+ * §8: "he may not break the alliance and attack his former ally in the same turn"; the breaker may
+ * attack from its next turn, named by the number of the turn it actually plays next.
+ */
 static json_t *broken_view(const json_t *state)
 {
 	json_t *list = json_array();
@@ -422,14 +539,20 @@ static json_t *broken_view(const json_t *state)
 
 	json_array_foreach(json_object_get(state, "broken"), i, b) {
 		const char *by = est_rules_str(b, "by"), *with = est_rules_str(b, "with");
-		int turn = est_rules_int(b, "turn", 0);
+		int turn = est_rules_int(b, "turn", 0), next = next_turn_of(state, by);
+		char *text;
 		if (!by || !with)
 			continue;
+		if (next == 0 || cp_is_out(state, by) || cp_is_out(state, with))
+			text = est_strdup_printf("%s broke its alliance with %s in turn %d", by, with, turn);
+		else if (next == est_rules_int(state, "turn", 0))
+			text = est_strdup_printf("%s broke its alliance with %s in turn %d: it may attack %s now",
+						 by, with, turn, with);
+		else
+			text = est_strdup_printf("%s broke its alliance with %s in turn %d: it may attack %s from "
+						 "its next turn, turn %d, on", by, with, turn, with, next);
 		if (add(list, json_pack("{s:s, s:s, s:i, s:i, s:o}", "by", by, "with", with, "turn", turn,
-					"attack_from", turn + 1, "text",
-					est_rules_string(est_strdup_printf("%s broke its alliance with %s in turn %d: it may "
-								      "attack %s from turn %d on", by, with, turn,
-								      with, turn + 1)))) < 0) {
+					"attack_from", next, "text", est_rules_string(text))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -438,7 +561,7 @@ static json_t *broken_view(const json_t *state)
 }
 
 /* One move of last turn: text, and an arrow between the squares' centres, kept clear of the tokens. */
-static json_t *move_view(const json_t *m)
+static json_t *move_view(const json_t *state, const json_t *m)
 {
 	const json_t *from = json_object_get(m, "from"), *to = json_object_get(m, "to");
 	int fx, fy, tx, ty, arrow;
@@ -457,7 +580,7 @@ static json_t *move_view(const json_t *m)
 		by = py(ty) + CP_CELL / 2 - dy / len * (CP_TOKEN_R + 3);
 	}
 	return json_pack("{s:s?, s:o, s:o, s:o, s:b, s:i, s:i, s:i, s:i}", "piece", est_rules_str(m, "piece"),
-			 "from_text", square_text(from), "to_text", square_text(to),
+			 "from_text", square_text(state, from), "to_text", square_text(state, to),
 			 "text", est_rules_string(est_strdup_printf("%s moved", est_rules_str(m, "piece") ? est_rules_str(m, "piece") : "?")),
 			 "arrow", arrow, "x1", (int)ax, "y1", (int)ay, "x2", (int)bx, "y2", (int)by);
 }
@@ -474,13 +597,15 @@ static json_t *attack_view(const json_t *state, const json_t *attack)
 	/* A taken piece has left its square (removed, or a General sent home): only a recorded square tells where. */
 	ring = cp_sq(json_object_get(attack, "square"), &x, &y) ||
 	       (!taken && cp_sq(json_object_get(piece, "square"), &x, &y));
-	return json_pack("{s:s, s:b, s:s?, s:o, s:b, s:i, s:i}", "target", target, "taken", taken,
-			 "why", est_rules_str(attack, "why"),
-			 "text", est_rules_string(est_strdup_printf("%s was attacked: %s%s%s%s", target,
+	return json_pack("{s:s, s:b, s:s?, s:s?, s:o, s:b, s:i, s:i}", "target", target, "taken", taken,
+			 "why", est_rules_str(attack, "why"), "pieces", est_rules_str(attack, "pieces"),
+			 "text", est_rules_string(est_strdup_printf("%s was attacked: %s%s%s%s%s%s", target,
 							       taken ? "taken" : "it held",
 							       est_rules_str(attack, "why") ? " (" : "",
 							       est_rules_str(attack, "why") ? est_rules_str(attack, "why") : "",
-							       est_rules_str(attack, "why") ? ")" : "")),
+							       est_rules_str(attack, "why") ? ")" : "",
+							       est_rules_str(attack, "pieces") ? "; " : "",
+							       est_rules_str(attack, "pieces") ? est_rules_str(attack, "pieces") : "")),
 			 "ring", ring, "cx", px(x) + CP_CELL / 2, "cy", py(y) + CP_CELL / 2);
 }
 
@@ -491,7 +616,7 @@ static json_t *last_view(const json_t *state)
 	size_t i;
 
 	json_array_foreach(json_object_get(last, "moves"), i, m)
-		if (add(moves, move_view(m)) < 0) {
+		if (add(moves, move_view(state, m)) < 0) {
 			json_decref(moves);
 			return NULL;
 		}
@@ -521,7 +646,7 @@ static int try_step(json_t *squares, char **text, const json_t *state, const jso
 /*
  * How many single steps `piece` may take now, and to where, so players can
  * plan the throw: each candidate square judged by cp_step_refusal() on the
- * board as it stands. A piece off the board may enter its Enlistment Area (§15).
+ * board as it stands. A piece off the board may enter the squares it waits for (§15, RULINGS.md C14).
  */
 static json_t *legal_piece(const json_t *state, const json_t *rules, const json_t *piece)
 {
@@ -539,15 +664,20 @@ static json_t *legal_piece(const json_t *state, const json_t *rules, const json_
 			if (try_step(squares, &text, state, rules, piece, x + steps[i][0], y + steps[i][1]) < 0)
 				goto fail;
 	} else {
-		json_array_foreach(json_object_get(json_object_get(cp_board(rules), "enlistment"),
-						   est_rules_str(piece, "country")), i, sq)
-			if (cp_sq(sq, &x, &y) && try_step(squares, &text, state, rules, piece, x, y) < 0)
+		json_t *entry = cp_entry_squares(state, rules, est_rules_str(piece, "country"), kind);
+		if (!entry)
+			goto fail;
+		json_array_foreach(entry, i, sq)
+			if (cp_sq(sq, &x, &y) && try_step(squares, &text, state, rules, piece, x, y) < 0) {
+				json_decref(entry);
 				goto fail;
+			}
+		json_decref(entry);
 	}
 	if (!squares)
 		goto fail;
 	return json_pack("{s:s?, s:s?, s:o, s:i, s:b, s:o, s:o}", "id", est_rules_str(piece, "id"), "kind", kind,
-			 "square_text", square_text(json_object_get(piece, "square")),
+			 "square_text", square_text(state, json_object_get(piece, "square")),
 			 "count", (int)json_array_size(squares), "none", json_array_size(squares) == 0,
 			 "squares_text", est_rules_string(text ? text : strdup("none")), "squares", squares);
 fail:
@@ -892,6 +1022,7 @@ int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *
 
 	if (!v || header(v, state, rules) < 0 || diplomacy(v, state) < 0 ||
 	    put(v, "text_board", text_board(state, rules)) < 0 ||
+	    put(v, "crossings_text", crossings_text(rules)) < 0 ||
 	    put(v, "countries", countries_view(state, rules, power)) < 0 ||
 	    put(v, "towns", towns_view(state, rules)) < 0 ||
 	    put(v, "capitals", capitals_view(rules)) < 0 ||
