@@ -110,9 +110,19 @@ class Sample:
         sig = pathlib.Path(str(path) + ".sig")
         if sig.exists():
             sig.unlink()
-        sh("ssh-keygen", "-q", "-Y", "sign", "-f", str(self.dir / "keys" / player),
+        sh("ssh-keygen", "-q", "-Y", "sign", "-f", str(self.private_key(player)),
            "-n", "estafette-orders", str(path))
         return path
+
+    def private_key(self, player):
+        """A copy of the player's test key, mode 0600: git checks files out 0644,
+        and ssh-keygen will not sign with a private key others may read."""
+        key = self.work / "keys" / player
+        if not key.exists():
+            key.parent.mkdir(exist_ok=True)
+            key.write_bytes((self.dir / "keys" / player).read_bytes())
+            key.chmod(0o600)
+        return key
 
     def events_since(self, step):
         texts = []

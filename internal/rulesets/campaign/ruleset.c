@@ -214,7 +214,7 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 
 const est_ruleset est_ruleset_campaign = {
 	.name = "campaign",
-	.version = "1",
+	.version = "2",
 	.powers = powers,
 	.setup = setup,
 	.pending = pending,

@@ -391,7 +391,7 @@ static int deal(json_t **out, size_t players)
 
 const est_ruleset est_ruleset_la_guerre = {
 	.name = "la-guerre",
-	.version = "1",
+	.version = "2",
 	.powers = lg_powers,
 	.setup = setup,
 	.pending = pending,

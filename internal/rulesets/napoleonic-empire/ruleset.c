@@ -483,7 +483,7 @@ static int sealed(json_t **paths_out, const json_t *state, const json_t *rules)
 
 const est_ruleset est_ruleset_napoleonic_empire = {
 	.name = "napoleonic-empire",
-	.version = "1.0.0",
+	.version = "1.1.0",
 	.powers = powers,
 	.setup = setup,
 	.pending = pending,
