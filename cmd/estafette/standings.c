@@ -231,6 +231,27 @@ static void not_this_deal(json_t *row, const json_t *key)
 }
 
 /*
+ * The deal's "reveal": when its games may be revealed. One game's reveal
+ * opens the hidden chain every game of the deal draws from, so `reveal`
+ * waits for the last game (docs/gm-guide.md "Challenges").
+ */
+static void reveal_note(json_t *deal)
+{
+	size_t i, playing = 0;
+	json_t *g;
+	char *text;
+
+	json_array_foreach(json_object_get(deal, "games"), i, g)
+		playing += !json_is_true(json_object_get(g, "over"));
+	text = playing ? est_strdup_printf("reveals wait until every game of the deal is over (%zu still "
+					   "playing): one game's reveal would show the deal's cards to the others",
+					   playing) :
+		strdup("every game is over: reveal each (estafette reveal GAME) to publish the deal's cards");
+	json_object_set_new(deal, "reveal", json_string(text ? text : "reveals wait for the deal's end"));
+	free(text);
+}
+
+/*
  * Flag the games that are not of the deal, rank the others (equal standing,
  * equal rank) and drop the working fields. Returns how many games failed
  * their audit or the deal check.
@@ -277,6 +298,7 @@ static int rank_deal(json_t *deal)
 	}
 	json_object_set_new(deal, "games", sorted);
 	free(rows);
+	reveal_note(deal);
 	return bad;
 }
 
@@ -344,6 +366,7 @@ static void print_deal(const json_t *deal)
 		       strcmp(json_string_value(json_object_get(g, "audit")), "verified") == 0 ?
 		       " (not complete: hidden values not revealed)" : "");
 	}
+	printf("  %s\n", json_string_value(json_object_get(deal, "reveal")));
 }
 
 static void print_text(const json_t *deals, const json_t *unreadable, const char *dir)

@@ -670,6 +670,58 @@ static int tell_holders(json_t **options, est_new_options *opts, const est_rules
 	return 0;
 }
 
+/*
+ * ruleset.h deal_private: a dealt game keeps its progress sealed, its state
+ * told by options["deal"] (the deal's name; a joining game has it among the
+ * options it copied). Other rulesets' deals are as before.
+ */
+static int tell_deal(json_t **options, est_new_options *opts, const est_ruleset *rs)
+{
+	json_t *copy;
+
+	if (!rs->deal_private)
+		return 0;
+	if (!opts->deal && json_object_get(*options, "deal"))
+		return est_error_set(EST_EINVAL, "option \"deal\" is set by `new --deal NAME`; remove it "
+				     "and give --deal NAME to start a deal");
+	if (!opts->deal)
+		return 0;
+	opts->sealed = 1;
+	if (opts->deal_from)
+		return 0;
+	if (json_object_get(*options, "deal"))
+		return est_error_set(EST_EINVAL, "option \"deal\" is set by `new` from --deal; remove it");
+	copy = json_deep_copy(*options);
+	if (!copy || json_object_set_new(copy, "deal", json_string(opts->deal)) < 0) {
+		json_decref(copy);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	json_decref(*options);
+	*options = copy;
+	opts->options = copy;
+	return 0;
+}
+
+/*
+ * $ESTAFETTE_HOME/games/<id>/deal.json: {"deal", "path"}, so that `reveal`
+ * finds the deal's other games on this host (they share its secrets).
+ */
+static int record_deal(const char *home, const char *id, const char *deal, const char *path)
+{
+	json_t *doc = json_pack("{s:s, s:s}", "deal", deal, "path", path);
+	char *file = est_strdup_printf("%s/games/%s/deal.json", home, id), *text = doc ? est_json_text(doc) : NULL;
+	int error;
+
+	if (!file || !text)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else if ((error = est_file_write_atomic(file, text, strlen(text), 0600)) < 0)
+		est_error_prefix("the game is made, but its deal's record is not: reveal will not find it");
+	free(text);
+	free(file);
+	json_decref(doc);
+	return error;
+}
+
 int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 {
 	est_new_options copy = *opts_in, *opts = &copy;
@@ -705,6 +757,7 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 	    (error = est_game_check_players(players, gm_key, opts->players_file, rs)) < 0 ||
 	    (error = game_sources(&secrets, &rules, &options, opts, &src, &c, rs, home)) < 0 ||
 	    (error = tell_holders(&options, opts, rs, players)) < 0 ||
+	    (error = tell_deal(&options, opts, rs)) < 0 ||
 	    (error = step0_files(&c, sha, id, rs, opts, players, gm_key, rules, &secrets)) < 0)
 		goto out;
 	msg = est_strdup_printf("new game %s: %s %s\n\nEstafette-Step: 0\nEstafette-State-SHA256: %s\n",
@@ -713,6 +766,8 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts_in)
 				     opts->sealed)) < 0)
 		goto out;
 	path = realpath(opts->dir, NULL);
+	if (opts->deal && (error = record_deal(home, id, opts->deal, path ? path : opts->dir)) < 0)
+		goto out;
 	*summary_out = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s, s:s?, s:s?, s:b}", "game", id, "ruleset",
 				 rs->name, "path", path ? path : opts->dir, "players", players, "commit", oid,
 				 "state_sha256", sha, "deal", opts->deal, "gm_signing_key", key_path,

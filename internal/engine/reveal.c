@@ -10,6 +10,7 @@
  * this machine resolved the step: a CI runner's is gone with it) and, in a
  * sealed game, the whole state, every event and the order files.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,108 @@ static int check_over(est_game *game, int before_end)
 			     "the hidden chain so far%s; pass --before-end to reveal now anyway",
 			     json_string_value(json_object_get(game->game, "id")), game->step + 1,
 			     est_game_is_sealed(game) ? ", every hand and the deck order" : "");
+}
+
+/* Whether the game at `path` is over; *step_out its last step. */
+static int game_over(int *over_out, long long *step_out, const char *path)
+{
+	est_game *other = NULL;
+	const json_t *open;
+	int error;
+
+	if ((error = est_game_open(&other, path)) == 0 && (error = est_turn_open(&open, other)) == 0) {
+		*over_out = strcmp(json_string_value(json_object_get(json_object_get(open, "pending"), "mode")),
+				   "over") == 0;
+		*step_out = other->step;
+	}
+	est_game_free(other);
+	return error;
+}
+
+/*
+ * The deal's games on this host (new.c record_deal: games/<id>/deal.json)
+ * that are still being played, as "id (step N)" in *running (a heap string,
+ * NULL when none). A game that cannot be opened counts as running.
+ */
+static int deal_running(char **running, est_game *game, const char *deal)
+{
+	char *dir = est_strdup_printf("%s/games", game->home), *file = NULL, *text = NULL, *next;
+	const char *self = json_string_value(json_object_get(game->game, "id"));
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	json_t *doc = NULL;
+	size_t len;
+	int error = 0;
+
+	*running = NULL;
+	while (d && error == 0 && (e = readdir(d))) {
+		long long step = 0;
+		int over = 0;
+		if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
+			continue;
+		free(file);
+		free(text);
+		json_decref(doc);
+		text = NULL;
+		doc = NULL;
+		if (!(file = est_strdup_printf("%s/%s/deal.json", dir, e->d_name))) {
+			error = est_error_set(EST_ENOMEM, "out of memory");
+			break;
+		}
+		if (est_file_read(&text, &len, file, 1 << 16) < 0 || !(doc = json_loads(text, 0, NULL)) ||
+		    !json_is_string(json_object_get(doc, "deal")) ||
+		    strcmp(json_string_value(json_object_get(doc, "deal")), deal) != 0) {
+			est_error_clear();
+			continue;
+		}
+		if (game_over(&over, &step, json_string_value(json_object_get(doc, "path"))) < 0) {
+			est_error_clear();
+			next = est_strdup_printf("%s%s%s (cannot be opened at %s)", *running ? *running : "",
+						 *running ? ", " : "", e->d_name,
+						 json_string_value(json_object_get(doc, "path")));
+		} else if (!over) {
+			next = est_strdup_printf("%s%s%s (step %lld)", *running ? *running : "", *running ? ", " : "",
+						 e->d_name, step);
+		} else {
+			continue;
+		}
+		free(*running);
+		if (!(*running = next))
+			error = est_error_set(EST_ENOMEM, "out of memory");
+	}
+	if (d)
+		closedir(d);
+	free(file);
+	free(text);
+	json_decref(doc);
+	free(dir);
+	return error;
+}
+
+/*
+ * A dealt game's hidden chain is the deal's: its reveal.json opens every
+ * game's hidden draws up to its last step, and its revealed/ holds the
+ * cards it drew, which the games behind it are still to meet. So a game of
+ * a deal is revealed only once every game of the deal on this host is over.
+ */
+static int check_deal_over(est_game *game)
+{
+	const char *deal = json_string_value(json_object_get(game->game, "deal"));
+	char *running = NULL;
+	int error;
+
+	/* A test-secret deal's chains follow from a public text: a reveal tells nothing new. */
+	if (!deal || json_object_get(json_object_get(game->game, "dice"), "test_secret"))
+		return 0;
+	if ((error = deal_running(&running, game, deal)) < 0 || !running)
+		return error;
+	error = est_error_set(EST_EUSAGE, "game %s is one of deal %s, whose games %s are still being "
+			      "played: its reveal would show them the deal's cards before they draw them "
+			      "(one hidden chain deals every game); reveal the deal's games once the last "
+			      "is over (estafette standings lists them)",
+			      json_string_value(json_object_get(game->game, "id")), deal, running);
+	free(running);
+	return error;
 }
 
 /* Copy `path` of `store` at its main into the changes as `to`. */
@@ -170,7 +273,7 @@ int est_engine_reveal(json_t **summary_out, est_game *game, int before_end)
 	if ((error = est_sealed_require(game, "revealing")) < 0 || (error = est_game_lock(game)) < 0)
 		return error;
 	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0 ||
-	    (error = check_over(game, before_end)) < 0)
+	    (error = check_over(game, before_end)) < 0 || (error = check_deal_over(game)) < 0)
 		goto out;
 	if (game->step == 0) {
 		error = est_error_set(EST_EUSAGE, "nothing to reveal: no step has been resolved");

@@ -154,6 +154,22 @@ typedef struct est_ruleset {
 	 * the same set-up), and refuses a "players" option given by hand.
 	 */
 	int powers_optional;
+
+	/*
+	 * Nonzero: a game of a deal (docs/gm-guide.md "Challenges") keeps its
+	 * progress off the public refs, because every game of the deal meets
+	 * the same cards at the same step and one player's progress would show
+	 * the others what is coming. `new --deal NAME` then gives setup()
+	 * options["deal"] = NAME (`--deal-from` copies it with the options),
+	 * makes the game sealed, and refuses a "deal" option given by hand. The
+	 * ruleset's sealed() names every part of a dealt game's state the
+	 * cards shaped, its events carry "visible_to" the game's own powers,
+	 * and pending() and the public view still answer from what is left.
+	 * Those parts are the game's own players', though their paths name no
+	 * power: the players' views may read them (a deal's game is played by
+	 * one side, as Levée en Masse's is).
+	 */
+	int deal_private;
 } est_ruleset;
 
 #endif

@@ -3,10 +3,12 @@
 # The GM brings a short Headline deck of their own (`new --rules DIR`), so
 # the games end within the test, and the provisional-data banner drops the
 # file the GM replaced. Every game draws the same card at the same step
-# whatever its player does; each player plays differently; `estafette
-# standings` ranks the three by the ruleset's score, each confirmed by its
+# whatever its player does (the games are sealed, as every deal of Levée
+# en Masse is: the test reads each player's own view); each player plays
+# differently; `estafette standings` ranks the three by the ruleset's score, each confirmed by its
 # audit, and a game whose history was rewritten is shown as failing its
-# audit and not ranked (exit 65).
+# audit (a sealed one: its state does not seal to what the GM's sealed store
+# holds) and not ranked (exit 65).
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -42,15 +44,19 @@ signed() {  # game player orders -> order file
 	ssh-keygen -q -Y sign -f "$2" -n estafette-orders "$1.json" < /dev/null
 	echo "$1.json"
 }
-card() { json_get 'd["state"]["current"]' < "games/$1/state.json"; }
-phase() { json_get 'd["state"]["phase"]' < "games/$1/state.json"; }
+# A deal's games are sealed (RULINGS.md S2): the player's own view, as the GM's copy gives it.
+view() { "$ESTAFETTE" report "games/$1" --player "$1" --format json; }
+card() { view "$1" | json_get '(d["view"]["card"] or {}).get("id", "")'; }
+phase() { view "$1" | json_get 'd["view"]["phase"]'; }
 
 # Anne attacks with everything, Bert works the Political track, Carl lets the turns pass.
 orders_of() {  # player -> orders for the state now
-	"$PY" - "games/$1/state.json" "$1" <<'PY'
+	view "$1" > "$1-view.json"
+	"$PY" - "$1-view.json" "$1" <<'PY'
 import json, sys
-s = json.load(open(sys.argv[1]))["state"]
-near = sorted((a for a in s["armies"] if a["box"] is not None and not a["stationary"]),
+s = json.load(open(sys.argv[1]))["view"]
+s["actions"] = s["actions"] if s["awaits_orders"] else 0
+near = sorted((a for a in s["armies"] if a["on_map"] and not a["stationary"]),
               key=lambda a: a["box"])
 tracks, targets = set(), []
 for a in near:
@@ -90,6 +96,7 @@ done
 grep -q "Provisional data: tracks.json" bert.txt || fail "no banner for the placeholder tracks"
 ! grep -q "Provisional data: cards.json" bert.txt || fail "the GM's deck is still called provisional"
 
+for p in anne bert carl; do view "$p" > "$p-view.json"; done
 expect_exit 0 "$ESTAFETTE" standings games --json
 cp "$WORK/last.out" standings.json
 "$PY" - standings.json games <<'PY' || fail "standings: $(cat standings.json)"
@@ -108,8 +115,7 @@ for a in rows.values():
         if a["score"] > b["score"]:
             assert a["rank"] < b["rank"], (a, b)
 for name, g in rows.items():
-    state = json.load(open(f"{sys.argv[2]}/{name}/state.json"))["state"]
-    outcome = state["result"]["outcome"]
+    outcome = json.load(open(f"{name}-view.json"))["view"]["result"]["outcome"]
     assert (g["score"] >= 100000) == (outcome == "victory"), (g, outcome)
 print("standings:", [(g["rank"], g["game"], g["score"], g["result"]) for g in deal["games"]])
 PY
@@ -132,8 +138,10 @@ git -C games/forged tag -f step-0007 >/dev/null
 expect_exit 65 "$ESTAFETTE" standings games --json
 "$PY" - "$WORK/last.out" <<'PY' || fail "forged game: $(cat "$WORK/last.out")"
 import json, sys
-[deal] = json.load(open(sys.argv[1]))["deals"]
-forged = next(g for g in deal["games"] if g["game"] == "carl" and g["path"].endswith("forged"))
-assert forged["rank"] is None and forged["audit"].startswith("AUDIT FAILED"), forged
+doc = json.load(open(sys.argv[1]))
+[deal] = doc["deals"]
+assert not any(g["path"].endswith("forged") for g in deal["games"]), deal
+[forged] = [u for u in doc["unreadable"] if u["path"] == "games/forged"]
+assert "does not seal to state.json at main" in forged["message"], forged
 PY
 echo "lem_challenge: three games of one deal drew alike, ranked and audited; a forged one is not ranked"

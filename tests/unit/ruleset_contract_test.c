@@ -34,6 +34,10 @@
  *             (seal/seal.h) answers pending() as the whole one does and gives
  *             the same public view, and every power's view of it renders;
  *   deal, score  when the ruleset has them, results of the shape promised.
+ * A ruleset with deal_private is walked twice: once more as a game of a deal
+ * (options["deal"]), whose sealed parts are its players' own (ruleset.h):
+ * the public view must not read them, and the public state must answer
+ * pending() and the public view as the whole one does.
  * And once: the registry's names are its tables', each with its folder
  * (data/, README.md, RULINGS.md) and templates/NAME/report.txt.mustache, and
  * every folder of internal/rulesets/ but common is registered.
@@ -62,6 +66,8 @@
 
 typedef struct {
 	const est_ruleset *rs;
+	char *label;     /* the tests' name: the ruleset's, with " (dealt)" for a game of a deal */
+	int dealt;       /* a deal_private ruleset's game of a deal: options["deal"] as `new --deal` gives it */
 	json_t *rules;   /* the ruleset's data, as the engine merges it */
 	json_t *options; /* setup()'s */
 	json_t *samples; /* one order item of each type its sample game plays, to spoil */
@@ -177,15 +183,22 @@ static json_t *sample_items(const char *name)
 	return items;
 }
 
-/* A case of ruleset `rs` with its rules data; `sample` names its sample game in turnfiles/ (NULL: none). */
-static contract_case *case_new(const est_ruleset *rs, json_t *rules, const char *sample)
+/*
+ * A case of ruleset `rs` with its rules data; `sample` names its sample game
+ * in turnfiles/ (NULL: none); `dealt`: a game of a deal (deal_private).
+ */
+static contract_case *case_new(const est_ruleset *rs, json_t *rules, const char *sample, int dealt)
 {
 	contract_case *c = calloc(1, sizeof(*c));
 
 	assert_non_null(c);
 	c->rs = rs;
 	c->rules = rules;
+	c->dealt = dealt;
+	c->label = dealt ? est_strdup_printf("%s (dealt)", rs->name) : strdup(rs->name);
 	c->options = default_options(rs);
+	if (dealt)
+		json_object_set_new(c->options, "deal", json_string("contract-deal"));
 	c->samples = sample_items(sample);
 	return c;
 }
@@ -656,7 +669,9 @@ static void assert_view_keeps_secrets(const contract_case *c, const json_t *stat
 
 	json_array_foreach(paths, k, p) {
 		json_t *other, *seen;
-		if (path_names(json_string_value(p), reader) || !(other = with_scrambled(state, json_string_value(p))))
+		/* A dealt game's hidden parts are its players' own (ruleset.h deal_private). */
+		if ((c->dealt && reader) || path_names(json_string_value(p), reader) ||
+		    !(other = with_scrambled(state, json_string_value(p))))
 			continue;
 		if (c->rs->view(&seen, other, c->rules, reader) < 0)
 			fail_msg("%s: state %zu: the view of %s reads the hidden part %s, which is not its own: with it "
@@ -802,7 +817,7 @@ static const struct {
 static void add_case(struct CMUnitTest *tests, size_t *n, contract_case *c)
 {
 	for (size_t k = 0; k < CHECKS; k++) {
-		tests[*n] = (struct CMUnitTest){est_strdup_printf("%s: %s", c->rs->name, checks[k].name), checks[k].check,
+		tests[*n] = (struct CMUnitTest){est_strdup_printf("%s: %s", c->label, checks[k].name), checks[k].check,
 						NULL, NULL, c};
 		++*n;
 	}
@@ -830,13 +845,16 @@ int main(void)
 
 	while (names[count])
 		count++;
-	tests = calloc(1 + (count + extra) * CHECKS, sizeof(*tests));
+	tests = calloc(1 + (2 * count + extra) * CHECKS, sizeof(*tests));
 	assert_non_null(tests);
 	tests[n++] = (struct CMUnitTest){"the registry and the folders", test_registry, NULL, NULL, NULL};
-	for (size_t i = 0; i < count; i++)
-		add_case(tests, &n, case_new(est_game_ruleset(names[i]), rules_load(names[i]), names[i]));
+	for (size_t i = 0; i < count; i++) {
+		add_case(tests, &n, case_new(est_game_ruleset(names[i]), rules_load(names[i]), names[i], 0));
+		if (est_game_ruleset(names[i])->deal_private)
+			add_case(tests, &n, case_new(est_game_ruleset(names[i]), rules_load(names[i]), names[i], 1));
+	}
 	for (size_t i = 0; i < extra; i++)
 		add_case(tests, &n, case_new(unregistered[i].rs, unregistered[i].rules ? J(unregistered[i].rules) :
-					     rules_load(unregistered[i].rs->name), unregistered[i].sample));
+					     rules_load(unregistered[i].rs->name), unregistered[i].sample, 0));
 	return _cmocka_run_group_tests("ruleset_contract", tests, n, NULL, NULL);
 }

@@ -103,6 +103,23 @@ int lem_housekeeping(json_t *state, json_t *events, const json_t *rules, est_dic
 int lem_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
 		 const json_t *orders);
 
+/* seal.c: sealed games (RULINGS.md S1) and the games of a deal (S2) */
+/* Whether the game is one of a deal (options["deal"], set by `new --deal`). */
+int lem_dealt(const json_t *state);
+int lem_sealed(json_t **paths_out, const json_t *state, const json_t *rules);
+/* Give each event of a dealt game's step "visible_to" the Republic. */
+int lem_seal_events(json_t *events);
+/*
+ * The Army a public roll's purpose names: its id, or "an Army" in a dealt
+ * game, whose public dice must not tell that an Expansion Kit Army (and so
+ * its card) has come.
+ */
+const char *lem_roll_army(const json_t *state, const json_t *army);
+/* pending() of a dealt game's actions step: nothing the cards decided. */
+int lem_dealt_pending(json_t **out, const json_t *state);
+/* The public view of a dealt game, and any view of its public state. */
+int lem_dealt_view(json_t **out, const json_t *state, const json_t *rules);
+
 /* view.c */
 int lem_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 /* The actions step's choices (ruleset.h pending "choices"): each order open now; NULL on ENOMEM. */

@@ -45,6 +45,9 @@ static int read_options(json_t **out, const char **scenario, const json_t *optio
 	json_object_foreach((json_t *)options, key, v) {
 		if (strcmp(key, "scenario") == 0 && est_rules_listed(scenarios, json_string_value(v))) {
 			*scenario = json_string_value(v);
+		} else if (strcmp(key, "deal") == 0 && json_is_string(v)) {
+			/* Set by `new --deal` (ruleset.h deal_private): the game's progress is sealed. */
+			json_object_set(opts, key, v);
 		} else if (strcmp(key, "difficulty") == 0 && json_is_integer(v) && json_integer_value(v) >= -1 &&
 			   json_integer_value(v) <= 1) {
 			json_object_set(opts, key, v);
@@ -116,6 +119,8 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 	} else if (strcmp(phase, "start") == 0) {
 		*out = json_pack("{s:s, s:s, s:[], s:s}", "mode", "automatic", "kind", "start", "powers", "prompt",
 				 "the decks are dealt and the first Headline card drawn");
+	} else if (lem_dealt(state)) {
+		return lem_dealt_pending(out, state);
 	} else {
 		snprintf(prompt, sizeof(prompt), "turn %zu, Headline card #%d %s: spend %d Action%s (and the "
 			 "free ones)", json_array_size(json_object_get(state, "played")), est_rules_int(card, "number", 0),
@@ -142,7 +147,21 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 		error = lem_deal(s, rules) < 0 ? est_error_code() : lem_housekeeping(s, events, rules, hidden);
 	else if ((error = lem_actions(s, events, rules, dice, json_object_get(orders, LEM_POWER))) == 0)
 		error = lem_housekeeping(s, events, rules, hidden);
+	/* A dealt game's events tell its cards: they are the player's alone (seal.c). */
+	if (error == 0 && lem_dealt(s))
+		error = lem_seal_events(events);
 	return est_rules_resolved(state_out, events_out, s, events, error);
+}
+
+/*
+ * The view: a dealt game's public one, and any view of its public state
+ * (a player's copy), hold only what its public refs keep (seal.c).
+ */
+static int view(json_t **out, const json_t *state, const json_t *rules, const char *power)
+{
+	if (lem_dealt(state) && (!power || !json_is_array(json_object_get(state, "armies"))))
+		return lem_dealt_view(out, state, rules);
+	return lem_view(out, state, rules, power);
 }
 
 /*
@@ -153,13 +172,18 @@ static int resolve(json_t **state_out, json_t **events_out, const json_t *state,
 static int score(json_t **out, const json_t *state, const json_t *rules)
 {
 	const json_t *result = json_object_get(state, "result");
-	int over = json_is_object(result), victory = over && strcmp(est_rules_str(result, "outcome"), "victory") == 0;
-	int turns = (int)json_array_size(json_object_get(state, "played"));
+	const char *outcome = est_rules_str(result, "outcome");
+	int over = strcmp(est_rules_str(state, "phase") ? est_rules_str(state, "phase") : "", "over") == 0;
+	int victory = over && outcome && strcmp(outcome, "victory") == 0;
+	/* A dealt game's public state holds the count of cards played, not the cards (seal.c). */
+	int turns = est_rules_pile_count(json_object_get(state, "played"));
 	int republic = est_rules_int(json_object_get(state, "political"), "Republic", 0);
 	char text[200];
 
 	(void)rules;
-	if (over)
+	if (over && !outcome)
+		snprintf(text, sizeof(text), "over after %d cards: sealed until the deal is revealed", turns);
+	else if (over)
 		snprintf(text, sizeof(text), "%s after %d cards (Republic %+d): %s", est_rules_str(result, "grade"), turns,
 			 republic, est_rules_str(result, "reason"));
 	else
@@ -179,7 +203,8 @@ const est_ruleset est_ruleset_levee_en_masse = {
 	.validate = lem_validate,
 	.default_orders = est_rules_no_orders, /* RULINGS.md M12: a missed turn orders nothing */
 	.resolve = resolve,
-	.view = lem_view,
-	.sealed = NULL,
+	.view = view,
+	.sealed = lem_sealed,
 	.score = score,
+	.deal_private = 1,
 };

@@ -204,7 +204,8 @@ static int decks_view(json_t *v, const json_t *state)
 
 	for (const char *const *p = piles; list && *p; p++) {
 		const json_t *pile = json_object_get(deck, *p);
-		size_t n = json_array_size(pile);
+		/* A sealed game's pile is a commitment with its count (seal.c). */
+		size_t n = (size_t)est_rules_pile_count(pile);
 		char *t;
 		if (!pile)
 			continue;
@@ -742,7 +743,7 @@ int lem_view(json_t **out, const json_t *state, const json_t *rules, const char 
 	    put(v, "awaits_orders", json_boolean(phase && strcmp(phase, "actions") == 0)) < 0 ||
 	    put(v, "over", json_boolean(phase && strcmp(phase, "over") == 0)) < 0 ||
 	    put(v, "result", result_view(state)) < 0 ||
-	    put(v, "turn", json_integer((json_int_t)json_array_size(json_object_get(state, "played")))) < 0 ||
+	    put(v, "turn", json_integer((json_int_t)est_rules_pile_count(json_object_get(state, "played")))) < 0 ||
 	    put(v, "card", card_view(state, rules)) < 0 ||
 	    put(v, "political", political_view(state, rules)) < 0 ||
 	    put(v, "map", json_pack("{s:i, s:i, s:o}", "width", MAP_W, "height", MAP_H, "bar", bar_view(rules))) < 0) {
