@@ -44,7 +44,8 @@ static const struct est_opt sign_opts[] = {
 static const struct est_opt_cmd sign_cmd = {"sign", "FILE", 1, 1, sign_opts,
 	"  writes FILE.sig, as ssh-keygen -Y sign -f KEY -n NAMESPACE FILE would; an order\n"
 	"  file's \"entropy\" is first given 64 fresh hex digits, whatever it held, unless\n"
-	"  FILE.sig is already this key's signature of it"};
+	"  FILE.sig is already this key's signature of it; in the orders namespace FILE\n"
+	"  must be a strict order file"};
 
 /*
  * Give `file` fresh entropy, rewriting it atomically with its mode kept;
@@ -98,6 +99,24 @@ static int signed_already(const char *key, size_t key_len, const char *namespace
 	return yes;
 }
 
+/*
+ * An order signature is a player's word on a strict order file: anything
+ * else signed in that namespace (an outbox envelope, a half-written file)
+ * is refused before a signature exists that someone could send.
+ */
+static int strict_orders(const char *file, const char *data, size_t len)
+{
+	est_order *order = NULL;
+	int error = est_orders_parse(&order, file, data, len);
+
+	est_orders_free(order);
+	if (error < 0)
+		est_error_prefix("not signed (namespace %s is for strict order files only, "
+				 "docs/player-guide.md \"Writing an order file\"; sign other files with "
+				 "-n NAMESPACE)", EST_ORDERS_NAMESPACE);
+	return error;
+}
+
 static char *default_key(void)
 {
 	const char *env = getenv("ESTAFETTE_KEY"), *home = getenv("HOME");
@@ -129,6 +148,8 @@ int cmd_sign(int argc, char **argv)
 	if ((error = est_file_read(&data, &len, file, 0)) < 0 ||
 	    (!signed_already(key, key_len, namespace, data, len, sig_path) &&
 	     (error = fill_entropy(&filled, &data, &len, file)) < 0))
+		goto fail;
+	if (strcmp(namespace, EST_ORDERS_NAMESPACE) == 0 && (error = strict_orders(file, data, len)) < 0)
 		goto fail;
 	if ((error = est_sshsig_sign(&sig, &sig_len, key, key_len, namespace, data, len)) < 0) {
 		est_error_prefix("%s%s", key_file, strstr(key_file, ".pub") ?

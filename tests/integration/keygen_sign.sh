@@ -14,7 +14,22 @@ cut -d' ' -f1-2 player.pub | cmp - derived.pub || fail "ssh-keygen -y disagrees 
 fp=$("$ESTAFETTE" keygen --json other | json_get 'd["fingerprint"]')
 [ "$fp" = "$(ssh-keygen -l -f other.pub | cut -d' ' -f2)" ] || fail "fingerprint $fp"
 
-printf '{"estafette": "orders/1"}\n' > orders.json
+# In the orders namespace only a strict order file is signed: an outbox
+# envelope or a half-written file gets no signature that could be sent.
+printf '{"estafette": "orders/1"}\n' > half.json
+expect_exit 65 "$ESTAFETTE" sign half.json -f player
+[ ! -e half.json.sig ] || fail "sign signed a file that is not a strict order file"
+out=$("$ESTAFETTE" sign half.json -f player 2>&1 || true)
+case $out in
+*'not signed (namespace estafette-orders is for strict order files only'*'half.json: field "game" is missing'*) ;;
+*) fail "sign's refusal of a half-written file: $out" ;;
+esac
+expect_exit 0 "$ESTAFETTE" sign half.json -f player -n file
+ssh-keygen -Y check-novalidate -n file -s half.json.sig < half.json >/dev/null ||
+	fail "a file signed in another namespace"
+
+printf '{"estafette": "orders/1", "game": "g", "step": 2, "player": "player", "prev": "%s", "seq": 1, "entropy": "%s", "orders": []}\n' \
+	"$(printf 'a%.0s' $(seq 64))" "$(openssl rand -hex 32)" > orders.json
 expect_exit 0 "$ESTAFETTE" sign orders.json -f player
 echo "player namespaces=\"estafette-orders\" $(cat player.pub)" > allowed_signers
 ssh-keygen -Y verify -f allowed_signers -I player -n estafette-orders -s orders.json.sig \
