@@ -277,6 +277,28 @@ static void test_public_text_report(void **unused)
 	json_decref(s);
 }
 
+/*
+ * 4.241 and RULINGS.md L25, L27: the diplomacy section says until when a
+ * treaty holds (a scenario's treaty has no end date) and which offer of
+ * France's waits for an acceptance, as a refusal of a second treaty says.
+ */
+static void test_diplomacy_lines(void **unused)
+{
+	json_t *s = set_up(), *m;
+	char *t;
+
+	(void)unused;
+	json_object_set_new(s, "offers", json_pack("{s:s}", "Russia", "peace"));
+	m = model(s, NULL, NULL, NULL);
+	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	assert_non_null(strstr(t, "\nDIPLOMACY\n  Russia: war; France offers an enforced peace, which Russia may "
+				  "accept in the Coalition's turn that follows (RULINGS.md L27)\n"));
+	assert_non_null(strstr(t, "\n  Spain: alliance with France, with no end date\n"));
+	free(t);
+	json_decref(m);
+	json_decref(s);
+}
+
 /* The battle in progress: both sides, the 5.612 step awaited, its options and where a retreat may go. */
 static void test_battle_lines(void **unused)
 {
@@ -621,6 +643,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_setup_view),
 		cmocka_unit_test(test_public_text_report),
+		cmocka_unit_test(test_diplomacy_lines),
 		cmocka_unit_test(test_battle_lines),
 		cmocka_unit_test(test_standing_orders_are_private),
 		cmocka_unit_test(test_battle_from_the_rules),

@@ -432,21 +432,45 @@ static json_t *battle_view(const json_t *state, const json_t *rules)
 			 "retreat_first", json_array_get(to, 0));
 }
 
+/*
+ * A nation's standing with France in words: a treaty's last year (RULINGS.md
+ * L25) or that it has none, and France's offer waiting for the nation's
+ * acceptance (L27), so that a refusal's "the report's diplomacy says" holds.
+ */
+static char *diplomacy_text(const json_t *state, const char *nation, const json_t *d)
+{
+	const char *status = est_rules_str(d, "status") ? est_rules_str(d, "status") : "unknown";
+	const char *offer = est_rules_str(json_object_get(state, "offers"), nation);
+	const json_t *expires = json_object_get(d, "expires");
+	char *text, *with_offer;
+
+	if (json_is_integer(expires))
+		text = est_strdup_printf("%s: %s with France, %s %d%s", nation, status,
+					 lg_treaty_live(state, nation) ? "until" : "expired after",
+					 (int)json_integer_value(expires),
+					 json_object_get(d, "npc") ? " (an inactive non-player nation)" : "");
+	else if (lg_treaty_live(state, nation))
+		text = est_strdup_printf("%s: %s with France, with no end date", nation, status);
+	else
+		text = est_strdup_printf("%s: %s", nation, status);
+	if (!text || !offer)
+		return text;
+	with_offer = est_strdup_printf("%s; France offers %s, which %s may accept in the Coalition's turn "
+				       "that follows (RULINGS.md L27)", text, strcmp(offer, "peace") == 0 ?
+				       "an enforced peace" : "an alliance", nation);
+	free(text);
+	return with_offer;
+}
+
 static json_t *diplomacy_view(const json_t *state)
 {
 	json_t *list = json_array(), *d;
 	const char *nation;
 
 	json_object_foreach(json_object_get(state, "diplomacy"), nation, d) {
-		json_t *expires = json_object_get(d, "expires");
-		int live = lg_treaty_live(state, nation);
-		char *text = json_is_integer(expires) ?
-			est_strdup_printf("%s: %s with France, %s %d%s", nation, est_rules_str(d, "status"),
-					  live ? "until" : "expired after", (int)json_integer_value(expires),
-					  json_object_get(d, "npc") ? " (an inactive non-player nation)" : "") :
-			est_strdup_printf("%s: %s", nation, est_rules_str(d, "status") ? est_rules_str(d, "status") : "unknown");
 		if (!list || json_array_append_new(list, json_pack("{s:s, s:s?, s:O?, s:o}", "nation", nation,
-			"status", est_rules_str(d, "status"), "expires", expires, "text", est_rules_string(text))) < 0) {
+			"status", est_rules_str(d, "status"), "expires", json_object_get(d, "expires"), "text",
+			est_rules_string(diplomacy_text(state, nation, d)))) < 0) {
 			json_decref(list);
 			return NULL;
 		}
