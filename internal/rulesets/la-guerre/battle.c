@@ -23,11 +23,6 @@ static const char *const all_options[] = {"attack", "retreat", "auxiliary", "bom
 static const char *const step6_options[] = {"attack", "retreat", NULL};
 static const char *const step9_options[] = {"retreat", NULL};
 
-const char *lg_other_role(const char *role)
-{
-	return role && strcmp(role, "attacker") == 0 ? "defender" : "attacker";
-}
-
 static json_t *role_army(const json_t *state, const json_t *battle, const char *role)
 {
 	return lg_army(state, est_rules_str(json_object_get(battle, role), "army"));
@@ -229,35 +224,6 @@ static int auxiliary(json_t *state, json_t *events, const json_t *rules, est_dic
 		 role_power(json_object_get(state, "battle"), role));
 	return roll_on(state, events, rules, dice, role, "auxiliary", purpose, "5.616 Auxiliary Option",
 		       "Auxiliary Options column");
-}
-
-/* 5.616 The Bombardment Option: one d10 per artillery unit, each 10 eliminates two divisions. */
-int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
-{
-	json_t *battle = json_object_get(state, "battle");
-	const json_t *table = lg_table(rules, "bombard");
-	json_t *army = role_army(state, battle, role), *rolls = json_array();
-	int guns = est_rules_int(army, "artillery", 0), hits = 0, error;
-
-	for (int i = 0; i < guns; i++) {
-		int roll;
-		if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 10), "%s 5.616: %s bombardment, "
-				     "artillery unit %d", est_rules_str(battle, "province"), role_power(battle, role),
-				     i + 1)) < 0) {
-			json_decref(rolls);
-			return error;
-		}
-		json_array_append_new(rolls, json_integer(roll));
-		hits += roll >= est_rules_int(table, "hit_on", 10);
-	}
-	if ((error = est_rules_event(events, json_pack("{s:s, s:o, s:i}", "province", est_rules_str(battle, "province"),
-						"rolls", rolls, "hits", hits), "bombard",
-			      "%s bombards with %d artillery unit%s: %d hit%s (5.616)",
-			      role_power(battle, role), guns, guns == 1 ? "" : "s", hits,
-			      hits == 1 ? "" : "s")) < 0)
-		return error;
-	return lg_lose(NULL, state, events, rules, role_army(state, battle, lg_other_role(role)),
-		       hits * est_rules_int(table, "divisions_per_hit", 2), 1, "bombardment (5.616)");
 }
 
 /* 5.612 step 7: one six-sided die each, with the commander's rating and the modifiers. */

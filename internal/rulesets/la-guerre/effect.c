@@ -102,6 +102,35 @@ static json_t *army_of(const json_t *state, const char *role)
 	return lg_army(state, est_rules_str(json_object_get(json_object_get(state, "battle"), role), "army"));
 }
 
+/* 5.616 The Bombardment Option: one die per artillery unit, each hit eliminating divisions as the bombard table says. */
+int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role)
+{
+	json_t *battle = json_object_get(state, "battle");
+	const json_t *table = lg_table(rules, "bombard");
+	json_t *army = army_of(state, role), *rolls = json_array();
+	int guns = est_rules_int(army, "artillery", 0), hits = 0, error;
+
+	for (int i = 0; i < guns; i++) {
+		int roll;
+		if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 10), "%s 5.616: %s bombardment, "
+				     "artillery unit %d", est_rules_str(battle, "province"), est_rules_str(json_object_get(battle, role), "power"),
+				     i + 1)) < 0) {
+			json_decref(rolls);
+			return error;
+		}
+		json_array_append_new(rolls, json_integer(roll));
+		hits += roll >= est_rules_int(table, "hit_on", 10);
+	}
+	if ((error = est_rules_event(events, json_pack("{s:s, s:o, s:i}", "province", est_rules_str(battle, "province"),
+						"rolls", rolls, "hits", hits), "bombard",
+			      "%s bombards with %d artillery unit%s: %d hit%s (5.616)",
+			      est_rules_str(json_object_get(battle, role), "power"), guns, guns == 1 ? "" : "s", hits,
+			      hits == 1 ? "" : "s")) < 0)
+		return error;
+	return lg_lose(NULL, state, events, rules, army_of(state, lg_other_role(role)),
+		       hits * est_rules_int(table, "divisions_per_hit", 2), 1, "bombardment (5.616)");
+}
+
 int lg_effect_apply(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role,
 		    const json_t *row)
 {

@@ -37,6 +37,11 @@ int lg_adjacent(const json_t *rules, const char *a, const char *b);
 /* The side a nation fights for ("France", "Coalition"), or NULL if neutral. */
 const char *lg_side_of(const json_t *rules, const char *nation);
 const char *lg_other_side(const char *side);
+/* "attacker" for "defender" and back. */
+const char *lg_other_role(const char *role);
+/* The powers, NULL-terminated: France, Austria, Russia, Britain. */
+const char *const *lg_powers(void);
+int lg_is_power(const char *name);
 
 json_t *lg_province(const json_t *state, const char *name);
 const char *lg_controller(const json_t *state, const char *province);
@@ -131,6 +136,8 @@ int lg_effect_text(char *buf, size_t len, const json_t *row);
  * table's "results" row for it, or the difference within its bounds.
  */
 void lg_attack_losses(int *loser_out, int *winner_out, const json_t *table, int margin);
+/* 5.616 The Bombardment Option, by the battle's `role`: one die per artillery unit (the bombard table). */
+int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role);
 /* Carry out the row's effect for the battle's `role`, who rolled it. */
 int lg_effect_apply(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role,
 		    const json_t *row);
@@ -140,10 +147,6 @@ int lg_battle_enter(json_t *state, json_t *events, const json_t *rules, est_dice
 		    json_t *mover, const char *from, json_t *defender);
 /* Run the battle on until it needs a decision no standing order answers, or ends. */
 int lg_battle_continue(json_t *state, json_t *events, const json_t *rules, est_dice *dice);
-/* "attacker" for "defender" and back. */
-const char *lg_other_role(const char *role);
-/* 5.616 The Bombardment Option, by the battle's `role`. */
-int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role);
 /* The role whose player decides at the battle's step: 4 and 6 the initiative player, 5 the other, 9 the loser; NULL at rest between. */
 const char *lg_battle_deciding_role(const json_t *battle);
 /* The power the battle awaits and the kind of step ("battle-step-4" ...), or NULLs. */
@@ -186,9 +189,6 @@ int lg_treaty_conclude(json_t *state, json_t *events, const json_t *rules, const
 int lg_turn_start(json_t *state, const char *side);
 /* New array of the powers of `side` (scenario order). */
 json_t *lg_side_powers(const json_t *rules, const char *side);
-/* The powers, NULL-terminated: France, Austria, Russia, Britain. */
-const char *const *lg_powers(void);
-int lg_is_power(const char *name);
 
 /* standing.c: standing orders (RULINGS.md L19) */
 const json_t *lg_standing(const json_t *state, const char *power, const char *at, int step);

@@ -10,18 +10,6 @@
 #include "util/util.h"
 #include "lg_internal.h"
 
-static const char *const power_names[] = {"France", "Austria", "Russia", "Britain", NULL};
-
-const char *const *lg_powers(void)
-{
-	return power_names;
-}
-
-int lg_is_power(const char *name)
-{
-	return est_rules_listed(power_names, name);
-}
-
 json_t *lg_side_powers(const json_t *rules, const char *side)
 {
 	json_t *out = json_array(), *n;

@@ -271,3 +271,20 @@ int lg_remove_army(json_t *state, json_t *events, const json_t *rules, json_t *a
 	}
 	return 0;
 }
+
+const char *lg_other_role(const char *role)
+{
+	return role && strcmp(role, "attacker") == 0 ? "defender" : "attacker";
+}
+
+static const char *const power_names[] = {"France", "Austria", "Russia", "Britain", NULL};
+
+const char *const *lg_powers(void)
+{
+	return power_names;
+}
+
+int lg_is_power(const char *name)
+{
+	return est_rules_listed(power_names, name);
+}
