@@ -483,6 +483,31 @@ static void test_attack_result_names_the_pieces(void **unused)
 	json_decref(s);
 }
 
+/*
+ * §10, §15 and RULINGS.md C14: a piece waiting off the board ("square":
+ * null) is on no square, so it neither strikes, supports nor can be
+ * attacked. Read as the corner off the board (-1, -1), France-I2 would
+ * touch Russia-I4 on [0, 0] and make two pieces against a defence of 1.
+ */
+static void test_piece_off_the_board_takes_no_part(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6);
+
+	(void)unused;
+	cpt_put(s, "Russia-I4", "Russia", "infantry", 0, 0);
+	cpt_put(s, "France-I1", "France", "infantry", 1, 1);
+	cpt_put(s, "France-I2", "France", "infantry", 1, 1);
+	json_object_set_new(cp_piece(s, "France-I2"), "square", json_null());
+	cpt_put(s, "Russia-C1", "Russia", "cavalry", 1, 1);
+	json_object_set_new(cp_piece(s, "Russia-C1"), "square", json_null());
+	cpt_put(s, "France-G", "France", "general", 3, 3);
+	cpt_put(s, "Russia-G", "Russia", "general", 7, 7);
+	assert_int_equal(cpt_taken(s, rules, "France", "Russia-I4"), 0);
+	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-C1'}]", 0,
+		    "off the board", "cannot be attacked");
+	json_decref(s);
+}
+
 /* §14: an attacker engaging a supporter is no longer free against the target: enough pieces must remain. */
 static void test_standard_support_needs_enough_left(void **unused)
 {
@@ -1334,6 +1359,7 @@ int main(void)
 		cmocka_unit_test(test_standard_support_left_unengaged_holds),
 		cmocka_unit_test(test_standard_support_needs_enough_left),
 		cmocka_unit_test(test_attack_result_names_the_pieces),
+		cmocka_unit_test(test_piece_off_the_board_takes_no_part),
 		cmocka_unit_test(test_supporters_are_not_supported),
 		cmocka_unit_test(test_only_a_general_captures_a_town),
 		cmocka_unit_test(test_capital_falls_when_all_its_towns_are_held),

@@ -20,8 +20,9 @@ static int touches(const json_t *attacker, const json_t *target)
 	int ax, ay, tx, ty, dx, dy;
 	const char *kind = est_rules_str(attacker, "kind");
 
-	cp_sq(json_object_get(attacker, "square"), &ax, &ay);
-	cp_sq(json_object_get(target, "square"), &tx, &ty);
+	/* A piece waiting off the board (RULINGS.md C14) touches nothing. */
+	if (!cp_sq(json_object_get(attacker, "square"), &ax, &ay) || !cp_sq(json_object_get(target, "square"), &tx, &ty))
+		return 0;
 	dx = abs(ax - tx);
 	dy = abs(ay - ty);
 	if (dx > 1 || dy > 1 || (dx == 0 && dy == 0))
@@ -37,8 +38,8 @@ static int adjacent(const json_t *a, const json_t *b)
 {
 	int ax, ay, bx, by;
 
-	cp_sq(json_object_get(a, "square"), &ax, &ay);
-	cp_sq(json_object_get(b, "square"), &bx, &by);
+	if (!cp_sq(json_object_get(a, "square"), &ax, &ay) || !cp_sq(json_object_get(b, "square"), &bx, &by))
+		return 0;
 	return a != b && abs(ax - bx) <= 1 && abs(ay - by) <= 1;
 }
 
@@ -180,8 +181,12 @@ const char *cp_attack_refusal(const json_t *state, const json_t *rules, const ch
 	const char *owner = est_rules_str(target, "country");
 	const json_t *b;
 	size_t i;
+	int x, y;
 
 	(void)rules;
+	if (!cp_sq(json_object_get(target, "square"), &x, &y))
+		return "§15 and RULINGS.md C14: that piece waits off the board until a square of its own is free, "
+		       "and a piece off the board cannot be attacked";
 	if (cp_friendly(state, country, owner))
 		return "§8: that piece is your own or your ally's";
 	json_array_foreach(json_object_get(state, "broken"), i, b)

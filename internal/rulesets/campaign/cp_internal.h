@@ -56,6 +56,7 @@ int cp_start_reachable(const json_t *rules, const char *country, const char *kin
 json_t *cp_entry_squares(const json_t *state, const json_t *rules, const char *country, const char *kind);
 
 /* state.c: pieces, sides, alliances */
+/* 1 and the square [x, y] in *x, *y; 0 and -1, -1 when there is none (a piece waiting off the board, C14). */
 int cp_sq(const json_t *square, int *x, int *y);
 json_t *cp_piece(const json_t *state, const char *id);
 json_t *cp_piece_at(const json_t *state, int x, int y);

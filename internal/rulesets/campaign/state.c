@@ -9,6 +9,8 @@
 
 int cp_sq(const json_t *square, int *x, int *y)
 {
+	/* Off every board, for a caller that reads them all the same. */
+	*x = *y = -1;
 	if (!json_is_array(square) || json_array_size(square) != 2 || !json_is_integer(json_array_get(square, 0)) ||
 	    !json_is_integer(json_array_get(square, 1)))
 		return 0;
