@@ -143,6 +143,8 @@ leaks() {  # file label
 	"$PY" - secrets.txt "$1" "$2" <<'PY'
 import re, sys
 text = open(sys.argv[2], encoding="utf-8", errors="replace").read()
+# A card id is a JSON string ("2"); game.json's ruleset version is one too, and no card.
+text = re.sub(r'"ruleset_version":\s*"[^"]*"', '', text)
 found = []
 for line in open(sys.argv[1], encoding="utf-8"):
     cid, title = line.rstrip("\n").split("\t")
