@@ -1025,6 +1025,30 @@ static void test_10_5_extra_military_action(void **rs)
 }
 
 /*
+ * 10.5: Restore Order follows a Disorder marker placed earlier in the file,
+ * but the marker may be placed on the other branch of a roll only. The
+ * Political Action succeeds (4): its on-success Restore Order finds Paris in
+ * order and is passed over at no cost, rolling nothing; 1 of 2 Actions spent.
+ */
+static void test_restore_order_needs_disorder_on_its_branch(void **rs)
+{
+	const json_t *rules = *rs;
+	const char *o = "[{'type': 'political', 'marker': 'Republic', 'on-failure': [{'type': 'military', "
+			"'army': 'vendee', 'disorder': 'extra'}], 'on-success': [{'type': 'restore-order'}]}]";
+	json_t *state = lemt_turn(rules, "{'10.5': 1}", "1", 2), *events;
+
+	lemt_put(state, "vendee", 3);
+	lemt_accepted(state, rules, o);
+	events = ACT(state, o, 4);
+	assert_null(rules_event_nth(events, "restore-order", 0));
+	assert_non_null(strstr(est_rules_str(rules_event_nth(events, "skipped", 0), "text"), "Paris is in order"));
+	assert_false(lemt_int(state, "disorder"));
+	assert_int_equal(lemt_int(state, "actions"), 1);
+	json_decref(events);
+	json_decref(state);
+}
+
+/*
  * 10.5.2 "Receive a +1 DRM ... after the die is rolled! I.e., it can be
  * used as a tie breaker": the Vendée Army (2) on 3. A 2 ties: +1 makes 3,
  * success, Disorder placed. A 3 wins on its own: no Disorder. With Monarchy
@@ -1503,6 +1527,7 @@ int main(void)
 		cmocka_unit_test(test_10_4_once_per_turn),
 		cmocka_unit_test(test_10_4_reroll_replaces_natural),
 		cmocka_unit_test(test_10_5_extra_military_action),
+		cmocka_unit_test(test_restore_order_needs_disorder_on_its_branch),
 		cmocka_unit_test(test_10_5_drm_if_needed),
 		cmocka_unit_test(test_10_6_natural_six),
 		cmocka_unit_test(test_10_6_highest_box_pressed),

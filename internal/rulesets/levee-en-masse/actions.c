@@ -159,7 +159,8 @@ static int condition_holds(const json_t *order, int last)
 
 /*
  * Whether an item's target still allows it: earlier items may have changed the map since the
- * orders were checked (7.2; the highest box, 10.6.1; To the Barricades! inside France only).
+ * orders were checked (7.2; the highest box, 10.6.1; To the Barricades! inside France only; Restore
+ * Order only with Paris in Disorder, 10.5).
  */
 static int still_possible(const char **why_out, const json_t *state, const json_t *rules, const json_t *order)
 {
@@ -169,6 +170,11 @@ static int still_possible(const char **why_out, const json_t *state, const json_
 	*why_out = NULL;
 	if (strcmp(type, "military") == 0)
 		return lem_attackable(why_out, NULL, state, rules, army);
+	/* 10.5: the Disorder marker may be placed on one branch only, or not be needed after the roll. */
+	if (strcmp(type, "restore-order") == 0 && !json_is_true(json_object_get(state, "disorder"))) {
+		*why_out = "Paris is in order, so there is no order to restore (10.5)";
+		return 0;
+	}
 	if (strcmp(type, "barricades") != 0 && strcmp(type, "liberation") != 0)
 		return 1;
 	if (!lem_on_map(army)) {

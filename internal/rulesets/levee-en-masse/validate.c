@@ -208,7 +208,7 @@ static int item_rolls(const json_t *o)
  */
 static int may_be_passed_over(const json_t *o)
 {
-	static const char *const targeted[] = {"military", "barricades", "liberation", NULL};
+	static const char *const targeted[] = {"military", "barricades", "liberation", "restore-order", NULL};
 
 	return est_rules_listed(targeted, est_rules_str(o, "type"));
 }
