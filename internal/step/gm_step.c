@@ -18,28 +18,76 @@
 #include "util/error.h"
 #include "util/util.h"
 
-/* Set one {"path", "value"} in `state`: the field must exist (a typo is not a new field). */
+/* RFC 6901: a reference token unescaped in place ("~1" is "/", "~0" is "~"); 0 if it holds another "~". */
+static int pointer_token(char *token)
+{
+	char *in = token, *out = token;
+
+	for (; *in; in++, out++) {
+		if (*in != '~')
+			*out = *in;
+		else if (in[1] == '0' || in[1] == '1')
+			*out = *++in == '0' ? '~' : '/';
+		else
+			return 0;
+	}
+	*out = '\0';
+	return 1;
+}
+
+/* The array index `token` names, or -1: decimal digits, no leading zero, within the array. */
+static long pointer_index(const json_t *array, const char *token)
+{
+	char *end;
+	long n;
+
+	if (!*token || (token[0] == '0' && token[1]) || strspn(token, "0123456789") != strlen(token))
+		return -1;
+	n = strtol(token, &end, 10);
+	return n >= 0 && (size_t)n < json_array_size(array) ? n : -1;
+}
+
+/* The member or element `token` of `parent`, or NULL. */
+static json_t *pointer_step(json_t *parent, const char *token)
+{
+	long n;
+
+	if (json_is_object(parent))
+		return json_object_get(parent, token);
+	if (json_is_array(parent) && (n = pointer_index(parent, token)) >= 0)
+		return json_array_get(parent, (size_t)n);
+	return NULL;
+}
+
+/*
+ * Set one {"path", "value"} in `state`: `path` is a JSON pointer (RFC 6901)
+ * to a member or an array element that exists (a typo is not a new field).
+ */
 static int set_one(json_t *state, const json_t *item, size_t i)
 {
 	const char *path = json_string_value(json_object_get(item, "path"));
 	json_t *parent = state, *value = json_object_get(item, "value");
 	char *copy = path && path[0] == '/' ? strdup(path + 1) : NULL, *key, *slash;
-	int error = 0;
+	int error = 0, ok = 1;
 
 	if (!copy || !value) {
 		free(copy);
 		return est_error_set(EST_EINVAL, "gm adjust: set[%zu] needs \"path\" (a JSON pointer such "
-				     "as /countries/Austria/France) and \"value\"", i);
+				     "as /countries/Austria/France or /pieces/3/square) and \"value\"", i);
 	}
-	for (key = copy; (slash = strchr(key, '/')); key = slash + 1) {
+	for (key = copy; ok && (slash = strchr(key, '/')); key = slash + 1) {
 		*slash = '\0';
-		parent = json_object_get(parent, key);
+		ok = pointer_token(key) && (parent = pointer_step(parent, key)) != NULL;
 	}
-	if (!json_is_object(parent) || !json_object_get(parent, key))
-		error = est_error_set(EST_EINVAL, "gm adjust: %s is not in the state; name a field that "
-				      "state.json has under \"state\"", path);
-	else
+	ok = ok && pointer_token(key) && pointer_step(parent, key);
+	if (!ok)
+		error = est_error_set(EST_EINVAL, "gm adjust: %s is not in the state; name a field or an "
+				      "element that state.json has under \"state\" (a JSON pointer: /pieces/3 is "
+				      "the fourth piece, ~1 stands for / and ~0 for ~ in a name)", path);
+	else if (json_is_object(parent))
 		json_object_set(parent, key, value);
+	else
+		json_array_set(parent, (size_t)pointer_index(parent, key), value);
 	free(copy);
 	return error;
 }

@@ -107,9 +107,18 @@ grep -qF 'The GM gave the seat of "allies" to New Allied player <new@example.org
 T1=$((T0 + 48 * H))
 austria() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["state"]["countries"]["Austria"]["Allies"])' "$1"; }
 before=$(austria game/state.json)
-"$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=$((before + 3)) --reason "a counter was lost" \
-	--now "@$T1" | grep -q "adjust made step 4" || fail "adjust did not make step 4"
+# A JSON pointer (RFC 6901) reaches an array's element too: the state's first list, its element 0.
+list=$("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["state"]; print(next(k for k, v in sorted(s.items()) if isinstance(v, list) and v and "/" not in k and "~" not in k))' game/state.json)
+"$ESTAFETTE" gm game adjust --set /countries/Austria/Allies=$((before + 3)) --set "/$list/0=\"lost\"" \
+	--reason "a counter was lost" --now "@$T1" | grep -q "adjust made step 4" || fail "adjust did not make step 4"
 [ "$(austria game/state.json)" = $((before + 3)) ] || fail "adjust did not set the field"
+"$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["state"][sys.argv[2]][0] == "lost"' game/state.json "$list" ||
+	fail "adjust did not set /$list/0"
+for bad in "/$list/99" "/$list/01" "/$list/-1" "/$list/x"; do
+	out=$("$ESTAFETTE" gm game adjust --set "$bad=1" --reason "no such element" --now "@$T1" 2>&1) &&
+		fail "adjust set $bad"
+	grep -qF "$bad is not in the state" <<<"$out" || fail "$out"
+done
 grep -qF "The GM set /countries/Austria/Allies to $((before + 3)): a counter was lost" game/turns/0004/report.txt ||
 	fail "the report does not tell the adjustment"
 out=$("$ESTAFETTE" gm game adjust --set /countries/Atlantis/Allies=3 --reason "typo" --now "@$T1" 2>&1) &&
