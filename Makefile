@@ -140,7 +140,9 @@ install: $(B)/estafette
 	cp -R templates $(DESTDIR)$(PREFIX)/share/estafette/
 	for n in $(RULESETS); do \
 		install -d $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n; \
-		cp -R internal/rulesets/$$n/data $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; done
+		cp -R internal/rulesets/$$n/data $(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; \
+		install -m 0644 internal/rulesets/$$n/README.md internal/rulesets/$$n/RULINGS.md \
+			$(DESTDIR)$(PREFIX)/share/estafette/rulesets/$$n/; done
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -28,7 +28,8 @@ static const struct est_opt new_opts[] = {
 	 .flags = EST_OPT_REQUIRED},
 	{"id", EST_OPT_STRING, &args.opts.id, "the game's id (default: DIR's last name)", .arg = "ID"},
 	{"scenario", EST_OPT_STRING, &args.scenario, "the ruleset's scenario S", .arg = "S"},
-	{"option", EST_OPT_KV, &args.options, "a rule option of the ruleset (V a number or text)"},
+	{"option", EST_OPT_KV, &args.options, "a rule option of the ruleset (V a number or text): the ruleset's README.md "
+	 "\"Options\" lists them (internal/rulesets/NAME/, installed in share/estafette/rulesets/NAME/)"},
 	{"gm-key", EST_OPT_FILE, &args.opts.gm_key, "the GM's public key", .arg = "FILE.pub"},
 	{"gm-signing-key", EST_OPT_FILE, &args.opts.signing_key,
 	 "sign every commit and tag with this private key", .arg = "KEY"},

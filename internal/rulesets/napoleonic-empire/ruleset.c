@@ -97,7 +97,7 @@ static int check_value(const struct ne_option *opt, const json_t *v)
 					 opt->values[i]);
 	}
 	return est_error_set(EST_EINVAL, "option \"%s\" is %s%s%s, but Napoleonic Empire takes %s; "
-			     "use one of them or leave the option out (README.md \"Options\")", opt->key,
+			     "use one of them or leave the option out (the ruleset's README.md \"Options\")", opt->key,
 			     value ? "\"" : "", value ? value : "not a string", value ? "\"" : "", list);
 }
 
