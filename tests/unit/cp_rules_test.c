@@ -934,6 +934,114 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 }
 
 /*
+ * §16: mobilisation is complete when "all pieces are on the starting squares, or all possible starting squares
+ * are occupied"; "No other player may attack ... any pieces being mobilised until mobilisation is complete".
+ * A start square an opposing piece holds is not a possible one (RULINGS.md C16): France's cavalry parked on
+ * Russia's infantry start square [7,5] no longer holds Russia mobilising, and once it has mobilised Russia
+ * may attack it. An ally's piece on the square is not an opposing one: Russia waits for it.
+ */
+static void test_mobilising_start_square_held_by_an_opponent(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *after, *events = NULL;
+	const char *text;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	json_object_set_new(s, "active", json_string("Russia"));
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
+	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
+	cpt_put(s, "Russia-I3", "Russia", "infantry", 5, 5);
+	cpt_put(s, "Russia-I4", "Russia", "infantry", 6, 6);	/* its start square [7,5] is France's */
+	cpt_put(s, "France-C1", "France", "cavalry", 7, 5);
+	cpt_put(s, "France-G", "France", "general", 1, 4);
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	/* The lock: Russia may not attack the intruder while it mobilises. */
+	cpt_refused(s, rules, "Russia", "[{'type': 'attack', 'target': 'France-C1'}]", 0, "§16", NULL);
+	next = cpt_resolve(s, rules, "[]", 1, 1, &events);
+	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
+		fail_msg("France-C1 holds Russia's last infantry start square, yet Russia is still mobilising (§16: "
+			 "\"all possible starting squares are occupied\"): %s", json_dumps(events, 0));
+	text = est_rules_str(rules_event_nth(events, "mobilised", 0), "text");
+	assert_non_null(strstr(text, "France-C1"));
+	json_decref(events);
+	/* Austria and France pass; at Russia's next turn its army moves off and takes the intruder (§10). */
+	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
+	json_decref(next);
+	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	json_decref(after);
+	assert_string_equal(est_rules_str(next, "active"), "Russia");
+	after = cpt_resolve(next, rules, "[{'type': 'attack', 'target': 'France-C1'}]", 3, 3, NULL);
+	assert_null(cp_piece(after, "France-C1"));
+	json_decref(after);
+	json_decref(next);
+	/* Allied with France, the square is an ally's: Russia's own piece may yet stand there (RULINGS.md C16). */
+	json_array_append_new(json_object_get(s, "alliances"), json_pack("[s, s]", "France", "Russia"));
+	next = cpt_resolve(s, rules, "[]", 1, 1, NULL);
+	assert_true(json_is_true(json_object_get(json_object_get(next, "mobilising"), "Russia")));
+	json_decref(next);
+	json_decref(s);
+}
+
+/*
+ * §16, and §1, §12: the General's starting position is the Capital square. An opposing General standing on it
+ * makes it not a possible one (RULINGS.md C16): Russia mobilises with its troops on their start squares, and
+ * at its next turn may attack the intruder (§10: a General defending counts 2, three pieces take him), unless
+ * every Russian provincial town is held, when §7 gives France Moscow at France's turn (RULINGS.md C6).
+ */
+static void test_mobilising_capital_held_by_an_opponent(void **unused)
+{
+	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *after, *events = NULL;
+	const char *text;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
+	json_object_set_new(s, "active", json_string("Russia"));
+	cpt_put(s, "France-G", "France", "general", 6, 4);	/* on Moscow */
+	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
+	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, kept from his Capital */
+	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
+	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
+	cpt_put(s, "Russia-I3", "Russia", "infantry", 6, 6);
+	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_refused(s, rules, "Russia", "[{'type': 'attack', 'target': 'France-G'}]", 0, "§16", NULL);
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I3', 'to': [7, 5]}]", 1, 1, &events);
+	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
+		fail_msg("France-G holds Russia's Capital and every Russian troop stands on a start square, yet Russia "
+			 "is still mobilising (§16): %s", json_dumps(events, 0));
+	text = est_rules_str(rules_event_nth(events, "mobilised", 0), "text");
+	assert_non_null(strstr(text, "France-G"));
+	json_decref(events);
+	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
+	json_decref(next);
+	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	json_decref(after);
+	assert_false(cp_is_out(next, "Russia"));	/* Kiev is still Russia's: §7 does not give France Moscow */
+	after = cpt_resolve(next, rules, "[{'type': 'attack', 'target': 'France-G'}]", 3, 3, &events);
+	text = est_rules_str(rules_event_nth(events, "general", 0), "text");
+	if (!text || !strstr(text, "France's General is captured"))
+		fail_msg("Russia's three infantry pieces did not take France-G on Moscow: %s", json_dumps(events, 0));
+	assert_false(cpt_on(after, "France-G", 6, 4));
+	json_decref(events);
+	json_decref(after);
+	json_decref(next);
+	/* With Kiev held too, mobilisation ends C6's shelter: France, still on Moscow at its turn's end, takes it (§7). */
+	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
+	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I3', 'to': [7, 5]}]", 1, 1, NULL);
+	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
+	json_decref(next);
+	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	assert_true(cp_is_out(next, "Russia"));
+	json_decref(after);
+	json_decref(next);
+	json_decref(s);
+}
+
+/*
  * Contents: each set has "1 General, 9 infantry and 9 cavalry units" (RULINGS.md C15). A red town (§13)
  * brings no 10th infantry piece; the previous holder still loses his piece.
  */
@@ -1371,6 +1479,8 @@ int main(void)
 		cmocka_unit_test(test_mobilising),
 		cmocka_unit_test(test_mobilised_with_more_than_four_of_a_kind),
 		cmocka_unit_test(test_mobilising_capital_is_not_taken),
+		cmocka_unit_test(test_mobilising_start_square_held_by_an_opponent),
+		cmocka_unit_test(test_mobilising_capital_held_by_an_opponent),
 		cmocka_unit_test(test_alliance_propose_then_accept),
 		cmocka_unit_test(test_red_town_brings_no_piece_beyond_the_set),
 		cmocka_unit_test(test_recruits_within_the_set),

@@ -5,6 +5,7 @@
  * throw.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -105,49 +106,83 @@ static int resolve_attack(json_t *state, json_t *events, const json_t *rules, co
 	return 0;
 }
 
-/* Whether (x, y) is one of `list`'s squares. */
-static int among(const json_t *list, int x, int y)
+/*
+ * Whether `country`'s pieces of `kind` are mobilised on `squares`, their start squares (§16): "all pieces are
+ * on the starting squares, or all possible starting squares are occupied". A square an opposing piece holds
+ * is not a possible one (RULINGS.md C16): the mobilising player may not attack it, nor may anyone attack
+ * his pieces, so waiting for it to leave could hold both sides for ever. A square his own or an ally's piece
+ * holds stays possible: his own piece can move off, his ally can be asked to or the alliance broken. The
+ * ids of the opposing pieces are added to *held. 1 or 0, or a negative EST_E* code.
+ */
+static int kind_mobilised(char **held, const json_t *state, const char *country, const char *kind,
+			  const json_t *squares)
 {
-	const json_t *sq;
+	const json_t *sq, *p;
 	size_t i;
-	int sx, sy;
+	int on = 0, possible = 0, x, y;
 
-	json_array_foreach(list, i, sq)
-		if (cp_sq(sq, &sx, &sy) && sx == x && sy == y)
-			return 1;
-	return 0;
+	json_array_foreach(squares, i, sq) {
+		if (!cp_sq(sq, &x, &y))
+			continue;
+		p = cp_piece_at(state, x, y);
+		if (p && !cp_friendly(state, country, est_rules_str(p, "country"))) {
+			if (est_rules_join(held, ", ", "%s", est_rules_str(p, "id")) < 0)
+				return est_error_set(EST_ENOMEM, "out of memory");
+			continue;
+		}
+		possible++;
+		on += p && strcmp(est_rules_str(p, "country"), country) == 0 && strcmp(est_rules_str(p, "kind"), kind) == 0;
+	}
+	return on == cp_count(state, country, kind) || on == possible;
 }
 
 /*
- * §16: mobilisation is complete when the General stands on the Capital and,
- * for each kind, "all pieces are on the starting squares, or all possible
- * starting squares are occupied (supposing there are more than 4 ...)".
+ * §16: mobilisation is complete when every kind is mobilised on its start squares, the General's being
+ * the Capital ("its starting position on the Capital square", §12; §1). *held: the opposing pieces on
+ * them, a heap string or NULL, the caller's.
  */
-static int mobilised(const json_t *state, const json_t *rules, const char *country)
+static int mobilised(int *done, char **held, const json_t *state, const json_t *rules, const char *country)
 {
-	const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country), *p;
-	const char *kinds[] = {"infantry", "cavalry"};
-	size_t i;
-	int cx, cy, x, y;
+	const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country);
+	const char *kinds[] = {"general", "infantry", "cavalry"};
+	json_t *capital;
+	int cx, cy, error = 0;
 
+	*done = 0;
+	*held = NULL;
 	cp_capital(&cx, &cy, rules, country);
-	for (int k = 0; k < 2; k++) {
-		const json_t *squares = json_object_get(start, kinds[k]);
-		int on = 0, all = 0;
-		json_array_foreach(json_object_get(state, "pieces"), i, p) {
-			if (strcmp(est_rules_str(p, "country"), country) != 0 || strcmp(est_rules_str(p, "kind"), kinds[k]) != 0)
-				continue;
-			all++;
-			on += cp_sq(json_object_get(p, "square"), &x, &y) && among(squares, x, y);
-		}
-		if (on < all && on < (int)json_array_size(squares))
-			return 0;
-	}
-	json_array_foreach(json_object_get(state, "pieces"), i, p)
-		if (strcmp(est_rules_str(p, "country"), country) == 0 && strcmp(est_rules_str(p, "kind"), "general") == 0 &&
-		    (!cp_sq(json_object_get(p, "square"), &x, &y) || x != cx || y != cy))
-			return 0;
-	return 1;
+	if (!(capital = json_pack("[[i, i]]", cx, cy)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	for (int k = 0; k < 3; k++)
+		if ((error = kind_mobilised(held, state, country, kinds[k],
+					    k == 0 ? capital : json_object_get(start, kinds[k]))) <= 0)
+			goto out;
+	*done = 1;
+	error = 0;
+out:
+	json_decref(capital);
+	return error < 0 ? error : 0;
+}
+
+/* The end of `country`'s turn while it mobilises: complete, it moves off at its next turn (§16). */
+static int end_mobilising(json_t *state, json_t *events, const json_t *rules, const char *country)
+{
+	char *held = NULL;
+	int done, error;
+
+	if (!json_is_true(json_object_get(json_object_get(state, "mobilising"), country)))
+		return 0;
+	if ((error = mobilised(&done, &held, state, rules, country)) < 0 || !done)
+		goto out;
+	json_object_del(json_object_get(state, "mobilising"), country);
+	error = est_rules_event(events, NULL, "mobilised", "%s has mobilised in its Capital: its army moves off at "
+				"its next turn (§16)%s%s%s", country,
+				held ? "; the squares of its Capital and start squares that opposing pieces hold (" : "",
+				held ? held : "",
+				held ? ") are not possible ones (§16: \"all possible starting squares are occupied\")" : "");
+out:
+	free(held);
+	return error;
 }
 
 /* The next player in the order of play still in the game; a missed turn is told and passed (§12). */
@@ -212,12 +247,8 @@ int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *d
 	if ((target && (error = resolve_attack(state, events, rules, target)) < 0) ||
 	    (error = cp_capture_towns(state, events, rules, orders)) < 0)
 		return error;
-	if (json_is_true(json_object_get(json_object_get(state, "mobilising"), who)) && mobilised(state, rules, who)) {
-		json_object_del(json_object_get(state, "mobilising"), who);
-		if ((error = est_rules_event(events, NULL, "mobilised", "%s has mobilised in its Capital: its army "
-					     "moves off at its next turn (§16)", who)) < 0)
-			return error;
-	}
+	if ((error = end_mobilising(state, events, rules, who)) < 0)
+		return error;
 	if (est_rules_int(json_object_get(state, "immune"), who, 0) > 0)
 		json_object_set_new(json_object_get(state, "immune"), who,
 				    json_integer(est_rules_int(json_object_get(state, "immune"), who, 0) - 1));

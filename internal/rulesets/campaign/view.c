@@ -341,7 +341,7 @@ static json_t *notes(const json_t *state, const char *country)
 	if ((cp_is_out(state, country) && note(list, "out of the game") < 0) ||
 	    (json_is_true(json_object_get(json_object_get(state, "mobilising"), country)) &&
 	     note(list, "mobilising: its General and army must gather in its Capital before they may attack "
-		  "or be attacked (§16)") < 0) ||
+		  "or be attacked, bar the squares opposing pieces hold (§16)") < 0) ||
 	    (missed > 0 && note(list, "misses its next %s (§12)", missed == 1 ? "turn" : "turns") < 0) ||
 	    (immune > 0 && note(list, "its General may not be attacked until %d more turn%s of its own have "
 				"passed (§12)", immune, immune == 1 ? "" : "s") < 0)) {
