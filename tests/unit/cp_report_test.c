@@ -393,6 +393,113 @@ static void test_mid_game_report(void **unused)
 	json_decref(s);
 }
 
+/* Replace the value at `path` ("towns[0].colour", "start.France.cavalry") of `root` with `value`. */
+static void set_path(json_t *root, const char *path, json_t *value)
+{
+	char buf[128], *p = buf, *next;
+	json_t *at = root;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		size_t n = strcspn(p, ".[");
+		char sep = p[n];
+		p[n] = 0;
+		if (*p && !sep) {
+			assert_int_equal(json_object_set_new(at, p, value), 0);
+			return;
+		}
+		if (*p)
+			at = json_object_get(at, p);
+		if (sep == '[') {
+			size_t index = strtoul(p + n + 1, &next, 10);
+			if (next[1] == 0) {
+				assert_int_equal(json_array_set_new(at, index, value), 0);
+				return;
+			}
+			at = json_array_get(at, index);
+			p = next + 1 + (next[1] == '.');
+		} else {
+			p += n + 1;
+		}
+		assert_non_null(at);
+	}
+}
+
+/*
+ * Rules data (docs/adding-a-ruleset.md): a broken board.json is refused at set-up with the file, the
+ * field's path, what is wrong and the fix; never a bare "fix the data".
+ */
+static void test_board_data_errors_name_field_and_fix(void **unused)
+{
+	static const struct {
+		const char *path, *value, *words, *fix;
+	} cases[] = {
+		{"width", "3", "field \"width\" is 3", "from 4 to 80"},
+		{"height", "20000", "field \"height\" is 20000, outside -10000..10000", "give a number within"},
+		{"terrain[2]", "'~~~'", "field \"terrain[2]\" is 3 characters long", "make it 26, one a column"},
+		{"countries[1]", "'~~~~~~~~~~~~~~~~~~~~~~~~~Z'", "field \"countries[1]\" has 'Z' at column 25",
+		 "use only F P R A I S"},
+		{"towns[0].colour", "'green'", "field \"towns[0].colour\" (Lille) is \"green\"",
+		 "make it \"red\" or \"yellow\" (§5)"},
+		{"towns[0].piece", "'artillery'", "field \"towns[0].piece\" (Lille, a red town) is \"artillery\"",
+		 "make it \"infantry\" or \"cavalry\""},
+		{"towns[1].name", "'Lille'", "field \"towns[1].name\" is the name of an earlier town",
+		 "give each town a name of its own"},
+		{"towns[0].square", "[5, 5]", "field \"towns[0].square\" (Lille) is the capital of France",
+		 "move the town off it"},
+		{"capitals[0].square", "[0, 0]", "field \"capitals[0].square\" is not a land square of its "
+		 "\"country\" (France)", "give [column, row]"},
+		{"capitals[0].country", "'Italy'", "field \"capitals[0].country\" is Italy", "name a base country"},
+		{"crossings[0]", "[[0, 0], [1, 1]]", "field \"crossings[0]\" is not two neighbouring land squares",
+		 "give [[x1, y1], [x2, y2]]"},
+		{"enlistment.France[0]", "[0, 0]", "field \"enlistment.France[0]\" is not a land square of France",
+		 "give [column, row]"},
+		{"start.France.cavalry", "[[5, 4], [4, 5], [6, 5]]", "field \"start.France.cavalry\" lists 3 squares",
+		 "give 4, the starting squares of France's cavalry (§1)"},
+		{"start.France.cavalry[0]", "[4, 4]", "field \"start.France.cavalry[0]\" is [4, 4], France's capital "
+		 "or a square listed before", "give each start and enlistment square of a country once"},
+		{"seating[1]", "'Narnia'", "field \"seating[1]\" must be a country of the board, listed once, and it "
+		 "is not one",
+		 "list each country once, by name"},
+	};
+
+	(void)unused;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		json_t *broken = json_deep_copy(rules), *state = NULL, *wrapped;
+		json_t *options = J("{'players': [['France'], ['Russia'], ['Austria'], ['Spain']]}");
+		char value[128];
+		const char *msg;
+		/* J() reads an array or object: the value is read as the one item of an array. */
+		snprintf(value, sizeof(value), "[%s]", cases[k].value);
+		wrapped = J(value);
+		set_path(json_object_get(broken, "board"), cases[k].path, json_incref(json_array_get(wrapped, 0)));
+		json_decref(wrapped);
+		assert_int_equal(est_ruleset_campaign.setup(&state, broken, options), EST_EINVAL);
+		json_decref(options);
+		msg = est_error_message();
+		if (strncmp(msg, "rules/board.json: ", 18) != 0 || !strstr(msg, cases[k].words) ||
+		    !strstr(msg, cases[k].fix) || strstr(msg, "fix the data"))
+			fail_msg("%s = %s: \"%s\" does not name the file, say \"%s\" and give the fix \"%s\"",
+				 cases[k].path, cases[k].value, msg, cases[k].words, cases[k].fix);
+		json_decref(broken);
+	}
+	/* A base with no capital: set-up names the field and what to add. */
+	{
+		json_t *broken = json_deep_copy(rules), *state = NULL, *options = J("{'players': [['France'], ['Russia'], ['Austria'], ['Spain']]}");
+		json_t *capitals = json_object_get(json_object_get(broken, "board"), "capitals"), *c;
+		size_t i;
+		json_array_foreach(capitals, i, c)
+			if (strcmp(json_string_value(json_object_get(c, "country")), "Spain") == 0)
+				break;
+		assert_int_equal(json_array_remove(capitals, i), 0);
+		assert_int_equal(est_ruleset_campaign.setup(&state, broken, options), EST_EINVAL);
+		assert_non_null(strstr(est_error_message(), "rules/board.json: field \"capitals\" has no capital of "
+				       "Spain, a base of this game; add {\"country\": \"Spain\", \"name\", \"square\"}"));
+		json_decref(options);
+		json_decref(broken);
+	}
+}
+
 /* Python's XML parser reads `svg` from a file; returns its exit status and the counts it prints. */
 static int xml_check(char *counts, size_t len, const char *svg)
 {
@@ -515,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_mid_game_report),
 		cmocka_unit_test(test_broken_alliance_names_the_next_turn),
 		cmocka_unit_test(test_map_svg),
+		cmocka_unit_test(test_board_data_errors_name_field_and_fix),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
