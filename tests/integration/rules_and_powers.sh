@@ -206,9 +206,9 @@ PY
 }
 cp_broken 'd["seating"] = ["France", "France", "Russia"]' 'field "seating[1]" must be a country'
 cp_broken 'd["seating"] = ["France", "Russia", "Austria"]' '"seating" lacks Spain'
-cp_broken 'd["enlistment"]["France"] = []' 'an Enlistment Area of 4 squares or more'
-cp_broken 'd["start"]["France"]["infantry"][0] = next(c["square"] for c in d["capitals"] if c["country"] == "France")' 'all distinct and off the capital'
-cp_broken 'd["towns"][0]["colour"] = "green"' 'must be red (with "piece": infantry or cavalry) or yellow'
-cp_broken 'd["crossings"][0] = [d["crossings"][0][0], d["crossings"][0][0]]' 'must join two neighbouring land squares of two countries'
-cp_broken 'd["countries"][3] = "X" + d["countries"][3][1:]' 'countries F P R A I S'
+cp_broken 'd["enlistment"]["France"] = []' 'field "enlistment.France" lists 0 squares; give 4 or more'
+cp_broken 'd["start"]["France"]["infantry"][0] = next(c["square"] for c in d["capitals"] if c["country"] == "France")' 'field "start.France.infantry[0]" is [5, 5], France'\''s capital or a square listed before'
+cp_broken 'd["towns"][0]["colour"] = "green"' 'field "towns[0].colour" (Lille) is "green"; make it "red" or "yellow"'
+cp_broken 'd["crossings"][0] = [d["crossings"][0][0], d["crossings"][0][0]]' 'field "crossings[0]" is not two neighbouring land squares of two countries'
+cp_broken 'd["countries"][3] = "X" + d["countries"][3][1:]' 'field "countries[3]" has '\''X'\'' at column 0; use only F P R A I S'
 echo "rules_and_powers: deal, --rules DIR, provisional banner and orders by power hold"

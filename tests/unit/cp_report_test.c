@@ -10,10 +10,7 @@
  */
 #include <unistd.h>
 
-#include "rules_helpers.h"
-
-#include "rulesets/campaign/campaign.h"
-#include "rulesets/campaign/cp_internal.h"
+#include "cp_helpers.h"
 
 static json_t *rules;
 
@@ -393,6 +390,296 @@ static void test_mid_game_report(void **unused)
 	json_decref(s);
 }
 
+/* The width of a line as a mail reader shows it: UTF-8 characters ("§" is one column). */
+static size_t line_columns(const char *line, size_t len)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < len; i++)
+		cols += ((unsigned char)line[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+/*
+ * §10: "he may not change his target once he has made a move", and RULINGS.md C5: the attack "is
+ * declared as the turn's first order ... and resolved at the end of the turn, on the pieces as they
+ * then stand". The advice of both reports says both halves; and the game does as it says: France
+ * declares an attack on Russia-I1 with no piece of its own touching it, then moves its General and an
+ * infantry piece next to it, and the two take it (2 against a defence of 1).
+ */
+static void test_order_advice_says_the_attack_is_judged_after_the_moves(void **unused)
+{
+	json_t *s = four_players(), *m = model(s, "France", NULL), *r = cpt_rules(), *small, *next;
+	char *t = rules_render("campaign", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	char *h = rules_render("campaign", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+
+	(void)unused;
+	assert_non_null(strstr(t, "\nThe attack: at most one, written before any move, as its target may not\n"
+				  "change once a piece has moved (§10); but it is judged at the end of the\n"
+				  "turn, after the moves, on the pieces as they then stand (RULINGS.md C5):\n"
+				  "declare it first, then move your pieces up to the target.\n"));
+	assert_non_null(strstr(h, "(&sect;10); but it is judged at the end of the turn, after the moves, on the "
+				  "pieces as they then stand\n(RULINGS.md C5)"));
+	assert_non_null(strstr(t, "towns are taken, and the piece a red\ntown brings is placed, at the end of "
+				  "the turn, after the attack (§6, §13).\n"));
+
+	small = cpt_state(r, "standard", 1, 1);
+	cpt_put(small, "Russia-I1", "Russia", "infantry", 1, 2);
+	cpt_put(small, "Russia-G", "Russia", "general", 6, 4);
+	cpt_put(small, "Russia-C1", "Russia", "cavalry", 5, 7);
+	cpt_put(small, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(small, "Austria-I1", "Austria", "infantry", 9, 3);
+	cpt_put(small, "France-G", "France", "general", 1, 4);
+	cpt_put(small, "France-I1", "France", "infantry", 3, 4);
+	assert_int_equal(cpt_taken(small, r, "France", "Russia-I1"), 0);
+	next = cpt_resolve(small, r, "[{'type': 'attack', 'target': 'Russia-I1'},"
+			   " {'type': 'move', 'piece': 'France-G', 'to': [1, 3]},"
+			   " {'type': 'move', 'piece': 'France-I1', 'to': [2, 3]}]", 3, 4, NULL);
+	assert_null(cp_piece(next, "Russia-I1"));
+	assert_true(cpt_on(next, "France-G", 1, 3));
+	json_decref(next);
+	json_decref(small);
+	json_decref(r);
+	free(h);
+	free(t);
+	json_decref(m);
+	json_decref(s);
+}
+
+/* The choices of a report: 1 if one has order type `type`. */
+static int offers(const json_t *choices, const char *type)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(choices, i, c)
+		if (strcmp(json_string_value(json_object_get(json_object_get(c, "order"), "type")), type) == 0)
+			return 1;
+	return 0;
+}
+
+/* The text of the first choice of `type` whose order has `field` = `value` (NULL: any). */
+static const char *choice_text(const json_t *choices, const char *type, const char *field, const char *value)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(choices, i, c) {
+		const json_t *o = json_object_get(c, "order");
+		if (strcmp(json_string_value(json_object_get(o, "type")), type) == 0 &&
+		    (!field || strcmp(json_string_value(json_object_get(o, field)), value) == 0))
+			return json_string_value(json_object_get(c, "text"));
+	}
+	fail_msg("no %s choice", type);
+	return NULL;
+}
+
+/*
+ * §1: "when only two players are involved there can be no alliances"; RULINGS.md C2: each player holds
+ * two countries (France and Spain v Russia and Austria). Spain's report offers no alliance or consent
+ * order, which check refuses, and says there are none; every choice it offers with no placeholder is an
+ * order check accepts. With four players, the examples name a country of another player: France allied
+ * with Spain proposes to Russia, breaks with or consents to Spain.
+ */
+static void test_two_player_report_offers_no_alliances(void **unused)
+{
+	json_t *s = NULL, *options = J("{'players': [['France', 'Spain'], ['Russia', 'Austria']]}"), *m, *pending = NULL;
+	const json_t *c;
+	char *t, *h;
+	size_t i;
+
+	(void)unused;
+	if (est_ruleset_campaign.setup(&s, rules, options) < 0)
+		fail_msg("setup: %s", est_error_message());
+	json_decref(options);
+	json_object_set_new(s, "phase", json_string("turn"));
+	json_object_set_new(s, "turn", json_integer(2));
+	json_object_set_new(s, "active", json_string("Spain"));
+	json_object_set_new(s, "throw", J("[3, 4]"));
+	json_object_set_new(s, "order", J("['France', 'Russia', 'Spain', 'Austria']"));
+	cpt_refused(s, rules, "Spain", "[{'type': 'alliance', 'with': 'Russia', 'action': 'propose'}]", 0, "§1",
+		    "no alliances");
+	assert_int_equal(est_ruleset_campaign.pending(&pending, s, rules), 0);
+	assert_false(offers(json_object_get(pending, "choices"), "alliance"));
+	assert_false(offers(json_object_get(pending, "choices"), "consent"));
+	assert_true(offers(json_object_get(pending, "choices"), "move"));
+	json_array_foreach(json_object_get(pending, "choices"), i, c) {
+		char *text = json_dumps(json_object_get(c, "order"), 0);
+		json_t *orders = json_pack("[O]", json_object_get(c, "order")), *diags = NULL;
+		if (!strchr(text, '<') && cp_validate(&diags, s, rules, "Spain", orders) < 0)
+			fail_msg("the report offers %s, which check refuses: %s", text, json_dumps(diags, 0));
+		free(text);
+		json_decref(orders);
+	}
+	json_decref(pending);
+
+	m = model(s, "Spain", NULL);
+	t = rules_render("campaign", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	h = rules_render("campaign", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+	assert_null(strstr(t, "\"type\": \"alliance\""));
+	assert_null(strstr(t, "\"type\": \"consent\""));
+	assert_null(strstr(t, "e.g. with France"));
+	assert_null(strstr(t, "An alliance or consent order"));
+	assert_non_null(strstr(t, "\nNo alliance or consent orders: between two players there can be no\n"
+				  "alliances (§1).\n"));
+	assert_non_null(strstr(t, "\nALLIANCES (§8)\n  none: between two players there can be no alliances (§1); "
+				  "each player's\n  two countries fight as one side\n"));
+	assert_null(strstr(h, "&quot;type&quot;: &quot;alliance&quot;"));
+	assert_non_null(strstr(h, "No alliance or consent orders: between two players there can be no alliances"));
+	free(h);
+	free(t);
+	json_decref(m);
+	json_decref(s);
+
+	s = four_players();
+	json_object_set_new(s, "alliances", J("[['France', 'Spain']]"));
+	assert_int_equal(est_ruleset_campaign.pending(&pending, s, rules), 0);
+	c = json_object_get(pending, "choices");
+	assert_string_equal(choice_text(c, "alliance", "action", "propose"), "§8: propose an alliance (e.g. with Russia)");
+	assert_string_equal(choice_text(c, "alliance", "action", "break"), "§8: break an alliance (e.g. with Spain)");
+	assert_string_equal(choice_text(c, "consent", NULL, NULL), "§8: let an ally cross into your territory (e.g. to Spain)");
+	json_decref(pending);
+	json_decref(s);
+}
+
+/*
+ * The text board's legend is laid out within the 78 columns of a mailed report (RFC 5322 2.1.1), so the
+ * mailer never re-wraps it into ragged lines: every line from the board's heading to the next section.
+ */
+static void test_board_legend_fits_78_columns(void **unused)
+{
+	json_t *s = four_players(), *m = model(s, "France", NULL);
+	char *t = rules_render("campaign", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	const char *from = strstr(t, "\nTHE BOARD"), *to = strstr(t, "\nPIECES, TOWNS AND CARDS\n"), *line;
+	int lines = 0;
+
+	(void)unused;
+	assert_non_null(from);
+	assert_non_null(to);
+	for (line = from + 1; line < to; line = strchr(line, '\n') + 1) {
+		size_t len = strcspn(line, "\n");
+		if (line_columns(line, len) > 78)
+			fail_msg("a legend line is %zu columns wide: %.*s", line_columns(line, len), (int)len, line);
+		lines++;
+	}
+	assert_true(lines > 30);
+	assert_non_null(strstr(t, "\n  Pieces: the country's letter, then G General, i infantry, c cavalry\n"
+				  "    (FG France's General, Fi French infantry, Fc French cavalry);\n"
+				  "    F France, P Prussia, R Russia, A Austria, S Spain.\n"
+				  "  Land: the country's small letter (f p r a i s), then . plain, * capital,\n"
+				  "    @ red town, o yellow town, + a square a frontier crossing leaves.\n"));
+	free(t);
+	json_decref(m);
+	json_decref(s);
+}
+
+/* Replace the value at `path` ("towns[0].colour", "start.France.cavalry") of `root` with `value`. */
+static void set_path(json_t *root, const char *path, json_t *value)
+{
+	char buf[128], *p = buf, *next;
+	json_t *at = root;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		size_t n = strcspn(p, ".[");
+		char sep = p[n];
+		p[n] = 0;
+		if (*p && !sep) {
+			assert_int_equal(json_object_set_new(at, p, value), 0);
+			return;
+		}
+		if (*p)
+			at = json_object_get(at, p);
+		if (sep == '[') {
+			size_t index = strtoul(p + n + 1, &next, 10);
+			if (next[1] == 0) {
+				assert_int_equal(json_array_set_new(at, index, value), 0);
+				return;
+			}
+			at = json_array_get(at, index);
+			p = next + 1 + (next[1] == '.');
+		} else {
+			p += n + 1;
+		}
+		assert_non_null(at);
+	}
+}
+
+/*
+ * Rules data (docs/adding-a-ruleset.md): a broken board.json is refused at set-up with the file, the
+ * field's path, what is wrong and the fix; never a bare "fix the data".
+ */
+static void test_board_data_errors_name_field_and_fix(void **unused)
+{
+	static const struct {
+		const char *path, *value, *words, *fix;
+	} cases[] = {
+		{"width", "3", "field \"width\" is 3", "from 4 to 80"},
+		{"height", "20000", "field \"height\" is 20000, outside -10000..10000", "give a number within"},
+		{"terrain[2]", "'~~~'", "field \"terrain[2]\" is 3 characters long", "make it 26, one a column"},
+		{"countries[1]", "'~~~~~~~~~~~~~~~~~~~~~~~~~Z'", "field \"countries[1]\" has 'Z' at column 25",
+		 "use only F P R A I S"},
+		{"towns[0].colour", "'green'", "field \"towns[0].colour\" (Lille) is \"green\"",
+		 "make it \"red\" or \"yellow\" (§5)"},
+		{"towns[0].piece", "'artillery'", "field \"towns[0].piece\" (Lille, a red town) is \"artillery\"",
+		 "make it \"infantry\" or \"cavalry\""},
+		{"towns[1].name", "'Lille'", "field \"towns[1].name\" is the name of an earlier town",
+		 "give each town a name of its own"},
+		{"towns[0].square", "[5, 5]", "field \"towns[0].square\" (Lille) is the capital of France",
+		 "move the town off it"},
+		{"capitals[0].square", "[0, 0]", "field \"capitals[0].square\" is not a land square of its "
+		 "\"country\" (France)", "give [column, row]"},
+		{"capitals[0].country", "'Italy'", "field \"capitals[0].country\" is Italy", "name a base country"},
+		{"crossings[0]", "[[0, 0], [1, 1]]", "field \"crossings[0]\" is not two neighbouring land squares",
+		 "give [[x1, y1], [x2, y2]]"},
+		{"enlistment.France[0]", "[0, 0]", "field \"enlistment.France[0]\" is not a land square of France",
+		 "give [column, row]"},
+		{"start.France.cavalry", "[[5, 4], [4, 5], [6, 5]]", "field \"start.France.cavalry\" lists 3 squares",
+		 "give 4, the starting squares of France's cavalry (§1)"},
+		{"start.France.cavalry[0]", "[4, 4]", "field \"start.France.cavalry[0]\" is [4, 4], France's capital "
+		 "or a square listed before", "give each start and enlistment square of a country once"},
+		{"seating[1]", "'Narnia'", "field \"seating[1]\" must be a country of the board, listed once, and it "
+		 "is not one",
+		 "list each country once, by name"},
+	};
+
+	(void)unused;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		json_t *broken = json_deep_copy(rules), *state = NULL, *wrapped;
+		json_t *options = J("{'players': [['France'], ['Russia'], ['Austria'], ['Spain']]}");
+		char value[128];
+		const char *msg;
+		/* J() reads an array or object: the value is read as the one item of an array. */
+		snprintf(value, sizeof(value), "[%s]", cases[k].value);
+		wrapped = J(value);
+		set_path(json_object_get(broken, "board"), cases[k].path, json_incref(json_array_get(wrapped, 0)));
+		json_decref(wrapped);
+		assert_int_equal(est_ruleset_campaign.setup(&state, broken, options), EST_EINVAL);
+		json_decref(options);
+		msg = est_error_message();
+		if (strncmp(msg, "rules/board.json: ", 18) != 0 || !strstr(msg, cases[k].words) ||
+		    !strstr(msg, cases[k].fix) || strstr(msg, "fix the data"))
+			fail_msg("%s = %s: \"%s\" does not name the file, say \"%s\" and give the fix \"%s\"",
+				 cases[k].path, cases[k].value, msg, cases[k].words, cases[k].fix);
+		json_decref(broken);
+	}
+	/* A base with no capital: set-up names the field and what to add. */
+	{
+		json_t *broken = json_deep_copy(rules), *state = NULL, *options = J("{'players': [['France'], ['Russia'], ['Austria'], ['Spain']]}");
+		json_t *capitals = json_object_get(json_object_get(broken, "board"), "capitals"), *c;
+		size_t i;
+		json_array_foreach(capitals, i, c)
+			if (strcmp(json_string_value(json_object_get(c, "country")), "Spain") == 0)
+				break;
+		assert_int_equal(json_array_remove(capitals, i), 0);
+		assert_int_equal(est_ruleset_campaign.setup(&state, broken, options), EST_EINVAL);
+		assert_non_null(strstr(est_error_message(), "rules/board.json: field \"capitals\" has no capital of "
+				       "Spain, a base of this game; add {\"country\": \"Spain\", \"name\", \"square\"}"));
+		json_decref(options);
+		json_decref(broken);
+	}
+}
+
 /* Python's XML parser reads `svg` from a file; returns its exit status and the counts it prints. */
 static int xml_check(char *counts, size_t len, const char *svg)
 {
@@ -515,6 +802,10 @@ int main(void)
 		cmocka_unit_test(test_mid_game_report),
 		cmocka_unit_test(test_broken_alliance_names_the_next_turn),
 		cmocka_unit_test(test_map_svg),
+		cmocka_unit_test(test_order_advice_says_the_attack_is_judged_after_the_moves),
+		cmocka_unit_test(test_two_player_report_offers_no_alliances),
+		cmocka_unit_test(test_board_legend_fits_78_columns),
+		cmocka_unit_test(test_board_data_errors_name_field_and_fix),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

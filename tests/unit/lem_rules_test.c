@@ -791,6 +791,42 @@ static void test_military_must_beat_value(void **rs)
 	json_decref(state);
 }
 
+/* The text of the first event of `type` (fails if there is none). */
+static const char *event_text(const json_t *events, const char *type)
+{
+	const json_t *e = rules_event_nth(events, type, 0);
+
+	if (!e)
+		fail_msg("no \"%s\" event", type);
+	return json_string_value(json_object_get(e, "text"));
+}
+
+/*
+ * A roll's event says what it needed, as the rule says it: M5 a Military
+ * Action must beat the Army's value (the Austrians' 3: a 3 "needs more
+ * than 3" and fails); M6 a Political Action needs the target or more (3 +1
+ * Republic = 4, "needs 4 or more"); M7 Restore Order 4 or more.
+ */
+static void test_roll_events_say_what_they_need(void **rs)
+{
+	const json_t *rules = *rs;
+	json_t *state = lemt_turn(rules, "{}", "1", 3), *events;
+
+	events = ACT(state, "[{'type': 'military', 'army': 'austrian'}, {'type': 'political', 'marker': 'Republic'}]",
+		     3, 3);
+	assert_string_equal(event_text(events, "military"), "Military Action against Austrian Army: rolls 3 = 3, "
+			    "needs more than 3 (the Army's value, RULINGS.md M5): fails");
+	assert_non_null(strstr(event_text(events, "political-action"), ": rolls 3 +1 (Republic) = 4, needs 4 or more "
+			       "(RULINGS.md M6): success"));
+	json_decref(events);
+	json_object_set_new(state, "disorder", json_true());
+	events = ACT(state, "[{'type': 'restore-order'}]", 3);
+	assert_string_equal(event_text(events, "restore-order"), "Restore Order in Paris: rolls 3, needs 4 or more "
+			    "(RULINGS.md M7): Disorder remains");
+	json_decref(events);
+	json_decref(state);
+}
+
 /*
  * M5 "a natural 1 fails": the Piedmontese (2) on 3, Despotism highest (+1)
  * and Napoleon with them (+1): 1 + 2 = 3 would beat 2, but a natural 1
@@ -1519,6 +1555,7 @@ int main(void)
 		cmocka_unit_test(test_action_costs),
 		cmocka_unit_test(test_if_previous_roll),
 		cmocka_unit_test(test_military_must_beat_value),
+		cmocka_unit_test(test_roll_events_say_what_they_need),
 		cmocka_unit_test(test_military_natural_one_fails),
 		cmocka_unit_test(test_military_drms),
 		cmocka_unit_test(test_stationary_army_removed),

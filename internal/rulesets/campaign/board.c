@@ -2,6 +2,7 @@
  * Campaign: the board of data/board.json — terrain, countries, the
  * frontier crossings (the only ways between countries), towns and capitals.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,21 +180,44 @@ static int land(const json_t *rules, const json_t *sq, const char *country)
 	return !country || (c && strcmp(c, country) == 0);
 }
 
+/*
+ * Every refusal of the board names rules/board.json, the field's path, what is wrong and the fix
+ * (README.md "The board" gives each field).
+ */
+#define BOARD_FILE "rules/board.json"
+
+/* Row y of the grid `key` ("terrain" or "countries"): a string of `w` characters of `legend`. */
+static int check_row(const json_t *rules, const char *key, int y, int w, const char *legend, const char *meaning)
+{
+	const char *row = json_string_value(json_array_get(json_object_get(cp_board(rules), key), (size_t)y));
+	size_t good;
+
+	if (!row)
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"%s[%d]\" is missing or not a string; give "
+				     "every row of the board (\"height\" rows) as a string", key, y);
+	if ((int)strlen(row) != w)
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"%s[%d]\" is %zu characters long; make it %d, "
+				     "one a column (\"width\")", key, y, strlen(row), w);
+	if ((good = strspn(row, legend)) != (size_t)w)
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"%s[%d]\" has '%c' at column %zu; use only "
+				     "%s", key, y, row[good], good, meaning);
+	return 0;
+}
+
 static int check_grids(const json_t *rules)
 {
-	int w = cp_width(rules), h = cp_height(rules);
+	int w = cp_width(rules), h = cp_height(rules), error;
+	const char *field = w < 4 || w > 80 ? "width" : "height";
 
+	/* The text board numbers rows and columns with two digits. */
 	if (w < 4 || w > 80 || h < 4 || h > 80)
-		return est_error_set(EST_EINVAL, "rules/board.json: \"width\" and \"height\" must be 4 to 80; fix the data");
-	for (int y = 0; y < h; y++) {
-		const char *t = json_string_value(json_array_get(json_object_get(cp_board(rules), "terrain"), (size_t)y));
-		const char *c = json_string_value(json_array_get(json_object_get(cp_board(rules), "countries"), (size_t)y));
-		if (!t || !c || (int)strlen(t) != w || (int)strlen(c) != w || strspn(t, ".~#^") != (size_t)w ||
-		    strspn(c, "FPRAIS~-") != (size_t)w)
-			return est_error_set(EST_EINVAL, "rules/board.json: row %d of \"terrain\" or \"countries\" is "
-					     "missing or not %d characters of the legend (terrain . ~ # ^; countries F P R "
-					     "A I S, ~ sea, - none); fix the data", y, w);
-	}
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"%s\" is %d (or missing); give the board's "
+				     "size in squares, from 4 to 80", field, strcmp(field, "width") == 0 ? w : h);
+	for (int y = 0; y < h; y++)
+		if ((error = check_row(rules, "terrain", y, w, ".~#^", ". land, ~ sea, # forest, ^ mountain")) < 0 ||
+		    (error = check_row(rules, "countries", y, w, "FPRAIS~-", "F P R A I S (France, Prussia, Russia, "
+				       "Austria, Italy, Spain), ~ sea, - land of no country")) < 0)
+			return error;
 	return 0;
 }
 
@@ -204,76 +228,122 @@ static int check_seating(const json_t *rules)
 	size_t i, j;
 
 	json_array_foreach(seating, i, v) {
-		int known = 0;
+		int known = 0, twice = 0;
 		for (size_t k = 0; k < sizeof(countries) / sizeof(countries[0]); k++)
 			known |= json_is_string(v) && strcmp(json_string_value(v), countries[k].name) == 0;
 		json_array_foreach(seating, j, w)
-			known &= j >= i || !json_equal(v, w);
-		if (!known)
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"seating[%zu]\" must be a country "
-					     "(France, Prussia, Russia, Austria, Italy, Spain) not listed before; fix "
-					     "the data", i);
+			twice |= j < i && json_equal(v, w);
+		if (!known || twice)
+			return est_error_set(EST_EINVAL, BOARD_FILE ": field \"seating[%zu]\" must be a country of "
+					     "the board, listed once, and %s; list each country once, by name: France, "
+					     "Prussia, Russia, Austria, Italy, Spain", i,
+					     twice ? "it is listed before" : "it is not one");
 	}
 	return 0;
 }
 
-/* Per country with a capital: 4 infantry and 4 cavalry start squares and an Enlistment Area, all distinct and off the capital. */
+/* The squares of `list` (the field `path`): none the capital's or one already in `seen` ("x,y" keys). */
+static int check_distinct(json_t *seen, const json_t *list, const char *path, const char *country)
+{
+	const json_t *sq;
+	char key[32];
+	size_t k;
+	int x, y;
+
+	json_array_foreach(list, k, sq) {
+		if (!cp_sq(sq, &x, &y))
+			continue;
+		snprintf(key, sizeof(key), "%d,%d", x, y);
+		if (json_object_get(seen, key))
+			return est_error_set(EST_EINVAL, BOARD_FILE ": field \"%s[%zu]\" is [%d, %d], %s's capital or "
+					     "a square listed before for it; give each start and enlistment square of "
+					     "a country once, off its capital", path, k, x, y, country);
+		json_object_set_new(seen, key, json_true());
+	}
+	return 0;
+}
+
+/* A base country's army squares: 4 infantry and 4 cavalry start squares (§1), 4 or more to enlist in (§15). */
+static int check_army(const json_t *rules, const json_t *capital, const char *country)
+{
+	const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country);
+	const char *kinds[] = {"infantry", "cavalry"};
+	json_t *seen = json_object();
+	char path[80], key[32];
+	int x = -1, y = -1, error = 0;
+
+	if (!seen)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	for (int k = 0; k < 2 && !error; k++)
+		if (json_array_size(json_object_get(start, kinds[k])) != 4)
+			error = est_error_set(EST_EINVAL, BOARD_FILE ": field \"start.%s.%s\" lists %zu squares; give "
+					      "4, the starting squares of %s's %s (§1)", country, kinds[k],
+					      json_array_size(json_object_get(start, kinds[k])), country, kinds[k]);
+	if (!error && json_array_size(json_object_get(json_object_get(cp_board(rules), "enlistment"), country)) < 4)
+		error = est_error_set(EST_EINVAL, BOARD_FILE ": field \"enlistment.%s\" lists %zu squares; give 4 "
+				      "or more, %s's Enlistment Area (§15)", country,
+				      json_array_size(json_object_get(json_object_get(cp_board(rules), "enlistment"), country)),
+				      country);
+	cp_sq(json_object_get(capital, "square"), &x, &y);
+	snprintf(key, sizeof(key), "%d,%d", x, y);
+	json_object_set_new(seen, key, json_true());
+	for (int k = 0; k < 2 && !error; k++) {
+		snprintf(path, sizeof(path), "start.%s.%s", country, kinds[k]);
+		error = check_distinct(seen, json_object_get(start, kinds[k]), path, country);
+	}
+	if (!error) {
+		snprintf(path, sizeof(path), "enlistment.%s", country);
+		error = check_distinct(seen, json_object_get(json_object_get(cp_board(rules), "enlistment"), country),
+				       path, country);
+	}
+	json_decref(seen);
+	return error;
+}
+
+/* Per country with a capital: one capital, and its army's squares. */
 static int check_armies(const json_t *rules)
 {
 	const json_t *capitals = json_object_get(cp_board(rules), "capitals"), *c;
 	size_t i;
+	int error;
 
 	json_array_foreach(capitals, i, c) {
 		const char *country = est_rules_str(c, "country");
-		const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country);
-		const json_t *area = json_object_get(json_object_get(cp_board(rules), "enlistment"), country);
-		json_t *seen = json_object(), *sq;
-		int bad = !country || strcmp(country, "Italy") == 0 ||
-			  est_rules_find(capitals, "country", country) != c ||
-			  json_array_size(json_object_get(start, "infantry")) != 4 ||
-			  json_array_size(json_object_get(start, "cavalry")) != 4 || json_array_size(area) < 4;
-		const json_t *lists[] = {json_object_get(start, "infantry"), json_object_get(start, "cavalry"), area};
-		char key[32];
-		int x, y;
-		cp_sq(json_object_get(c, "square"), &x, &y);
-		snprintf(key, sizeof(key), "%d,%d", x, y);
-		json_object_set_new(seen, key, json_true());
-		for (int l = 0; l < 3 && !bad; l++) {
-			size_t k;
-			json_array_foreach(lists[l], k, sq) {
-				if (!cp_sq(sq, &x, &y))
-					continue;
-				snprintf(key, sizeof(key), "%d,%d", x, y);
-				bad |= json_object_get(seen, key) != NULL;
-				json_object_set_new(seen, key, json_true());
-			}
-		}
-		json_decref(seen);
-		if (bad)
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals[%zu]\": each base country "
-					     "(not Italy) has one capital, 4 infantry and 4 cavalry start squares and an "
-					     "Enlistment Area of 4 squares or more, all distinct and off the capital; "
-					     "fix the data", i);
+		if (est_rules_find(capitals, "country", country) != c)
+			return est_error_set(EST_EINVAL, BOARD_FILE ": field \"capitals[%zu]\" is a second capital of "
+					     "%s; give each country one", i, country);
+		if ((error = check_army(rules, c, country)) < 0)
+			return error;
 	}
 	return 0;
 }
 
-/* Towns: red (with its piece: infantry or cavalry) or yellow (§5), never on a capital. */
-static int check_towns(const json_t *rules)
+/* A town: a name of its own, a land square of its country off the capitals, red with its piece or yellow (§5, §13). */
+static int check_town(const json_t *rules, const json_t *t, size_t i)
 {
-	const json_t *t;
-	size_t i;
+	const char *name = est_rules_str(t, "name"), *colour = est_rules_str(t, "colour"), *piece = est_rules_str(t, "piece");
+	const char *country = est_rules_str(t, "country");
+	int x = -1, y = -1, red = colour && strcmp(colour, "red") == 0;
 
-	json_array_foreach(json_object_get(cp_board(rules), "towns"), i, t) {
-		const char *colour = est_rules_str(t, "colour"), *piece = est_rules_str(t, "piece");
-		int x, y, red = strcmp(colour, "red") == 0;
-		cp_sq(json_object_get(t, "square"), &x, &y);
-		if ((!red && strcmp(colour, "yellow") != 0) || cp_capital_at(rules, x, y) ||
-		    (red && (!piece || (strcmp(piece, "infantry") != 0 && strcmp(piece, "cavalry") != 0))))
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"towns[%zu]\" must be red (with "
-					     "\"piece\": infantry or cavalry) or yellow, and off the capitals; fix the "
-					     "data", i);
-	}
+	if (!name || cp_town(rules, name) != t)
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"towns[%zu].name\" is %s; give each town a "
+				     "name of its own", i, name ? "the name of an earlier town" : "missing");
+	if (!land(rules, json_object_get(t, "square"), country))
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"towns[%zu].square\" (%s) is not a land square "
+				     "of its \"country\" (%s); give [column, row] of a land square inside %s", i, name,
+				     country ? country : "missing", country ? country : "it");
+	cp_sq(json_object_get(t, "square"), &x, &y);
+	if (cp_capital_at(rules, x, y))
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"towns[%zu].square\" (%s) is the capital of %s; "
+				     "move the town off it", i, name, cp_capital_at(rules, x, y));
+	if (!red && (!colour || strcmp(colour, "yellow") != 0))
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"towns[%zu].colour\" (%s) is %s%s%s; make it "
+				     "\"red\" or \"yellow\" (§5)", i, name, colour ? "\"" : "", colour ? colour : "missing",
+				     colour ? "\"" : "");
+	if (red && (!piece || (strcmp(piece, "infantry") != 0 && strcmp(piece, "cavalry") != 0)))
+		return est_error_set(EST_EINVAL, BOARD_FILE ": field \"towns[%zu].piece\" (%s, a red town) is %s%s%s; "
+				     "make it \"infantry\" or \"cavalry\", the piece the town brings (§13)", i, name,
+				     piece ? "\"" : "", piece ? piece : "missing", piece ? "\"" : "");
 	return 0;
 }
 
@@ -289,16 +359,21 @@ int cp_check_board(const json_t *rules)
 		return est_error_set(EST_EINVAL, "rules: Campaign needs board.json; restore it");
 	if ((error = est_rules_check_data(board, "board.json")) < 0 || (error = check_grids(rules)) < 0)
 		return error;
+	json_array_foreach(json_object_get(board, "capitals"), i, t) {
+		const char *country = est_rules_str(t, "country");
+		/* The Board: Italy is the one country with no capital. */
+		if (!country || strcmp(country, "Italy") == 0)
+			return est_error_set(EST_EINVAL, BOARD_FILE ": field \"capitals[%zu].country\" is %s; name a "
+					     "base country (France, Prussia, Russia, Austria, Spain): Italy has no "
+					     "capital", i, country ? "Italy" : "missing");
+		if (!land(rules, json_object_get(t, "square"), country))
+			return est_error_set(EST_EINVAL, BOARD_FILE ": field \"capitals[%zu].square\" is not a land "
+					     "square of its \"country\" (%s); give [column, row] of a land square inside it",
+					     i, country);
+	}
 	json_array_foreach(json_object_get(board, "towns"), i, t)
-		if (!est_rules_str(t, "name") || cp_town(rules, est_rules_str(t, "name")) != t ||
-		    !land(rules, json_object_get(t, "square"), est_rules_str(t, "country")) || !est_rules_str(t, "colour") ||
-		    (strcmp(est_rules_str(t, "colour"), "red") == 0 && !est_rules_str(t, "piece")))
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"towns[%zu]\" needs a name of its own, "
-					     "a land square of its country, a colour, and a piece if red; fix the data", i);
-	json_array_foreach(json_object_get(board, "capitals"), i, t)
-		if (!land(rules, json_object_get(t, "square"), est_rules_str(t, "country")))
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals[%zu]\" must stand on a land "
-					     "square of its country; fix the data", i);
+		if ((error = check_town(rules, t, i)) < 0)
+			return error;
 	json_array_foreach(json_object_get(board, "crossings"), i, pair) {
 		int ax, ay, bx, by;
 		const char *a, *b;
@@ -306,21 +381,23 @@ int cp_check_board(const json_t *rules)
 		    !cp_sq(json_array_get(pair, 0), &ax, &ay) || !cp_sq(json_array_get(pair, 1), &bx, &by) ||
 		    abs(ax - bx) > 1 || abs(ay - by) > 1 || !(a = cp_country_at(rules, ax, ay)) ||
 		    !(b = cp_country_at(rules, bx, by)) || strcmp(a, b) == 0)
-			return est_error_set(EST_EINVAL, "rules/board.json: field \"crossings[%zu]\" must join two "
-					     "neighbouring land squares of two countries; fix the data", i);
+			return est_error_set(EST_EINVAL, BOARD_FILE ": field \"crossings[%zu]\" is not two neighbouring "
+					     "land squares of two countries; give [[x1, y1], [x2, y2]], two squares side "
+					     "by side or corner to corner across a frontier (§0)", i);
 	}
 	json_object_foreach((json_t *)json_object_get(board, "enlistment"), key, v)
 		json_array_foreach(v, i, t)
 			if (!land(rules, t, key))
-				return est_error_set(EST_EINVAL, "rules/board.json: field \"enlistment.%s[%zu]\" must be a "
-						     "land square of %s; fix the data", key, i, key);
+				return est_error_set(EST_EINVAL, BOARD_FILE ": field \"enlistment.%s[%zu]\" is not a land "
+						     "square of %s; give [column, row] of one inside it", key, i, key);
 	json_object_foreach((json_t *)json_object_get(board, "start"), key, v) {
 		const char *kinds[] = {"infantry", "cavalry"};
 		for (int k = 0; k < 2; k++)
 			json_array_foreach(json_object_get(v, kinds[k]), i, t)
 				if (!land(rules, t, key))
-					return est_error_set(EST_EINVAL, "rules/board.json: field \"start.%s.%s[%zu]\" must be "
-							     "a land square of %s; fix the data", key, kinds[k], i, key);
+					return est_error_set(EST_EINVAL, BOARD_FILE ": field \"start.%s.%s[%zu]\" is not a "
+							     "land square of %s; give [column, row] of one inside it", key,
+							     kinds[k], i, key);
 	}
-	return check_seating(rules) < 0 || check_armies(rules) < 0 || check_towns(rules) < 0 ? est_error_code() : 0;
+	return check_seating(rules) < 0 || check_armies(rules) < 0 ? est_error_code() : 0;
 }

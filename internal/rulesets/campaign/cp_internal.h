@@ -65,6 +65,8 @@ int cp_value(const json_t *piece, int defending);
 int cp_allied(const json_t *state, const char *a, const char *b);
 /* Whether a and b are one player's two countries (the two-player game, RULINGS.md C2). */
 int cp_partners(const json_t *state, const char *a, const char *b);
+/* §1: "when only two players are involved there can be no alliances": whether this game has them. */
+int cp_alliances_open(const json_t *state);
 /* Own or allied: the same side for breakthroughs (§4) and combined attacks (§10). */
 int cp_friendly(const json_t *state, const char *a, const char *b);
 int cp_count(const json_t *state, const char *country, const char *kind);

@@ -110,7 +110,9 @@ static int place_armies(json_t *state, const json_t *rules, const json_t *bases)
 		const char *country = json_string_value(c), *kinds[] = {"infantry", "cavalry"};
 		char id[40];
 		if (!cp_capital(&x, &y, rules, country))
-			return est_error_set(EST_EINVAL, "rules/board.json: %s has no capital; fix the data", country);
+			return est_error_set(EST_EINVAL, "rules/board.json: field \"capitals\" has no capital "
+					     "of %s, a base of this game; add {\"country\": \"%s\", \"name\", \"square\"}",
+					     country, country);
 		snprintf(id, sizeof(id), "%s-G", country);
 		json_array_append_new(json_object_get(state, "pieces"), json_pack("{s:s, s:s, s:s, s:[i, i]}", "id", id,
 				      "country", country, "kind", "general", "square", x, y));

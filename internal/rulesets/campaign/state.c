@@ -67,6 +67,12 @@ int cp_partners(const json_t *state, const char *a, const char *b)
 	return 0;
 }
 
+int cp_alliances_open(const json_t *state)
+{
+	/* Only the two-player game gives a player two countries (RULINGS.md C2). */
+	return json_array_size(json_object_get(state, "partners")) == 0;
+}
+
 int cp_friendly(const json_t *state, const char *a, const char *b)
 {
 	return strcmp(a, b) == 0 || cp_allied(state, a, b);

@@ -231,7 +231,7 @@ static int check_diplomacy(struct check *c, int i, const json_t *o)
 			       "the game");
 		return 0;
 	}
-	if (json_array_size(json_object_get(c->state, "partners")) > 0) {
+	if (!cp_alliances_open(c->state)) {
 		est_rules_diag(c->diags, i, "type", "Campaign §1", "when only two players are involved there can be "
 			       "no alliances; remove it");
 		return 0;

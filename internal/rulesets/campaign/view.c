@@ -9,7 +9,8 @@
  * The view: game, introductory, phase, over, turn, active, active_letter,
  * throw {d1, d2, total, text} (null before the first throw), limit, order
  * [{country, active, out}], order_text, winner, win_reason, board_note,
- * board_provenance, example {piece, x, y, target, other},
+ * board_provenance, alliances_open (§1: none in a two-player game), example
+ * {piece, x, y, target, other, ally},
  * text_board [{line}], crossings_text [{line}], countries [{country, letter, own, active, out,
  * mobilising, missed, immune, recruits, notes [{text}], pieces [{id,
  * country, kind, letter, square, square_text, on_board, own, where}],
@@ -884,12 +885,16 @@ static json_t *throw_view(const json_t *state)
 
 /*
  * Order examples for the report, from the board as it stands: the first legal
- * step of the active country, an enemy piece to name as a target, another
- * country for diplomacy, a red town; the seed's names when there are none.
+ * step of the active country, an enemy piece to name as a target, a country
+ * of another player for diplomacy (never the active player's other country,
+ * RULINGS.md C2; one not allied already when there is one), the active
+ * country's ally to break with or consent to (else that other country); the
+ * seed's names when there are none.
  */
 static json_t *example_view(const json_t *state, const json_t *legal)
 {
 	const char *active = est_rules_str(state, "active"), *piece = "France-C1", *target = "Austria-I3", *other = "Russia";
+	const char *ally = NULL, *stranger = NULL, *another = NULL;
 	const json_t *l, *p, *c;
 	int x = 6, y = 7, found = 0;
 	size_t i;
@@ -907,14 +912,22 @@ static json_t *example_view(const json_t *state, const json_t *legal)
 			target = est_rules_str(p, "id");
 			break;
 		}
-	json_array_foreach(json_object_get(state, "bases"), i, c)
-		if (active && json_string_value(c) && !same(json_string_value(c), active) &&
-		    !cp_is_out(state, json_string_value(c))) {
-			other = json_string_value(c);
-			break;
-		}
-	return json_pack("{s:s, s:i, s:i, s:s, s:s}", "piece", piece, "x", x, "y", y, "target", target,
-			 "other", other);
+	json_array_foreach(json_object_get(state, "bases"), i, c) {
+		const char *country = json_string_value(c);
+		if (!active || !country || same(country, active) || cp_partners(state, active, country) ||
+		    cp_is_out(state, country))
+			continue;
+		if (!ally && cp_allied(state, active, country))
+			ally = country;
+		if (!stranger && !cp_allied(state, active, country))
+			stranger = country;
+		if (!another)
+			another = country;
+	}
+	if (stranger || another)
+		other = stranger ? stranger : another;
+	return json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "piece", piece, "x", x, "y", y, "target", target,
+			 "other", other, "ally", ally ? ally : other);
 }
 
 json_t *cp_choices(const json_t *state, const json_t *rules)
@@ -940,13 +953,15 @@ json_t *cp_choices(const json_t *state, const json_t *rules)
 					 "one step of %s, to any of %s", est_rules_str(l, "id"),
 					 est_rules_str(l, "squares_text"));
 	}
-	for (i = 0; !error && actions[i]; i++)
+	/* §1: no alliances between two players; the game refuses them, so the report does not offer them. */
+	for (i = 0; !error && cp_alliances_open(state) && actions[i]; i++)
 		error = est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "alliance", "with", "<country>",
 						      "action", actions[i]), "§8: %s an alliance (e.g. with %s)",
-					 actions[i], other);
-	if (!error)
+					 actions[i], strcmp(actions[i], "break") == 0 ? est_rules_str(ex, "ally") : other);
+	if (!error && cp_alliances_open(state))
 		error = est_rules_choice(c, json_pack("{s:s, s:s}", "type", "consent", "to", "<ally>"),
-					 "§8: let an ally cross into your territory");
+					 "§8: let an ally cross into your territory (e.g. to %s)",
+					 est_rules_str(ex, "ally"));
 	if (!error)
 		error = est_rules_choice(c, json_pack("{s:s, s:s, s:[s, s]}", "type", "place", "town", "<town>",
 						      "square", "<number>", "<number>"),
@@ -983,6 +998,7 @@ static int header(json_t *v, const json_t *state, const json_t *rules)
 	return put(v, "order_text", order_text) < 0 ||
 	       put(v, "game", json_string(same(est_rules_str(state, "game"), "introductory") ? "introductory" : "standard")) < 0 ||
 	       put(v, "introductory", json_boolean(same(est_rules_str(state, "game"), "introductory"))) < 0 ||
+	       put(v, "alliances_open", json_boolean(cp_alliances_open(state))) < 0 ||
 	       put(v, "phase", json_string(phase ? phase : "start")) < 0 ||
 	       put(v, "over", json_boolean(same(phase, "over"))) < 0 ||
 	       put(v, "turn", json_integer(est_rules_int(state, "turn", 0))) < 0 ||

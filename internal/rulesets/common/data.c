@@ -15,12 +15,12 @@ static int check(const json_t *v, const char *file, const char *path)
 	int error;
 
 	if (json_is_integer(v) && (json_integer_value(v) < -10000 || json_integer_value(v) > 10000))
-		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is %lld, outside -10000..10000; fix "
-				     "the data", file, path, (long long)json_integer_value(v));
+		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is %lld, outside -10000..10000; give "
+				     "a number within that range", file, path, (long long)json_integer_value(v));
 	if (json_is_string(v) &&
 	    est_unicode_check(&bad, json_string_value(v), json_string_length(v), EST_UNICODE_MESSAGE) < 0)
 		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" holds %s at byte %zu, %s, which "
-				     "reports would print raw; fix the data",
+				     "reports would print raw; replace it with printable text",
 				     file, path, bad.what, bad.offset, bad.kind);
 	if (json_is_real(v))
 		return est_error_set(EST_EINVAL, "rules/%s: field \"%s\" is not a whole number; numbers in "

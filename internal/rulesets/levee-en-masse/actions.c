@@ -45,9 +45,9 @@ static int political(int *won_out, json_t *state, json_t *events, const json_t *
 	if (roll < 0)
 		return roll;
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i, s:i}", "marker", marker, "roll", roll, "drm", drm),
-				     "political-action", "Political Action on %s: rolls %d %+d (%s%s) against %d: %s",
-				     marker, roll, drm, high ? high : "no single highest marker",
-				     nap && est_rules_str(nap, "with") ? ", Napoleon campaigning" : "",
+				     "political-action", "Political Action on %s: rolls %d %+d (%s%s) = %d, needs %d or "
+				     "more (RULINGS.md M6): %s", marker, roll, drm, high ? high : "no single highest marker",
+				     nap && est_rules_str(nap, "with") ? ", Napoleon campaigning" : "", roll + drm,
 				     est_rules_int(lem_table(rules, "political_action"), "target", 4),
 				     *won_out ? "success" : "fails")) < 0 || !*won_out)
 		return error;
@@ -63,7 +63,7 @@ static int restore_order(int *won_out, json_t *state, json_t *events, const json
 	if (*won_out)
 		json_object_set_new(state, "disorder", json_false());
 	return est_rules_event(events, json_pack("{s:i}", "roll", roll), "restore-order",
-			       "Restore Order in Paris: rolls %d against %d: %s", roll,
+			       "Restore Order in Paris: rolls %d, needs %d or more (RULINGS.md M7): %s", roll,
 			       est_rules_int(lem_table(rules, "restore_order"), "target", 4),
 			       *won_out ? "order is restored" : "Disorder remains");
 }
@@ -79,7 +79,8 @@ static int barricades(int *won_out, json_t *state, json_t *events, const json_t 
 		return roll;
 	json_object_set_new(state, "barricades_used", json_integer(est_rules_int(state, "barricades_used", 0) + 1));
 	if ((error = est_rules_event(events, json_pack("{s:s, s:i}", "army", est_rules_str(army, "id"), "roll", roll),
-				     "barricades", "To the Barricades! against %s: rolls %d against %d: %s",
+				     "barricades", "To the Barricades! against %s: rolls %d, needs %d or more "
+				     "(RULINGS.md M7): %s",
 				     lem_army_name(rules, est_rules_str(army, "id")), roll,
 				     est_rules_int(lem_table(rules, "barricades"), "target", 5),
 				     *won_out ? "success" : "fails")) < 0 || !*won_out)

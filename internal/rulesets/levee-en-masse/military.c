@@ -185,7 +185,8 @@ static int decisive_defeat(json_t *state, json_t *events, const json_t *rules, e
 			      lem_roll_army(state, army))) < 0)
 		return error;
 	if ((error = est_rules_event(events, json_pack("{s:i, s:i}", "roll", roll, "box", box), "decisive",
-				     "a decisive defeat (10.6.2): second roll %d against box %d: %s", roll, box,
+				     "a decisive defeat (10.6.2): second roll %d, needs %d or less (the Army's box): %s",
+				     roll, box,
 				     roll > box ? "no effect" : json_is_true(json_object_get(army, "stationary")) ?
 				     "no effect, a Stationary Army does not move" :
 				     "the Army is instructed to advance a box")) < 0)
@@ -220,7 +221,8 @@ static int attack_roll(int *natural_out, int *won_out, json_t *state, json_t *ev
 	*won_out = roll != 1 && roll + drm + bonus > value;
 	return est_rules_event(events, json_pack("{s:s, s:i, s:i, s:i}", "army", est_rules_str(army, "id"), "roll", roll,
 						 "drm", drm + bonus, "value", value), "military",
-			       "Military Action against %s%s: rolls %d%s%s = %d against %d: %s",
+			       "Military Action against %s%s: rolls %d%s%s = %d, needs more than %d (the Army's "
+			       "value, RULINGS.md M5): %s",
 			       lem_army_name(rules, est_rules_str(army, "id")), attempt, roll, mods,
 			       bonus ? " +1 Disorder placed in Paris (10.5)" : "", roll + drm + bonus, value,
 			       roll == 1 ? "a natural 1 fails" : *won_out ? "success" : "fails");
