@@ -104,7 +104,7 @@ static void invitation(est_text *t, char subject[200], est_game *game, const jso
 	est_text_add(t, "You are player \"%s\" in game %s (%s), holding:", json_string_value(json_object_get(
 		     a, "player")), id, game->ruleset->name);
 	json_array_foreach(json_object_get(a, "powers"), i, power)
-		est_text_add(t, " %s", json_string_value(power));
+		est_text_add(t, "%s%s", i ? ", " : " ", json_string_value(power));
 	est_text_add(t, ".\n\nStep 1 is the join: every player sends a signed order file with no orders. "
 		     "It shows your key works, and your file's entropy goes into the game's set-up draws "
 		     "(the first shuffle, the order of play), so that nobody, the GM included, could "

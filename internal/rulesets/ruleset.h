@@ -65,7 +65,10 @@ typedef struct est_ruleset {
 	 * provinces, a battle decision's options), else each kind of order
 	 * with "<...>" where the player fills in a value ("<number...>" for an
 	 * integer, which the report shows unquoted). Sealed games: from
-	 * the public parts only, like the rest of the answer.
+	 * the public parts only, like the rest of the answer. A choice that
+	 * only some of the awaited powers may send names them in "powers":
+	 * ["England"]; a report lists it only to a player holding one of
+	 * them (without "powers", to every awaited player).
 	 */
 	int (*pending)(json_t **out, const json_t *state, const json_t *rules);
 

@@ -116,15 +116,35 @@ static void unquote_numbers(char *text)
 	}
 }
 
-/* The step's choices for the report, each with its order item as one line of JSON ("json"). */
-static json_t *choices_view(const json_t *pending)
+/* Whether `player` may send `choice`: it names no powers, or one the player holds (ruleset.h). */
+static int choice_for_player(const json_t *choice, const json_t *player)
+{
+	const json_t *only = json_object_get(choice, "powers"), *p, *q;
+	size_t i, j;
+
+	if (!json_is_array(only))
+		return 1;
+	json_array_foreach(only, i, p)
+		json_array_foreach(json_object_get(player, "powers"), j, q)
+			if (json_equal(p, q))
+				return 1;
+	return 0;
+}
+
+/*
+ * The step's choices that `player` may send, for his report, each with its
+ * order item as one line of JSON ("json").
+ */
+static json_t *choices_view(const json_t *pending, const json_t *player)
 {
 	json_t *out = json_array(), *choice;
+	char *text;
 	size_t i;
 
 	json_array_foreach(json_object_get(pending, "choices"), i, choice) {
-		char *text = json_dumps(json_object_get(choice, "order"), JSON_PRESERVE_ORDER);
-
+		if (!choice_for_player(choice, player))
+			continue;
+		text = json_dumps(json_object_get(choice, "order"), JSON_PRESERVE_ORDER);
 		unquote_numbers(text);
 		json_array_append_new(out, json_pack("{s:s?, s:s?}", "json", text, "text",
 						     json_string_value(json_object_get(choice, "text"))));
@@ -136,12 +156,13 @@ static json_t *choices_view(const json_t *pending)
 /*
  * What an awaited player needs to answer (docs/player-guide.md): the order
  * file filled in but for its entropy and orders (order_file {name, text}),
- * the step's choices, the address to send it to, and whether this is the
- * join. The seq is one above the file recorded for the awaited step. Only
- * the latest step's report has it: an older one's next step is over.
+ * the step's choices that `player` may send, the address to send it to,
+ * and whether this is the join. The seq is one above the file recorded for
+ * the awaited step. Only the latest step's report has it: an older one's
+ * next step is over.
  */
 static int add_answer(json_t *data, est_game *game, long long step, const json_t *pending,
-		      const json_t *entry, const char *sha)
+		      const json_t *player, const json_t *entry, const char *sha)
 {
 	const char *pid = json_string_value(json_object_get(entry, "player"));
 	long long seq = 1 + json_integer_value(json_object_get(entry, "seq"));
@@ -156,7 +177,7 @@ static int add_answer(json_t *data, est_game *game, long long step, const json_t
 	    json_object_set_new(data, "order_file", json_pack("{s:s, s:s, s:I}", "name", name, "text", text,
 							       "seq", (json_int_t)seq)) < 0 ||
 	    json_object_set_new(data, "orders_address", json_string(address)) < 0 ||
-	    json_object_set_new(data, "choices", choices_view(pending)) < 0 ||
+	    json_object_set_new(data, "choices", choices_view(pending, player)) < 0 ||
 	    json_object_set_new(data, "join", json_boolean(strcmp(json_string_value(json_object_get(
 				pending, "kind")), "join") == 0)) < 0)
 		error = est_error_set(EST_ENOMEM, "out of memory");
@@ -165,6 +186,48 @@ static int add_answer(json_t *data, est_game *game, long long step, const json_t
 	free(address);
 	free(sender);
 	return error;
+}
+
+/* "England, Prussia": a player's powers as the reports write them (templates join no lists). */
+static json_t *powers_text(const json_t *powers)
+{
+	est_text t = {0};
+	const json_t *p;
+	json_t *out;
+	size_t i;
+
+	json_array_foreach(powers, i, p)
+		est_text_add(&t, "%s%s", i ? ", " : "", json_string_value(p));
+	out = t.failed ? NULL : json_string(t.text ? t.text : "");
+	free(t.text);
+	return out;
+}
+
+/*
+ * The reader's record, and who holds each power ("holders": {power: {id,
+ * name}}), so that a template names the player behind a power
+ * ({{holders.England.name}}): the rulesets know powers, not players.
+ */
+static int add_players(json_t *data, est_game *game, const json_t *player)
+{
+	json_t *holders = json_object(), *p, *power;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(game->game, "players"), i, p)
+		json_array_foreach(json_object_get(p, "powers"), j, power)
+			if (holders && json_object_set_new(holders, json_string_value(power),
+						json_pack("{s:O, s:O*}", "id", json_object_get(p, "id"), "name",
+							  json_object_get(p, "name"))) < 0) {
+				json_decref(holders);
+				holders = NULL;
+			}
+	if (!holders || json_object_set_new(data, "holders", holders) < 0 ||
+	    (player && json_object_set_new(data, "player", json_pack("{s:O, s:O*, s:O, s:o}", "id",
+			json_object_get(player, "id"), "name", json_object_get(player, "name"),
+			"powers", json_object_get(player, "powers"),
+			"powers_text", powers_text(json_object_get(player, "powers")))) < 0))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
 }
 
 int est_report_order_file(char **name_out, char **text_out, est_game *game, long long step,
@@ -225,14 +288,15 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 	json_object_set_new(data, "views", views);
 	views = NULL;
 	const json_t *entry = player ? awaiting_entry(json_object_get(data, "awaiting"), player) : NULL;
-	if (entry && step == game->step && (error = add_answer(data, game, step, pending, entry, sha)) < 0) {
+	if (entry && step == game->step &&
+	    (error = add_answer(data, game, step, pending, player, entry, sha)) < 0) {
 		json_decref(data);
 		goto out;
 	}
-	if (player)
-		json_object_set_new(data, "player", json_pack("{s:O, s:O, s:O}", "id",
-			json_object_get(player, "id"), "name", json_object_get(player, "name"),
-			"powers", json_object_get(player, "powers")));
+	if ((error = add_players(data, game, player)) < 0) {
+		json_decref(data);
+		goto out;
+	}
 	if (dice_doc)
 		json_object_set_new(data, "dice", json_deep_copy(dice_doc));
 	*out = data;

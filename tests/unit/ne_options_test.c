@@ -286,6 +286,127 @@ static void test_allied_views(void **unused)
 	json_decref(a);
 }
 
+/* pending()'s choices of `state` whose order is of `type`. */
+static json_t *choices_of(const json_t *state, const char *type)
+{
+	json_t *p = NULL, *out = json_array(), *c;
+	size_t i;
+
+	assert_int_equal(NE->pending(&p, state, rules), 0);
+	json_array_foreach(json_object_get(p, "choices"), i, c)
+		if (strcmp(json_string_value(json_object_get(json_object_get(c, "order"), "type")), type) == 0)
+			json_array_append(out, c);
+	json_decref(p);
+	return out;
+}
+
+/*
+ * GAME DESIGNERS NOTES, "the major countries of the Allies can be divvied
+ * up": what the Allied turn takes is offered to each player as he may send
+ * it. R37: each Allied player a move from the countries he commands, named;
+ * R36: every other kind of order to the player holding England only, since
+ * validate() refuses it from the others. The two-player game's choices are
+ * every awaited power's.
+ */
+static void test_allied_turn_choices(void **unused)
+{
+	json_t *a = allied_turn_of(dealt(3)), *moves = choices_of(a, "move"), *c;
+	const char *types[] = {"discard", "play", "rebels", "retreat", "standing-play", NULL};
+	json_t *keeper = J("['England']"), *u;
+	size_t i;
+
+	(void)unused;
+	assert_int_equal(json_array_size(moves), 2);
+	c = json_array_get(moves, 0);
+	assert_true(json_equal(json_object_get(c, "powers"), json_array_get(json_object_get(a, "allied_players"), 0)));
+	assert_non_null(strstr(json_string_value(json_object_get(c, "text")), "(France, England, Prussia, Holland, "
+			       "Denmark, Spain, Portugal, Rhineland, Naples, Egypt) across a border, or out of England by sea"));
+	c = json_array_get(moves, 1);
+	assert_true(json_equal(json_object_get(c, "powers"), json_array_get(json_object_get(a, "allied_players"), 1)));
+	assert_non_null(strstr(json_string_value(json_object_get(c, "text")), "(Russia, Austria, Sweden, Italy, "
+			       "Switzerland, Warsaw, Ottoman Empire) across a border (R37)"));
+	for (int t = 0; types[t]; t++) {
+		json_t *list = choices_of(a, types[t]);
+
+		assert_true(json_array_size(list) > 0);
+		json_array_foreach(list, i, c)
+			if (!json_equal(json_object_get(c, "powers"), keeper))
+				fail_msg("a %s choice not the keeper's alone: %s", types[t], json_dumps(c, 0));
+		json_decref(list);
+	}
+	json_decref(moves);
+	json_decref(keeper);
+	json_decref(a);
+
+	u = allied_turn_of(json_object());
+	moves = choices_of(u, "rebels");
+	assert_int_equal(json_array_size(moves), 1);
+	assert_null(json_object_get(json_array_get(moves, 0), "powers"));
+	json_decref(moves);
+	moves = choices_of(u, "move");
+	assert_int_equal(json_array_size(moves), 1);
+	assert_null(json_object_get(json_array_get(moves, 0), "powers"));
+	json_decref(moves);
+	json_decref(u);
+}
+
+/* The country named `name` in a view's "countries". */
+static const json_t *view_country(const json_t *view, const char *name)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(view, "countries"), i, c)
+		if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
+			return c;
+	fail_msg("no %s in the view", name);
+	return NULL;
+}
+
+/*
+ * README.md "Options": the view states the game's options for every report:
+ * the control reading (R5, R5a), and in the divided Allies what each Allied
+ * power commands (R37) and whose player keeps the hand (R36), which the
+ * keeper's own view says too.
+ */
+static void test_options_in_view(void **unused)
+{
+	json_t *a = allied_turn_of(J("{'control': 'lapses', 'allies': 'divided', "
+				     "'players': [['France'], ['England', 'Prussia'], ['Russia', 'Austria']]}"));
+	json_t *v = NULL, *o;
+
+	(void)unused;
+	assert_int_equal(NE->view(&v, a, rules, "France"), 0);
+	o = json_object_get(v, "options");
+	assert_string_equal(json_string_value(json_object_get(o, "control")), "lapses");
+	assert_non_null(strstr(json_string_value(json_object_get(o, "control_text")), "France wins only with "
+			       "armies in every continental country (R5a)"));
+	assert_true(json_is_true(json_object_get(o, "divided")));
+	assert_string_equal(json_string_value(json_object_get(o, "keeper")), "England");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "command"), "Russia")),
+			    "Russia, Sweden, Warsaw, Ottoman Empire");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "command"), "Prussia")),
+			    "France, Prussia, Denmark, Rhineland");
+	assert_null(json_object_get(v, "keeps_hand"));
+	json_decref(v);
+	assert_int_equal(NE->view(&v, a, rules, "England"), 0);
+	assert_true(json_is_true(json_object_get(v, "keeps_hand")));
+	json_decref(v);
+	assert_int_equal(NE->view(&v, a, rules, "Russia"), 0);
+	assert_null(json_object_get(v, "keeps_hand"));
+	json_decref(v);
+	json_decref(a);
+
+	a = allied_turn_of(json_object());
+	assert_int_equal(NE->view(&v, a, rules, NULL), 0);
+	o = json_object_get(v, "options");
+	assert_string_equal(json_string_value(json_object_get(o, "control")), "persists");
+	assert_false(json_is_true(json_object_get(o, "divided")));
+	assert_null(json_object_get(o, "command"));
+	json_decref(v);
+	json_decref(a);
+}
+
 /*
  * REINFORCEMENTS PHASE, "If you have one or more armies in a country, and
  * your opponent has none, you control it": France empties Switzerland.
@@ -295,7 +416,7 @@ static void test_allied_views(void **unused)
 static void test_control_lapses(void **unused)
 {
 	const char *move = "{'France': [{'type':'move','from':'Switzerland','to':'Italy','armies':2}]}";
-	json_t *s, *n, *ev = NULL;
+	json_t *s, *n, *ev = NULL, *v = NULL;
 
 	(void)unused;
 	s = started_with(json_object());
@@ -312,6 +433,15 @@ static void test_control_lapses(void **unused)
 	assert_int_equal(A(n, "Italy", "France"), 2 + 2 + 1);
 	assert_string_equal(ne_text(ev, "control"), "Switzerland is empty: France controls it no longer "
 			    "(control lapses, RULINGS.md R5a)");
+	/* The view says so, apart from a country neutral from the start (R4, R5a). */
+	assert_int_equal(NE->view(&v, n, rules, NULL), 0);
+	assert_string_equal(json_string_value(json_object_get(view_country(v, "Switzerland"), "controller_text")),
+			    "nobody's (control lapsed)");
+	assert_true(json_is_true(json_object_get(view_country(v, "Switzerland"), "lapsed")));
+	assert_string_equal(json_string_value(json_object_get(view_country(v, "Sweden"), "controller_text")),
+			    "neutral");
+	assert_false(json_is_true(json_object_get(view_country(v, "Sweden"), "lapsed")));
+	json_decref(v);
 	json_decref(ev);
 	json_decref(n);
 	json_decref(s);
@@ -328,6 +458,8 @@ int main(void)
 		cmocka_unit_test(test_allies_option),
 		cmocka_unit_test(test_allied_views),
 		cmocka_unit_test(test_control_lapses),
+		cmocka_unit_test(test_allied_turn_choices),
+		cmocka_unit_test(test_options_in_view),
 	};
 	int rc;
 

@@ -333,6 +333,114 @@ static void test_allies_plural_in_events(void **unused)
 	json_decref(s);
 }
 
+/*
+ * The Allied turn of a divided game with control=lapses (three players as
+ * `new` deals them), and Switzerland emptied by France's turn.
+ */
+static json_t *divided_lapses(void)
+{
+	json_t *s0 = NULL, *s1, *s2, *o = J("{'control': 'lapses', 'allies': 'divided', "
+					    "'players': [['France'], ['England', 'Prussia'], ['Russia', 'Austria']]}");
+	int faces[31];
+
+	assert_int_equal(NE->setup(&s0, rules, o), 0);
+	json_decref(o);
+	ne_identity_shuffle(faces, 32);
+	s1 = ne_step(s0, rules, json_object(), NULL, 0, faces, 31, NULL);
+	s2 = ne_step(s1, rules, J("{'France': [{'type':'move','from':'Switzerland','to':'Italy','armies':3}]}"),
+		     NULL, 0, NULL, 0, NULL);
+	json_decref(s0);
+	json_decref(s1);
+	return s2;
+}
+
+/* The report of `state` for the player `id` holding `powers` (a JSON list), as report.c builds it. */
+static char *divided_report(const json_t *state, const char *id, const char *name, const char *powers,
+			    const char *powers_text, int html)
+{
+	json_t *v = NULL, *m, *held = J(powers);
+	char *t;
+
+	assert_int_equal(NE->view(&v, state, rules, json_string_value(json_array_get(held, 0))), 0);
+	m = json_pack("{s:o, s:{s:s, s:s, s:o, s:s}, s:o}", "view", v, "player", "id", id, "name", name,
+		      "powers", held, "powers_text", powers_text,
+		      "holders", J("{'France': {'id': 'anne', 'name': 'Anne'}, 'England': {'id': 'bert', 'name': 'Bert'},"
+				   " 'Prussia': {'id': 'bert', 'name': 'Bert'}, 'Russia': {'id': 'carl', 'name': 'Carl'},"
+				   " 'Austria': {'id': 'carl', 'name': 'Carl'}}"));
+	t = rules_render("napoleonic-empire", html ? "report.html.mustache" : "report.txt.mustache", m,
+			 html ? EST_RENDER_ESCAPE_HTML : EST_RENDER_NO_ESCAPE);
+	json_decref(m);
+	return t;
+}
+
+/*
+ * Every report states the options the game was made with (README.md
+ * "Options"): control=lapses changes how France wins (R5a), and the divided
+ * Allies (GAME DESIGNERS NOTES; R36, R37) who commands which countries and
+ * who keeps the hand, by the players' names: France's report too. The
+ * keeper is told he keeps it; the other Allied player whom to ask.
+ */
+static void test_options_in_force(void **unused)
+{
+	json_t *s = divided_lapses(), *u;
+	char *t;
+
+	(void)unused;
+	t = divided_report(s, "anne", "Anne", "['France']", "France", 0);
+	assert_non_null(strstr(t, "\nOPTIONS IN FORCE\n  Control lapses: a country is a side's only while"));
+	assert_non_null(strstr(t, "France wins only with armies in every continental country (R5a)\n"));
+	assert_non_null(strstr(t, "\n    England (Bert, bert): England, Holland, Spain, Portugal, Naples, Egypt\n"
+			       "    Russia (Carl, carl): Russia, Sweden, Warsaw, Ottoman Empire\n"
+			       "    Prussia (Bert, bert): France, Prussia, Denmark, Rhineland\n"
+			       "    Austria (Carl, carl): Austria, Italy, Switzerland\n"));
+	assert_non_null(strstr(t, "\n  The Allied hand is kept by Bert (bert), who holds England: he alone plays"));
+	free(t);
+	t = divided_report(s, "carl", "Carl", "['Russia', 'Austria']", "Russia, Austria", 0);
+	assert_non_null(strstr(t, "\nTHE ALLIED HAND is kept and played by Bert (bert),\nwho holds England:"));
+	assert_null(strstr(t, "the player holding England"));
+	assert_null(strstr(t, "You keep the Allied hand"));
+	free(t);
+	t = divided_report(s, "bert", "Bert", "['England', 'Prussia']", "England, Prussia", 0);
+	assert_non_null(strstr(t, "\nYOUR HAND (England)\n  You keep the Allied hand: you alone play its cards"));
+	assert_non_null(strstr(t, "\nReport for Bert (bert), playing England, Prussia\n"));
+	free(t);
+	t = divided_report(s, "carl", "Carl", "['Russia', 'Austria']", "Russia, Austria", 1);
+	assert_non_null(strstr(t, "<h2>Options in force</h2>"));
+	assert_non_null(strstr(t, "<li>Russia (Carl, carl): Russia, Sweden, Warsaw, Ottoman Empire</li>"));
+	assert_non_null(strstr(t, "The Allied hand is kept and played by Bert (bert), who holds England"));
+	free(t);
+	json_decref(s);
+
+	u = ne_started(rules);
+	t = view_text(u, NULL);
+	assert_non_null(strstr(t, "\n  Control persists: a country stays with the side that last held it alone, "
+			       "even when empty (R5)\n  Allies united: one player holds them and their hand (R32)\n"));
+	free(t);
+	json_decref(u);
+}
+
+/*
+ * R5a: "If you have one or more armies in a country, and your opponent has
+ * none, you control it" read as lasting only that long: France emptied
+ * Switzerland, which the report gives as nobody's, not as neutral like
+ * Sweden, which nobody held from the start (R4).
+ */
+static void test_lapsed_country(void **unused)
+{
+	json_t *s = divided_lapses();
+	char *t = view_text(s, NULL), *h;
+
+	(void)unused;
+	assert_non_null(strstr(t, "\n  Switzerland: France 0, Allies 0, nobody's (control lapsed); "
+			       "reinforcement value 1\n"));
+	assert_non_null(strstr(t, "\n  Sweden: France 0, Allies 0, neutral; reinforcement value 1\n"));
+	free(t);
+	h = divided_report(s, "anne", "Anne", "['France']", "France", 1);
+	assert_non_null(strstr(h, "<td class=\"c\">nobody&#39;s (control lapsed)</td>"));
+	free(h);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +452,8 @@ int main(void)
 		cmocka_unit_test(test_reinforcement_column),
 		cmocka_unit_test(test_hold_said_of_this_turn),
 		cmocka_unit_test(test_allies_plural_in_events),
+		cmocka_unit_test(test_options_in_force),
+		cmocka_unit_test(test_lapsed_country),
 	};
 	int rc;
 

@@ -18,6 +18,7 @@
  * England's part (ruleset.h sealed()); ne_state_in() and ne_state_out()
  * rename them at the module's entry points.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -80,6 +81,29 @@ int ne_commands(const json_t *state, const json_t *rules, const char *power, con
 		if (est_rules_in_list(json_object_get(table, json_string_value(p)), country))
 			return 1;
 	return 0;
+}
+
+/* Whether the Allied player holding `power` (whole_group), or `power` alone, commands `country`. */
+static int commands(const json_t *state, const json_t *rules, const char *power, int whole_group,
+		    const char *country)
+{
+	const json_t *table = json_object_get(json_object_get(rules, "rulings"), "allied_command");
+
+	if (whole_group)
+		return ne_commands(state, rules, power, country);
+	return est_rules_in_list(json_object_get(table, power), country);
+}
+
+json_t *ne_command_text(const json_t *state, const json_t *rules, const char *power, int whole_group)
+{
+	char text[512] = "";
+	size_t used = 0, i;
+
+	for (i = 0; i < ne_country_count(rules) && used < sizeof(text); i++)
+		if (commands(state, rules, power, whole_group, ne_country_name(rules, i)))
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", used ? ", " : "",
+						 ne_country_name(rules, i));
+	return json_string(used ? text : "none");
 }
 
 const char *ne_commander(const json_t *state, const json_t *rules, const char *country)

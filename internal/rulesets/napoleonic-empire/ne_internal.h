@@ -34,6 +34,12 @@ const char *ne_side_of(const json_t *state, const char *power);
 const char *ne_speaker(const json_t *state, const char *side);
 /* Whether the Allied player holding `power` moves the Allied armies in `country` (R37). */
 int ne_commands(const json_t *state, const json_t *rules, const char *power, const char *country);
+/*
+ * New string "Russia, Sweden, Warsaw": the countries, in map order, whose
+ * Allied armies the player holding `power` moves (whole_group), or those
+ * rules["rulings"]["allied_command"] gives `power` itself; "none".
+ */
+json_t *ne_command_text(const json_t *state, const json_t *rules, const char *power, int whole_group);
 /* The first power of the Allied player commanding `country`, or NULL. */
 const char *ne_commander(const json_t *state, const json_t *rules, const char *country);
 /* New array: the powers the step awaits. */

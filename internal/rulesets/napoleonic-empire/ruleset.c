@@ -245,28 +245,81 @@ static const char *prompt(const json_t *state, char *buf, size_t len)
 	return buf;
 }
 
-/* A turn's order items, as the README's Orders table gives them. */
-static int turn_choices(json_t *c, const json_t *state)
+/* Append a choice; `powers` (borrowed; NULL: every awaited power) names who may send it. */
+static int choice_for(json_t *c, const json_t *powers, json_t *order, const char *text)
+{
+	if (est_rules_choice(c, order, "%s", text) < 0)
+		return est_error_code();
+	if (powers && json_object_set_new(json_array_get(c, json_array_size(c) - 1), "powers",
+					  json_deep_copy(powers)) < 0)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * The move items of a turn. In the divided Allies' turn each Allied player
+ * gets his own, naming the countries whose Allied armies he moves (R37).
+ */
+static int move_choices(json_t *c, const json_t *state, const json_t *rules, int divided)
+{
+	const char *sea = est_rules_str(json_object_get(rules, "map"), "sea_power");
+	const json_t *g;
+	size_t i;
+	int error = 0;
+
+	if (!divided)
+		return choice_for(c, NULL, json_pack("{s:s, s:s, s:s, s:s}", "type", "move", "from", "<country>",
+						     "to", "<country>", "armies", "<number>"),
+				  "move armies across a border, or out of England by sea");
+	json_array_foreach(json_object_get(state, "allied_players"), i, g) {
+		const char *lead = json_string_value(json_array_get(g, 0));
+		json_t *where = ne_command_text(state, rules, lead, 1);
+		char text[640];
+
+		if (!where)
+			return est_error_set(EST_ENOMEM, "out of memory");
+		snprintf(text, sizeof(text), "move Allied armies out of a country you command (%s) across a "
+			 "border%s (R37)", json_string_value(where),
+			 sea && ne_commands(state, rules, lead, sea) ? ", or out of England by sea" : "");
+		json_decref(where);
+		if ((error = choice_for(c, g, json_pack("{s:s, s:s, s:s, s:s}", "type", "move", "from",
+							"<country>", "to", "<country>", "armies",
+							"<number>"), text)) < 0)
+			break;
+	}
+	return error;
+}
+
+/*
+ * A turn's order items, as the README's Orders table gives them. In the
+ * divided Allies' turn all but the moves are the keeper's (R36): each is
+ * listed only to the player holding England (R39).
+ */
+static int turn_choices(json_t *c, const json_t *state, const json_t *rules)
 {
 	int allies = strcmp(est_rules_str(state, "active"), NE_ALLIES) == 0;
+	int divided = allies && ne_divided(state);
+	json_t *keeper = divided ? json_pack("[s]", NE_KEEPER) : NULL;
+	int error;
 
-	if (est_rules_choice(c, json_pack("{s:s, s:s}", "type", "discard", "card", "<card>"),
-			     "only with more than 7 cards: discard exactly the excess (R19)") < 0 ||
-	    est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "play", "card", "<battle card>",
-					  "country", "<country>"), "a battle card for a battle there (R10)") < 0 ||
-	    est_rules_choice(c, json_pack("{s:s, s:s}", "type", "play", "card", "<event card>"),
-			     "an event card, in effect at once (R15)") < 0 ||
-	    est_rules_choice(c, json_pack("{s:s, s:s, s:s, s:s}", "type", "move", "from", "<country>",
-					  "to", "<country>", "armies", "<number>"),
-			     "move armies across a border, or out of England by sea") < 0 ||
-	    (allies && est_rules_choice(c, json_pack("{s:s, s:s}", "type", "rebels", "country", "<country>"),
-					"2 rebel armies in Spain, Portugal, Prussia, Russia or Austria (R21)") < 0) ||
-	    est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "retreat", "from", "<country>",
-					  "to", "<country>"), "a standing order: where survivors retreat") < 0 ||
-	    est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "standing-play", "card", "<battle card>",
-					  "country", "<country>"), "the card to play when you defend there (R18)") < 0)
-		return est_error_code();
-	return 0;
+	if (divided && !keeper)
+		return est_error_set(EST_ENOMEM, "out of memory");
+	error = choice_for(c, keeper, json_pack("{s:s, s:s}", "type", "discard", "card", "<card>"),
+			   "only with more than 7 cards: discard exactly the excess (R19)") < 0 ||
+		choice_for(c, keeper, json_pack("{s:s, s:s, s:s}", "type", "play", "card", "<battle card>",
+						"country", "<country>"), "a battle card for a battle there (R10)") < 0 ||
+		choice_for(c, keeper, json_pack("{s:s, s:s}", "type", "play", "card", "<event card>"),
+			   "an event card, in effect at once (R15)") < 0 ||
+		move_choices(c, state, rules, divided) < 0 ||
+		(allies && choice_for(c, keeper, json_pack("{s:s, s:s}", "type", "rebels", "country", "<country>"),
+				      "2 rebel armies in Spain, Portugal, Prussia, Russia or Austria (R21)") < 0) ||
+		choice_for(c, keeper, json_pack("{s:s, s:s, s:s}", "type", "retreat", "from", "<country>", "to",
+						"<country>"), "a standing order: where survivors retreat") < 0 ||
+		choice_for(c, keeper, json_pack("{s:s, s:s, s:s}", "type", "standing-play", "card",
+						"<battle card>", "country", "<country>"),
+			   "the card to play when you defend there (R18)") < 0 ? est_error_code() : 0;
+	json_decref(keeper);
+	return error;
 }
 
 /*
@@ -274,7 +327,7 @@ static int turn_choices(json_t *c, const json_t *state)
  * battle-cards step a play for each pending battle; a retreat step each
  * country open to the retreat. Hands are sealed, so no card is named.
  */
-static json_t *choices(const json_t *state, const char *phase)
+static json_t *choices(const json_t *state, const json_t *rules, const char *phase)
 {
 	json_t *c = json_array(), *v;
 	const json_t *r = json_object_get(state, "retreat");
@@ -284,7 +337,7 @@ static json_t *choices(const json_t *state, const char *phase)
 	if (!c)
 		return NULL;
 	if (strcmp(phase, "turn") == 0)
-		error = turn_choices(c, state);
+		error = turn_choices(c, state, rules);
 	else if (strcmp(phase, "battle-cards") == 0)
 		json_array_foreach(json_object_get(json_object_get(state, "attack"), "battles"), i, v)
 			error = error ? error : est_rules_choice(c, json_pack("{s:s, s:s, s:O}", "type", "play",
@@ -308,7 +361,6 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 	json_t *powers_awaited;
 	char text[320];
 
-	(void)rules;
 	if (!phase)
 		return est_error_set(EST_ERROR, "state.json: no \"phase\"; not a Napoleonic Empire state");
 	if (strcmp(phase, "start") == 0)
@@ -327,7 +379,7 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 	if (json_array_size(powers_awaited) > 1)
 		mode = "simultaneous";
 	*out = json_pack("{s:s, s:s, s:o, s:s, s:o}", "mode", mode, "kind", phase, "powers", powers_awaited,
-			 "prompt", prompt(state, text, sizeof(text)), "choices", choices(state, phase));
+			 "prompt", prompt(state, text, sizeof(text)), "choices", choices(state, rules, phase));
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 

@@ -10,6 +10,26 @@
 #include "util/util.h"
 #include "ne_internal.h"
 
+/*
+ * Under control=lapses (R5a) an empty country is nobody's: said so, apart
+ * from the countries neutral from the start (R4), which are again as they
+ * began (RULINGS.md R40).
+ */
+static int lapsed(const json_t *state, const json_t *rules, const char *country)
+{
+	return json_is_true(json_object_get(state, "control_lapses")) && !ne_controller(state, country) &&
+	       !est_rules_in_list(json_object_get(json_object_get(rules, "rulings"), "neutral_at_start"), country);
+}
+
+static const char *controller_text(const json_t *state, const json_t *rules, const char *country)
+{
+	const char *ctl = ne_controller(state, country);
+
+	if (ctl)
+		return ctl;
+	return lapsed(state, rules, country) ? "nobody's (control lapsed)" : "neutral";
+}
+
 static json_t *countries(const json_t *state, const json_t *rules)
 {
 	json_t *list = json_array();
@@ -20,11 +40,12 @@ static json_t *countries(const json_t *state, const json_t *rules)
 		const json_t *entry = json_array_get(json_object_get(json_object_get(rules, "map"), "countries"), i);
 		const char *full = est_rules_str(entry, "full_name");
 
-		json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:s?, s:b, s:b, s:i}",
+		json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:s?, s:s, s:b, s:b, s:b, s:i}",
 						      "name", c, "full_name", full ? full : c,
 						      "france", ne_armies(state, c, NE_FRANCE),
 						      "allies", ne_armies(state, c, NE_ALLIES),
-						      "controller", ctl, "neutral", ctl == NULL,
+						      "controller", ctl, "controller_text", controller_text(state, rules, c),
+						      "neutral", ctl == NULL, "lapsed", lapsed(state, rules, c),
 						      "contested", ne_contested(state, c),
 						      "reinforcements", ne_reinforcement_value(state, rules, ctl, c)));
 	}
@@ -230,12 +251,13 @@ static json_t *map_country(const json_t *state, const json_t *rules, const json_
 
 	if (geometry_point(&x, &y, geometry, c) < 0)
 		return NULL;
-	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:b, s:b, s:b, s:b,"
+	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:b, s:b, s:b,"
 			 " s:b, s:o}",
 			 "name", c, "full_name", full ? full : c, "x", x, "y", y, "r", r,
 			 "label_y", y + r + 18, "note_y", y + r + 34,
 			 "france", ne_armies(state, c, NE_FRANCE), "allies", ne_armies(state, c, NE_ALLIES),
-			 "controller", ctl ? ctl : "neutral", "contested", ne_contested(state, c),
+			 "controller", ctl ? ctl : "neutral", "controller_text", controller_text(state, rules, c),
+			 "contested", ne_contested(state, c),
 			 "battle", battle, "retreat", named(est_rules_str(json_object_get(state, "retreat"), "from"), c),
 			 "never_entered", map_flag(rules, "never_entered", c),
 			 "landlocked", map_flag(rules, "landlocked", c),
@@ -403,17 +425,38 @@ static json_t *map_view(const json_t *state, const json_t *rules)
 			 "countries", list, "borders", borders, "sea", sea);
 }
 
-/* "England, Spain, Portugal": the countries whose Allied armies `power`'s player moves (R37). */
-static json_t *command_text(const json_t *state, const json_t *rules, const char *power)
+/*
+ * The options the game was made with, as every report states them
+ * (README.md "Options", RULINGS.md R39): the reading of control (R5, R5a) and, in the
+ * divided Allies, the countries each Allied power commands (R37) and the
+ * power whose player keeps the hand (R36). The view knows powers, not
+ * players: the report's "holders" names them.
+ */
+static json_t *options_view(const json_t *state, const json_t *rules)
 {
-	char text[512] = "";
-	size_t used = 0, i;
+	int lapses = json_is_true(json_object_get(state, "control_lapses"));
+	json_t *o, *command;
 
-	for (i = 0; i < ne_country_count(rules) && used < sizeof(text); i++)
-		if (ne_commands(state, rules, power, ne_country_name(rules, i)))
-			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", used ? ", " : "",
-						 ne_country_name(rules, i));
-	return json_string(used ? text : "none");
+	o = json_pack("{s:s, s:s, s:b}", "control", lapses ? "lapses" : "persists", "control_text",
+		      lapses ? "a country is a side's only while that side has armies there and the other "
+			       "none; an empty country is nobody's, gives no reinforcements and is no refuge, "
+			       "and France wins only with armies in every continental country (R5a)"
+			     : "a country stays with the side that last held it alone, even when empty (R5)",
+		      "divided", ne_divided(state));
+	if (!o || !ne_divided(state))
+		return o;
+	if (!(command = json_object()) || json_object_set_new(o, "command", command) < 0 ||
+	    json_object_set_new(o, "keeper", json_string(NE_KEEPER)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	for (int k = 0; ne_allied_powers[k]; k++)
+		if (json_object_set_new(command, ne_allied_powers[k],
+					ne_command_text(state, rules, ne_allied_powers[k], 0)) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
 }
 
 /*
@@ -427,10 +470,13 @@ static int own_parts(json_t *v, const json_t *state, const json_t *rules, const 
 	if (json_object_set_new(v, "power", json_string(power)) < 0)
 		return -1;
 	if (ne_divided(state) && strcmp(side, NE_ALLIES) == 0 &&
-	    json_object_set_new(v, "command_text", command_text(state, rules, power)) < 0)
+	    json_object_set_new(v, "command_text", ne_command_text(state, rules, power, 1)) < 0)
 		return -1;
 	if (strcmp(power, ne_speaker(state, side)) != 0)
 		return json_object_set_new(v, "hand_kept_by", json_string(NE_KEEPER));
+	if (ne_divided(state) && strcmp(side, NE_ALLIES) == 0 &&
+	    json_object_set_new(v, "keeps_hand", json_true()) < 0)
+		return -1;
 	/* A player's copy of a sealed game holds only a commitment to the hand. */
 	if (json_object_set_new(v, "hand_sealed", json_boolean(json_is_object(ne_hand(state, side)))) < 0 ||
 	    json_object_set_new(v, "hand", hand(state, rules, side)) < 0 ||
@@ -471,6 +517,7 @@ int ne_view(json_t **out, const json_t *state_given, const json_t *rules, const 
 		      "win_reason", json_object_get(state, "win_reason") ? json_object_get(state, "win_reason") : json_null(),
 		      "over", est_rules_str(state, "winner") != NULL, "provenance", provenance(rules));
 	if (!v || json_object_set_new(v, "map", map_view(state, rules)) < 0 ||
+	    json_object_set_new(v, "options", options_view(state, rules)) < 0 ||
 	    (side && own_parts(v, state, rules, power, side) < 0)) {
 		json_decref(v);
 		json_decref(state);
