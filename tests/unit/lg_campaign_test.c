@@ -339,6 +339,69 @@ static void test_4241_every_clause_by_orders(void **unused)
 	json_decref(s0);
 }
 
+/* Resolve a Coalition turn of Russia's file alone; every move event must say its march went as written. */
+static json_t *russia_as_written(const json_t *s, const char *file, json_t **events_out)
+{
+	char orders[512];
+	json_t *n, *e;
+	size_t i;
+
+	snprintf(orders, sizeof(orders), "{'Russia': %s}", file);
+	n = step0(s, orders, events_out);
+
+	json_array_foreach(*events_out, i, e)
+		if (strcmp(est_rules_str(e, "type"), "move") == 0 && strstr(est_rules_str(e, "text"), "stops"))
+			fail_msg("the file check accepted was not carried out as written: %s", est_rules_str(e, "text"));
+	return n;
+}
+
+/*
+ * 4.241's "enforced peace", made in play (RULINGS.md L27): a file check
+ * accepts is carried out as written. France has offered Russia an enforced
+ * peace; Russia's army "ru" stands in Lower Austria, two provinces from
+ * Bavaria (France's side, no garrison). A treaty takes effect when the turn
+ * is read, before any army moves, so the march into Bavaria is refused with
+ * the acceptance in the same file, written after the move or before it,
+ * naming the rule. Accepted: the march alone, which takes Bavaria; the
+ * acceptance with a march that ends in Upper Austria, which is carried out
+ * so, the peace concluded.
+ */
+static void test_4241_treaty_in_the_file_checked_as_carried_out(void **unused)
+{
+	json_t *s = lgt_setup(rules), *c, *n, *ev;
+
+	(void)unused;
+	lgt_clear_armies(s);
+	lgt_put_army(s, "{'id': 'ru', 'nation': 'Russia', 'commander': 'kutuzov', 'location': 'Lower Austria', "
+		     "'movement': 3, 'artillery': 1, 'corps': [{'name': 'Bagration', 'divisions': 3}]}");
+	c = step0(s, "{'France': [{'type': 'treaty', 'nation': 'Russia', 'treaty': 'peace'}]}", NULL);
+	lgt_refused(c, rules, "Russia", "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria', 'Bavaria']}, "
+		    "{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]", "path",
+		    "the treaty with France that this file concludes");
+	lgt_refused(c, rules, "Russia", "[{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}, "
+		    "{'type': 'move', 'army': 'ru', 'path': ['Upper Austria', 'Bavaria']}]", "path",
+		    "a treaty takes effect as soon as the turn is read, before any army moves");
+
+	n = russia_as_written(c, "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria', 'Bavaria']}]", &ev);
+	assert_string_equal(lgt_location(n, "ru"), "Bavaria");
+	assert_string_equal(lg_controller(n, "Bavaria"), "Russia");
+	assert_null(lgt_event(ev, "treaty"));
+	json_decref(ev);
+	json_decref(n);
+
+	rules_valid(LG, c, rules, "Russia", "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria']}, "
+		    "{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]");
+	n = russia_as_written(c, "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria']}, "
+			      "{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]", &ev);
+	assert_string_equal(lgt_location(n, "ru"), "Upper Austria");
+	assert_true(lg_treaty_live(n, "Russia"));
+	assert_non_null(strstr(lgt_text(ev, "treaty"), "France and Russia conclude an enforced peace"));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(c);
+	json_decref(s);
+}
+
 /* A board for movement orders: France's "fr" (3 MP) in Bavaria, Austria's "au" in Upper Austria. */
 static json_t *move_board(void)
 {
@@ -560,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_4241_inactive_counts_only_after_a_treaty),
 		cmocka_unit_test(test_4241_expired_peace_counted_or_excluded),
 		cmocka_unit_test(test_4241_every_clause_by_orders),
+		cmocka_unit_test(test_4241_treaty_in_the_file_checked_as_carried_out),
 		cmocka_unit_test(test_validate_movement_refusals),
 		cmocka_unit_test(test_coalition_simultaneous_turn),
 		cmocka_unit_test(test_no_stacking),

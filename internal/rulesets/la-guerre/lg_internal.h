@@ -194,6 +194,17 @@ int lg_is_power(const char *name);
 const json_t *lg_standing(const json_t *state, const char *power, const char *at, int step);
 int lg_set_standing(json_t *state, const char *power, const json_t *order);
 
+/*
+ * ruleset.c: a power's turn orders as the turn reads them (RULINGS.md L4,
+ * L27): standing, embargo, buy-vp and treaty items take effect at once, in
+ * the order written; moves and sieges are queued and carried out after
+ * every power's file is read. The turn runs it on the state, validate() on
+ * a copy, so that moves are checked as they will be carried out.
+ */
+int lg_take_orders(json_t *state, json_t *events, const json_t *rules, const char *power, const json_t *orders);
+/* Whether an order item of `type` takes effect when the turn is read (lg_take_orders), not queued. */
+int lg_order_at_once(const char *type);
+
 /* validate.c */
 int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 		const char *power, const json_t *orders);

@@ -275,35 +275,51 @@ static int default_orders(json_t **out, const json_t *state, const json_t *rules
 	return 0;
 }
 
-/* The moving side's orders, power by power in the scenario's order: standing orders at once, the rest queued. */
-static int take_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders)
+int lg_order_at_once(const char *type)
 {
-	json_t *powers = lg_side_powers(rules, est_rules_str(state, "side")), *p, *o;
-	size_t i, j;
+	static const char *const at_once[] = {"standing", "embargo", "buy-vp", "treaty", NULL};
+
+	return type && est_rules_listed(at_once, type);
+}
+
+int lg_take_orders(json_t *state, json_t *events, const json_t *rules, const char *power, const json_t *orders)
+{
+	const json_t *o;
+	size_t i;
 	int error = 0;
 
-	json_array_foreach(powers, i, p) {
-		const char *power = json_string_value(p);
-		json_array_foreach(json_object_get(orders, power), j, o) {
-			const char *type = est_rules_str(o, "type");
-			if (strcmp(type, "standing") == 0)
-				error = lg_set_standing(state, power, o);
-			else if (strcmp(type, "embargo") == 0)
-				error = json_object_set(state, "embargo_exclude", json_object_get(o, "exclude"));
-			else if (strcmp(type, "buy-vp") == 0)
-				error = json_object_set(state, "britain_buy", json_object_get(o, "vp"));
-			else if (strcmp(type, "treaty") == 0)
-				error = lg_treaty_order(state, events, rules, power, o);
-			else
-				error = json_array_append_new(json_object_get(state, "queue"),
-					json_pack("{s:s, s:O}", "power", power, "order", o));
-			if (error < 0)
-				goto out;
-		}
+	json_array_foreach(orders, i, o) {
+		const char *type = est_rules_str(o, "type");
+		if (!lg_order_at_once(type))
+			error = json_array_append_new(json_object_get(state, "queue"),
+				json_pack("{s:s, s:O}", "power", power, "order", o));
+		else if (strcmp(type, "standing") == 0)
+			error = lg_set_standing(state, power, o);
+		else if (strcmp(type, "embargo") == 0)
+			error = json_object_set(state, "embargo_exclude", json_object_get(o, "exclude"));
+		else if (strcmp(type, "buy-vp") == 0)
+			error = json_object_set(state, "britain_buy", json_object_get(o, "vp"));
+		else
+			error = lg_treaty_order(state, events, rules, power, o);
+		if (error < 0)
+			return est_error_code() ? est_error_code() : est_error_set(EST_ENOMEM, "out of memory");
 	}
-out:
+	return 0;
+}
+
+/* The moving side's orders, power by power in the scenario's order (lg_take_orders). */
+static int take_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders)
+{
+	json_t *powers = lg_side_powers(rules, est_rules_str(state, "side")), *p;
+	size_t i;
+	int error = 0;
+
+	json_array_foreach(powers, i, p)
+		if ((error = lg_take_orders(state, events, rules, json_string_value(p),
+					    json_object_get(orders, json_string_value(p)))) < 0)
+			break;
 	json_decref(powers);
-	return error < 0 ? (est_error_code() ? est_error_code() : est_error_set(EST_ENOMEM, "out of memory")) : 0;
+	return error;
 }
 
 /* A battle decision: the power's standing orders first, then its answer. */

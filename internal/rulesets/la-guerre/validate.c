@@ -24,6 +24,7 @@
 
 struct check {
 	const json_t *state, *rules;
+	const json_t *start; /* the state at the start of the turn; `state` has the file's treaties concluded */
 	const char *power;
 	json_t *diags;
 	json_t *armies;   /* army id -> 1: one order per army */
@@ -108,6 +109,13 @@ static int path_step(struct check *c, int i, const json_t *army, const char *at,
 	if (!lg_side_of(c->rules, lg_controller(c->state, to))) {
 		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is neutral (%s) and may not be entered (RULINGS.md L5); go "
 		     "around it", to, lg_controller(c->state, to));
+		return 0;
+	}
+	if (lg_treaty_bars(c->state, c->rules, army, to) && !lg_treaty_bars(c->start, c->rules, army, to)) {
+		est_rules_diag(c->diags, i, "path", R_TREATY, "entering %s would break the treaty with France that "
+		     "this file concludes: a treaty takes effect as soon as the turn is read, before any army "
+		     "moves (RULINGS.md L27); end the move before %s, or leave the treaty order out (an offer "
+		     "not accepted in this turn lapses)", to, to);
 		return 0;
 	}
 	if (lg_treaty_bars(c->state, c->rules, army, to)) {
@@ -458,31 +466,80 @@ static int awaited(const json_t *state, const json_t *rules, const char *power)
 	return yes;
 }
 
+/* The diagnostics in the order of their items (a stable sort by "index"). */
+static int by_item(json_t *diags)
+{
+	size_t n = json_array_size(diags);
+
+	for (size_t k = 1; k < n; k++) {
+		json_t *d = json_incref(json_array_get(diags, k));
+		json_int_t index = json_integer_value(json_object_get(d, "index"));
+		size_t j = k;
+		while (j > 0 && json_integer_value(json_object_get(json_array_get(diags, j - 1), "index")) > index)
+			j--;
+		if (j < k && (json_array_remove(diags, k) < 0 || json_array_insert(diags, j, d) < 0)) {
+			json_decref(d);
+			return est_error_set(EST_ENOMEM, "out of memory");
+		}
+		json_decref(d);
+	}
+	return 0;
+}
+
+/*
+ * The items that take effect when the turn is read (treaties, standing
+ * orders...) are checked against the start of the turn; those accepted are
+ * applied to a copy by lg_take_orders, as the turn applies them, and the
+ * moves and sieges are checked against that copy. So a move into a
+ * province that a treaty of the same file puts at peace is refused, in
+ * whatever order the file gives them (RULINGS.md L27), and a file check
+ * accepts is carried out as written.
+ */
+static int check_items(struct check *c, const json_t *orders)
+{
+	json_t *taken = json_array(), *events = json_array(), *board = json_deep_copy(c->state), *o;
+	size_t i;
+	int error = taken && events && board ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+
+	json_array_foreach(orders, i, o) {
+		size_t before = json_array_size(c->diags);
+		if (error || !lg_order_at_once(est_rules_str(o, "type")))
+			continue;
+		check_item(c, (int)i, o);
+		if (json_array_size(c->diags) == before && json_array_append(taken, o) < 0)
+			error = est_error_set(EST_ENOMEM, "out of memory");
+	}
+	if (!error && (error = lg_take_orders(board, events, c->rules, c->power, taken)) == 0) {
+		c->state = board;
+		json_array_foreach(orders, i, o)
+			if (!lg_order_at_once(est_rules_str(o, "type")))
+				check_item(c, (int)i, o);
+		c->state = c->start;
+		error = by_item(c->diags);
+	}
+	json_decref(taken);
+	json_decref(events);
+	json_decref(board);
+	return error;
+}
+
 int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 		const char *power, const json_t *orders)
 {
-	struct check c = {state, rules, power, json_array(), json_object(), json_object(), json_object(),
+	struct check c = {state, rules, state, power, json_array(), json_object(), json_object(), json_object(),
 			  json_object(), 0, 0, 0};
-	const json_t *o;
-	size_t i;
+	int error = 0;
 
-	if (!c.diags || !c.armies || !c.standing || !c.ends || !c.treaties) {
-		json_decref(c.diags);
-		json_decref(c.armies);
-		json_decref(c.standing);
-		json_decref(c.ends);
-		json_decref(c.treaties);
-		return est_error_set(EST_ENOMEM, "out of memory");
-	}
-	if (!awaited(state, rules, power))
+	if (!c.diags || !c.armies || !c.standing || !c.ends || !c.treaties)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else if (!awaited(state, rules, power))
 		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "%s is not awaited at this step; wait for the report that "
 		     "asks for %s's orders", power, power);
 	else if (!json_is_array(orders))
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "must be an array of orders");
 	else
-		json_array_foreach(orders, i, o)
-			check_item(&c, (int)i, o);
-	if (json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
+		error = check_items(&c, orders);
+	if (!error && json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
 	    json_is_array(orders))
 		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "the battle awaits your decision; add one %s order",
 		     est_rules_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
@@ -490,5 +547,9 @@ int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	json_decref(c.standing);
 	json_decref(c.ends);
 	json_decref(c.treaties);
+	if (error < 0) {
+		json_decref(c.diags);
+		return error;
+	}
 	return est_rules_validated(diagnostics_out, c.diags);
 }
