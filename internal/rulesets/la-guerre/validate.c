@@ -254,33 +254,61 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	json_object_set_new(c->standing, key, json_true());
 }
 
+/* Why `nation` is not `power`'s to keep in the embargo (4.241, RULINGS.md L22), or NULL if it is. */
+static char *not_keepable(const struct check *c, const char *nation)
+{
+	const json_t *d = json_object_get(json_object_get(c->state, "diplomacy"), nation);
+	const char *holder = lg_embargo_holder(c->state, c->rules, nation);
+
+	if (!holder)
+		return est_strdup_printf("%s is a non-player nation: after its treaty expires it remains part of the "
+					 "Embargo, with no player to decide (4.241)", nation);
+	if (strcmp(holder, c->power) != 0)
+		return est_strdup_printf("whether %s stays in the Embargo is for %s's player to decide (4.241: \"at "
+					 "the player's discretion\")", nation, holder);
+	if (lg_treaty_live(c->state, nation))
+		return est_strdup_printf("%s's %s with France has not expired: it counts by its treaty this winter",
+					 nation, est_rules_str(d, "status"));
+	if (!lg_treaty_expired(c->state, nation))
+		return est_strdup_printf("%s has no expired alliance or enforced peace with France, and 4.241 leaves "
+					 "a nation in the Embargo at its player's discretion only after one expires",
+					 nation);
+	return NULL;
+}
+
+/*
+ * 4.241 "that nation may still be considered part of the Embargo at the
+ * player's discretion" (RULINGS.md L22): in its Winter turn, a power keeps
+ * in the embargo the nations it holds whose treaty with France has expired.
+ */
 static void check_embargo(struct check *c, int i, const json_t *o)
 {
-	static const char *const fields[] = {"type", "exclude", NULL};
+	static const char *const fields[] = {"type", "keep", NULL};
 	const json_t *members = json_object_get(json_object_get(lg_scenario(c->rules), "embargo"), "members");
-	const json_t *exclude = json_object_get(o, "exclude"), *v, *m;
-	size_t k, j;
+	const json_t *keep = json_object_get(o, "keep"), *v;
+	size_t k;
 
 	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS))
 		return;
-	if (strcmp(c->power, LG_FRANCE) != 0) {
-		est_rules_diag(c->diags, i, "type", R_EMBARGO, "only France decides which nations of an expired peace count in "
-		     "its embargo; remove the order");
+	if (strcmp(est_rules_str(c->state, "season"), "Winter") != 0) {
+		est_rules_diag(c->diags, i, "type", R_EMBARGO, "a nation is kept in the embargo in its holder's "
+		     "Winter turn, for the winter phase that follows; send the order then");
 		return;
 	}
-	if (!json_is_array(exclude)) {
-		est_rules_diag(c->diags, i, "exclude", R_EMBARGO, "must be an array of nations (possibly empty)");
+	if (!json_is_array(keep)) {
+		est_rules_diag(c->diags, i, "keep", R_EMBARGO, "must be an array of nations (possibly empty)");
 		return;
 	}
 	if (++c->embargoes > 1)
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "a second embargo order; give one");
-	json_array_foreach(exclude, k, v) {
-		int member = 0;
-		json_array_foreach(members, j, m)
-			member |= json_equal(v, m);
-		if (!member)
-			est_rules_diag(c->diags, i, "exclude", R_EMBARGO, "exclude[%zu] is not a nation of the embargo; name some of "
-			     "Russia, Prussia, Spain", k);
+	json_array_foreach(keep, k, v) {
+		char *why = NULL;
+		if (!json_is_string(v) || !est_rules_in_list(members, json_string_value(v)))
+			est_rules_diag(c->diags, i, "keep", R_EMBARGO, "keep[%zu] is not a nation of the embargo; name "
+			     "Russia, Prussia or Spain", k);
+		else if ((why = not_keepable(c, json_string_value(v))))
+			est_rules_diag(c->diags, i, "keep", R_EMBARGO, "keep[%zu]: %s; remove it", k, why);
+		free(why);
 	}
 }
 
@@ -411,9 +439,8 @@ static void check_answer(struct check *c, int i, const json_t *o)
 
 static const char *turn_types(const struct check *c)
 {
-	return strcmp(c->power, LG_FRANCE) == 0 ? "move, besiege, standing, embargo, treaty" :
-	       strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, buy-vp, treaty" :
-	       "move, besiege, standing, treaty";
+	return strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, treaty, embargo (in winter), buy-vp" :
+	       "move, besiege, standing, treaty, embargo (in winter)";
 }
 
 static void check_item(struct check *c, int i, const json_t *o)
