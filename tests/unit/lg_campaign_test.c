@@ -275,7 +275,8 @@ static void test_4241_expired_treaty_at_its_holders_discretion(void **unused)
 	c = step0(s, "{'France': []}", NULL);
 	assert_true(keep_offered(c, "Russia"));
 	lgt_refused(c, rules, "Austria", "[{'type': 'embargo', 'keep': ['Russia']}]", "keep",
-		    "for Russia's player to decide");
+		    "for Russia's player to decide (4.241: \"at the player's discretion\"; a player holding "
+		    "Russia and other powers adds \"power\": \"Russia\"");
 	rules_valid(LG, c, rules, "Russia", "[{'type': 'embargo', 'keep': ['Russia']}]");
 	w = step0(c, "{'Austria': [], 'Russia': [], 'Britain': []}", NULL);
 	e = embargo(w, NULL);
@@ -398,7 +399,8 @@ static json_t *russia_as_written(const json_t *s, const char *file, json_t **eve
 
 	json_array_foreach(*events_out, i, e)
 		if (strcmp(est_rules_str(e, "type"), "move") == 0 && strstr(est_rules_str(e, "text"), "stops"))
-			fail_msg("the file check accepted was not carried out as written: %s", est_rules_str(e, "text"));
+			fail_msg("the file check accepted was not carried out as written: %s",
+				 est_rules_str(e, "text"));
 	return n;
 }
 

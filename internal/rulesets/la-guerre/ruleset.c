@@ -186,9 +186,9 @@ static int keep_choices(json_t *c, const json_t *state, const json_t *rules, con
 		if (!holder || !lg_treaty_expired(state, nation) || !lg_side_of(rules, holder) ||
 		    strcmp(lg_side_of(rules, holder), side) != 0)
 			continue;
-		if (est_rules_choice(c, json_pack("{s:s, s:[s], s:s}", "type", "embargo", "keep", nation, "power",
-						  holder), "%s only: keep %s in France's embargo this winter, its treaty "
-				     "expired (4.241: at its player's discretion; left out otherwise)", holder, nation) < 0)
+		if (est_rules_choice(c, json_pack("{s:s, s:[s], s:s}", "type", "embargo", "keep", nation, "power", holder),
+				     "%s only: keep %s in France's embargo this winter, its treaty expired (4.241: "
+				     "at its player's discretion; left out otherwise)", holder, nation) < 0)
 			return -1;
 	}
 	return 0;

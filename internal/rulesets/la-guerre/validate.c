@@ -264,8 +264,9 @@ static char *not_keepable(const struct check *c, const char *nation)
 		return est_strdup_printf("%s is a non-player nation: after its treaty expires it remains part of the "
 					 "Embargo, with no player to decide (4.241)", nation);
 	if (strcmp(holder, c->power) != 0)
-		return est_strdup_printf("whether %s stays in the Embargo is for %s's player to decide (4.241: \"at "
-					 "the player's discretion\")", nation, holder);
+		return est_strdup_printf("whether %s stays in the Embargo is for %s's player to decide (4.241: "
+					 "\"at the player's discretion\"; a player holding %s and other powers "
+					 "adds \"power\": \"%s\" to the order)", nation, holder, holder, holder);
 	if (lg_treaty_live(c->state, nation))
 		return est_strdup_printf("%s's %s with France has not expired: it counts by its treaty this winter",
 					 nation, est_rules_str(d, "status"));
