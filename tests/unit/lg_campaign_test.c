@@ -174,88 +174,6 @@ static void test_4241_raised_by_occupied_ports(void **unused)
 	json_decref(s);
 }
 
-/*
- * 4.241: "If the enforced peace or alliance ... expires, that nation may
- * still be considered part of the Embargo at the player's discretion. If
- * an 'inactive' NPC (see 3.31) that nation remains part of the Embargo."
- * RULINGS.md L22: "remains" speaks of a nation whose treaty has expired.
- * With Russia at peace, Prussia inactive with no treaty does not count (its
- * Baltic ports are neutral, unoccupied): not raised. Prussia inactive with
- * an alliance expired in 1804 remains part, even when France's embargo
- * order leaves it out (the discretion is for the other nations): raised.
- */
-static void test_4241_inactive_counts_only_after_a_treaty(void **unused)
-{
-	json_t *s = winter(), *e;
-
-	(void)unused;
-	diplomacy(s, "Russia", "peace");
-	e = embargo(s, NULL);
-	assert_false(raised(e));
-	assert_int_equal(est_rules_int(e, "limit", 0), 5);
-	json_decref(e);
-	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia",
-			    J("{'status': 'alliance', 'expires': 1804, 'npc': 'inactive'}"));
-	json_object_set_new(s, "embargo_exclude", J("['Prussia']"));
-	e = embargo(s, NULL);
-	assert_true(raised(e));
-	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: its alliance has expired, and an inactive "
-			       "non-player nation remains part of the Embargo"));
-	json_decref(e);
-	/* Not inactive, an expired alliance is France's to keep or leave out, as an expired peace is. */
-	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia", J("{'status': 'alliance', 'expires': 1804}"));
-	e = embargo(s, NULL);
-	assert_false(raised(e));
-	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: its alliance has expired and France leaves it out"));
-	json_decref(e);
-	json_object_set_new(s, "embargo_exclude", json_array());
-	e = embargo(s, NULL);
-	assert_true(raised(e));
-	json_decref(e);
-	json_decref(s);
-}
-
-/*
- * 4.241: "If the enforced peace or alliance between Russia, Prussia or
- * Spain and France expires, that nation may still be considered part of
- * the Embargo at the player's discretion." Russia's peace expired in 1804:
- * France's winter turn orders an embargo that leaves no one out, and the
- * embargo is raised; a second time France excludes Russia, and it is not.
- */
-static void test_4241_expired_peace_counted_or_excluded(void **unused)
-{
-	json_t *s = lgt_setup(rules), *f, *w, *e;
-
-	(void)unused;
-	json_object_set_new(s, "season", json_string("Winter"));
-	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1804}"));
-	diplomacy(s, "Prussia", "alliance");
-	rules_valid(LG, s, rules, "France", "[{'type': 'embargo', 'exclude': []}]");
-	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'exclude': ['Austria']}]", "exclude",
-		    "not a nation of the embargo");
-	lgt_refused(s, rules, "Britain", "[{'type': 'embargo', 'exclude': []}]", "orders", "not awaited");
-
-	f = step0(s, "{'France': [{'type': 'embargo', 'exclude': []}]}", NULL);
-	w = step0(f, "{}", NULL);
-	e = embargo(w, NULL);
-	assert_true(raised(e));
-	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: its peace has expired, and France counts it"));
-	json_decref(e);
-	json_decref(w);
-	json_decref(f);
-
-	f = step0(s, "{'France': [{'type': 'embargo', 'exclude': ['Russia']}]}", NULL);
-	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "embargo_exclude"), 0)), "Russia");
-	w = step0(f, "{}", NULL);
-	e = embargo(w, NULL);
-	assert_false(raised(e));
-	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: its peace has expired and France leaves it out"));
-	json_decref(e);
-	json_decref(w);
-	json_decref(f);
-	json_decref(s);
-}
-
 /* 4.241 as the game stands now (what the report shows), with the conditions' text. */
 static int raised_now(const json_t *s, const char *words)
 {
@@ -269,6 +187,134 @@ static int raised_now(const json_t *s, const char *words)
 }
 
 /*
+ * 4.241: "If the enforced peace or alliance ... expires, that nation may
+ * still be considered part of the Embargo at the player's discretion. If
+ * an 'inactive' NPC (see 3.31) that nation remains part of the Embargo."
+ * RULINGS.md L22: "remains" speaks of a nation whose treaty has expired,
+ * and an inactive NPC has no player to use the discretion. With Russia at
+ * peace, Prussia inactive with no treaty does not count (its Baltic ports
+ * are neutral, unoccupied): not raised. Prussia inactive with an alliance
+ * expired in 1804 remains part with no one's order: raised; no player may
+ * name it in an embargo order. Not marked inactive, Prussia, a neutral,
+ * is still held by no player, and remains the same.
+ */
+static void test_4241_inactive_counts_only_after_a_treaty(void **unused)
+{
+	json_t *s = winter(), *e;
+
+	(void)unused;
+	diplomacy(s, "Russia", "peace");
+	e = embargo(s, NULL);
+	assert_false(raised(e));
+	assert_int_equal(est_rules_int(e, "limit", 0), 5);
+	json_decref(e);
+	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia",
+			    J("{'status': 'alliance', 'expires': 1804, 'npc': 'inactive'}"));
+	e = embargo(s, NULL);
+	assert_true(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: its alliance has expired, and an inactive "
+			       "non-player nation remains part of the Embargo"));
+	json_decref(e);
+	json_object_set_new(s, "phase", json_string("turn"));
+	json_object_set_new(s, "side", json_string("France"));
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'keep': ['Prussia']}]", "keep",
+		    "Prussia is a non-player nation: after its treaty expires it remains part of the Embargo");
+	json_object_set_new(s, "phase", json_string("winter"));
+	json_object_set_new(json_object_get(s, "diplomacy"), "Prussia", J("{'status': 'alliance', 'expires': 1804}"));
+	e = embargo(s, NULL);
+	assert_true(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: its alliance has expired, and a nation no "
+			       "player holds remains part of the Embargo"));
+	json_decref(e);
+	json_decref(s);
+}
+
+/* Whether the turn's choices (pending) offer `power` to keep itself in the embargo, as Russia writes it. */
+static int keep_offered(const json_t *s, const char *power)
+{
+	json_t *p = NULL, *want = json_pack("{s:s, s:[s], s:s}", "type", "embargo", "keep", power, "power", power), *c;
+	size_t i;
+	int found = 0;
+
+	assert_int_equal(LG->pending(&p, s, rules), 0);
+	json_array_foreach(json_object_get(p, "choices"), i, c)
+		found |= json_equal(json_object_get(c, "order"), want);
+	json_decref(want);
+	json_decref(p);
+	return found;
+}
+
+/*
+ * 4.241: "If the enforced peace or alliance between Russia, Prussia or
+ * Spain and France expires, that nation may still be considered part of
+ * the Embargo at the player's discretion." RULINGS.md L22: the player is
+ * the one who holds the nation, and the nation is out unless he keeps it
+ * in, in his Winter turn, for that winter. Winter 1805: Russia's peace
+ * expired in 1804, Prussia and Spain allied. France may not keep Russia
+ * in; the Coalition's turn says nothing of it, and the embargo is not
+ * raised. Russia's own order keeps it in: raised, and after the winter
+ * phase Russia is out again until its player chooses anew. Spain's
+ * alliance expired too: Spain, of France's side, is France's to keep in.
+ */
+static void test_4241_expired_treaty_at_its_holders_discretion(void **unused)
+{
+	json_t *s = lgt_setup(rules), *c, *w, *n, *e;
+
+	(void)unused;
+	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1804}"));
+	diplomacy(s, "Prussia", "alliance");
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'keep': []}]", "type", "Winter turn");
+	json_object_set_new(s, "season", json_string("Winter"));
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'keep': ['Russia']}]", "keep",
+		    "whether Russia stays in the Embargo is for Russia's player to decide");
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'keep': ['Austria']}]", "keep",
+		    "not a nation of the embargo");
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'keep': ['Spain']}]", "keep",
+		    "Spain's alliance with France has not expired");
+
+	c = step0(s, "{'France': []}", NULL);
+	assert_true(keep_offered(c, "Russia"));
+	lgt_refused(c, rules, "Austria", "[{'type': 'embargo', 'keep': ['Russia']}]", "keep",
+		    "for Russia's player to decide (4.241: \"at the player's discretion\"; a player holding "
+		    "Russia and other powers adds \"power\": \"Russia\"");
+	rules_valid(LG, c, rules, "Russia", "[{'type': 'embargo', 'keep': ['Russia']}]");
+	w = step0(c, "{'Austria': [], 'Russia': [], 'Britain': []}", NULL);
+	e = embargo(w, NULL);
+	assert_false(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: its peace has expired, and Russia has not kept "
+			       "it in this winter"));
+	json_decref(e);
+	json_decref(w);
+
+	w = step0(c, "{'Russia': [{'type': 'embargo', 'keep': ['Russia']}]}", NULL);
+	e = embargo(w, &n);
+	assert_true(raised(e));
+	assert_non_null(strstr(est_rules_str(e, "conditions"), "Russia: its peace has expired, and Russia keeps it in "
+			       "this winter, at its player's discretion"));
+	assert_false(raised_now(n, "Russia: its peace has expired, and Russia has not kept it in"));
+	json_decref(e);
+	json_decref(n);
+	json_decref(w);
+	json_decref(c);
+
+	json_object_set_new(json_object_get(s, "diplomacy"), "Russia", J("{'status': 'peace', 'expires': 1805}"));
+	json_object_set_new(json_object_get(s, "diplomacy"), "Spain", J("{'status': 'alliance', 'expires': 1804}"));
+	lgt_refused(s, rules, "France", "[{'type': 'embargo', 'keep': ['Russia']}]", "keep", "Russia's player");
+	c = step0(s, "{'France': []}", NULL);
+	lgt_refused(c, rules, "Russia", "[{'type': 'embargo', 'keep': ['Spain']}]", "keep", "for France's player");
+	w = step0(c, "{}", NULL);
+	assert_false(raised_now(w, "Spain: its alliance has expired, and France has not kept it in this winter"));
+	json_decref(w);
+	json_decref(c);
+	c = step0(s, "{'France': [{'type': 'embargo', 'keep': ['Spain']}]}", NULL);
+	w = step0(c, "{}", NULL);
+	assert_true(raised_now(w, "Spain: its alliance has expired, and France keeps it in this winter"));
+	json_decref(w);
+	json_decref(c);
+	json_decref(s);
+}
+
+/*
  * Every clause of 4.241 reached by the players' orders from the 1805 start
  * (RULINGS.md L22, L25, L27), no state edited:
  * - Autumn 1805: France concludes an alliance with Prussia, an inactive
@@ -279,9 +325,10 @@ static int raised_now(const json_t *s, const char *words)
  * - Winter 1805: alliance or enforced peace with all of Russia, Prussia
  *   and Spain, Holland and Hanover held by France's side: the limit is 10
  *   VPs and Britain, asking 8, buys 5.
- * - Spring 1806: both treaties have expired. Russia stays in at France's
- *   discretion until France's embargo order leaves it out; Prussia, an
- *   inactive non-player nation, remains part though France names it too.
+ * - Spring 1806: both treaties have expired. Russia is out of the embargo
+ *   unless its own player keeps it in, which he does in his Winter turn
+ *   (none comes before the scenario ends; RULINGS.md L22); Prussia, an
+ *   inactive non-player nation, remains part, and no player may name it.
  * - Britain's expedition lands in Hanover (a ghost garrison: it changes
  *   hands on entry), so France no longer controls Hanover.
  */
@@ -319,11 +366,12 @@ static void test_4241_every_clause_by_orders(void **unused)
 	assert_non_null(strstr(est_rules_str(e, "conditions"), "Prussia: alliance with France until 1805"));
 	assert_non_null(strstr(est_rules_str(e, "conditions"), "Spain: alliance with France"));
 	json_decref(e);
-	assert_true(raised_now(s5, "Russia: its peace has expired, and France counts it"));
+	assert_false(raised_now(s5, "Russia: its peace has expired, and Russia has not kept it in this winter"));
+	assert_false(raised_now(s5, "Prussia: its alliance has expired, and an inactive non-player nation remains"));
 	rules_valid(LG, s5, rules, "France", "[{'type': 'treaty', 'nation': 'Russia', 'treaty': 'peace'}]");
-	s6 = step0(s5, "{'France': [{'type': 'embargo', 'exclude': ['Russia', 'Prussia']}]}", NULL);
-	assert_false(raised_now(s6, "Russia: its peace has expired and France leaves it out"));
-	assert_false(raised_now(s6, "Prussia: its alliance has expired, and an inactive non-player nation remains"));
+	lgt_refused(s5, rules, "France", "[{'type': 'embargo', 'keep': ['Russia']}]", "type", "Winter turn");
+	s6 = step0(s5, "{'France': []}", NULL);
+	lgt_refused(s6, rules, "Russia", "[{'type': 'embargo', 'keep': ['Russia']}]", "type", "Winter turn");
 	/* The peace over, only the stacking rule (Mack's army is in Bavaria) stops that march. */
 	lgt_refused(s6, rules, "Russia", "[{'type': 'move', 'army': 'army-of-podolia', 'path': ['Moravia', "
 		    "'Bohemia', 'Bavaria']}]", "path", "armies do not stack");
@@ -337,6 +385,70 @@ static void test_4241_every_clause_by_orders(void **unused)
 	json_decref(s2);
 	json_decref(s1);
 	json_decref(s0);
+}
+
+/* Resolve a Coalition turn of Russia's file alone; every move event must say its march went as written. */
+static json_t *russia_as_written(const json_t *s, const char *file, json_t **events_out)
+{
+	char orders[512];
+	json_t *n, *e;
+	size_t i;
+
+	snprintf(orders, sizeof(orders), "{'Russia': %s}", file);
+	n = step0(s, orders, events_out);
+
+	json_array_foreach(*events_out, i, e)
+		if (strcmp(est_rules_str(e, "type"), "move") == 0 && strstr(est_rules_str(e, "text"), "stops"))
+			fail_msg("the file check accepted was not carried out as written: %s",
+				 est_rules_str(e, "text"));
+	return n;
+}
+
+/*
+ * 4.241's "enforced peace", made in play (RULINGS.md L27): a file check
+ * accepts is carried out as written. France has offered Russia an enforced
+ * peace; Russia's army "ru" stands in Lower Austria, two provinces from
+ * Bavaria (France's side, no garrison). A treaty takes effect when the turn
+ * is read, before any army moves, so the march into Bavaria is refused with
+ * the acceptance in the same file, written after the move or before it,
+ * naming the rule. Accepted: the march alone, which takes Bavaria; the
+ * acceptance with a march that ends in Upper Austria, which is carried out
+ * so, the peace concluded.
+ */
+static void test_4241_treaty_in_the_file_checked_as_carried_out(void **unused)
+{
+	json_t *s = lgt_setup(rules), *c, *n, *ev;
+
+	(void)unused;
+	lgt_clear_armies(s);
+	lgt_put_army(s, "{'id': 'ru', 'nation': 'Russia', 'commander': 'kutuzov', 'location': 'Lower Austria', "
+		     "'movement': 3, 'artillery': 1, 'corps': [{'name': 'Bagration', 'divisions': 3}]}");
+	c = step0(s, "{'France': [{'type': 'treaty', 'nation': 'Russia', 'treaty': 'peace'}]}", NULL);
+	lgt_refused(c, rules, "Russia", "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria', 'Bavaria']}, "
+		    "{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]", "path",
+		    "the treaty with France that this file concludes");
+	lgt_refused(c, rules, "Russia", "[{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}, "
+		    "{'type': 'move', 'army': 'ru', 'path': ['Upper Austria', 'Bavaria']}]", "path",
+		    "a treaty takes effect as soon as the turn is read, before any army moves");
+
+	n = russia_as_written(c, "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria', 'Bavaria']}]", &ev);
+	assert_string_equal(lgt_location(n, "ru"), "Bavaria");
+	assert_string_equal(lg_controller(n, "Bavaria"), "Russia");
+	assert_null(lgt_event(ev, "treaty"));
+	json_decref(ev);
+	json_decref(n);
+
+	rules_valid(LG, c, rules, "Russia", "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria']}, "
+		    "{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]");
+	n = russia_as_written(c, "[{'type': 'move', 'army': 'ru', 'path': ['Upper Austria']}, "
+			      "{'type': 'treaty', 'nation': 'France', 'treaty': 'peace'}]", &ev);
+	assert_string_equal(lgt_location(n, "ru"), "Upper Austria");
+	assert_true(lg_treaty_live(n, "Russia"));
+	assert_non_null(strstr(lgt_text(ev, "treaty"), "France and Russia conclude an enforced peace"));
+	json_decref(ev);
+	json_decref(n);
+	json_decref(c);
+	json_decref(s);
 }
 
 /* A board for movement orders: France's "fr" (3 MP) in Bavaria, Austria's "au" in Upper Austria. */
@@ -558,8 +670,9 @@ int main(void)
 		cmocka_unit_test(test_4241_income_counts_ports_of_embargo_nations),
 		cmocka_unit_test(test_4241_raised_by_occupied_ports),
 		cmocka_unit_test(test_4241_inactive_counts_only_after_a_treaty),
-		cmocka_unit_test(test_4241_expired_peace_counted_or_excluded),
+		cmocka_unit_test(test_4241_expired_treaty_at_its_holders_discretion),
 		cmocka_unit_test(test_4241_every_clause_by_orders),
+		cmocka_unit_test(test_4241_treaty_in_the_file_checked_as_carried_out),
 		cmocka_unit_test(test_validate_movement_refusals),
 		cmocka_unit_test(test_coalition_simultaneous_turn),
 		cmocka_unit_test(test_no_stacking),

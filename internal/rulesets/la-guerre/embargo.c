@@ -27,6 +27,11 @@ static int treaty_expired(const json_t *state, const json_t *d)
 	       est_rules_int(d, "expires", 0) < est_rules_int(state, "year", 0);
 }
 
+int lg_treaty_expired(const json_t *state, const char *nation)
+{
+	return treaty_expired(state, treaty_of(state, nation));
+}
+
 int lg_treaty_live(const json_t *state, const char *nation)
 {
 	const json_t *d = treaty_of(state, nation);
@@ -116,15 +121,43 @@ int lg_treaty_order(json_t *state, json_t *events, const json_t *rules, const ch
 			nation);
 }
 
+static int inactive_npc(const json_t *state, const char *nation)
+{
+	const char *npc = est_rules_str(treaty_of(state, nation), "npc");
+
+	return npc && strcmp(npc, "inactive") == 0;
+}
+
+/*
+ * RULINGS.md L22: the player whose discretion 4.241 gives is the one who
+ * holds the nation: a power's own player, France's for a nation of its
+ * side; an inactive NPC, or any nation no player holds, has none.
+ */
+const char *lg_embargo_holder(const json_t *state, const json_t *rules, const char *nation)
+{
+	const char *const *p;
+	const char *side = lg_side_of(rules, nation);
+
+	if (inactive_npc(state, nation))
+		return NULL;
+	for (p = lg_powers(); *p; p++)
+		if (strcmp(*p, nation) == 0)
+			return *p;
+	return side && strcmp(side, LG_FRANCE) == 0 ? LG_FRANCE : NULL;
+}
+
+/* Whether `nation`'s holder keeps it in the embargo this winter (the `embargo` order, L22). */
+static int kept_in(const json_t *state, const char *holder, const char *nation)
+{
+	return est_rules_in_list(json_object_get(json_object_get(state, "embargo_keep"), holder), nation);
+}
+
 /* A member nation's own standing in the embargo (4.241), or 0; *why_out says why. */
 static int member_counts(char **why_out, const json_t *state, const json_t *rules, const char *nation)
 {
 	const json_t *d = treaty_of(state, nation);
-	const char *status = est_rules_str(d, "status");
-	const json_t *exclude = json_object_get(state, "embargo_exclude"), *v;
-	size_t i;
+	const char *status = est_rules_str(d, "status"), *holder;
 
-	(void)rules;
 	if (lg_treaty_live(state, nation)) {
 		*why_out = json_is_integer(json_object_get(d, "expires")) ?
 			est_strdup_printf("%s: %s with France until %d", nation, status, est_rules_int(d, "expires", 0)) :
@@ -136,18 +169,20 @@ static int member_counts(char **why_out, const json_t *state, const json_t *rule
 		*why_out = NULL;
 		return 0;
 	}
-	if (strcmp(est_rules_str(d, "npc") ? est_rules_str(d, "npc") : "", "inactive") == 0) {
-		*why_out = est_strdup_printf("%s: its %s has expired, and an inactive non-player nation remains "
-					     "part of the Embargo", nation, status);
+	if (!(holder = lg_embargo_holder(state, rules, nation))) {
+		*why_out = est_strdup_printf("%s: its %s has expired, and %s remains part of the Embargo", nation,
+					     status, inactive_npc(state, nation) ? "an inactive non-player nation" :
+					     "a nation no player holds");
 		return 1;
 	}
-	json_array_foreach(exclude, i, v)
-		if (strcmp(json_string_value(v), nation) == 0) {
-			*why_out = est_strdup_printf("%s: its %s has expired and France leaves it out", nation, status);
-			return 0;
-		}
-	*why_out = est_strdup_printf("%s: its %s has expired, and France counts it", nation, status);
-	return 1;
+	if (kept_in(state, holder, nation)) {
+		*why_out = est_strdup_printf("%s: its %s has expired, and %s keeps it in this winter, at its player's "
+					     "discretion", nation, status, holder);
+		return 1;
+	}
+	*why_out = est_strdup_printf("%s: its %s has expired, and %s has not kept it in this winter (its "
+				     "player's discretion)", nation, status, holder);
+	return 0;
 }
 
 /* Whether a province of the map has a port on one of the embargo's seas. */
@@ -274,6 +309,8 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules)
 	lg_add_vp(state, LG_FRANCE, vp);
 	lg_add_vp(state, LG_COALITION, bought);
 	json_object_set_new(state, "britain_buy", json_integer(0));
+	/* RULINGS.md L22: a holder's choice to keep a nation in is for one winter. */
+	json_object_set_new(state, "embargo_keep", json_object());
 	error = est_rules_event(events, json_pack("{s:b, s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "raised", raised,
 					   "conditions", why, "limit", limit, "income", income, "france_vp", vp,
 					   "britain_asked", asked, "britain_cap", cap, "britain_vp", bought),

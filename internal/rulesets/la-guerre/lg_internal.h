@@ -11,7 +11,9 @@
  *   queue [{"power", "order"}]: the rest of the moving side's turn,
  *   battle (absent when none; see battle.c),
  *   standing {power: [{"at", "step", "option", "to"?}]},
- *   diplomacy {nation: {"status", "expires"?, "npc"?: "inactive"}}, embargo_exclude [nations],
+ *   diplomacy {nation: {"status", "expires"?, "npc"?: "inactive"}},
+ *   embargo_keep {power: [nations]}: the nations of an expired treaty each
+ *   holder keeps in the embargo this winter (RULINGS.md L22),
  *   offers {power: "peace" | "alliance"}: France's treaty offers awaiting an answer,
  *   britain_buy, vp {"France": n, "Coalition": n}, winner, win_reason.
  *
@@ -178,6 +180,15 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules);
 int lg_embargo_raised(char **why_out, const json_t *state, const json_t *rules);
 /* Whether `nation` has an alliance or an enforced peace with France that has not expired (4.241). */
 int lg_treaty_live(const json_t *state, const char *nation);
+/* Whether `nation`'s alliance or enforced peace with France has expired (RULINGS.md L25). */
+int lg_treaty_expired(const json_t *state, const char *nation);
+/*
+ * The power whose player decides whether `nation`, its treaty expired,
+ * stays in the embargo (4.241 "at the player's discretion", RULINGS.md
+ * L22): the nation itself if a power, France for a nation of its side;
+ * NULL for an inactive NPC or a nation no player holds, which remains.
+ */
+const char *lg_embargo_holder(const json_t *state, const json_t *rules, const char *nation);
 /* Whether `army` entering `province` would break a treaty with France (RULINGS.md L27). */
 int lg_treaty_bars(const json_t *state, const json_t *rules, const json_t *army, const char *province);
 /* A treaty order of `power` (France's offer or conclusion, a power's acceptance). */
@@ -193,6 +204,17 @@ json_t *lg_side_powers(const json_t *rules, const char *side);
 /* standing.c: standing orders (RULINGS.md L19) */
 const json_t *lg_standing(const json_t *state, const char *power, const char *at, int step);
 int lg_set_standing(json_t *state, const char *power, const json_t *order);
+
+/*
+ * ruleset.c: a power's turn orders as the turn reads them (RULINGS.md L4,
+ * L27): standing, embargo, buy-vp and treaty items take effect at once, in
+ * the order written; moves and sieges are queued and carried out after
+ * every power's file is read. The turn runs it on the state, validate() on
+ * a copy, so that moves are checked as they will be carried out.
+ */
+int lg_take_orders(json_t *state, json_t *events, const json_t *rules, const char *power, const json_t *orders);
+/* Whether an order item of `type` takes effect when the turn is read (lg_take_orders), not queued. */
+int lg_order_at_once(const char *type);
 
 /* validate.c */
 int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,

@@ -101,12 +101,12 @@ static int setup(json_t **state_out, const json_t *rules, const json_t *options)
 	if ((error = lg_check_rules(rules)) < 0 || (error = check_options(options, rules)) < 0 ||
 	    (error = check_armies(rules)) < 0)
 		return error;
-	state = json_pack("{s:O, s:O, s:O, s:s, s:s, s:o, s:O, s:[], s:[], s:{}, s:O, s:[], s:i, s:O}",
+	state = json_pack("{s:O, s:O, s:O, s:s, s:s, s:o, s:O, s:[], s:[], s:{}, s:O, s:{}, s:i, s:O}",
 		"scenario", json_object_get(scenario, "name"), "year", json_object_get(start, "year"),
 		"season", json_object_get(start, "season"), "phase", "turn", "side", LG_FRANCE,
 		"provinces", provinces_at_start(rules), "armies", json_object_get(scenario, "armies"),
 		"moved", "queue", "standing", "diplomacy", json_object_get(scenario, "diplomacy"),
-		"embargo_exclude", "britain_buy", 0, "vp", json_object_get(scenario, "vp"));
+		"embargo_keep", "britain_buy", 0, "vp", json_object_get(scenario, "vp"));
 	if (!state)
 		return est_error_set(EST_EINVAL, "rules/scenario.json: \"name\", \"start\" {year, season}, "
 				     "\"armies\", \"diplomacy\" and \"vp\" are needed; add what is missing");
@@ -175,8 +175,27 @@ static int offer_choices(json_t *c, const json_t *state)
 	return 0;
 }
 
+/* In a Winter turn, the choice to keep in the embargo each nation of an expired treaty the side holds (L22). */
+static int keep_choices(json_t *c, const json_t *state, const json_t *rules, const char *side)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(lg_scenario(rules), "embargo"), "members"), i, v) {
+		const char *nation = json_string_value(v), *holder = lg_embargo_holder(state, rules, nation);
+		if (!holder || !lg_treaty_expired(state, nation) || !lg_side_of(rules, holder) ||
+		    strcmp(lg_side_of(rules, holder), side) != 0)
+			continue;
+		if (est_rules_choice(c, json_pack("{s:s, s:[s], s:s}", "type", "embargo", "keep", nation, "power", holder),
+				     "%s only: keep %s in France's embargo this winter, its treaty expired (4.241: "
+				     "at its player's discretion; left out otherwise)", holder, nation) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A turn's choices: the kinds of order the moving side may give, winter's for its power. */
-static json_t *turn_choices(const json_t *state, const char *side)
+static json_t *turn_choices(const json_t *state, const json_t *rules, const char *side)
 {
 	json_t *c = json_array();
 	int winter = est_rules_str(state, "season") && strcmp(est_rules_str(state, "season"), "Winter") == 0;
@@ -189,8 +208,7 @@ static json_t *turn_choices(const json_t *state, const char *side)
 	    est_rules_choice(c, json_pack("{s:s, s:s, s:s, s:s}", "type", "standing", "at", "<province>",
 					  "step", "<number: 4, 5, 6 or 9>", "option", "<option>"),
 			     "a battle decision given in advance (L19)") < 0 ||
-	    (winter && france && est_rules_choice(c, json_pack("{s:s, s:[s]}", "type", "embargo", "exclude",
-			"<nation>"), "nations left out of the embargo (4.241)") < 0) ||
+	    (winter && keep_choices(c, state, rules, side) < 0) ||
 	    (winter && !france && est_rules_choice(c, json_pack("{s:s, s:s}", "type", "buy-vp", "vp", "<number>"),
 			"Britain only: VPs bought this winter (4.241)") < 0) ||
 	    (france && est_rules_choice(c, json_pack("{s:s, s:s, s:s}", "type", "treaty", "nation", "<nation>",
@@ -242,7 +260,7 @@ static int pending(json_t **out, const json_t *state, const json_t *rules)
 			 strcmp(side, LG_FRANCE) == 0 ? "France" : "the Coalition");
 		*out = json_pack("{s:s, s:s, s:o, s:s, s:o}", "mode", strcmp(side, LG_FRANCE) == 0 ? "sequential" :
 				 "simultaneous", "kind", "turn", "powers", lg_side_powers(rules, side),
-				 "prompt", prompt, "choices", turn_choices(state, side));
+				 "prompt", prompt, "choices", turn_choices(state, rules, side));
 	}
 	return *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
@@ -275,35 +293,64 @@ static int default_orders(json_t **out, const json_t *state, const json_t *rules
 	return 0;
 }
 
-/* The moving side's orders, power by power in the scenario's order: standing orders at once, the rest queued. */
-static int take_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders)
+int lg_order_at_once(const char *type)
 {
-	json_t *powers = lg_side_powers(rules, est_rules_str(state, "side")), *p, *o;
-	size_t i, j;
+	static const char *const at_once[] = {"standing", "embargo", "buy-vp", "treaty", NULL};
+
+	return type && est_rules_listed(at_once, type);
+}
+
+/* An `embargo` order: the nations `power` holds that it keeps in the embargo this winter (L22). */
+static int keep_in_embargo(json_t *state, const char *power, const json_t *order)
+{
+	json_t *keep = json_object_get(state, "embargo_keep");
+
+	if (!json_is_object(keep)) {
+		keep = json_object();
+		if (json_object_set_new(state, "embargo_keep", keep) < 0)
+			return -1;
+	}
+	return json_object_set(keep, power, json_object_get(order, "keep"));
+}
+
+int lg_take_orders(json_t *state, json_t *events, const json_t *rules, const char *power, const json_t *orders)
+{
+	const json_t *o;
+	size_t i;
 	int error = 0;
 
-	json_array_foreach(powers, i, p) {
-		const char *power = json_string_value(p);
-		json_array_foreach(json_object_get(orders, power), j, o) {
-			const char *type = est_rules_str(o, "type");
-			if (strcmp(type, "standing") == 0)
-				error = lg_set_standing(state, power, o);
-			else if (strcmp(type, "embargo") == 0)
-				error = json_object_set(state, "embargo_exclude", json_object_get(o, "exclude"));
-			else if (strcmp(type, "buy-vp") == 0)
-				error = json_object_set(state, "britain_buy", json_object_get(o, "vp"));
-			else if (strcmp(type, "treaty") == 0)
-				error = lg_treaty_order(state, events, rules, power, o);
-			else
-				error = json_array_append_new(json_object_get(state, "queue"),
-					json_pack("{s:s, s:O}", "power", power, "order", o));
-			if (error < 0)
-				goto out;
-		}
+	json_array_foreach(orders, i, o) {
+		const char *type = est_rules_str(o, "type");
+		if (!lg_order_at_once(type))
+			error = json_array_append_new(json_object_get(state, "queue"),
+				json_pack("{s:s, s:O}", "power", power, "order", o));
+		else if (strcmp(type, "standing") == 0)
+			error = lg_set_standing(state, power, o);
+		else if (strcmp(type, "embargo") == 0)
+			error = keep_in_embargo(state, power, o);
+		else if (strcmp(type, "buy-vp") == 0)
+			error = json_object_set(state, "britain_buy", json_object_get(o, "vp"));
+		else
+			error = lg_treaty_order(state, events, rules, power, o);
+		if (error < 0)
+			return est_error_code() ? est_error_code() : est_error_set(EST_ENOMEM, "out of memory");
 	}
-out:
+	return 0;
+}
+
+/* The moving side's orders, power by power in the scenario's order (lg_take_orders). */
+static int take_turn(json_t *state, json_t *events, const json_t *rules, const json_t *orders)
+{
+	json_t *powers = lg_side_powers(rules, est_rules_str(state, "side")), *p;
+	size_t i;
+	int error = 0;
+
+	json_array_foreach(powers, i, p)
+		if ((error = lg_take_orders(state, events, rules, json_string_value(p),
+					    json_object_get(orders, json_string_value(p)))) < 0)
+			break;
 	json_decref(powers);
-	return error < 0 ? (est_error_code() ? est_error_code() : est_error_set(EST_ENOMEM, "out of memory")) : 0;
+	return error;
 }
 
 /* A battle decision: the power's standing orders first, then its answer. */

@@ -24,6 +24,7 @@
 
 struct check {
 	const json_t *state, *rules;
+	const json_t *start; /* the state at the start of the turn; `state` has the file's treaties concluded */
 	const char *power;
 	json_t *diags;
 	json_t *armies;   /* army id -> 1: one order per army */
@@ -108,6 +109,13 @@ static int path_step(struct check *c, int i, const json_t *army, const char *at,
 	if (!lg_side_of(c->rules, lg_controller(c->state, to))) {
 		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is neutral (%s) and may not be entered (RULINGS.md L5); go "
 		     "around it", to, lg_controller(c->state, to));
+		return 0;
+	}
+	if (lg_treaty_bars(c->state, c->rules, army, to) && !lg_treaty_bars(c->start, c->rules, army, to)) {
+		est_rules_diag(c->diags, i, "path", R_TREATY, "entering %s would break the treaty with France that "
+		     "this file concludes: a treaty takes effect as soon as the turn is read, before any army "
+		     "moves (RULINGS.md L27); end the move before %s, or leave the treaty order out (an offer "
+		     "not accepted in this turn lapses)", to, to);
 		return 0;
 	}
 	if (lg_treaty_bars(c->state, c->rules, army, to)) {
@@ -246,33 +254,62 @@ static void check_standing(struct check *c, int i, const json_t *o)
 	json_object_set_new(c->standing, key, json_true());
 }
 
+/* Why `nation` is not `power`'s to keep in the embargo (4.241, RULINGS.md L22), or NULL if it is. */
+static char *not_keepable(const struct check *c, const char *nation)
+{
+	const json_t *d = json_object_get(json_object_get(c->state, "diplomacy"), nation);
+	const char *holder = lg_embargo_holder(c->state, c->rules, nation);
+
+	if (!holder)
+		return est_strdup_printf("%s is a non-player nation: after its treaty expires it remains part of the "
+					 "Embargo, with no player to decide (4.241)", nation);
+	if (strcmp(holder, c->power) != 0)
+		return est_strdup_printf("whether %s stays in the Embargo is for %s's player to decide (4.241: "
+					 "\"at the player's discretion\"; a player holding %s and other powers "
+					 "adds \"power\": \"%s\" to the order)", nation, holder, holder, holder);
+	if (lg_treaty_live(c->state, nation))
+		return est_strdup_printf("%s's %s with France has not expired: it counts by its treaty this winter",
+					 nation, est_rules_str(d, "status"));
+	if (!lg_treaty_expired(c->state, nation))
+		return est_strdup_printf("%s has no expired alliance or enforced peace with France, and 4.241 leaves "
+					 "a nation in the Embargo at its player's discretion only after one expires",
+					 nation);
+	return NULL;
+}
+
+/*
+ * 4.241 "that nation may still be considered part of the Embargo at the
+ * player's discretion" (RULINGS.md L22): in its Winter turn, a power keeps
+ * in the embargo the nations it holds whose treaty with France has expired.
+ */
 static void check_embargo(struct check *c, int i, const json_t *o)
 {
-	static const char *const fields[] = {"type", "exclude", NULL};
+	static const char *const fields[] = {"type", "keep", NULL};
 	const json_t *members = json_object_get(json_object_get(lg_scenario(c->rules), "embargo"), "members");
-	const json_t *exclude = json_object_get(o, "exclude"), *v, *m;
-	size_t k, j;
+	const json_t *keep = json_object_get(o, "keep"), *v;
+	size_t k;
 
 	if (!est_rules_fields_ok(c->diags, i, o, fields, fields, R_ORDERS))
 		return;
-	if (strcmp(c->power, LG_FRANCE) != 0) {
-		est_rules_diag(c->diags, i, "type", R_EMBARGO, "only France decides which nations of an expired peace count in "
-		     "its embargo; remove the order");
+	if (strcmp(est_rules_str(c->state, "season"), "Winter") != 0) {
+		est_rules_diag(c->diags, i, "type", R_EMBARGO, "a nation is kept in the embargo in its holder's "
+		     "Winter turn, for the winter phase that follows; send the order then");
 		return;
 	}
-	if (!json_is_array(exclude)) {
-		est_rules_diag(c->diags, i, "exclude", R_EMBARGO, "must be an array of nations (possibly empty)");
+	if (!json_is_array(keep)) {
+		est_rules_diag(c->diags, i, "keep", R_EMBARGO, "must be an array of nations (possibly empty)");
 		return;
 	}
 	if (++c->embargoes > 1)
 		est_rules_diag(c->diags, i, "type", R_ORDERS, "a second embargo order; give one");
-	json_array_foreach(exclude, k, v) {
-		int member = 0;
-		json_array_foreach(members, j, m)
-			member |= json_equal(v, m);
-		if (!member)
-			est_rules_diag(c->diags, i, "exclude", R_EMBARGO, "exclude[%zu] is not a nation of the embargo; name some of "
-			     "Russia, Prussia, Spain", k);
+	json_array_foreach(keep, k, v) {
+		char *why = NULL;
+		if (!json_is_string(v) || !est_rules_in_list(members, json_string_value(v)))
+			est_rules_diag(c->diags, i, "keep", R_EMBARGO, "keep[%zu] is not a nation of the embargo; name "
+			     "Russia, Prussia or Spain", k);
+		else if ((why = not_keepable(c, json_string_value(v))))
+			est_rules_diag(c->diags, i, "keep", R_EMBARGO, "keep[%zu]: %s; remove it", k, why);
+		free(why);
 	}
 }
 
@@ -403,9 +440,8 @@ static void check_answer(struct check *c, int i, const json_t *o)
 
 static const char *turn_types(const struct check *c)
 {
-	return strcmp(c->power, LG_FRANCE) == 0 ? "move, besiege, standing, embargo, treaty" :
-	       strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, buy-vp, treaty" :
-	       "move, besiege, standing, treaty";
+	return strcmp(c->power, "Britain") == 0 ? "move, besiege, standing, treaty, embargo (in winter), buy-vp" :
+	       "move, besiege, standing, treaty, embargo (in winter)";
 }
 
 static void check_item(struct check *c, int i, const json_t *o)
@@ -458,31 +494,80 @@ static int awaited(const json_t *state, const json_t *rules, const char *power)
 	return yes;
 }
 
+/* The diagnostics in the order of their items (a stable sort by "index"). */
+static int by_item(json_t *diags)
+{
+	size_t n = json_array_size(diags);
+
+	for (size_t k = 1; k < n; k++) {
+		json_t *d = json_incref(json_array_get(diags, k));
+		json_int_t index = json_integer_value(json_object_get(d, "index"));
+		size_t j = k;
+		while (j > 0 && json_integer_value(json_object_get(json_array_get(diags, j - 1), "index")) > index)
+			j--;
+		if (j < k && (json_array_remove(diags, k) < 0 || json_array_insert(diags, j, d) < 0)) {
+			json_decref(d);
+			return est_error_set(EST_ENOMEM, "out of memory");
+		}
+		json_decref(d);
+	}
+	return 0;
+}
+
+/*
+ * The items that take effect when the turn is read (treaties, standing
+ * orders...) are checked against the start of the turn; those accepted are
+ * applied to a copy by lg_take_orders, as the turn applies them, and the
+ * moves and sieges are checked against that copy. So a move into a
+ * province that a treaty of the same file puts at peace is refused, in
+ * whatever order the file gives them (RULINGS.md L27), and a file check
+ * accepts is carried out as written.
+ */
+static int check_items(struct check *c, const json_t *orders)
+{
+	json_t *taken = json_array(), *events = json_array(), *board = json_deep_copy(c->state), *o;
+	size_t i;
+	int error = taken && events && board ? 0 : est_error_set(EST_ENOMEM, "out of memory");
+
+	json_array_foreach(orders, i, o) {
+		size_t before = json_array_size(c->diags);
+		if (error || !lg_order_at_once(est_rules_str(o, "type")))
+			continue;
+		check_item(c, (int)i, o);
+		if (json_array_size(c->diags) == before && json_array_append(taken, o) < 0)
+			error = est_error_set(EST_ENOMEM, "out of memory");
+	}
+	if (!error && (error = lg_take_orders(board, events, c->rules, c->power, taken)) == 0) {
+		c->state = board;
+		json_array_foreach(orders, i, o)
+			if (!lg_order_at_once(est_rules_str(o, "type")))
+				check_item(c, (int)i, o);
+		c->state = c->start;
+		error = by_item(c->diags);
+	}
+	json_decref(taken);
+	json_decref(events);
+	json_decref(board);
+	return error;
+}
+
 int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules,
 		const char *power, const json_t *orders)
 {
-	struct check c = {state, rules, power, json_array(), json_object(), json_object(), json_object(),
+	struct check c = {state, rules, state, power, json_array(), json_object(), json_object(), json_object(),
 			  json_object(), 0, 0, 0};
-	const json_t *o;
-	size_t i;
+	int error = 0;
 
-	if (!c.diags || !c.armies || !c.standing || !c.ends || !c.treaties) {
-		json_decref(c.diags);
-		json_decref(c.armies);
-		json_decref(c.standing);
-		json_decref(c.ends);
-		json_decref(c.treaties);
-		return est_error_set(EST_ENOMEM, "out of memory");
-	}
-	if (!awaited(state, rules, power))
+	if (!c.diags || !c.armies || !c.standing || !c.ends || !c.treaties)
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else if (!awaited(state, rules, power))
 		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "%s is not awaited at this step; wait for the report that "
 		     "asks for %s's orders", power, power);
 	else if (!json_is_array(orders))
 		est_rules_diag(c.diags, -1, "orders", R_ORDERS, "must be an array of orders");
 	else
-		json_array_foreach(orders, i, o)
-			check_item(&c, (int)i, o);
-	if (json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
+		error = check_items(&c, orders);
+	if (!error && json_array_size(c.diags) == 0 && json_object_get(state, "battle") && c.answers == 0 &&
 	    json_is_array(orders))
 		est_rules_diag(c.diags, -1, "orders", R_SEQUENCE, "the battle awaits your decision; add one %s order",
 		     est_rules_int(json_object_get(state, "battle"), "step", 0) == 9 ? "\"retreat\"" : "\"option\"");
@@ -490,5 +575,9 @@ int lg_validate(json_t **diagnostics_out, const json_t *state, const json_t *rul
 	json_decref(c.standing);
 	json_decref(c.ends);
 	json_decref(c.treaties);
+	if (error < 0) {
+		json_decref(c.diags);
+		return error;
+	}
 	return est_rules_validated(diagnostics_out, c.diags);
 }

@@ -19,7 +19,7 @@
  * begun_text, loser, loser_power, retreat_to, retreat_to_text,
  * retreat_first}), diplomacy [{nation, status, expires, text}], embargo
  * {raised, limit, normal_limit, raised_limit, britain_buy_max, why,
- * conditions, members, requires_control, exclude, text}; for a power also
+ * conditions, members, requires_control, text}; for a power also
  * power, standing [{at, step, option, to, text}], standing_sealed and, for
  * Britain, britain_buy.
  */
@@ -508,12 +508,11 @@ static int embargo_view(json_t **out, const json_t *state, const json_t *rules)
 
 	if (raised < 0)
 		return raised;
-	*out = json_pack("{s:b, s:i, s:i, s:i, s:i, s:s, s:o, s:O?, s:O?, s:O?, s:o}",
+	*out = json_pack("{s:b, s:i, s:i, s:i, s:i, s:s, s:o, s:O?, s:O?, s:o}",
 			 "raised", raised, "limit", limit, "normal_limit", est_rules_int(embargo, "limit", 5),
 			 "raised_limit", est_rules_int(embargo, "raised_limit", 10), "britain_buy_max", buy,
 			 "why", why, "conditions", conditions(why), "members", json_object_get(embargo, "members"),
 			 "requires_control", json_object_get(embargo, "requires_control"),
-			 "exclude", json_object_get(state, "embargo_exclude"),
 			 "text", est_rules_string(est_strdup_printf(
 				 "if the winter came now the Embargo limit would be %d VPs (%s) and Britain could "
 				 "buy at most %d VPs", limit, raised ? "raised: every condition of 4.241 holds" :
