@@ -1499,12 +1499,13 @@ static void test_army_data_names_its_field(void **rs)
 {
 	const json_t *rules = *rs;
 
-	army_refused(rules, "value", json_string("three"), "rules/armies.json: field \"armies[0].value\" is \"three\"; it must "
-		     "be the Army's Battle Value, a whole number from 1 to 12 (3, not \"three\"); fix the data");
+	army_refused(rules, "value", json_string("three"), "rules/armies.json: field \"armies[0].value\" is "
+		     "\"three\"; it must be the Army's Battle Value, a whole number from 1 to 12 (3, not "
+		     "\"three\"); fix the data");
 	army_refused(rules, "value", json_integer(13), "rules/armies.json: field \"armies[0].value\" is 13; it must be the "
 		     "Army's Battle Value, a whole number from 1 to 12 (3, not \"three\"); fix the data");
-	army_refused(rules, "track", json_string("Rhine"), "rules/armies.json: field \"armies[0].track\" is \"Rhine\"; it must "
-		     "be the \"name\" of a track of tracks.json (\"Austrian\"); fix the data");
+	army_refused(rules, "track", json_string("Rhine"), "rules/armies.json: field \"armies[0].track\" is "
+		     "\"Rhine\"; it must be the \"name\" of a track of tracks.json (\"Austrian\"); fix the data");
 	army_refused(rules, "box", json_integer(0), "rules/armies.json: field \"armies[0].box\" is 0; it must be a box of the "
 		     "Vendée track, a whole number from 1 to 5, or null (off the map); fix the data");
 	army_refused(rules, "stationary", json_string("no"), "rules/armies.json: field \"armies[0].stationary\" is \"no\"; it "
