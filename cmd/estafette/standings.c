@@ -80,36 +80,66 @@ static void audit_row(json_t *row, const char *path, const char *home)
 	json_decref(report);
 }
 
-/* "over", "score" and "result" of the row, from the ruleset's score() or as unranked. */
-static int score_row(json_t *row, const est_game *game)
+/*
+ * The state the row is scored by: the public one, or, once the game is
+ * revealed through its end and its audit found the revealed states whole,
+ * the last step's revealed state (a sealed game's public state may hold
+ * only what its ruleset keeps public, a dealt game's not its result).
+ * *owned_out is what the caller frees.
+ */
+static const json_t *scored_state(json_t **owned_out, const json_t *row, est_game *game)
 {
-	const json_t *state = json_object_get(game->state, "state");
+	char name[32], path[64];
+	json_t *doc = NULL;
+
+	*owned_out = NULL;
+	if (!json_is_true(json_object_get(row, "revealed")) || !json_is_true(json_object_get(row, "complete")))
+		return game->state;
+	est_step_name(name, game->step);
+	snprintf(path, sizeof(path), "revealed/%s/state.json", name);
+	if (est_game_read_json(&doc, game, NULL, path) < 0 || !json_is_object(json_object_get(doc, "state"))) {
+		/* An unsealed game reveals no states: its public one is whole. */
+		est_error_clear();
+		json_decref(doc);
+		return game->state;
+	}
+	*owned_out = doc;
+	return doc;
+}
+
+/* "over", "score" and "result" of the row, from the ruleset's score() or as unranked. */
+static int score_row(json_t *row, est_game *game)
+{
+	json_t *owned = NULL;
+	const json_t *whole = scored_state(&owned, row, game), *state = json_object_get(whole, "state");
 	json_t *score = NULL, *pending = NULL;
 	int over, error;
 
-	if ((error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, game->state)) < 0)
-		return error;
+	if ((error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, whole)) < 0)
+		goto out;
 	over = strcmp(json_string_value(json_object_get(pending, "mode")), "over") == 0;
 	json_decref(pending);
 	if (!game->ruleset->score) {
 		json_object_set_new(row, "over", json_boolean(over));
 		json_object_set_new(row, "score", json_null());
 		json_object_set_new(row, "result", json_string(over ? "over (not scored)" : "in play"));
-		return 0;
+		goto out;
 	}
 	if ((error = game->ruleset->score(&score, state, game->rules)) < 0)
-		return error;
+		goto out;
 	if (!json_is_integer(json_object_get(score, "score")) ||
 	    !json_is_string(json_object_get(score, "result"))) {
-		json_decref(score);
-		return est_error_set(EST_ERROR, "%s: score() gave no integer \"score\" and string \"result\"",
-				     game->ruleset->name);
+		error = est_error_set(EST_ERROR, "%s: score() gave no integer \"score\" and string \"result\"",
+				      game->ruleset->name);
+		goto out;
 	}
 	json_object_set_new(row, "over", json_boolean(over || json_is_true(json_object_get(score, "over"))));
 	json_object_set(row, "score", json_object_get(score, "score"));
 	json_object_set(row, "result", json_object_get(score, "result"));
+out:
 	json_decref(score);
-	return 0;
+	json_decref(owned);
+	return error;
 }
 
 /* One row of a dealt game; the deal's name into *deal_out (NULL: in no deal). */
@@ -132,11 +162,14 @@ static int game_row(json_t **row_out, const char **deal_out, est_game *game, con
 		return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	json_object_set_new(row, "key", key);
+	/* Revealed through its last step: its cards are public, and its audit can be complete. */
+	json_object_set_new(row, "revealed", json_boolean(game->step > 0 &&
+							  est_engine_revealed_step(game) >= game->step));
+	audit_row(row, path, home);
 	if ((error = score_row(row, game)) < 0) {
 		json_decref(row);
 		return error;
 	}
-	audit_row(row, path, home);
 	*row_out = row;
 	return 0;
 }
@@ -231,23 +264,38 @@ static void not_this_deal(json_t *row, const json_t *key)
 }
 
 /*
- * The deal's "reveal": when its games may be revealed. One game's reveal
- * opens the hidden chain every game of the deal draws from, so `reveal`
- * waits for the last game (docs/gm-guide.md "Challenges").
+ * The deal's "reveal": when its games may be revealed, or that they are.
+ * One game's reveal opens the hidden chain every game of the deal draws
+ * from, so `reveal` waits for the last game (docs/gm-guide.md "Challenges").
  */
 static void reveal_note(json_t *deal)
 {
-	size_t i, playing = 0;
+	size_t i, playing = 0, hidden = 0;
 	json_t *g;
-	char *text;
+	char *text, *names = NULL;
 
-	json_array_foreach(json_object_get(deal, "games"), i, g)
+	json_array_foreach(json_object_get(deal, "games"), i, g) {
 		playing += !json_is_true(json_object_get(g, "over"));
-	text = playing ? est_strdup_printf("reveals wait until every game of the deal is over (%zu still "
-					   "playing): one game's reveal would show the deal's cards to the others",
-					   playing) :
-		strdup("every game is over: reveal each (estafette reveal GAME) to publish the deal's cards");
+		if (!json_is_true(json_object_get(g, "revealed"))) {
+			char *more = est_strdup_printf("%s%s%s", names ? names : "", names ? ", " : "",
+						       json_string_value(json_object_get(g, "game")));
+			hidden++;
+			free(names);
+			names = more;
+		}
+	}
+	if (playing)
+		text = est_strdup_printf("reveals wait until every game of the deal is over (%zu still playing): "
+					 "one game's reveal would show the deal's cards to the others", playing);
+	else if (hidden)
+		text = est_strdup_printf("every game is over; %zu not yet revealed (%s): reveal each "
+					 "(estafette reveal GAME) to publish the deal's cards", hidden,
+					 names ? names : "?");
+	else
+		text = strdup("every game is over and revealed: the deal's cards are public, and each game's "
+			      "audit can check every step");
 	json_object_set_new(deal, "reveal", json_string(text ? text : "reveals wait for the deal's end"));
+	free(names);
 	free(text);
 }
 

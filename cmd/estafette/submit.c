@@ -97,7 +97,7 @@ static int refuse(int error, int json, json_t *diagnostics)
 	json_t *extra = json_pack("{s:s, s:O?}", "status", "refused", "diagnostics", diagnostics);
 	int status = cmd_fail(error, json, extra);
 
-	/* The message holds the first problem; list them all when there are more. */
+	/* The message holds the first problem (intake.c); list the others below it, so each shows once. */
 	if (!json && json_array_size(diagnostics) > 1) {
 		size_t i;
 		json_t *d;
@@ -105,6 +105,8 @@ static int refuse(int error, int json, json_t *diagnostics)
 
 		/* (a hostile file may hold thousands: the first 20 say what to fix) */
 		json_array_foreach(diagnostics, i, d) {
+			if (i == 0)
+				continue;
 			if (i == 20) {
 				fprintf(stderr, "  ... and %zu more\n", json_array_size(diagnostics) - i);
 				break;

@@ -117,6 +117,13 @@ int est_engine_report_parts(est_intake_report *out, est_game *game, long long st
 int est_engine_reveal(json_t **summary_out, est_game *game, int before_end);
 
 /*
+ * The last step the game's reveal.json at main reveals (its hidden chain up
+ * to there is public), or 0 when it has none: the game is revealed through
+ * its end when this equals game->step.
+ */
+long long est_engine_revealed_step(est_game *game);
+
+/*
  * `estafette mail`: est_game_deliver under the game's lock, so it never
  * races a run sending the same messages. Errors: EST_ELOCKED, and those of
  * est_game_deliver.

@@ -251,8 +251,7 @@ static int reveal_json(est_changes *c, est_game *game)
 	return error;
 }
 
-/* The step reveal.json at main reveals up to, or 0. */
-static long long revealed_step(est_game *game)
+long long est_engine_revealed_step(est_game *game)
 {
 	json_t *doc = NULL;
 	long long step = 0;
@@ -279,7 +278,7 @@ int est_engine_reveal(json_t **summary_out, est_game *game, int before_end)
 		error = est_error_set(EST_EUSAGE, "nothing to reveal: no step has been resolved");
 		goto out;
 	}
-	if (revealed_step(game) >= game->step) {
+	if (est_engine_revealed_step(game) >= game->step) {
 		error = est_error_set(EST_EUSAGE, "reveal.json at main reveals up to step %lld already, the "
 				      "last step resolved: nothing new to reveal", game->step);
 		goto out;

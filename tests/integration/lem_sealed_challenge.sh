@@ -138,7 +138,8 @@ PY
 [ -s secrets.txt ] || fail "nothing of the deal is still hidden from Carl"
 # A text shows a card when it holds the card's title (every event, report and view that names a
 # card gives its title), or its id as JSON writes it. ("#50" alone is no evidence: the
-# placeholder data's notes, public in every report, cite cards by number.)
+# placeholder data's notes, public in every report, cite cards by number; nor is the ruleset's
+# version, "ruleset_version": "2" in game.json, which card 2's id would match.)
 leaks() {  # file label
 	"$PY" - secrets.txt "$1" "$2" <<'PY'
 import re, sys
@@ -241,6 +242,10 @@ for p in bert carl; do
 	for _ in 1 2 3 4 5 6 7; do is_over "$p" && break; turn "$p"; done
 	is_over "$p" || fail "$p: the six-card game did not end"
 done
+# Over but not yet revealed: standings names the games the reveals wait for.
+expect_exit 0 "$ESTAFETTE" standings games
+grep -q "every game is over; 3 not yet revealed (anne, bert, carl): reveal each" "$WORK/last.out" ||
+	fail "standings before the reveals: $(cat "$WORK/last.out")"
 for p in anne bert carl; do
 	expect_exit 0 "$ESTAFETTE" reveal "games/$p"
 	rm -rf "clone-$p"
@@ -263,7 +268,13 @@ expect_exit 0 "$ESTAFETTE" standings games --json
 import json, sys
 [deal] = [d for d in json.load(open(sys.argv[1]))["deals"] if d["deal"] == "spring-1793"]
 for g in deal["games"]:
-    assert g["over"] and g["complete"] and g["rank"] is not None, g
-assert deal["reveal"].startswith("every game is over"), deal["reveal"]
+    assert g["over"] and g["complete"] and g["revealed"] and g["rank"] is not None, g
+    # Scored from the revealed last state: the result, no longer "sealed until the deal is revealed".
+    assert "sealed" not in g["result"] and " after " in g["result"], g
+assert deal["reveal"].startswith("every game is over and revealed: the deal's cards are public"), deal["reveal"]
 PY
+# The text says so too, and no longer asks for the reveals just made.
+expect_exit 0 "$ESTAFETTE" standings games
+grep -q "every game is over and revealed: the deal's cards are public" "$WORK/last.out" &&
+	! grep -q "reveal each" "$WORK/last.out" || fail "standings after the reveals: $(cat "$WORK/last.out")"
 echo "lem_sealed_challenge: a sealed game plays and reveals; a deal's public refs, reports and mails keep its cards until its last game ends"

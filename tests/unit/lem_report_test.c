@@ -470,6 +470,47 @@ static void test_events_and_dice(void **unused)
 	json_decref(s);
 }
 
+/*
+ * RULINGS.md S2, 9.0: the public report of a dealt game's last step says the
+ * game is over, and lists the victory and defeat conditions (the options
+ * alone decide them: 9.0 keeps them "unchanged regardless of Option,
+ * Scenario, or varied Level of Difficulty"), but not its result, which is
+ * sealed with its progress; its events, the Republic's own, are said to be
+ * sealed rather than "nothing".
+ */
+static void test_dealt_game_over_public_text(void **unused)
+{
+	json_t *s = first_turn("{'deal': 'spring-1793'}", NULL), *m, *pub = NULL;
+	char *t, *h;
+
+	(void)unused;
+	json_object_set_new(s, "phase", json_string("over"));
+	json_object_set_new(s, "played", J("['1', '2', '3']"));
+	json_object_set_new(s, "result", J("{'outcome': 'defeat', 'grade': 'Defeat', 'turns': 3, "
+					   "'reason': 'the Austrian Army took Paris on its third card'}"));
+	m = model(s, NULL, NULL);
+	assert_int_equal(LEM->view(&pub, s, rules, NULL), 0);
+	json_object_set_new(m, "view", pub);
+	json_object_set_new(m, "public", json_true());
+	json_object_del(m, "player");
+	json_object_del(m, "views");
+	t = rules_render("levee-en-masse", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	h = rules_render("levee-en-masse", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+	assert_non_null(strstr(t, "\nPublic report\n\nGAME OVER: the game is over, after 3 cards; whether the "
+				  "Republic won or lost, and why, stays sealed"));
+	assert_non_null(strstr(t, "\nVICTORY AND DEFEAT\n  victory: the decks run out"));
+	assert_non_null(strstr(t, "\nWHAT HAPPENED\n- what this step did is sealed with the game's progress\n"));
+	assert_null(strstr(t, "nothing this step"));
+	assert_null(strstr(t, "took Paris"));
+	assert_non_null(strstr(h, "<h2>Game over</h2><p>the game is over, after 3 cards;"));
+	assert_non_null(strstr(h, "<h2>Victory and defeat</h2>\n<ul>\n<li>victory: "));
+	assert_null(strstr(h, "took Paris"));
+	free(h);
+	free(t);
+	json_decref(m);
+	json_decref(s);
+}
+
 /* Python's XML parser reads `svg` from a file; returns its exit status and the counts it prints. */
 static int xml_check(char *counts, size_t len, const char *svg)
 {
@@ -546,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_mid_game_text),
 		cmocka_unit_test(test_events_and_dice),
 		cmocka_unit_test(test_map_svg),
+		cmocka_unit_test(test_dealt_game_over_public_text),
 	};
 	int rc;
 

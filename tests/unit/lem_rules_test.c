@@ -1535,10 +1535,50 @@ static void test_validate_refusals(void **rs)
 	json_decref(state);
 }
 
+/*
+ * Rules data (README.md "Rules data"): armies.json's Battle Values are what
+ * a Military Action must beat (7.2), so a value the rules cannot read is
+ * refused at set-up, naming the one field that is wrong, what it holds and
+ * what it must hold.
+ */
+static void army_refused(const json_t *rules, const char *field, json_t *value, const char *message)
+{
+	json_t *copy = json_deep_copy(rules), *army, *state = NULL, *o = J("{}");
+
+	army = json_array_get(json_object_get(json_object_get(copy, "armies"), "armies"), 0);
+	json_object_set_new(army, field, value);
+	assert_int_equal(LEM->setup(&state, copy, o), EST_EINVAL);
+	assert_null(state);
+	assert_string_equal(est_error_message(), message);
+	est_error_clear();
+	json_decref(o);
+	json_decref(copy);
+}
+
+static void test_army_data_names_its_field(void **rs)
+{
+	const json_t *rules = *rs;
+
+	army_refused(rules, "value", json_string("three"), "rules/armies.json: field \"armies[0].value\" is "
+		     "\"three\"; it must be the Army's Battle Value, a whole number from 1 to 12 (3, not "
+		     "\"three\"); fix the data");
+	army_refused(rules, "value", json_integer(13), "rules/armies.json: field \"armies[0].value\" is 13; it must be the "
+		     "Army's Battle Value, a whole number from 1 to 12 (3, not \"three\"); fix the data");
+	army_refused(rules, "track", json_string("Rhine"), "rules/armies.json: field \"armies[0].track\" is "
+		     "\"Rhine\"; it must be the \"name\" of a track of tracks.json (\"Austrian\"); fix the data");
+	army_refused(rules, "box", json_integer(0), "rules/armies.json: field \"armies[0].box\" is 0; it must be a box of the "
+		     "Vendée track, a whole number from 1 to 5, or null (off the map); fix the data");
+	army_refused(rules, "stationary", json_string("no"), "rules/armies.json: field \"armies[0].stationary\" is \"no\"; it "
+		     "must be true or false (or left out: false); fix the data");
+	army_refused(rules, "id", json_string("austrian"), "rules/armies.json: field \"armies[1].id\" repeats the id "
+		     "\"austrian\" of armies[0]; give each Army an id of its own; fix the data");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_setup_options),
+		cmocka_unit_test(test_army_data_names_its_field),
 		cmocka_unit_test(test_start_extended_hidden_stream_decides),
 		cmocka_unit_test(test_extended_deck_blue_white_red),
 		cmocka_unit_test(test_base_deck_66_cards),

@@ -5,6 +5,7 @@
  * fix.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -34,27 +35,66 @@ static int check_tracks(const json_t *rules)
 	return 0;
 }
 
+/* `v` as JSON text, cut to fit `len`, for a refusal that shows what the file holds. */
+static const char *shown(char *buf, size_t len, const json_t *v)
+{
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+
+	snprintf(buf, len, "%s", v ? (text ? text : "a value") : "missing");
+	free(text);
+	return buf;
+}
+
+/*
+ * One Army of armies.json, field by field, so that the refusal names the
+ * field that is wrong, what it holds and what it must hold.
+ */
+static int check_army(const json_t *rules, const json_t *a, size_t i)
+{
+	const char *track = est_rules_str(a, "track");
+	const json_t *box = json_object_get(a, "box"), *value = json_object_get(a, "value");
+	const json_t *stationary = json_object_get(a, "stationary");
+	char got[64];
+	int length = lem_track_length(rules, track);
+
+	if (!est_rules_str(a, "id"))
+		return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu].id\" is %s; it must be the "
+				     "Army's id, a string (\"austrian\"); fix the data", i,
+				     shown(got, sizeof(got), json_object_get(a, "id")));
+	if (!lem_track(rules, track))
+		return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu].track\" is %s; it must be "
+				     "the \"name\" of a track of tracks.json (\"Austrian\"); fix the data", i,
+				     shown(got, sizeof(got), json_object_get(a, "track")));
+	if (box && !json_is_null(box) &&
+	    (!json_is_integer(box) || json_integer_value(box) < 1 || json_integer_value(box) > length))
+		return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu].box\" is %s; it must be a "
+				     "box of the %s track, a whole number from 1 to %d, or null (off the map); "
+				     "fix the data", i, shown(got, sizeof(got), box), track, length);
+	if (!json_is_integer(value) || json_integer_value(value) < 1 || json_integer_value(value) > 12)
+		return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu].value\" is %s; it must be "
+				     "the Army's Battle Value, a whole number from 1 to 12 (3, not \"three\"); "
+				     "fix the data", i, shown(got, sizeof(got), value));
+	if (stationary && !json_is_boolean(stationary))
+		return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu].stationary\" is %s; it "
+				     "must be true or false (or left out: false); fix the data", i,
+				     shown(got, sizeof(got), stationary));
+	return 0;
+}
+
 static int check_armies(const json_t *rules)
 {
 	const json_t *armies = json_object_get(json_object_get(rules, "armies"), "armies"), *a, *other;
 	size_t i, j;
+	int error;
 
 	json_array_foreach(armies, i, a) {
-		const char *track = est_rules_str(a, "track");
-		const json_t *box = json_object_get(a, "box");
-		int bad_box = box && !json_is_null(box) && (!json_is_integer(box) || json_integer_value(box) < 1 ||
-							     json_integer_value(box) > lem_track_length(rules, track));
-		if (!est_rules_str(a, "id") || !lem_track(rules, track) || bad_box ||
-		    est_rules_int(a, "value", 0) < 1 || est_rules_int(a, "value", 0) > 12 ||
-		    (json_object_get(a, "stationary") && !json_is_boolean(json_object_get(a, "stationary"))))
-			return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" needs an \"id\", a "
-					     "\"track\" of tracks.json, a \"box\" on it (or null: off the map), a "
-					     "\"value\" from 1 to 12 and, if any, \"stationary\" true or false; fix "
-					     "the data", i);
+		if ((error = check_army(rules, a, i)) < 0)
+			return error;
 		json_array_foreach(armies, j, other)
-			if (j < i && strcmp(est_rules_str(other, "id") ? est_rules_str(other, "id") : "", est_rules_str(a, "id")) == 0)
-				return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu]\" repeats the "
-						     "id \"%s\"; fix the data", i, est_rules_str(a, "id"));
+			if (j < i && strcmp(est_rules_str(other, "id"), est_rules_str(a, "id")) == 0)
+				return est_error_set(EST_EINVAL, "rules/armies.json: field \"armies[%zu].id\" repeats the "
+						     "id \"%s\" of armies[%zu]; give each Army an id of its own; fix the "
+						     "data", i, est_rules_str(a, "id"), j);
 	}
 	return 0;
 }

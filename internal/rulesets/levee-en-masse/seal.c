@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/util.h"
 #include "lem_internal.h"
 
 /* The piles the deck may hold (deck.c): 12.1's three, 12.2's one, 12.3's sequence. */
@@ -135,13 +136,15 @@ int lem_dealt_pending(json_t **out, const json_t *state)
 /*
  * The public view of a dealt game: the whole view of what its public refs
  * keep (the scenario, options, phase and counts), without the parts that
- * view makes of the tracks, markers and card, which it does not hold.
+ * view makes of the tracks, markers and card, which it does not hold. The
+ * victory and defeat conditions follow from the options alone, so they
+ * stay; the result does not (S2), so an ended game says only that it ended.
  */
 int lem_dealt_view(json_t **out, const json_t *state, const json_t *rules)
 {
 	static const char *const kept[] = {"scenario", "scenario_text", "options", "options_on", "difficulty",
-					   "difficulty_text", "phase", "awaits_orders", "over", "turn", "decks",
-					   "cards_left", "decks_text", "map", NULL};
+					   "difficulty_text", "conditions", "phase", "awaits_orders", "over", "turn",
+					   "decks", "cards_left", "decks_text", "map", NULL};
 	json_t *part = json_object(), *view = NULL, *drop = json_array(), *v;
 	const char *key;
 	size_t i;
@@ -163,6 +166,13 @@ int lem_dealt_view(json_t **out, const json_t *state, const json_t *rules)
 		json_object_del(view, json_string_value(v));
 	json_object_set_new(view, "sealed_progress", json_string("This game is one of a deal: the cards it "
 		"drew and what they did stay sealed on the public record until the deal's last game ends."));
+	if (json_is_true(json_object_get(view, "over")) &&
+	    json_object_set_new(view, "sealed_result", est_rules_string(est_strdup_printf("the game is over, "
+		"after %d cards; whether the Republic won or lost, and why, stays sealed with the game's progress "
+		"until the deal's games are revealed", est_rules_pile_count(json_object_get(state, "played"))))) < 0) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
 	*out = view;
 	view = NULL;
 out:
