@@ -203,6 +203,18 @@ static json_t *powers_text(const json_t *powers)
 	return out;
 }
 
+/* Each awaiting entry's "powers_text", its player's powers as powers_text() writes them. */
+static int add_powers_text(json_t *awaiting)
+{
+	json_t *entry;
+	size_t i;
+
+	json_array_foreach(awaiting, i, entry)
+		if (json_object_set_new(entry, "powers_text", powers_text(json_object_get(entry, "powers"))) < 0)
+			return est_error_set(EST_ENOMEM, "out of memory");
+	return 0;
+}
+
 /*
  * The reader's record, and who holds each power ("holders": {power: {id,
  * name}}), so that a template names the player behind a power
@@ -263,7 +275,8 @@ int est_report_build(json_t **out, est_game *game, long long step, const json_t 
 
 	if ((error = game->ruleset->view(&view, state, game->rules, power)) < 0 ||
 	    (error = est_turn_ruleset_pending(&pending, game->ruleset, game->rules, wrapped_state)) < 0 ||
-	    (error = est_turn_awaiting(&awaiting, game, pending, deadline)) < 0)
+	    (error = est_turn_awaiting(&awaiting, game, pending, deadline)) < 0 ||
+	    (error = add_powers_text(awaiting)) < 0)
 		goto out;
 	/* Step 0 has no events doc: it is the game as `new` made it, not "step 0 ()". */
 	kind = json_string_value(json_object_get(events_doc, "kind"));

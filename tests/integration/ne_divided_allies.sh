@@ -68,6 +68,8 @@ grep -q 'Game Designers Notes' "$WORK/last.err" || fail "the refusal names no ru
 "$ESTAFETTE" report g --player tsar > tsar.txt
 grep -qx 'Report for First Allied player (albion), playing England, Prussia' albion.txt ||
 	fail "albion's report line: $(grep '^Report for' albion.txt)"
+grep -q '^  First Allied player (albion) for England, Prussia - simultaneous' albion.txt ||
+	fail "albion's awaited line: $(grep -A4 '^AWAITED' albion.txt)"
 grep -q '^YOUR HAND (England)' albion.txt || fail "albion's report has no hand: $(cat albion.txt)"
 grep -q '^  You keep the Allied hand' albion.txt || fail "albion is not told he keeps the hand"
 grep -q 'you move the Allied armies in .*England' albion.txt || fail "albion's command"

@@ -82,11 +82,11 @@ static json_t *view(const json_t *state, const char *power)
 /* The engine's report data (internal/step/report.c) for a player of `power`, or the public. */
 static json_t *model(const json_t *state, const char *power, json_t *events)
 {
-	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s}], s:s, s:i, s:s,"
+	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s, s:s}], s:s, s:i, s:s,"
 			      " s:{s:s, s:s, s:[{s:i, s:i, s:s}]}, s:b, s:o, s:[], s:[], s:{s:s, s:s, s:s, s:s}}",
 			      "game", "cp-<1>", "ruleset", "campaign", "step", 6, "kind", "turn",
 			      "public", power == NULL, "events", events ? events : json_array(),
-			      "awaiting", "player", "russia", "name", "Tsar <Alexander>", "powers", "Russia",
+			      "awaiting", "player", "russia", "name", "Tsar <Alexander>", "powers", "Russia", "powers_text", "Russia",
 			      "mode", "sequential", "prompt", "Russia's turn 6: the dice throw 7 moves",
 			      "next_step", 7, "state_sha256", "ab12cd",
 			      "dice", "reveal", "00ff", "seed", "11ee", "rolls", "sides", 6, "value", 2, "purpose",

@@ -86,12 +86,12 @@ static json_t *provisional(void)
 static json_t *model(const json_t *state, json_t *events, const json_t *rolls)
 {
 	const char *phase = json_string_value(json_object_get(state, "phase"));
-	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s}], s:s, s:i, s:s,"
+	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s, s:s}], s:s, s:i, s:s,"
 			      " s:{s:s, s:s, s:o}, s:b, s:o, s:[{s:s, s:o}], s:o, s:{s:s, s:s, s:s, s:s},"
 			      " s:{s:s, s:s, s:[s]}}",
 			      "game", "lem-<1>", "ruleset", "levee-en-masse", "step", 5, "kind", "actions",
 			      "public", 0, "events", events ? events : json_array(),
-			      "awaiting", "player", "solo", "name", "Lazare <Carnot>", "powers", "Republic",
+			      "awaiting", "player", "solo", "name", "Lazare <Carnot>", "powers", "Republic", "powers_text", "Republic",
 			      "mode", "sequential", "prompt", "turn 4: spend your Actions", "next_step", 6,
 			      "state_sha256", "ab12cd",
 			      "dice", "reveal", "00ff", "seed", "11ee", "rolls", rolls ? json_deep_copy(rolls) : json_array(),

@@ -67,11 +67,11 @@ static json_t *model(const json_t *state, const char *const *powers, json_t *eve
 		json_array_append_new(views, json_pack("{s:s, s:o}", "power", *p, "view", view(state, *p)));
 		json_array_append_new(ps, json_string(*p));
 	}
-	m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s, s:s}], s:s, s:i, s:s,"
+	m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:o, s:[{s:s, s:s, s:[s], s:s, s:s, s:s}], s:s, s:i, s:s,"
 		      " s:{s:s, s:s, s:o}, s:b, s:o, s:o, s:o, s:{s:s, s:s, s:s, s:s}}",
 		      "game", "lg-<1>", "ruleset", "la-guerre", "step", 3, "kind", "turn",
 		      "public", powers == NULL, "events", events ? events : json_array(),
-		      "awaiting", "player", "austria", "name", "Karl <Mack>", "powers", "Austria",
+		      "awaiting", "player", "austria", "name", "Karl <Mack>", "powers", "Austria", "powers_text", "Austria",
 		      "mode", "sequential", "deadline", "2026-12-01T12:00:00Z",
 		      "prompt", "Battle at Bavaria, 5.612 step 4: Austria, the initiative player, chooses",
 		      "next_step", 4, "state_sha256", "ab12cd",

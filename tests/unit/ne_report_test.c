@@ -24,11 +24,11 @@ static json_t *model(json_t **state_out, json_t **events_out, const char *power)
 	ne_put(s, "Naples", 0, 0, "Allies");
 	n = ne_step(s, rules, o, faces, 5, NULL, 0, &ev);
 	assert_int_equal(NE->view(&v, n, rules, power), 0);
-	m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:O, s:[{s:s, s:s, s:[s], s:s, s:s}], s:s, s:i, s:s,"
+	m = json_pack("{s:s, s:s, s:i, s:s, s:b, s:O, s:[{s:s, s:s, s:[s], s:s, s:s, s:s}], s:s, s:i, s:s,"
 		      " s:{s:s, s:s, s:[]}, s:b, s:o}",
 		      "game", "ne-001", "ruleset", "napoleonic-empire", "step", 7, "kind", "retreat",
 		      "public", power == NULL, "events", ev,
-		      "awaiting", "player", "france", "name", "Jean <Lannes>", "powers", "France", "mode",
+		      "awaiting", "player", "france", "name", "Jean <Lannes>", "powers", "France", "powers_text", "France", "mode",
 		      "sequential", "deadline", "2026-12-01T12:00:00Z",
 		      "prompt", "France: send your orders", "next_step", 8, "state_sha256", "ab12",
 		      "dice", "reveal", "00", "seed", "11", "rolls", "over", 0, "view", v);
@@ -55,7 +55,7 @@ static void test_text_report_for_france(void **unused)
 	(void)unused;
 	assert_non_null(strstr(t, "Battle in Italy: France 2 armies + 1 defender + 1d6 (1) = 4; Allies 10 armies + 1d6 (6) = 16; Allies win"));
 	assert_non_null(strstr(t, "  Italy: France 2, Allies 9, France, CONTESTED; reinforcement value 1"));
-	assert_non_null(strstr(t, "  France must retreat 2 armies from Italy to one of: France Rhineland"));
+	assert_non_null(strstr(t, "  France must retreat 2 armies from Italy to one of: France, Rhineland\n"));
 	assert_non_null(strstr(t, "  Sweden: France 0, Allies 0, neutral;"));
 	assert_non_null(strstr(t, "  Toulon [toulon]: France: French +4"));
 	assert_null(strstr(t, "Austerlitz ["));

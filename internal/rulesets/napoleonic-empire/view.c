@@ -158,14 +158,23 @@ static json_t *sides(const json_t *state, const json_t *rules)
 
 static json_t *retreat_view(const json_t *retreat)
 {
+	const json_t *o;
 	json_t *v;
+	char *to = NULL;
+	size_t i;
+	int fail = 0;
 
 	if (!json_is_object(retreat))
 		return json_null();
 	v = json_deep_copy(retreat);
+	json_array_foreach(json_object_get(retreat, "options"), i, o)
+		fail |= est_rules_join(&to, ", ", "%s", json_string_value(o)) < 0;
 	json_object_set_new(v, "armies_text",
 			    count_text((int)json_integer_value(json_object_get(retreat, "armies")),
 				       "army", "armies"));
+	/* "France, Rhineland": templates join no lists. */
+	json_object_set_new(v, "options_text", fail ? NULL : json_string(to ? to : "none"));
+	free(to);
 	return v;
 }
 
