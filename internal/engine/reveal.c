@@ -62,7 +62,7 @@ static int game_over(int *over_out, long long *step_out, const char *path)
 
 /*
  * The deal's games on this host (new.c record_deal: games/<id>/deal.json)
- * that are still being played, as "id (step N)" in *running (a heap string,
+ * that are still being played, as "id (awaiting step N)" in *running (a heap string,
  * NULL when none). A game that cannot be opened counts as running.
  */
 static int deal_running(char **running, est_game *game, const char *deal)
@@ -102,8 +102,8 @@ static int deal_running(char **running, est_game *game, const char *deal)
 						 *running ? ", " : "", e->d_name,
 						 json_string_value(json_object_get(doc, "path")));
 		} else if (!over) {
-			next = est_strdup_printf("%s%s%s (step %lld)", *running ? *running : "", *running ? ", " : "",
-						 e->d_name, step);
+			next = est_strdup_printf("%s%s%s (awaiting step %lld)", *running ? *running : "",
+						 *running ? ", " : "", e->d_name, step + 1);
 		} else {
 			continue;
 		}

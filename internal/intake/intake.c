@@ -156,8 +156,8 @@ static int validate(json_t **diagnostics_out, est_game *game, const est_order *o
 
 	/* A player's copy of a sealed game lacks the hand the rules check against. */
 	if (est_game_is_sealed(game) && !game->sealed_store) {
-		est_game_warn(game, "%s: this is a sealed game, and the rules checks that need its "
-			      "hidden parts (your hand) are made when the GM records the file", filename);
+		est_game_warn(game, "%s: this is a sealed game, and the rules checks that need its hidden "
+			      "parts (a hand, the cards to come) are made when the GM records the file", filename);
 		return 0;
 	}
 	error = est_turn_validate_powers(&diagnostics, game->ruleset, game->rules, game->state,

@@ -230,8 +230,12 @@ fi
 
 # Anne's reveal would open the deal's hidden chain: refused, naming the games still playing.
 expect_exit 64 "$ESTAFETTE" reveal games/anne
-grep -q "bert (step" "$WORK/last.err" && grep -q "carl (step" "$WORK/last.err" ||
-	fail "reveal of anne did not name the games still playing: $(cat "$WORK/last.err")"
+# Each with the step its orders carry, as its status says.
+for g in bert carl; do
+	step=$("$ESTAFETTE" status "games/$g" --json | json_get 'd["step"]')
+	grep -q "$g (awaiting step $step)" "$WORK/last.err" ||
+		fail "reveal of anne did not name $g, awaiting step $step: $(cat "$WORK/last.err")"
+done
 [ ! -e games/anne/reveal.json ] || fail "a refused reveal wrote reveal.json"
 expect_exit 0 "$ESTAFETTE" standings games
 grep -q "reveals wait until every game of the deal is over (2 still playing)" "$WORK/last.out" ||
