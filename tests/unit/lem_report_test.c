@@ -228,7 +228,7 @@ static void test_first_turn_text(void **unused)
 	}
 	assert_memory_equal(t, "Provisional data: ", 18);
 	assert_non_null(strstr(t, "The Extended Game (12.1): the Expansion Kit's cards added to their decks; turn 1 "
-				  "(cards played), cards left: Blue "));
+				  "(one for each card played), cards left: Blue "));
 	assert_non_null(strstr(t, "\nOPTIONS IN FORCE\n  10.4 A Single Battalion"));
 	assert_non_null(strstr(t, "\n  10.5 He who fears"));
 	assert_null(strstr(t, "\n  10.6 Decisive"));
