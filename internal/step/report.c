@@ -17,20 +17,25 @@
 #include "util/json.h"
 #include "util/util.h"
 
+/* Whether `player` (a player record; NULL: the public) holds one of the array `powers`. */
+static int holds_one_of(const json_t *player, const json_t *powers)
+{
+	const json_t *a, *b;
+	size_t i, j;
+
+	json_array_foreach(powers, i, a)
+		json_array_foreach(json_object_get(player, "powers"), j, b)
+			if (json_equal(a, b))
+				return 1;
+	return 0;
+}
+
 /* Whether `reader` (a player record; NULL: the public) may see `event`. */
 static int visible(const json_t *event, const json_t *reader)
 {
 	const json_t *to = json_object_get(event, "visible_to");
-	size_t i, j;
-	json_t *a, *b;
 
-	if (!to)
-		return 1;
-	json_array_foreach(to, i, a)
-		json_array_foreach(json_object_get(reader, "powers"), j, b)
-			if (json_equal(a, b))
-				return 1;
-	return 0;
+	return !to || holds_one_of(reader, to);
 }
 
 static json_t *visible_events(const json_t *events_doc, const json_t *reader)
@@ -119,16 +124,9 @@ static void unquote_numbers(char *text)
 /* Whether `player` may send `choice`: it names no powers, or one the player holds (ruleset.h). */
 static int choice_for_player(const json_t *choice, const json_t *player)
 {
-	const json_t *only = json_object_get(choice, "powers"), *p, *q;
-	size_t i, j;
+	const json_t *only = json_object_get(choice, "powers");
 
-	if (!json_is_array(only))
-		return 1;
-	json_array_foreach(only, i, p)
-		json_array_foreach(json_object_get(player, "powers"), j, q)
-			if (json_equal(p, q))
-				return 1;
-	return 0;
+	return !json_is_array(only) || holds_one_of(player, only);
 }
 
 /*
