@@ -263,53 +263,46 @@ static void not_this_deal(json_t *row, const json_t *key)
 	free(text);
 }
 
-/*
- * The deal's "reveal": when its games may be revealed, or that they are.
- * One game's reveal opens the hidden chain every game of the deal draws
- * from, so `reveal` waits for the last game (docs/gm-guide.md "Challenges").
- */
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * The deal's "reveal": when its games may be revealed, or that they are.
+ * One game's reveal opens the hidden chain every game of the deal draws
+ * from, so `reveal` waits for the last game (docs/gm-guide.md "Challenges").
+ */
 static void reveal_note(json_t *deal)
 {
 	const json_t *games = json_object_get(deal, "games"), *g;
 	const char **hidden_ids = calloc(json_array_size(games) + 1, sizeof(*hidden_ids));
 	size_t i, playing = 0, hidden = 0;
-	char *text, *names = NULL;
+	est_text t = {0};
 
-	if (!hidden_ids) {
-		json_object_set_new(deal, "reveal", json_string("reveals wait for the deal's end"));
-		return;
-	}
 	json_array_foreach(games, i, g) {
 		playing += !json_is_true(json_object_get(g, "over"));
-		if (!json_is_true(json_object_get(g, "revealed")))
+		if (hidden_ids && !json_is_true(json_object_get(g, "revealed")))
 			hidden_ids[hidden++] = json_string_value(json_object_get(g, "game"));
 	}
-	/* By name, not by rank: the note says which games, not how they stand. */
-	qsort(hidden_ids, hidden, sizeof(*hidden_ids), by_name);
-	for (i = 0; i < hidden; i++) {
-		char *more = est_strdup_printf("%s%s%s", names ? names : "", names ? ", " : "", hidden_ids[i]);
-		free(names);
-		names = more;
+	if (playing) {
+		est_text_add(&t, "reveals wait until every game of the deal is over (%zu still playing): "
+			     "one game's reveal would show the deal's cards to the others", playing);
+	} else if (hidden) {
+		/* By name, not by rank: the note says which games, not how they stand. */
+		qsort(hidden_ids, hidden, sizeof(*hidden_ids), by_name);
+		est_text_add(&t, "every game is over; %zu not yet revealed (", hidden);
+		for (i = 0; i < hidden; i++)
+			est_text_add(&t, "%s%s", i ? ", " : "", hidden_ids[i]);
+		est_text_add(&t, "): reveal each (estafette reveal GAME) to publish the deal's cards");
+	} else {
+		est_text_add(&t, "every game is over and revealed: the deal's cards are public, and each "
+			     "game's audit can check every step");
 	}
+	json_object_set_new(deal, "reveal", json_string(hidden_ids && !t.failed ? t.text :
+							 "reveals wait for the deal's end"));
 	free(hidden_ids);
-	if (playing)
-		text = est_strdup_printf("reveals wait until every game of the deal is over (%zu still playing): "
-					 "one game's reveal would show the deal's cards to the others", playing);
-	else if (hidden)
-		text = est_strdup_printf("every game is over; %zu not yet revealed (%s): reveal each "
-					 "(estafette reveal GAME) to publish the deal's cards", hidden,
-					 names ? names : "?");
-	else
-		text = strdup("every game is over and revealed: the deal's cards are public, and each game's "
-			      "audit can check every step");
-	json_object_set_new(deal, "reveal", json_string(text ? text : "reveals wait for the deal's end"));
-	free(names);
-	free(text);
+	free(t.text);
 }
 
 /*

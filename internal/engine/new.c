@@ -681,7 +681,8 @@ static int tell_deal(json_t **options, est_new_options *opts, const est_ruleset 
 
 	if (!rs->deal_private)
 		return 0;
-	if (!opts->deal && json_object_get(*options, "deal"))
+	/* A joining game's options, copied from the deal's first game, already name it. */
+	if (!opts->deal_from && json_object_get(*options, "deal"))
 		return est_error_set(EST_EINVAL, "option \"deal\" is set by `new --deal NAME`; remove it "
 				     "and give --deal NAME to start a deal");
 	if (!opts->deal)
@@ -689,8 +690,6 @@ static int tell_deal(json_t **options, est_new_options *opts, const est_ruleset 
 	opts->sealed = 1;
 	if (opts->deal_from)
 		return 0;
-	if (json_object_get(*options, "deal"))
-		return est_error_set(EST_EINVAL, "option \"deal\" is set by `new` from --deal; remove it");
 	copy = json_deep_copy(*options);
 	if (!copy || json_object_set_new(copy, "deal", json_string(opts->deal)) < 0) {
 		json_decref(copy);

@@ -61,63 +61,65 @@ static int game_over(int *over_out, long long *step_out, const char *path)
 }
 
 /*
- * The deal's games on this host (new.c record_deal: games/<id>/deal.json)
- * that are still being played, as "id (awaiting step N)" in *running (a heap string,
- * NULL when none). A game that cannot be opened counts as running.
+ * Add games/<name> of this host to `running` if it is a game of `deal`
+ * (new.c record_deal: games/<id>/deal.json) still being played, as
+ * "id (awaiting step N)"; one that cannot be opened counts as running.
+ */
+static void deal_game_running(est_text *running, const char *games_dir, const char *name, const char *deal)
+{
+	char *file = est_strdup_printf("%s/%s/deal.json", games_dir, name), *text = NULL;
+	json_t *doc = NULL;
+	const char *path;
+	long long step = 0;
+	size_t len;
+	int over = 0;
+
+	if (!file) {
+		running->failed = 1;
+		return;
+	}
+	if (est_file_read(&text, &len, file, 1 << 16) < 0 || !(doc = json_loads(text, 0, NULL)) ||
+	    !json_is_string(json_object_get(doc, "deal")) ||
+	    strcmp(json_string_value(json_object_get(doc, "deal")), deal) != 0)
+		goto out;
+	path = json_string_value(json_object_get(doc, "path"));
+	if (!path || game_over(&over, &step, path) < 0)
+		est_text_add(running, "%s%s (cannot be opened at %s)", running->len ? ", " : "", name,
+			     path ? path : "the path its deal.json lacks");
+	else if (!over)
+		est_text_add(running, "%s%s (awaiting step %lld)", running->len ? ", " : "", name, step + 1);
+out:
+	est_error_clear();
+	json_decref(doc);
+	free(text);
+	free(file);
+}
+
+/*
+ * The deal's games on this host that are still being played, as
+ * deal_game_running() names them, in *running (a heap string, NULL when none).
  */
 static int deal_running(char **running, est_game *game, const char *deal)
 {
-	char *dir = est_strdup_printf("%s/games", game->home), *file = NULL, *text = NULL, *next;
+	char *dir = est_strdup_printf("%s/games", game->home);
 	const char *self = json_string_value(json_object_get(game->game, "id"));
 	DIR *d = dir ? opendir(dir) : NULL;
+	est_text t = {0};
 	struct dirent *e;
-	json_t *doc = NULL;
-	size_t len;
-	int error = 0;
 
 	*running = NULL;
-	while (d && error == 0 && (e = readdir(d))) {
-		long long step = 0;
-		int over = 0;
-		if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
-			continue;
-		free(file);
-		free(text);
-		json_decref(doc);
-		text = NULL;
-		doc = NULL;
-		if (!(file = est_strdup_printf("%s/%s/deal.json", dir, e->d_name))) {
-			error = est_error_set(EST_ENOMEM, "out of memory");
-			break;
-		}
-		if (est_file_read(&text, &len, file, 1 << 16) < 0 || !(doc = json_loads(text, 0, NULL)) ||
-		    !json_is_string(json_object_get(doc, "deal")) ||
-		    strcmp(json_string_value(json_object_get(doc, "deal")), deal) != 0) {
-			est_error_clear();
-			continue;
-		}
-		if (game_over(&over, &step, json_string_value(json_object_get(doc, "path"))) < 0) {
-			est_error_clear();
-			next = est_strdup_printf("%s%s%s (cannot be opened at %s)", *running ? *running : "",
-						 *running ? ", " : "", e->d_name,
-						 json_string_value(json_object_get(doc, "path")));
-		} else if (!over) {
-			next = est_strdup_printf("%s%s%s (awaiting step %lld)", *running ? *running : "",
-						 *running ? ", " : "", e->d_name, step + 1);
-		} else {
-			continue;
-		}
-		free(*running);
-		if (!(*running = next))
-			error = est_error_set(EST_ENOMEM, "out of memory");
-	}
+	while (d && !t.failed && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, self) != 0)
+			deal_game_running(&t, dir, e->d_name, deal);
 	if (d)
 		closedir(d);
-	free(file);
-	free(text);
-	json_decref(doc);
 	free(dir);
-	return error;
+	if (!dir || t.failed) {
+		free(t.text);
+		return est_error_set(EST_ENOMEM, "out of memory");
+	}
+	*running = t.text;
+	return 0;
 }
 
 /*

@@ -77,17 +77,25 @@ static void point_at_file(json_t *diagnostics, const json_t *index)
 	}
 }
 
-/* Add the diagnostics of one power's share to `all`, each once (an item without "power" is read twice). */
-static int gather(json_t *all, const json_t *diagnostics)
+/*
+ * Add the diagnostics of one power's share to `all`, each once: an item
+ * without "power" is read for every power. `seen` holds each added one's
+ * compact JSON as a key, so a hostile file's thousands cost no more than
+ * their number.
+ */
+static int gather(json_t *all, json_t *seen, const json_t *diagnostics)
 {
-	const json_t *d, *seen;
-	size_t i, j;
+	const json_t *d;
+	size_t i;
 
 	json_array_foreach(diagnostics, i, d) {
-		int dup = 0;
-		json_array_foreach(all, j, seen)
-			dup |= json_equal(seen, d);
-		if (!dup && json_array_append(all, (json_t *)d) < 0)
+		char *key = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
+		int error = !key || (!json_object_get(seen, key) &&
+				     (json_object_set_new(seen, key, json_true()) < 0 ||
+				      json_array_append(all, (json_t *)d) < 0));
+
+		free(key);
+		if (error)
 			return est_error_set(EST_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -96,13 +104,15 @@ static int gather(json_t *all, const json_t *diagnostics)
 int est_turn_validate_powers(json_t **diagnostics_out, const est_ruleset *rs, const json_t *rules,
 			     const json_t *wrapped, const json_t *orders, const json_t *held)
 {
-	json_t *all = json_array(), *power;
+	json_t *all = json_array(), *seen = json_object(), *power;
 	size_t i;
 	int error = 0;
 
 	*diagnostics_out = NULL;
-	if (!all)
-		return est_error_set(EST_ENOMEM, "out of memory");
+	if (!all || !seen) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
 	/* Every power's share is checked: a player holding two learns of both powers' mistakes at once. */
 	json_array_foreach(held, i, power) {
 		json_t *diagnostics = NULL, *mine = NULL, *index = NULL;
@@ -117,16 +127,18 @@ int est_turn_validate_powers(json_t **diagnostics_out, const est_ruleset *rs, co
 			json_decref(diagnostics);
 			goto out;
 		}
-		error = gather(all, diagnostics);
+		error = gather(all, seen, diagnostics);
 		json_decref(diagnostics);
 		if (error < 0)
 			goto out;
 	}
 	if (json_array_size(all) > 0) {
 		*diagnostics_out = all;
-		return EST_EINVAL;
+		all = NULL;
+		error = EST_EINVAL;
 	}
 out:
+	json_decref(seen);
 	json_decref(all);
 	return error;
 }

@@ -105,6 +105,9 @@ for p in anne bert carl; do
 done
 expect_exit 65 "$ESTAFETTE" new games/x --ruleset levee-en-masse --players carl-players.json --option deal=mine
 grep -q 'option "deal"' "$WORK/last.err" || fail "a deal option by hand: $(cat "$WORK/last.err")"
+expect_exit 65 "$ESTAFETTE" new games/y --ruleset levee-en-masse --players carl-players.json --deal autumn \
+	--option deal=mine
+grep -q 'option "deal"' "$WORK/last.err" || fail "a deal option by hand beside --deal: $(cat "$WORK/last.err")"
 
 # Anne plays to the end; her cards, turn by turn, are the deal's.
 : > deal-cards
