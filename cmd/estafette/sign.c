@@ -132,24 +132,28 @@ int cmd_sign(int argc, char **argv)
 	const char *namespace, *file;
 	char *key_file = NULL, *key = NULL, *data = NULL, *sig = NULL, *sig_path = NULL;
 	size_t key_len, len, sig_len;
-	int json, error, status = 0, filled = 0;
+	int json, error, status = 0, filled = 0, orders, keep;
 
 	if ((error = est_opt_parse(&a, &sign_cmd, argc, argv)) != 0)
 		return est_opt_exit(error);
 	json = a.json;
 	file = a.args[0];
 	namespace = args.namespace ? args.namespace : EST_ORDERS_NAMESPACE;
+	orders = strcmp(namespace, EST_ORDERS_NAMESPACE) == 0;
 	key_file = args.key ? strdup(args.key) : default_key();
 	sig_path = est_strdup_printf("%s.sig", file);
 	if ((error = est_file_read(&key, &key_len, key_file, 65536)) < 0) {
 		est_error_prefix("private key (give it with -f KEY or $ESTAFETTE_KEY)");
 		goto fail;
 	}
-	if ((error = est_file_read(&data, &len, file, 0)) < 0 ||
-	    (!signed_already(key, key_len, namespace, data, len, sig_path) &&
-	     (error = fill_entropy(&filled, &data, &len, file)) < 0))
+	if ((error = est_file_read(&data, &len, file, 0)) < 0)
 		goto fail;
-	if (strcmp(namespace, EST_ORDERS_NAMESPACE) == 0 && (error = strict_orders(file, data, len)) < 0)
+	/* A signature beside a file that still needs its entropy (ssh-keygen signed the blank) is not kept. */
+	keep = signed_already(key, key_len, namespace, data, len, sig_path) &&
+	       (!orders || strict_orders(file, data, len) == 0);
+	est_error_clear();
+	if ((!keep && (error = fill_entropy(&filled, &data, &len, file)) < 0) ||
+	    (orders && (error = strict_orders(file, data, len)) < 0))
 		goto fail;
 	if ((error = est_sshsig_sign(&sig, &sig_len, key, key_len, namespace, data, len)) < 0) {
 		est_error_prefix("%s%s", key_file, strstr(key_file, ".pub") ?

@@ -85,7 +85,9 @@ static int kept_notices(json_int_t *count, est_game *game, char **dir_out)
  * "gm_address_problem" when the one set is refused; "gm_notices_kept",
  * how many notices gm-notices/ holds, and "gm_notices", that folder; and
  * "unreachable": [{"player", "since", "last", "status", "diagnostic",
- * "bounces"}] (game.h est_game_unreachable), by player id.
+ * "bounces"}] (game.h est_game_unreachable), by player id; "gm_host",
+ * whether this host keeps the game's dice secrets (the GM's copy, not a
+ * player's clone, whose owner has no GM mail to set).
  */
 static int add_gm_mail(json_t *status, est_game *game)
 {
@@ -107,6 +109,9 @@ static int add_gm_mail(json_t *status, est_game *game)
 		json_decref(list);
 		return error;
 	}
+	json_object_set_new(status, "gm_host", json_boolean(est_secrets_check_free(game->home, json_string_value(
+		json_object_get(game->game, "id"))) < 0));
+	est_error_clear();
 	json_object_set_new(status, "gm_address", gm ? json_string(gm) : json_null());
 	json_object_set_new(status, "gm_notices_kept", json_integer(kept));
 	json_object_set_new(status, "gm_notices", json_string(dir));
@@ -158,7 +163,7 @@ static void print_status(const json_t *s)
 	printf("game %s (%s)\n", json_string_value(json_object_get(s, "game")),
 	       json_string_value(json_object_get(s, "ruleset")));
 	print_unreachable(s);
-	if (json_is_null(json_object_get(s, "gm_address")))
+	if (json_is_true(json_object_get(s, "gm_host")) && json_is_null(json_object_get(s, "gm_address")))
 		printf("notices to the GM cannot be mailed: %s\n", json_string_value(json_object_get(s, "gm_address_problem"))
 		       ? json_string_value(json_object_get(s, "gm_address_problem"))
 		       : "set your own address with git -C GAME config estafette.gmaddress you@example.org");

@@ -191,7 +191,7 @@ static int rate_note(json_t *doc, const char *path, const char *slot, time_t now
 int est_intake_forward(json_t *result, est_game *game, const est_intake_message *m, const char *key,
 		       const json_t *player, const char *to, const char *bytes, size_t len, time_t now)
 {
-	char name[80], subject[QUOTE_LINE_MAX + 100], line[QUOTE_LINE_MAX + 1], answer[200], slot[160];
+	char name[80], subject[QUOTE_LINE_MAX + 100], line[QUOTE_LINE_MAX + 1], answer[200], slot[160], which[210];
 	char *in_reply_to = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL, *path = NULL;
 	est_text t = {0}, r = {0};
 	est_mail_attachment original = {.filename = "original.eml",
@@ -244,11 +244,11 @@ int est_intake_forward(json_t *result, est_game *game, const est_intake_message 
 	if ((error = rate_note(doc, path, slot, now)) < 0)
 		goto out;
 
-	est_text_add(&r, "estafette, game %s: your message %s%.200s%s\n\n"
+	est_intake_message_name(which, sizeof(which), m);
+	est_text_add(&r, "estafette, game %s: your message %s\n\n"
 		     "PASSED ON TO THE GM: it holds no orders, so nothing was recorded, and your GM %s. "
 		     "To send orders, attach the order file and its .sig (or paste both into the body). "
-		     "Send a message whose subject is help for the mail commands.\n", game_id(game),
-		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "",
+		     "Send a message whose subject is help for the mail commands.\n", game_id(game), which,
 		     held ? "will read it with the game's notices" : "has it now and can answer you");
 	if (r.failed) {
 		error = est_error_set(EST_ENOMEM, "out of memory");

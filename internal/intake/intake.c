@@ -66,7 +66,8 @@ static int awaited_powers(json_t **out, est_game *game, const char *player)
 	if (json_array_size(powers) == 0) {
 		const char *kind = json_string_value(json_object_get(pending, "kind"));
 		error = est_error_set(EST_EINVAL, "player \"%s\" is not awaited: step %lld (%s) awaits %s; "
-				      "keep the file and send it when your turn comes (estafette status)",
+				      "a file is bound to its step and prev, so when your turn comes, write a new one for "
+				      "the step and prev your next report names (or estafette status shows)",
 				      player, game->step + 1, kind ? kind : "?",
 				      json_array_size(json_object_get(pending, "powers")) ?
 				      "other players" : "no player");

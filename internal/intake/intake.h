@@ -245,6 +245,13 @@ void est_intake_text_clipped(est_text *t, const char *prefix, const char *text, 
 void est_intake_reply_subject(char *out, size_t size, const char *subject);
 
 /*
+ * How an answer names the message it answers, on one line: "<MESSAGE-ID>",
+ * or "\"SUBJECT\"" when it has no Message-ID, or "without subject or
+ * Message-ID" (receive.c). At most 200 bytes of either are kept.
+ */
+void est_intake_message_name(char *out, size_t size, const est_intake_message *m);
+
+/*
  * The GM in the loop (gm_mail.c, docs/mail.md): players' mail without
  * orders passed on to the GM, bounces matched to players, and the mail
  * commands a player sends without the GM. Each answers one message once

@@ -361,6 +361,14 @@ static void receipt_candidates(est_text *t, const tried *all, size_t n, const tr
 }
 
 /* "Re: SUBJECT" on one line of at most 150 bytes: a decoded subject may hold anything. */
+/* Control characters of out[0..len) as spaces: a header's text put on one line. */
+static void one_line(char *out, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+			out[i] = ' ';
+}
+
 void est_intake_reply_subject(char *out, size_t size, const char *subject)
 {
 	const char *s = subject ? subject : "your orders";
@@ -371,9 +379,20 @@ void est_intake_reply_subject(char *out, size_t size, const char *subject)
 	while (*s == ' ')
 		s++;
 	used = (size_t)snprintf(out, size, "Re: %.150s", s);
-	for (size_t i = 0; i < used && i < size; i++)
-		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
-			out[i] = ' ';
+	one_line(out, used < size ? used : size);
+}
+
+void est_intake_message_name(char *out, size_t size, const est_intake_message *m)
+{
+	size_t used;
+
+	if (m->message_id)
+		used = (size_t)snprintf(out, size, "<%.200s>", m->message_id);
+	else if (m->subject)
+		used = (size_t)snprintf(out, size, "\"%.200s\"", m->subject);
+	else
+		used = (size_t)snprintf(out, size, "without subject or Message-ID");
+	one_line(out, used < size ? used : size);
 }
 
 
@@ -410,15 +429,15 @@ static int send_receipt(est_game *game, const est_intake_message *m, const char 
 			const char *status, const tried *all, size_t n, const tried *best,
 			json_t *recorded, const est_intake_receipt_attachments *files, time_t now)
 {
-	char name[80], subject[200];
+	char name[80], subject[200], which[210];
 	est_text t = {0};
 	int error;
 
 	snprintf(name, sizeof(name), "receipt-%.16s", key);
 	est_intake_reply_subject(subject, sizeof(subject), m->subject);
-	est_text_add(&t, "estafette, game %s: your message %s%.200s%s\n\n",
-		     json_string_value(json_object_get(game->game, "id")),
-		     m->message_id ? "<" : "", m->message_id ? m->message_id : "", m->message_id ? ">" : "");
+	est_intake_message_name(which, sizeof(which), m);
+	est_text_add(&t, "estafette, game %s: your message %s\n\n",
+		     json_string_value(json_object_get(game->game, "id")), which);
 	receipt_verdict(&t, game, m, status, n, best, recorded, files->count > 0);
 	if (best && (n > 1 || m->ignored))
 		est_text_add(&t, "\nAlso found in it:");
@@ -614,7 +633,7 @@ static size_t header_length(const char *bytes, size_t len)
 static int notice_too_large(est_game *game, const est_intake_message *m, const char *key,
 			    const char *to, size_t size, size_t limit, time_t now)
 {
-	char name[80], subject[200], text[900];
+	char name[80], subject[200], text[900], which[210];
 	char *answered_id = m->message_id ? est_strdup_printf("<%s>", m->message_id) : NULL;
 	int error;
 
@@ -622,13 +641,13 @@ static int notice_too_large(est_game *game, const est_intake_message *m, const c
 		return est_error_set(EST_ENOMEM, "out of memory");
 	snprintf(name, sizeof(name), "too-large-%.16s", key);
 	est_intake_reply_subject(subject, sizeof(subject), m->subject);
-	snprintf(text, sizeof(text), "estafette, game %s: your message %s%.200s%s is %zu bytes, over "
+	est_intake_message_name(which, sizeof(which), m);
+	snprintf(text, sizeof(text), "estafette, game %s: your message %s is %zu bytes, over "
 		 "this game's limit of %zu bytes, so it was not read and nothing in it was recorded.\n\n"
 		 "Send the order file and its .sig alone (an order file is at most 64 KiB), without "
 		 "other attachments or quoted mail; or ask your GM to raise the limit (git config "
 		 "estafette.maxmessage).\n", json_string_value(json_object_get(game->game, "id")),
-		 m->message_id ? "<" : "", m->message_id ? m->message_id : "",
-		 m->message_id ? ">" : "", size, limit);
+		 which, size, limit);
 	error = est_game_notice(game, name, to, subject, text, answered_id, now, NULL, 0);
 	free(answered_id);
 	return error;

@@ -10,20 +10,20 @@
 #include <string.h>
 #include <strings.h>
 
-static int check_step(const est_order *o, const char *filename, long long step)
+/* The fix for a wrong step: the awaited step, and the prev to go with it when that is wrong too. */
+static int check_step(const est_order *o, const char *filename, long long step, const char *prev_hex)
 {
-	if (o->step < step)
-		return est_error_set(EST_EINVAL,
-				     "%s: field \"step\" is %lld, but the game awaits step %lld (an "
-				     "order for an earlier step cannot be replayed); re-sign with "
-				     "\"step\": %lld", filename, o->step, step, step);
-	if (o->step > step)
-		return est_error_set(EST_EINVAL,
-				     "%s: field \"step\" is %lld, but the game awaits step %lld (step "
-				     "%lld is not open yet); send it once the game awaits step %lld, "
-				     "or re-sign with \"step\": %lld", filename, o->step, step, o->step,
-				     o->step, step);
-	return 0;
+	int prev_too = strlen(prev_hex) != 64 || strcasecmp(o->prev, prev_hex) != 0;
+
+	if (o->step == step)
+		return 0;
+	return est_error_set(EST_EINVAL,
+			     "%s: field \"step\" is %lld, but the game awaits step %lld (%s); re-sign "
+			     "with \"step\": %lld%s%s%s", filename, o->step, step,
+			     o->step < step ? "an order for an earlier step cannot be replayed" :
+			     "that step is not open yet, and a file is bound to the state it was written against",
+			     step, prev_too ? " and \"prev\": \"" : "", prev_too ? prev_hex : "",
+			     prev_too ? "\"" : "");
 }
 
 int est_orders_check_binding(const est_order *o, const char *filename, const char *game,
@@ -41,7 +41,7 @@ int est_orders_check_binding(const est_order *o, const char *filename, const cha
 				     "%s: signed by %s but names player \"%s\" (a player signs only "
 				     "their own orders); sign it with %s's key, or write "
 				     "\"player\": \"%s\"", filename, signer, o->player, o->player, signer);
-	if ((error = check_step(o, filename, step)) < 0)
+	if ((error = check_step(o, filename, step, prev_hex)) < 0)
 		return error;
 	if (strlen(prev_hex) != 64 || strcasecmp(o->prev, prev_hex) != 0)
 		return est_error_set(EST_EINVAL,

@@ -70,6 +70,13 @@ grep -q "I am away next week" "$GMNOTES"/forward-*.txt || fail "the kept notice 
 expect_exit 0 "$ESTAFETTE" status game
 grep -q "^notices to the GM cannot be mailed: set your own address" "$WORK/last.out" &&
 	grep -q "^notices kept for the GM: 1 in .*/gm-notices" "$WORK/last.out" || fail "status: $(cat "$WORK/last.out")"
+# A player's clone, on a host without the game's secrets, is not told to set the GM's address.
+git clone -q game player-clone
+mkdir -p player-home
+ESTAFETTE_HOME=$WORK/player-home expect_exit 0 "$ESTAFETTE" status player-clone
+! grep -q "GM" "$WORK/last.out" || fail "a player's status speaks of the GM's mail: $(cat "$WORK/last.out")"
+[ "$(ESTAFETTE_HOME=$WORK/player-home "$ESTAFETTE" status player-clone --json | json_get 'd["gm_host"]')" = False ] ||
+	fail "status --json of a player's clone says gm_host"
 [ "$(mails '"france@example.org" in to and "PASSED ON TO THE GM" in text')" = 1 ] ||
 	fail "the player was not told the message was passed on"
 git -C game config estafette.gmaddress "GM <ORDERS@example.org>"

@@ -37,6 +37,19 @@ ssh-keygen -Y verify -f allowed_signers -I player -n estafette-orders -s orders.
 ! ssh-keygen -Y verify -f allowed_signers -I player -n git -s orders.json.sig \
 	< orders.json >/dev/null 2>&1 || fail "the signature verified in the wrong namespace"
 
+# A file ssh-keygen signed while its entropy was still the blank is given
+# entropy and signed again, not refused with advice to run sign.
+printf '{"estafette": "orders/1", "game": "g", "step": 1, "player": "player", "prev": "%s", "seq": 1, "entropy": "estafette sign fills this in", "orders": []}\n' \
+	"$(printf 'a%.0s' $(seq 64))" > blank.json
+ssh-keygen -q -Y sign -f player -n estafette-orders blank.json < /dev/null || fail "ssh-keygen -Y sign blank.json"
+expect_exit 0 "$ESTAFETTE" sign blank.json -f player
+grep -q 'fills this in' blank.json && fail "sign kept the blank entropy of a file ssh-keygen had signed"
+ssh-keygen -Y verify -f allowed_signers -I player -n estafette-orders -s blank.json.sig \
+	< blank.json >/dev/null || fail "the signature of the file sign filled"
+cp blank.json.sig blank.first.sig
+expect_exit 0 "$ESTAFETTE" sign blank.json -f player
+cmp -s blank.json.sig blank.first.sig || fail "signing a filled, signed file again changed it"
+
 # ssh-keygen signs with estafette's key too.
 cp orders.json again.json
 ssh-keygen -q -Y sign -f player -n estafette-orders again.json < /dev/null ||
