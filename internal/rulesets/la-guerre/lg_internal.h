@@ -178,6 +178,8 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules);
  * string saying which condition held or failed.
  */
 int lg_embargo_raised(char **why_out, const json_t *state, const json_t *rules);
+/* "an enforced peace" for the treaty `kind` "peace", "an alliance" for "alliance": report words. */
+const char *lg_treaty_words(const char *kind);
 /* Whether `nation` has an alliance or an enforced peace with France that has not expired (4.241). */
 int lg_treaty_live(const json_t *state, const char *nation);
 /* Whether `nation`'s alliance or enforced peace with France has expired (RULINGS.md L25). */

@@ -456,8 +456,7 @@ static char *diplomacy_text(const json_t *state, const char *nation, const json_
 	if (!text || !offer)
 		return text;
 	with_offer = est_strdup_printf("%s; France offers %s, which %s may accept in the Coalition's turn "
-				       "that follows (RULINGS.md L27)", text, strcmp(offer, "peace") == 0 ?
-				       "an enforced peace" : "an alliance", nation);
+				       "that follows (RULINGS.md L27)", text, lg_treaty_words(offer), nation);
 	free(text);
 	return with_offer;
 }
