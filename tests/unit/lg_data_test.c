@@ -73,6 +73,18 @@ static void refused(json_t *r, const char *message)
 	json_decref(r);
 }
 
+/* One change to the real rules (`value` as for changed()) and the refusal it must draw. */
+struct change {
+	const char *path, *value, *message;
+};
+
+/* Each change, made alone to the real rules, is refused with its message (refused()). */
+static void each_refused(const struct change *c)
+{
+	for (; c->path; c++)
+		refused(changed(c->path, c->value), c->message);
+}
+
 /* DESIGN.md: the shipped data is valid under the schema, and says it is placeholder. */
 static void test_shipped_data_valid_and_marked_placeholder(void **unused)
 {
@@ -93,136 +105,164 @@ static void test_shipped_data_valid_and_marked_placeholder(void **unused)
 /* The effect vocabulary: an effect the rules do not carry out is refused, naming those they do. */
 static void test_unknown_effect_refused(void **unused)
 {
+	static const struct change changes[] = {
+		{"tables/auxiliary/results/2/effect", "'teleport'",
+		 "rules/tables.json: field \"auxiliary.results[2].effect\" is \"teleport\", which is no effect the "
+		 "rules carry out; write one of none, drm, enemy-drm, eliminate, lose, bombard "
+		 "(docs/la-guerre-data.md \"Effects\")"},
+		{"tables/auxiliary/results/1/effect", NULL,
+		 "rules/tables.json: field \"auxiliary.results[1].effect\" is missing; say what the result does, "
+		 "one of the effects of docs/la-guerre-data.md (\"none\" for no effect)"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("tables/auxiliary/results/2/effect", "'teleport'"),
-		"rules/tables.json: field \"auxiliary.results[2].effect\" is \"teleport\", which is no effect the "
-		"rules carry out; write one of none, drm, enemy-drm, eliminate, lose, bombard "
-		"(docs/la-guerre-data.md \"Effects\")");
-	refused(changed("tables/auxiliary/results/1/effect", NULL),
-		"rules/tables.json: field \"auxiliary.results[1].effect\" is missing; say what the result does, "
-		"one of the effects of docs/la-guerre-data.md (\"none\" for no effect)");
+	each_refused(changes);
 }
 
 /* Each effect reads its one parameter, in its range, and a row holds no other. */
 static void test_effect_parameters(void **unused)
 {
+	static const struct change changes[] = {
+		{"tables/auxiliary/results/3/divisions", "2",
+		 "rules/tables.json: field \"auxiliary.results[3].divisions\" is not read with the effect \"drm\" "
+		 "(the roller's attack total at step 7 changes by \"drm\"); remove it, or change the effect to one "
+		 "that reads it (eliminate, lose)"},
+		{"tables/auxiliary/results/2/divisions", NULL,
+		 "rules/tables.json: field \"auxiliary.results[2].divisions\" is missing; it must be the divisions "
+		 "lost for the effect \"eliminate\" (the enemy army loses \"divisions\" divisions at once): a whole "
+		 "number from 1 to 20; write one"},
+		{"tables/auxiliary/results/5/drm", "'-1'",
+		 "rules/tables.json: field \"auxiliary.results[5].drm\" is \"-1\"; it must be the change to an "
+		 "attack total for the effect \"enemy-drm\" (the enemy's attack total at step 7 changes by "
+		 "\"drm\"): a whole number from -9 to 9; write one"},
+		{"tables/approach/results/0/dmr", "1",
+		 "rules/tables.json: field \"approach.results[0].dmr\" is no field the rules read here, so its "
+		 "value would be ignored; remove it, or spell one of: roll, min, max, name, effect, drm, "
+		 "divisions, note"},
+		{"tables/auxiliary/results/0/name", NULL,
+		 "rules/tables.json: field \"auxiliary.results[0]\" has no \"name\"; give the result's name as "
+		 "the table prints it (reports show it)"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("tables/auxiliary/results/3/divisions", "2"),
-		"rules/tables.json: field \"auxiliary.results[3].divisions\" is not read with the effect \"drm\" "
-		"(the roller's attack total at step 7 changes by \"drm\"); remove it, or change the effect to one "
-		"that reads it (eliminate, lose)");
-	refused(changed("tables/auxiliary/results/2/divisions", NULL),
-		"rules/tables.json: field \"auxiliary.results[2].divisions\" is missing; it must be the divisions "
-		"lost for the effect \"eliminate\" (the enemy army loses \"divisions\" divisions at once): a whole "
-		"number from 1 to 20; write one");
-	refused(changed("tables/auxiliary/results/5/drm", "'-1'"),
-		"rules/tables.json: field \"auxiliary.results[5].drm\" is \"-1\"; it must be the change to an "
-		"attack total for the effect \"enemy-drm\" (the enemy's attack total at step 7 changes by "
-		"\"drm\"): a whole number from -9 to 9; write one");
-	refused(changed("tables/approach/results/0/dmr", "1"),
-		"rules/tables.json: field \"approach.results[0].dmr\" is no field the rules read here, so its "
-		"value would be ignored; remove it, or spell one of: roll, min, max, name, effect, drm, "
-		"divisions, note");
-	refused(changed("tables/auxiliary/results/0/name", NULL),
-		"rules/tables.json: field \"auxiliary.results[0]\" has no \"name\"; give the result's name as "
-		"the table prints it (reports show it)");
+	each_refused(changes);
 }
 
 /* A die table gives a result for every face, its rows in order without gap or overlap. */
 static void test_rows_cover_the_die(void **unused)
 {
+	static const struct change changes[] = {
+		{"tables/approach/results/1/roll", "3",
+		 "rules/tables.json: field \"approach.results[1]\" starts at 3, but the row before ends at 1: the "
+		 "rows leave totals with no result; list them from the lowest total up, each starting one above "
+		 "the end of the row before"},
+		{"tables/approach/results/2/roll", "2",
+		 "rules/tables.json: field \"approach.results[2]\" starts at 2, but the row before ends at 2: the "
+		 "rows overlap; list them from the lowest total up, each starting one above the end of the row "
+		 "before"},
+		{"tables/approach/results/5", NULL,
+		 "rules/tables.json: field \"approach.results\" ends at 5, but a d6 rolls up to 6; end the last "
+		 "row at 6 or higher"},
+		{"tables/approach/results/0", NULL,
+		 "rules/tables.json: field \"approach.results\" starts at 2, but the totals start at 1; begin the "
+		 "first row at 1 or lower"},
+		{"tables/auxiliary/results/0/min", "1",
+		 "rules/tables.json: field \"auxiliary.results[0]\" needs either \"roll\" (the one total it "
+		 "answers) or \"min\" and \"max\" (a range of totals), not both and not neither; give one of them"},
+		{"tables/auxiliary/die", "'six'",
+		 "rules/tables.json: field \"auxiliary.die\" is \"six\"; it must be the sides of the die rolled on "
+		 "the table: a whole number from 2 to 100; write one"},
+		{"tables/approach/add", "'strategic'",
+		 "rules/tables.json: field \"approach.add\" must be \"tactical\" (the roller's commander's tactical "
+		 "rating is added to the roll) or \"none\"; write one of them"},
+		{"tables/pursuit/results/1/divisions", "-1",
+		 "rules/tables.json: field \"pursuit.results[1].divisions\" is -1; it must be the divisions the "
+		 "retreating army loses (5.629): a whole number from 0 to 20; write one"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("tables/approach/results/1/roll", "3"),
-		"rules/tables.json: field \"approach.results[1]\" starts at 3, but the row before ends at 1: the "
-		"rows leave totals with no result; list them from the lowest total up, each starting one above "
-		"the end of the row before");
-	refused(changed("tables/approach/results/2/roll", "2"),
-		"rules/tables.json: field \"approach.results[2]\" starts at 2, but the row before ends at 2: the "
-		"rows overlap; list them from the lowest total up, each starting one above the end of the row "
-		"before");
-	refused(changed("tables/approach/results/5", NULL),
-		"rules/tables.json: field \"approach.results\" ends at 5, but a d6 rolls up to 6; end the last "
-		"row at 6 or higher");
-	refused(changed("tables/approach/results/0", NULL),
-		"rules/tables.json: field \"approach.results\" starts at 2, but the totals start at 1; begin the "
-		"first row at 1 or lower");
-	refused(changed("tables/auxiliary/results/0/min", "1"),
-		"rules/tables.json: field \"auxiliary.results[0]\" needs either \"roll\" (the one total it "
-		"answers) or \"min\" and \"max\" (a range of totals), not both and not neither; give one of them");
-	refused(changed("tables/auxiliary/die", "'six'"),
-		"rules/tables.json: field \"auxiliary.die\" is \"six\"; it must be the sides of the die rolled on "
-		"the table: a whole number from 2 to 100; write one");
-	refused(changed("tables/approach/add", "'strategic'"),
-		"rules/tables.json: field \"approach.add\" must be \"tactical\" (the roller's commander's tactical "
-		"rating is added to the roll) or \"none\"; write one of them");
-	refused(changed("tables/pursuit/results/1/divisions", "-1"),
-		"rules/tables.json: field \"pursuit.results[1].divisions\" is -1; it must be the divisions the "
-		"retreating army loses (5.629): a whole number from 0 to 20; write one");
+	each_refused(changes);
 }
 
 /* The other tables: their numbers in range, no field the rules would not read, no table misspelt. */
 static void test_plain_tables(void **unused)
 {
+	static const struct change changes[] = {
+		{"tables/aproach", "{}",
+		 "rules/tables.json: field \"aproach\" is no field the rules read here, so its value would be "
+		 "ignored; remove it, or spell one of: provenance, approach, auxiliary, attack, victory_points, "
+		 "pursuit, retreat_through_enemy, bombard, siege, movement, note"},
+		{"tables/siege/provenance", NULL,
+		 "rules/tables.json: field \"siege\" has no \"provenance\"; say where its values come from "
+		 "(\"placeholder\", \"seed\", or the source a GM used)"},
+		{"tables/bombard/hit_on", "11",
+		 "rules/tables.json: field \"bombard.hit_on\" is 11; it must be the face of the bombardment die "
+		 "that hits (5.616: 10): a whole number from 1 to 10; write one"},
+		{"tables/attack/tie", "'mover'",
+		 "rules/tables.json: field \"attack.tie\" must be \"attacker\" or \"defender\", who wins equal "
+		 "totals; write one of them"},
+		{"tables/attack/results", "[{'min': 0, 'max': 1, 'loser_loses': 1, 'winner_loses': 1}]",
+		 "rules/tables.json: field \"attack.loser_losses_min\" is not read when \"attack.results\" gives "
+		 "the losses by margin; remove it, or remove \"results\""},
+		{"tables/movement/swamp", "0",
+		 "rules/tables.json: field \"movement.swamp\" is 0; it must be the Movement Points to enter a "
+		 "province of this terrain: a whole number from 1 to 20; write one"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("tables/aproach", "{}"),
-		"rules/tables.json: field \"aproach\" is no field the rules read here, so its value would be "
-		"ignored; remove it, or spell one of: provenance, approach, auxiliary, attack, victory_points, "
-		"pursuit, retreat_through_enemy, bombard, siege, movement, note");
-	refused(changed("tables/siege/provenance", NULL),
-		"rules/tables.json: field \"siege\" has no \"provenance\"; say where its values come from "
-		"(\"placeholder\", \"seed\", or the source a GM used)");
-	refused(changed("tables/bombard/hit_on", "11"),
-		"rules/tables.json: field \"bombard.hit_on\" is 11; it must be the face of the bombardment die "
-		"that hits (5.616: 10): a whole number from 1 to 10; write one");
-	refused(changed("tables/attack/tie", "'mover'"),
-		"rules/tables.json: field \"attack.tie\" must be \"attacker\" or \"defender\", who wins equal "
-		"totals; write one of them");
-	refused(changed("tables/attack/results", "[{'min': 0, 'max': 1, 'loser_loses': 1, 'winner_loses': 1}]"),
-		"rules/tables.json: field \"attack.loser_losses_min\" is not read when \"attack.results\" gives "
-		"the losses by margin; remove it, or remove \"results\"");
-	refused(changed("tables/movement/swamp", "0"),
-		"rules/tables.json: field \"movement.swamp\" is 0; it must be the Movement Points to enter a "
-		"province of this terrain: a whole number from 1 to 20; write one");
+	each_refused(changes);
 }
 
 /* leaders.json: the tactical rating in range, and no rating the rules would not read. */
 static void test_leaders(void **unused)
 {
+	static const struct change changes[] = {
+		{"leaders/leaders/0/strategic", "2",
+		 "rules/leaders.json: field \"leaders[0].strategic\" is no field the rules read, so its value "
+		 "would be ignored (the seed's rules use the tactical rating only); remove it, or spell one of: "
+		 "id, name, nation, tactical, list, note"},
+		{"leaders/leaders/0/tactical", "'high'",
+		 "rules/leaders.json: field \"leaders[0].tactical\" of \"moore\" must be the tactical rating, a "
+		 "whole number from -9 to 9 (5.513 and the tables that \"add\" it); write it so"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("leaders/leaders/0/strategic", "2"),
-		"rules/leaders.json: field \"leaders[0].strategic\" is no field the rules read, so its value "
-		"would be ignored (the seed's rules use the tactical rating only); remove it, or spell one of: "
-		"id, name, nation, tactical, list, note");
-	refused(changed("leaders/leaders/0/tactical", "'high'"),
-		"rules/leaders.json: field \"leaders[0].tactical\" of \"moore\" must be the tactical rating, a "
-		"whole number from -9 to 9 (5.513 and the tables that \"add\" it); write it so");
+	each_refused(changes);
 }
 
 /* scenario.json: an army's fields each named, with the fix. */
 static void test_scenario_armies(void **unused)
 {
+	static const struct change changes[] = {
+		{"scenario/armies/0/commander", "'bonaparte-the-younger'",
+		 "rules/scenario.json: field \"armies[0].commander\" is no \"id\" of rules/leaders.json; name a "
+		 "leader of leaders.json, or add the leader there"},
+		{"scenario/armies/0/location", "'Saxony'",
+		 "rules/scenario.json: field \"armies[0].location\" is \"Saxony\", neutral at the start; an army "
+		 "starts in a province of a side: move it, or take the province's nation out of \"neutral\""},
+		{"scenario/armies/1/movement", "21",
+		 "rules/scenario.json: field \"armies[1].movement\" must be the army's Movement Points, 0 to 20; "
+		 "write a whole number in that range"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("scenario/armies/0/commander", "'bonaparte-the-younger'"),
-		"rules/scenario.json: field \"armies[0].commander\" is no \"id\" of rules/leaders.json; name a "
-		"leader of leaders.json, or add the leader there");
-	refused(changed("scenario/armies/0/location", "'Saxony'"),
-		"rules/scenario.json: field \"armies[0].location\" is \"Saxony\", neutral at the start; an army "
-		"starts in a province of a side: move it, or take the province's nation out of \"neutral\"");
-	refused(changed("scenario/armies/1/movement", "21"),
-		"rules/scenario.json: field \"armies[1].movement\" must be the army's Movement Points, 0 to 20; "
-		"write a whole number in that range");
+	each_refused(changes);
 }
 
 /* 4.241 and RULINGS.md L27: how long a treaty lasts, and the nation that stays in the embargo after one. */
 static void test_scenario_treaties(void **unused)
 {
+	static const struct change changes[] = {
+		{"scenario/embargo/treaty_years", "0",
+		 "rules/scenario.json: field \"embargo.treaty_years\" is the years a treaty lasts (RULINGS.md L27): "
+		 "a whole number from 1 to 100; write one"},
+		{"scenario/diplomacy/Prussia/npc", "'asleep'",
+		 "rules/scenario.json: field \"diplomacy.Prussia.npc\" can only be \"inactive\" (4.241: a nation "
+		 "that stays part of the embargo after its treaty expires); write that or remove the field"},
+		{NULL, NULL, NULL}};
+
 	(void)unused;
-	refused(changed("scenario/embargo/treaty_years", "0"),
-		"rules/scenario.json: field \"embargo.treaty_years\" is the years a treaty lasts (RULINGS.md L27): "
-		"a whole number from 1 to 100; write one");
-	refused(changed("scenario/diplomacy/Prussia/npc", "'asleep'"),
-		"rules/scenario.json: field \"diplomacy.Prussia.npc\" can only be \"inactive\" (4.241: a nation "
-		"that stays part of the embargo after its treaty expires); write that or remove the field");
+	each_refused(changes);
 }
 
 /*

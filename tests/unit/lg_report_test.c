@@ -90,6 +90,18 @@ static json_t *model(const json_t *state, const char *const *powers, json_t *eve
 	return m;
 }
 
+/* The text report of a model (model()); the caller frees. */
+static char *report_text(const json_t *m)
+{
+	return rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+}
+
+/* The HTML report of a model; the caller frees. */
+static char *report_html(const json_t *m)
+{
+	return rules_render("la-guerre", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+}
+
 /* Austria's Mack in Bavaria; Napoleon's Grande Armee came in from Wurttemberg and lost the 5.513 roll. */
 static json_t *battle_state(void)
 {
@@ -242,7 +254,7 @@ static void test_setup_view(void **unused)
 static void test_public_text_report(void **unused)
 {
 	json_t *s = set_up(), *m = model(s, NULL, NULL, NULL), *f;
-	char *t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE), line[400];
+	char *t = report_text(m), line[400];
 	size_t i;
 
 	(void)unused;
@@ -290,7 +302,7 @@ static void test_diplomacy_lines(void **unused)
 	(void)unused;
 	json_object_set_new(s, "offers", json_pack("{s:s}", "Russia", "peace"));
 	m = model(s, NULL, NULL, NULL);
-	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	t = report_text(m);
 	assert_non_null(strstr(t, "\nDIPLOMACY\n  Russia: war; France offers an enforced peace, which Russia may "
 				  "accept in the Coalition's turn that follows (RULINGS.md L27)\n"));
 	assert_non_null(strstr(t, "\n  Spain: alliance with France, with no end date\n"));
@@ -305,8 +317,8 @@ static void test_battle_lines(void **unused)
 	static const char *const france[] = {"France", NULL};
 	json_t *s = battle_state(), *m = model(s, france, NULL, NULL);
 	const json_t *b = json_object_get(json_object_get(m, "view"), "battle");
-	char *t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
-	char *h = rules_render("la-guerre", "report.html.mustache", m, EST_RENDER_ESCAPE_HTML);
+	char *t = report_text(m);
+	char *h = report_html(m);
 
 	(void)unused;
 	assert_string_equal(json_string_value(json_object_get(b, "awaits_power")), "Austria");
@@ -339,7 +351,7 @@ static void test_battle_lines(void **unused)
 	json_decref(m);
 	free(t);
 	m = model(s, france, NULL, NULL);
-	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	t = report_text(m);
 	assert_non_null(strstr(t, "  Awaited: 5.612 step 6: there was no Attack in step 5, so Austria, the initiative "
 				  "player, MUST choose Attack or Retreat at Bavaria\n  Options:\n    attack: Attack\n"
 				  "    retreat: Retreat, pursued (5.629)\n  Retreat"));
@@ -352,7 +364,7 @@ static void test_battle_lines(void **unused)
 	json_object_set_new(lg_province(s, "Bohemia"), "controller", json_string("France"));
 	json_object_set_new(lg_province(s, "Upper Austria"), "controller", json_string("France"));
 	m = model(s, france, NULL, NULL);
-	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	t = report_text(m);
 	assert_non_null(strstr(t, "  Awaited: 5.612 step 9: Austria lost the attack at Bavaria and must retreat; pursuit "
 				  "follows (5.629)\n  Options:\n    retreat: Retreat, pursued (5.629)\n"
 				  "  Retreat open to Austria: no adjacent friendly province without an army: a retreat goes "
@@ -381,12 +393,12 @@ static void test_standing_orders_are_private(void **unused)
 	json_t *s = battle_state(), *v;
 	json_t *mf = model(s, france, NULL, NULL), *ma = model(s, austria, NULL, NULL);
 	json_t *mc = model(s, coalition, NULL, NULL), *mp = model(s, NULL, NULL, NULL);
-	char *tf = rules_render("la-guerre", "report.txt.mustache", mf, EST_RENDER_NO_ESCAPE);
-	char *ta = rules_render("la-guerre", "report.txt.mustache", ma, EST_RENDER_NO_ESCAPE);
-	char *tc = rules_render("la-guerre", "report.txt.mustache", mc, EST_RENDER_NO_ESCAPE);
-	char *tp = rules_render("la-guerre", "report.txt.mustache", mp, EST_RENDER_NO_ESCAPE);
-	char *hf = rules_render("la-guerre", "report.html.mustache", mf, EST_RENDER_ESCAPE_HTML);
-	char *hp = rules_render("la-guerre", "report.html.mustache", mp, EST_RENDER_ESCAPE_HTML);
+	char *tf = report_text(mf);
+	char *ta = report_text(ma);
+	char *tc = report_text(mc);
+	char *tp = report_text(mp);
+	char *hf = report_html(mf);
+	char *hp = report_html(mp);
 	char *dump;
 
 	(void)unused;
@@ -431,7 +443,7 @@ static void test_standing_orders_are_private(void **unused)
 	json_decref(mf);
 	free(tf);
 	mf = model(s, france, NULL, NULL);
-	tf = rules_render("la-guerre", "report.txt.mustache", mf, EST_RENDER_NO_ESCAPE);
+	tf = report_text(mf);
 	assert_non_null(strstr(tf, "  France:\n    sealed: this copy of the game holds only a commitment to them"));
 
 	free(tf);
@@ -468,7 +480,7 @@ static void test_battle_from_the_rules(void **unused)
 	assert_true(json_equal(json_object_get(s, "battle"), json_object_get(hand, "battle")));
 
 	m = model(s, austria, json_incref(events), est_dice_log(dice));
-	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	t = report_text(m);
 	assert_non_null(strstr(t, "\nWHAT HAPPENED\n- 5.513 entering Bavaria: France (Napoleon, tactical 3) rolls 1 = 4;"));
 	assert_true(strstr(t, "- 5.612 step 1:") < strstr(t, "- 5.612 step 2:"));
 	assert_true(strstr(t, "- 5.612 step 2:") < strstr(t, "- 5.612 step 3:"));
@@ -506,7 +518,7 @@ static void test_embargo_raised(void **unused)
 	assert_non_null(find(json_object_get(v, "diplomacy"), "text", "Russia: peace with France, until 1807"));
 	json_decref(v);
 	m = model(s, NULL, NULL, NULL);
-	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	t = report_text(m);
 	assert_non_null(strstr(t, "  Embargo RAISED: if the winter came now the Embargo limit would be 10 VPs (raised: "
 				  "every condition of 4.241 holds) and Britain could buy at most 5 VPs\n"));
 	assert_non_null(strstr(t, "    - Holland: controlled by France\n"));
@@ -519,7 +531,7 @@ static void test_embargo_raised(void **unused)
 	json_object_set_new(s, "win_reason", json_string("the scenario ends with France at 3 VPs and the Coalition at 1"));
 	m = model(s, NULL, NULL, NULL);
 	json_object_set_new(m, "over", json_true());
-	t = rules_render("la-guerre", "report.txt.mustache", m, EST_RENDER_NO_ESCAPE);
+	t = report_text(m);
 	assert_non_null(strstr(t, "GAME OVER: France: the scenario ends with France at 3 VPs and the Coalition at 1\n"));
 	assert_non_null(strstr(t, "Autumn 1805, the scenario is over\n"));
 	assert_null(strstr(t, "HOW TO SEND ORDERS"));

@@ -124,6 +124,32 @@ static inline json_t *ne_orders_of(const char *side, const json_t *items)
 	return o;
 }
 
+/*
+ * validate() refuses `items` (JSON text with ' for ") from `power`: among
+ * the diagnostics, one of order `index` on `field` whose "rule" holds
+ * `rule` and whose "message" holds `words`. Fails the test otherwise.
+ */
+static inline void ne_refused(const json_t *state, const json_t *rules, const char *power, const char *items,
+			      int index, const char *field, const char *rule, const char *words)
+{
+	json_t *diag = NULL, *o = J(items);
+	const json_t *d;
+	size_t i;
+
+	assert_int_equal(NE->validate(&diag, state, rules, power, o), EST_EINVAL);
+	json_array_foreach(diag, i, d)
+		if (json_integer_value(json_object_get(d, "index")) == index &&
+		    strcmp(json_string_value(json_object_get(d, "field")), field) == 0 &&
+		    strstr(json_string_value(json_object_get(d, "rule")), rule) &&
+		    strstr(json_string_value(json_object_get(d, "message")), words))
+			break;
+	if (i == json_array_size(diag))
+		fail_msg("no diagnostic [%d] %s (rule \"%s\", saying \"%s\") in %s", index, field, rule, words,
+			 json_dumps(diag, 0));
+	json_decref(diag);
+	json_decref(o);
+}
+
 /* The first event of `type`, or NULL. */
 static inline const json_t *ne_find(const json_t *events, const char *type)
 {

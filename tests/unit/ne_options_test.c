@@ -64,34 +64,16 @@ static void assert_awaits(const json_t *state, const char *want)
 	json_decref(w);
 }
 
-/* The message of the diagnostic at `index` when `power` sends `items`. */
+/* A refusal of order `index` on `field` under the Game Designers Notes, its message holding `want`. */
 static void refused_with(const json_t *state, const char *power, const char *items, int index,
 			 const char *field, const char *want)
 {
-	json_t *diag = NULL, *o = J(items);
-	const json_t *d;
-	size_t i;
-
-	assert_int_equal(NE->validate(&diag, state, rules, power, o), EST_EINVAL);
-	json_array_foreach(diag, i, d)
-		if (json_integer_value(json_object_get(d, "index")) == index &&
-		    strcmp(json_string_value(json_object_get(d, "field")), field) == 0 &&
-		    strstr(json_string_value(json_object_get(d, "message")), want) &&
-		    strstr(json_string_value(json_object_get(d, "rule")), "Game Designers Notes"))
-			break;
-	if (i == json_array_size(diag))
-		fail_msg("no diagnostic [%d] %s \"%s\" in %s", index, field, want, json_dumps(diag, 0));
-	json_decref(diag);
-	json_decref(o);
+	ne_refused(state, rules, power, items, index, field, "Game Designers Notes", want);
 }
 
 static void accepted(const json_t *state, const char *power, const char *items)
 {
-	json_t *diag = NULL, *o = J(items);
-
-	if (NE->validate(&diag, state, rules, power, o) != 0)
-		fail_msg("refused: %s", json_dumps(diag, 0));
-	json_decref(o);
+	rules_valid(NE, state, rules, power, items);
 }
 
 /*

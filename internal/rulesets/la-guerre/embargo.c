@@ -27,6 +27,11 @@ static int treaty_expired(const json_t *state, const json_t *d)
 	       est_rules_int(d, "expires", 0) < est_rules_int(state, "year", 0);
 }
 
+const char *lg_treaty_words(const char *kind)
+{
+	return strcmp(kind, "peace") == 0 ? "an enforced peace" : "an alliance";
+}
+
 int lg_treaty_expired(const json_t *state, const char *nation)
 {
 	return treaty_expired(state, treaty_of(state, nation));
@@ -86,7 +91,7 @@ int lg_treaty_conclude(json_t *state, json_t *events, const json_t *rules, const
 	return est_rules_event(events, json_pack("{s:s, s:s, s:i}", "nation", nation, "treaty", kind, "expires", last),
 			"treaty", "France and %s conclude %s, enforced through %d (RULINGS.md L27); it counts "
 			"for France's Continental System (4.241)", nation,
-			strcmp(kind, "peace") == 0 ? "an enforced peace" : "an alliance", last);
+			lg_treaty_words(kind), last);
 }
 
 /*
@@ -117,8 +122,7 @@ int lg_treaty_order(json_t *state, json_t *events, const json_t *rules, const ch
 		return est_error_set(EST_ENOMEM, "out of memory");
 	return est_rules_event(events, json_pack("{s:s, s:s}", "nation", nation, "treaty", kind), "treaty",
 			"France offers %s %s (RULINGS.md L27); %s concludes it by accepting in the Coalition's "
-			"turn that follows", nation, strcmp(kind, "peace") == 0 ? "an enforced peace" : "an alliance",
-			nation);
+			"turn that follows", nation, lg_treaty_words(kind), nation);
 }
 
 static int inactive_npc(const json_t *state, const char *nation)

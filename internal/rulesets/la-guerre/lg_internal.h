@@ -119,17 +119,25 @@ typedef struct {
 	const char *does;  /* what it does in play, for messages */
 } lg_effect;
 extern const lg_effect lg_effects[]; /* ends with a NULL name */
+/* The entry of lg_effects called `name`, or NULL (also for a NULL name). */
 const lg_effect *lg_effect_named(const char *name);
-/* The effect a row names ("drm" for an Approach row without "effect"). */
+/*
+ * The effect a row names, borrowed from the row ("drm" for an Approach row
+ * without "effect", RULINGS.md D2; NULL if "effect" is not a string).
+ */
 const char *lg_row_effect(const json_t *row);
-/* The lowest and highest totals a row covers. */
+/* The lowest and highest totals a row covers: its "roll", else "min" / "max" (0 if absent). */
 int lg_row_low(const json_t *row);
 int lg_row_high(const json_t *row);
-/* The row for a (modified) roll: a total off the table reads the nearest end row. */
+/*
+ * The row of `table` {"results": [rows]} for a (modified) roll, borrowed:
+ * a total off the table reads the nearest end row (RULINGS.md D1). NULL
+ * for a table with no rows.
+ */
 const json_t *lg_table_row(const json_t *table, int total);
 /* What the table adds to its roll for `army`: its commander's tactical rating, or 0. */
 int lg_table_add(const json_t *rules, const json_t *table, const json_t *army);
-/* " +2 tactical = 6" after a roll of 4 when a table adds a rating of 2; "" when it adds none. */
+/* " +2 tactical = 6" after a roll of 4 when a table adds a rating of 2; "" when it adds none. Returns `buf`. */
 const char *lg_added_text(char *buf, size_t len, int add, int roll);
 /* "+1 to its attack", "the enemy loses 2 divisions", ... (snprintf's result). */
 int lg_effect_text(char *buf, size_t len, const json_t *row);
@@ -138,9 +146,18 @@ int lg_effect_text(char *buf, size_t len, const json_t *row);
  * table's "results" row for it, or the difference within its bounds.
  */
 void lg_attack_losses(int *loser_out, int *winner_out, const json_t *table, int margin);
-/* 5.616 The Bombardment Option, by the battle's `role`: one die per artillery unit (the bombard table). */
+/*
+ * 5.616 The Bombardment Option, by the battle's `role` ("attacker" or
+ * "defender"): one die per artillery unit of its army, each hit (a face of
+ * "hit_on" or more) costing the enemy army "divisions_per_hit" divisions
+ * (the bombard table), spread over its corps. Errors: the dice's, EST_ENOMEM.
+ */
 int lg_bombard(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role);
-/* Carry out the row's effect for the battle's `role`, who rolled it. */
+/*
+ * Carry out the row's effect (lg_effects) for the battle's `role`, who
+ * rolled it: a drm is added to state.battle.drm, losses go through lg_lose.
+ * Errors: the dice's (a bombard row), EST_ENOMEM.
+ */
 int lg_effect_apply(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const char *role,
 		    const json_t *row);
 
@@ -178,6 +195,8 @@ int lg_embargo_winter(json_t *state, json_t *events, const json_t *rules);
  * string saying which condition held or failed.
  */
 int lg_embargo_raised(char **why_out, const json_t *state, const json_t *rules);
+/* "an enforced peace" for the treaty `kind` "peace", "an alliance" for "alliance": report words. */
+const char *lg_treaty_words(const char *kind);
 /* Whether `nation` has an alliance or an enforced peace with France that has not expired (4.241). */
 int lg_treaty_live(const json_t *state, const char *nation);
 /* Whether `nation`'s alliance or enforced peace with France has expired (RULINGS.md L25). */
@@ -191,10 +210,21 @@ int lg_treaty_expired(const json_t *state, const char *nation);
 const char *lg_embargo_holder(const json_t *state, const json_t *rules, const char *nation);
 /* Whether `army` entering `province` would break a treaty with France (RULINGS.md L27). */
 int lg_treaty_bars(const json_t *state, const json_t *rules, const json_t *army, const char *province);
-/* A treaty order of `power` (France's offer or conclusion, a power's acceptance). */
+/*
+ * A treaty order {"type": "treaty", "nation", "treaty"} of `power`, already
+ * validated (RULINGS.md L27): France's with a non-player nation concludes
+ * it, with a power records an offer in state.offers; a power's acceptance
+ * of the offer concludes it. EST_EINVAL for an acceptance of no such
+ * offer, EST_ENOMEM.
+ */
 int lg_treaty_order(json_t *state, json_t *events, const json_t *rules, const char *power,
 		    const json_t *order);
-/* France and `nation` conclude `kind` ("peace" or "alliance") for the scenario's treaty term. */
+/*
+ * France and `nation` conclude `kind` ("peace" or "alliance") for the
+ * scenario's embargo.treaty_years (RULINGS.md L25, L27): its diplomacy entry
+ * becomes {"status": kind, "expires": last year}, an inactive non-player
+ * nation staying so ("npc"), and an event says it. EST_ENOMEM.
+ */
 int lg_treaty_conclude(json_t *state, json_t *events, const json_t *rules, const char *nation,
 		       const char *kind);
 int lg_turn_start(json_t *state, const char *side);
@@ -212,6 +242,7 @@ int lg_set_standing(json_t *state, const char *power, const json_t *order);
  * every power's file is read. The turn runs it on the state, validate() on
  * a copy, so that moves are checked as they will be carried out.
  */
+/* Errors: lg_set_standing's and lg_treaty_order's, EST_ENOMEM. */
 int lg_take_orders(json_t *state, json_t *events, const json_t *rules, const char *power, const json_t *orders);
 /* Whether an order item of `type` takes effect when the turn is read (lg_take_orders), not queued. */
 int lg_order_at_once(const char *type);

@@ -169,8 +169,7 @@ static int offer_choices(json_t *c, const json_t *state)
 	json_object_foreach(json_object_get(state, "offers"), power, kind)
 		if (est_rules_choice(c, json_pack("{s:s, s:s, s:O, s:s}", "type", "treaty", "nation", "France",
 						  "treaty", kind, "power", power), "%s only: accept France's offer "
-				     "of %s (4.241, L27)", power, strcmp(json_string_value(kind), "peace") == 0 ?
-				     "an enforced peace" : "an alliance") < 0)
+				     "of %s (4.241, L27)", power, lg_treaty_words(json_string_value(kind))) < 0)
 			return -1;
 	return 0;
 }

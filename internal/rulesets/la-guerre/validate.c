@@ -101,6 +101,7 @@ static int in_path_before(const json_t *list, size_t k, const char *name)
 static int path_step(struct check *c, int i, const json_t *army, const char *at, const char *to, int last)
 {
 	const char *side = lg_army_side(c->rules, army);
+	int bars;
 
 	if (!lg_adjacent(c->rules, at, to)) {
 		est_rules_diag(c->diags, i, "path", R_MOVE, "%s is not adjacent to %s; list every province entered, in order", to, at);
@@ -111,14 +112,15 @@ static int path_step(struct check *c, int i, const json_t *army, const char *at,
 		     "around it", to, lg_controller(c->state, to));
 		return 0;
 	}
-	if (lg_treaty_bars(c->state, c->rules, army, to) && !lg_treaty_bars(c->start, c->rules, army, to)) {
+	bars = lg_treaty_bars(c->state, c->rules, army, to);
+	if (bars && !lg_treaty_bars(c->start, c->rules, army, to)) {
 		est_rules_diag(c->diags, i, "path", R_TREATY, "entering %s would break the treaty with France that "
 		     "this file concludes: a treaty takes effect as soon as the turn is read, before any army "
 		     "moves (RULINGS.md L27); end the move before %s, or leave the treaty order out (an offer "
 		     "not accepted in this turn lapses)", to, to);
 		return 0;
 	}
-	if (lg_treaty_bars(c->state, c->rules, army, to)) {
+	if (bars) {
 		est_rules_diag(c->diags, i, "path", R_TREATY, "entering %s would break a treaty with France that is "
 		     "still in force, an alliance or an enforced peace (the report's diplomacy says until when; "
 		     "RULINGS.md L27); go around it, or wait for the treaty to expire", to);

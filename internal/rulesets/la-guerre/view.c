@@ -307,13 +307,21 @@ static json_t *combatant(const json_t *state, const json_t *rules, const json_t 
 			 "drm_text", est_rules_string(est_strdup_printf("%+d", est_rules_int(json_object_get(battle, "drm"), role, 0))));
 }
 
-/* 5.612's words for an option, as the report lists it, with the bombardment as the game's tables give it. */
-static json_t *option_label(const json_t *rules, const char *option, int step)
+/* 5.616's bombardment in the words of the game's bombard table. */
+static json_t *bombard_label(const json_t *rules)
 {
 	const json_t *bombard = lg_table(rules, "bombard");
 	int die = est_rules_int(bombard, "die", 10), hit_on = est_rules_int(bombard, "hit_on", 10);
 	int per_hit = est_rules_int(bombard, "divisions_per_hit", 2);
 
+	return est_rules_string(est_strdup_printf("Bombard (one d%d per artillery unit; each %d%s eliminates %d "
+						  "division%s)", die, hit_on, hit_on < die ? " or more" : "", per_hit,
+						  per_hit == 1 ? "" : "s"));
+}
+
+/* 5.612's words for an option, as the report lists it. */
+static json_t *option_label(const json_t *rules, const char *option, int step)
+{
 	if (strcmp(option, "attack") == 0)
 		return json_string(step == 6 ? "Attack" : "Attack (go directly to step 7)");
 	if (strcmp(option, "retreat") == 0)
@@ -322,9 +330,7 @@ static json_t *option_label(const json_t *rules, const char *option, int step)
 	if (strcmp(option, "auxiliary") == 0)
 		return json_string("Auxiliary Option (a roll on the Auxiliary Options column)");
 	if (strcmp(option, "bombard") == 0)
-		return est_rules_string(est_strdup_printf("Bombard (one d%d per artillery unit; each %d%s "
-							  "eliminates %d division%s)", die, hit_on, hit_on < die ? " or more" : "",
-							  per_hit, per_hit == 1 ? "" : "s"));
+		return bombard_label(rules);
 	return json_string(option);
 }
 
@@ -456,8 +462,7 @@ static char *diplomacy_text(const json_t *state, const char *nation, const json_
 	if (!text || !offer)
 		return text;
 	with_offer = est_strdup_printf("%s; France offers %s, which %s may accept in the Coalition's turn "
-				       "that follows (RULINGS.md L27)", text, strcmp(offer, "peace") == 0 ?
-				       "an enforced peace" : "an alliance", nation);
+				       "that follows (RULINGS.md L27)", text, lg_treaty_words(offer), nation);
 	free(text);
 	return with_offer;
 }

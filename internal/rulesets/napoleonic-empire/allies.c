@@ -156,8 +156,8 @@ int ne_allied_groups(json_t **groups_out, const json_t *players, const char *all
 
 	*groups_out = NULL;
 	json_array_foreach(players, i, held) {
-		countries += (est_rules_in_list(held, "England") + est_rules_in_list(held, "Russia") +
-			      est_rules_in_list(held, "Prussia") + est_rules_in_list(held, "Austria"));
+		for (int k = 0; ne_allied_powers[k]; k++)
+			countries += est_rules_in_list(held, ne_allied_powers[k]);
 		united += est_rules_in_list(held, NE_ALLIES);
 		france += est_rules_in_list(held, NE_FRANCE);
 	}

@@ -21,35 +21,73 @@
 #define NE_ALLIES "Allies"
 
 /*
- * allies.c: the divided Allies (RULINGS.md R36-R38). NE_KEEPER's player
- * keeps the Allied hand and speaks for the side; the Allied hidden parts of
- * a divided state are kept under its name.
+ * allies.c: the divided Allies (GAME DESIGNERS NOTES; RULINGS.md R36-R38).
+ * NE_KEEPER's player keeps the Allied hand and speaks for the side (R36);
+ * the Allied hidden parts of a divided state (hands, standing, defaults,
+ * attack.plays) are kept under its name. A state is divided when it has
+ * "allied_players": [[power, ...], ...], each Allied player's powers in
+ * canonical order, the players ordered by their first power (R38).
  */
 #define NE_KEEPER "England"
 extern const char *const ne_allied_powers[]; /* England, Russia, Prussia, Austria, NULL */
+/* Whether `state` is a divided game (it has "allied_players"). */
 int ne_divided(const json_t *state);
-/* "France", "Allies", or NULL for a power not in this game. */
+/* "France", "Allies", or NULL for a power not in this game (or NULL). */
 const char *ne_side_of(const json_t *state, const char *power);
-/* The power that answers for `side` as a whole: the keeper for the divided Allies. */
+/* The power that answers for `side` as a whole: the keeper for the divided Allies, else `side`. */
 const char *ne_speaker(const json_t *state, const char *side);
-/* Whether the Allied player holding `power` moves the Allied armies in `country` (R37). */
+/*
+ * Whether the Allied player holding `power` moves the Allied armies in
+ * `country` (R37: rules["rulings"]["allied_command"] {power: [countries]},
+ * any of the player's powers). 0 in a game that is not divided.
+ */
 int ne_commands(const json_t *state, const json_t *rules, const char *power, const char *country);
 /*
  * New string "Russia, Sweden, Warsaw": the countries, in map order, whose
  * Allied armies the player holding `power` moves (whole_group), or those
- * rules["rulings"]["allied_command"] gives `power` itself; "none".
+ * rules["rulings"]["allied_command"] gives `power` itself; "none" if none.
+ * NULL only when out of memory.
  */
 json_t *ne_command_text(const json_t *state, const json_t *rules, const char *power, int whole_group);
-/* The first power of the Allied player commanding `country`, or NULL. */
+/* The first power of the Allied player commanding `country` (R37), or NULL (borrowed from `state`). */
 const char *ne_commander(const json_t *state, const json_t *rules, const char *country);
-/* New array: the powers the step awaits. */
+/*
+ * New array of the powers the step awaits: the active side in a turn (in
+ * the divided Allied turn, each Allied player's first power, R38); the
+ * speaker of each side asked for battle cards or a retreat; empty when the
+ * step awaits nobody. NULL only when out of memory.
+ */
 json_t *ne_awaited(const json_t *state);
+/*
+ * From options "players" (an array of arrays of powers, `new` gives it;
+ * may be NULL) and "allies" (may be NULL): *groups_out gets NULL for the
+ * two-player game, else a new "allied_players" array (R38; without
+ * `players`, each Allied power a player of its own). EST_EINVAL, naming
+ * the option and the fix, when nobody holds France or the Allies, when
+ * players hold both "Allies" and Allied powers, when "allies" is not
+ * "divided" but they hold Allied powers, or when the four are not all held.
+ */
 int ne_allied_groups(json_t **groups_out, const json_t *players, const char *allies);
-/* A state whose Allied hidden parts are under "Allies" (a new reference). */
+/*
+ * *out gets the state with its Allied hidden parts under "Allies", as the
+ * rest of the module reads them: a new deep copy for a divided game, else
+ * a new reference to `state` itself (do not change it). EST_ENOMEM.
+ */
 int ne_state_in(json_t **out, const json_t *state);
-/* Back under the keeper's name, and the Allies' private events made the keeper's. */
+/*
+ * The reverse of ne_state_in, in place: the Allied hidden parts back under
+ * NE_KEEPER, and events visible to "Allies" made visible to the keeper
+ * (R36; `events` may be NULL). Nothing for a game not divided. EST_ENOMEM.
+ */
 int ne_state_out(json_t *state, json_t *events);
-/* New object {"France": [...], "Allies": [...]} from the orders of the awaited powers. */
+/*
+ * *out gets new orders {"France": [...], "Allies": [...]} from `orders`
+ * {power: [...]} of the awaited powers: in the divided Allied turn each
+ * Allied player's items in "allied_players" order (the keeper's stored
+ * defaults when he sent none, R18-R19), else the keeper's; in a game not
+ * divided a new reference to `orders`. EST_ENOMEM (*out then still set:
+ * the caller releases it).
+ */
 int ne_side_orders(json_t **out, const json_t *state, const json_t *orders);
 
 /* map.c: the map of rules["map"] */
