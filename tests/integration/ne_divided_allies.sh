@@ -59,7 +59,7 @@ order france 1 '[]'
 [ "$(awaiting)" = "turn simultaneous albion,tsar" ] || fail "the Allied turn: $(awaiting)"
 order tsar 1 '[{"type": "move", "from": "England", "to": "Sweden", "armies": 3}]'
 expect_exit 65 "$ESTAFETTE" submit g tsar-1.json
-grep -q 'moved by the player holding England, not Russia' "$WORK/last.err" ||
+grep -q 'moved by the player holding England, not by the player holding Russia' "$WORK/last.err" ||
 	fail "a move from England by tsar: $(cat "$WORK/last.err")"
 grep -q 'Game Designers Notes' "$WORK/last.err" || fail "the refusal names no rule: $(cat "$WORK/last.err")"
 

@@ -127,9 +127,12 @@ static void test_other_players_country_refused(void **unused)
 
 	(void)unused;
 	refused_with(a, "Russia", "[{'type':'move','from':'England','to':'Spain','armies':3}]", 0, "from",
-		     "moved by the player holding England, not Russia");
+		     "moved by the player holding England, not by the player holding Russia");
 	refused_with(a, "England", "[{'type':'move','from':'Austria','to':'Italy','armies':3}]", 0, "from",
-		     "moved by the player holding Russia, not England");
+		     "moved by the player holding Austria, not by the player holding England");
+	/* the power that commands there is named, not the first power its player holds */
+	refused_with(a, "Russia", "[{'type':'move','from':'Prussia','to':'Warsaw','armies':3}]", 0, "from",
+		     "moved by the player holding Prussia, not by the player holding Russia");
 	refused_with(a, "Russia", "[{'type':'rebels','country':'Russia'}]", 0, "type", "holding England keeps");
 	refused_with(a, "Russia", "[{'type':'play','card':'battle-of-the-nile','country':'Egypt'}]", 0, "type",
 		     "holding England keeps");

@@ -108,12 +108,13 @@ json_t *ne_command_text(const json_t *state, const json_t *rules, const char *po
 
 const char *ne_commander(const json_t *state, const json_t *rules, const char *country)
 {
-	const json_t *g;
-	size_t i;
+	const json_t *table = json_object_get(json_object_get(rules, "rulings"), "allied_command"), *g, *p;
+	size_t i, j;
 
 	json_array_foreach(json_object_get(state, "allied_players"), i, g)
-		if (ne_commands(state, rules, json_string_value(json_array_get(g, 0)), country))
-			return json_string_value(json_array_get(g, 0));
+		json_array_foreach(g, j, p)
+			if (est_rules_in_list(json_object_get(table, json_string_value(p)), country))
+				return json_string_value(p);
 	return NULL;
 }
 

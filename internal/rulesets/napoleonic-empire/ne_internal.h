@@ -49,7 +49,11 @@ int ne_commands(const json_t *state, const json_t *rules, const char *power, con
  * NULL only when out of memory.
  */
 json_t *ne_command_text(const json_t *state, const json_t *rules, const char *power, int whole_group);
-/* The first power of the Allied player commanding `country` (R37), or NULL (borrowed from `state`). */
+/*
+ * The held Allied power whose command (rules "allied_command", R37) lists
+ * `country`, or NULL (borrowed from `state`): a refusal names the power
+ * that commands there, not another the same player holds.
+ */
 const char *ne_commander(const json_t *state, const json_t *rules, const char *country);
 /*
  * New array of the powers the step awaits: the active side in a turn (in

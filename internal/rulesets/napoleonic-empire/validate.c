@@ -248,7 +248,7 @@ static void check_move(struct check *c, int i, const json_t *o)
 	if (ne_divided(c->state) && strcmp(c->side, NE_ALLIES) == 0 && !ne_commands(c->state, c->rules, c->power, from)) {
 		const char *by = ne_commander(c->state, c->rules, from);
 		est_rules_diag(c->diags, i, "from", R_DIVIDED, "the Allied armies in %s are moved by the player "
-		     "holding %s, not %s (RULINGS.md R37); leave this move to %s", from, by ? by : "no Allied power",
+		     "holding %s, not by the player holding %s (RULINGS.md R37); leave this move to %s", from, by ? by : "no Allied power",
 		     c->power, by ? "that player" : "nobody: rules/rulings.json \"allied_command\" names no power for it");
 		return;
 	}
