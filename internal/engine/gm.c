@@ -40,6 +40,45 @@ static int check_end(est_game *game, const json_t *params)
 	return 0;
 }
 
+/* Whether JSON pointer `a` names `b`, a part of it, or a part holding it. */
+static int pointers_overlap(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	return strncmp(a, b, n) == 0 && (la == lb || (la < lb ? b : a)[n] == '/');
+}
+
+/*
+ * A sealed game's act files are public: an adjust of a hidden part (the
+ * ruleset's sealed()) would publish the value it sets, so none is made.
+ */
+static int check_adjust_sealed(est_game *game, const json_t *set)
+{
+	json_t *paths = NULL;
+	const json_t *item, *hidden;
+	size_t i, j;
+	int error;
+
+	if (!est_game_is_sealed(game) || !game->ruleset->sealed)
+		return 0;
+	if ((error = game->ruleset->sealed(&paths, json_object_get(game->state, "state"), game->rules)) < 0)
+		return error;
+	json_array_foreach(set, i, item) {
+		const char *path = json_string_value(json_object_get(item, "path"));
+		json_array_foreach(paths, j, hidden)
+			if (path && pointers_overlap(path, json_string_value(hidden))) {
+				error = est_error_set(EST_EUSAGE, "gm adjust: %s touches %s, a hidden part of "
+						      "this sealed game; an act's file is public, so adjusting it "
+						      "would publish what it sets. Adjust public parts only", path,
+						      json_string_value(hidden));
+				goto out;
+			}
+	}
+out:
+	json_decref(paths);
+	return error;
+}
+
 /* Whether `act` may be made now. */
 static int check_act(est_game *game, const json_t *acts, const char *act, const json_t *params,
 		     const char *reason)
@@ -89,6 +128,8 @@ static int check_act(est_game *game, const json_t *acts, const char *act, const 
 				     act, json_string_value(json_object_get(game->game, "deal")));
 	if (strcmp(act, "adjust") == 0 && json_array_size(json_object_get(params, "set")) == 0)
 		return est_error_set(EST_EUSAGE, "gm adjust: give at least one --set PATH=VALUE");
+	if (strcmp(act, "adjust") == 0 && (error = check_adjust_sealed(game, json_object_get(params, "set"))) < 0)
+		return error;
 	if (strcmp(act, "rollback") == 0 && est_game_is_sealed(game))
 		return est_error_set(EST_EUSAGE, "gm rollback: a sealed game cannot be rolled back in "
 				     "this version (its old whole states are the GM's alone)");

@@ -173,6 +173,13 @@ ESTAFETTE_HOME="$WORK/nohome" "$ESTAFETTE" audit player --json > partial.json ||
 # A player's copy cannot resolve: only the GM has the whole state.
 ESTAFETTE_HOME="$WORK/nohome" expect_exit 78 "$ESTAFETTE" run player
 
+# An act's file is public: an adjust of a hand (or of what holds the hands) would publish it.
+for hidden in /hands/France /hands; do
+	expect_exit 64 "$ESTAFETTE" gm game adjust --set "$hidden=[]" --reason "a lost card"
+	grep -q "a hidden part of this sealed game" "$WORK/last.err" ||
+		fail "gm adjust of $hidden in a sealed game: $(cat "$WORK/last.err")"
+done
+
 # --- Reveal ---
 expect_exit 64 "$ESTAFETTE" reveal game
 "$ESTAFETTE" reveal game --before-end >/dev/null
