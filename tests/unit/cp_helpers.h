@@ -102,6 +102,17 @@ static inline void cpt_put(json_t *state, const char *id, const char *country, c
 							 "kind", kind, "square", x, y)), 0);
 }
 
+/*
+ * Austria standing by, out of the way: its General on Vienna and an infantry piece in its
+ * Enlistment Area, so a test of France and Russia keeps Austria in the game (Losing the game, 2:
+ * a player left with a General but no troops is out).
+ */
+static inline void cpt_austria_stands_by(json_t *state)
+{
+	cpt_put(state, "Austria-G", "Austria", "general", 10, 4);
+	cpt_put(state, "Austria-I1", "Austria", "infantry", 11, 7);
+}
+
 /* The id of the piece on (x, y), or NULL. */
 static inline const char *cpt_at(const json_t *state, int x, int y)
 {

@@ -461,8 +461,7 @@ static void test_attack_result_names_the_pieces(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
 	cpt_put(s, "France-G", "France", "general", 1, 4);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 2, 3, &events);
 	text = est_rules_str(rules_event_nth(events, "attack", 0), "text");
 	if (!strstr(text, "it holds") || !strstr(text, "striking: France-C1, France-I1") ||
@@ -551,8 +550,7 @@ static void test_only_a_general_captures_a_town(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 4, 5);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* An infantry piece on Kiev [5,6] takes nothing. */
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-I1', 'to': [5, 6]}]", 1, 1, NULL);
 	assert_string_equal(cpt_holder(next, "Kiev"), "Russia");
@@ -581,8 +579,7 @@ static void test_capital_falls_when_all_its_towns_are_held(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 4, 7);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
 	/* Kiev still Russian: the General on Moscow takes nothing. */
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 1, 1, NULL);
@@ -675,8 +672,7 @@ static void test_introductory_general_captured(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 4, 3);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 7);
 	cpt_put(s, "Russia-C1", "Russia", "cavalry", 7, 0);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
 	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
 	/* Not removed: back on Moscow, the troops on their start squares. */
@@ -727,8 +723,7 @@ static void test_introductory_captured_army_never_shares_a_square(void **unused)
 	cpt_put(s, "Russia-C1", "Russia", "cavalry", 4, 0);
 	cpt_put(s, "Russia-C2", "Russia", "cavalry", 7, 0);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
 	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
 	json_array_foreach(json_object_get(next, "pieces"), i, p) {
@@ -852,8 +847,7 @@ static void test_mobilising(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-G", "France", "general", 0, 0 + 1);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'}]", 0, "§16", "Russia-I1");
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-G'}]", 0, "§16", NULL);
 	/* Russia's turn: it may not attack while it mobilises. */
@@ -885,8 +879,7 @@ static void test_mobilising_capital_is_not_taken(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, on its way */
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 2, 3, &events);
 	assert_true(cpt_on(next, "France-G", 6, 4));
 	if (cp_is_out(next, "Russia"))
@@ -922,8 +915,7 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 	cpt_put(s, "Russia-I5", "Russia", "infantry", 4, 7);	/* the fifth: no start square left for it */
 	cpt_put(s, "France-G", "France", "general", 1, 4);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I4', 'to': [7, 5]}]", 2, 3, &events);
 	assert_true(cpt_on(next, "Russia-I4", 7, 5));
 	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
@@ -956,8 +948,7 @@ static void test_mobilising_start_square_held_by_an_opponent(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 7, 5);
 	cpt_put(s, "France-G", "France", "general", 1, 4);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* The lock: Russia may not attack the intruder while it mobilises. */
 	cpt_refused(s, rules, "Russia", "[{'type': 'attack', 'target': 'France-C1'}]", 0, "§16", NULL);
 	next = cpt_resolve(s, rules, "[]", 1, 1, &events);
@@ -1006,8 +997,7 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
 	cpt_put(s, "Russia-I3", "Russia", "infantry", 6, 6);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "Russia", "[{'type': 'attack', 'target': 'France-G'}]", 0, "§16", NULL);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I3', 'to': [7, 5]}]", 1, 1, &events);
 	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
@@ -1060,8 +1050,7 @@ static void test_red_town_brings_no_piece_beyond_the_set(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 6, 5);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [1, 1]}]", 2, 3, &events);
 	assert_string_equal(cpt_holder(next, "Lyon"), "France");
 	if (cp_count(next, "France", "infantry") != 9)
@@ -1118,8 +1107,7 @@ static void test_one_alliance_card_each(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 0,
 		    "Contents", "Russia's Alliance card");
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Austria'}]", 0,
@@ -1148,8 +1136,7 @@ static void test_alliance_propose_then_accept(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* Accepting what was never proposed is refused. */
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Russia'}]", 0, "§8",
 		    "has not proposed");
@@ -1200,8 +1187,7 @@ static void test_crossing_into_an_ally_needs_consent(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]", 0, "§8",
 		    "France-G");
 	/* Russia's turn: it consents; then France may cross. */
@@ -1239,8 +1225,7 @@ static void test_check_and_turn_apply_orders_alike(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* Whatever check says of a file, a file it accepts resolves (cpt_resolve fails the test otherwise). */
 	for (size_t f = 0; f < 2; f++) {
 		json_t *d = NULL, *o = J(files[f]), *next;
@@ -1277,8 +1262,7 @@ static void test_break_then_attack_former_ally(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 6);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
 		    " {'type': 'attack', 'target': 'Russia-I1'}]", 1, "§8", "Russia-I1");
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'},"
@@ -1334,8 +1318,7 @@ static void test_win_by_eight_towns_abroad(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* France holds its own 2 and 7 abroad: not yet. */
 	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
 	json_object_set_new(json_object_get(s, "towns"), "Prague", json_string("France"));
@@ -1414,8 +1397,7 @@ static void test_time_limit_most_towns(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
 	assert_int_equal(cp_check_end(s, events, rules), 0);
 	assert_string_equal(est_rules_str(s, "phase"), "turn");
