@@ -830,6 +830,27 @@ static void test_standard_general_captured_recruits(void **unused)
 	json_decref(s);
 }
 
+/* Russia mobilising in its Capital (§16), at its own turn. */
+static void russia_mobilising_at_its_turn(json_t *s)
+{
+	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	json_object_set_new(s, "active", json_string("Russia"));
+}
+
+/*
+ * The two turns after Russia's: Austria and France pass, drawing the throws [1, 2] and [2, 2]. Takes
+ * `state` (it is freed); the state after them is the caller's.
+ */
+static json_t *others_pass(json_t *state)
+{
+	json_t *after = cpt_resolve(state, rules, "[]", 1, 2, NULL), *next;
+
+	json_decref(state);
+	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	json_decref(after);
+	return next;
+}
+
 /*
  * §16: "Before a 'new' General and his army may engage in hostilities they must 'mobilise' in the Capital"
  * and "No other player may attack the Capital or any pieces being mobilised until mobilisation is complete";
@@ -905,8 +926,7 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
 
 	(void)unused;
-	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
-	json_object_set_new(s, "active", json_string("Russia"));
+	russia_mobilising_at_its_turn(s);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
@@ -938,8 +958,7 @@ static void test_mobilising_start_square_held_by_an_opponent(void **unused)
 	const char *text;
 
 	(void)unused;
-	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
-	json_object_set_new(s, "active", json_string("Russia"));
+	russia_mobilising_at_its_turn(s);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
@@ -959,10 +978,7 @@ static void test_mobilising_start_square_held_by_an_opponent(void **unused)
 	assert_non_null(strstr(text, "France-C1"));
 	json_decref(events);
 	/* Austria and France pass; at Russia's next turn its army moves off and takes the intruder (§10). */
-	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
-	json_decref(next);
-	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
-	json_decref(after);
+	next = others_pass(next);
 	assert_string_equal(est_rules_str(next, "active"), "Russia");
 	after = cpt_resolve(next, rules, "[{'type': 'attack', 'target': 'France-C1'}]", 3, 3, NULL);
 	assert_null(cp_piece(after, "France-C1"));
@@ -988,9 +1004,8 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	const char *text;
 
 	(void)unused;
-	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	russia_mobilising_at_its_turn(s);
 	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
-	json_object_set_new(s, "active", json_string("Russia"));
 	cpt_put(s, "France-G", "France", "general", 6, 4);	/* on Moscow */
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, kept from his Capital */
@@ -1006,10 +1021,7 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	text = est_rules_str(rules_event_nth(events, "mobilised", 0), "text");
 	assert_non_null(strstr(text, "France-G"));
 	json_decref(events);
-	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
-	json_decref(next);
-	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
-	json_decref(after);
+	next = others_pass(next);
 	assert_false(cp_is_out(next, "Russia"));	/* Kiev is still Russia's: §7 does not give France Moscow */
 	after = cpt_resolve(next, rules, "[{'type': 'attack', 'target': 'France-G'}]", 3, 3, &events);
 	text = est_rules_str(rules_event_nth(events, "general", 0), "text");
@@ -1022,11 +1034,8 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	/* With Kiev held too, mobilisation ends C6's shelter: France, still on Moscow at its turn's end, takes it (§7). */
 	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I3', 'to': [7, 5]}]", 1, 1, NULL);
-	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
-	json_decref(next);
-	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	next = others_pass(next);
 	assert_true(cp_is_out(next, "Russia"));
-	json_decref(after);
 	json_decref(next);
 	json_decref(s);
 }
