@@ -165,7 +165,7 @@ static int condition_holds(const json_t *order, int last)
  */
 static int still_possible(const char **why_out, const json_t *state, const json_t *rules, const json_t *order)
 {
-	const char *type = est_rules_str(order, "type"), *rule;
+	const char *type = est_rules_str(order, "type");
 	const json_t *army = lem_army(state, est_rules_str(order, "army"));
 
 	*why_out = NULL;
@@ -187,7 +187,7 @@ static int still_possible(const char **why_out, const json_t *state, const json_
 		*why_out = "it is no longer inside France";
 		return 0;
 	}
-	return lem_free_target(why_out, &rule, state, rules, army);
+	return lem_free_target(why_out, NULL, state, rules, army);
 }
 
 /* An item passed over, at no cost; its branches with it. */

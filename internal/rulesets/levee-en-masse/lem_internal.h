@@ -64,15 +64,18 @@ int lem_advance(json_t *state, json_t *events, const json_t *rules, json_t *army
 
 /* military.c: 7.2 targets and Military Actions, with 10.4, 10.5, 10.6 and Napoleon */
 /*
- * Whether `army` may be attacked now (7.2, and the highest box without 10.6). When not, *why_out
- * says why and *rule_out (if not NULL) names the rule, for a refusal.
+ * Whether `army` may be attacked by a Military Action now: 1, or 0 with *why_out saying why and
+ * *rule_out (if not NULL) naming the rule, for a refusal (static strings). 7.2: only the unit
+ * closest to Paris on its track, a Stationary Army sharing its space first; 10.6.1: the highest box
+ * of a track only under 10.6 (RULINGS.md M5), and not while card #9 rotates the Army (5.5.2).
  */
 int lem_attackable(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
 		   const json_t *army);
 /*
- * Whether To the Barricades! or a Liberation marker may push `army` back: not from the highest
- * box of its track, which 10.6.1 lets only a Military Action press. When not, *why_out and
- * *rule_out say why and under which rule.
+ * Whether To the Barricades! or a Liberation marker may push `army` back: 1, or 0 when it stands
+ * in the highest box of its track, which 10.6.1 lets only a Military Action press (without 10.6
+ * nothing may, RULINGS.md M5); then *why_out says why and *rule_out (if not NULL) names the rule
+ * (static strings). A Stationary Army or one off the map gives 1: the caller refuses those itself.
  */
 int lem_free_target(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
 		    const json_t *army);
