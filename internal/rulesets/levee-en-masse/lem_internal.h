@@ -95,9 +95,29 @@ int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *ar
 #define LEM_ON_FAILURE "on-failure"
 /* The room for an item's name in the events ("order 2, on-failure 1"). */
 #define LEM_LABEL_MAX 160
+/*
+ * Carry out the Action Phase's `orders` (the Republic's file, checked by lem_validate) item by item,
+ * in the order given (README.md "Orders"): each roll's outcome picks its "on-success" or
+ * "on-failure" orders, an item whose "if" does not hold or whose target no longer allows it is
+ * passed over at no cost, and the events (one a roll, a branch taken, an item passed over, then
+ * "actions-spent") say so. Rolls come from `dice`. 0, or a negative EST_E* code (ENOMEM, or the
+ * dice's error).
+ */
 int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders);
-/* Whether an order item costs an Action. */
+/* Whether an order item costs an Action: Military, Political, Restore Order, but not 10.5's "extra" Military Action. */
 int lem_costs_action(const json_t *order);
+/*
+ * Whether an item's "if" holds after the last roll (`last`: 1 won, 0 failed, -1 none yet): no "if"
+ * always, "previous-succeeded" after a success, "previous-failed" after a failure (README.md "Orders").
+ */
+int lem_condition_holds(const json_t *order, int last);
+/*
+ * Whether the resolve may pass the item over after all, its target changed by the items before it
+ * (military, barricades, liberation: 7.2, 10.6.1, RULINGS.md M5; restore-order: Paris in order,
+ * 10.5); then it spends nothing and the last roll stays what it was. lem_validate counts the
+ * budgets of each branch the dice can take by it.
+ */
+int lem_may_be_passed_over(const json_t *order);
 
 /* housekeeping.c: defeat checks, 10.4's flip back, the end of the decks, the next card */
 int lem_housekeeping(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);
