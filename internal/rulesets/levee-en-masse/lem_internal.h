@@ -4,7 +4,7 @@
  * State (plain JSON; README.md "State"):
  *   scenario ("base" | "extended" | "puree" | "historical"), options
  *   {"9.1", "9.2", "10.3", "10.4", "10.5", "10.6", "napoleon-historical":
- *   bool, "difficulty": -1 | 0 | 1}, phase ("start" | "actions" | "over"),
+ *   bool, "difficulty": -1 | 0 | 1, "deal": name, a game of a deal (S2)}, phase ("start" | "actions" | "over"),
  *   deck {"Blue": [ids], "White": [...], "Red": [...]} or {"All": [...]} or
  *   {"Ordered": [...]}: the cards still to come (their order is drawn from
  *   the hidden stream at each draw, so the state never holds it), current,
@@ -129,8 +129,13 @@ int lem_validate(json_t **diagnostics_out, const json_t *state, const json_t *ru
 /* seal.c: sealed games (RULINGS.md S1) and the games of a deal (S2) */
 /* Whether the game is one of a deal (options["deal"], set by `new --deal`). */
 int lem_dealt(const json_t *state);
+/*
+ * ruleset.h sealed(): *paths_out a new array of JSON pointers into `state`, the caller's: "/deck/<pile>"
+ * for each pile of the cards to come (S1), and in a game of a deal "/<key>" for every key but
+ * scenario, options, phase and deck (S2). EST_ENOMEM.
+ */
 int lem_sealed(json_t **paths_out, const json_t *state, const json_t *rules);
-/* Give each event of a dealt game's step "visible_to" the Republic. */
+/* Give each event of a dealt game's step, that has none, "visible_to": ["Republic"] (S2). EST_ENOMEM. */
 int lem_seal_events(json_t *events);
 /*
  * The Army a public roll's purpose names: its id, or "an Army" in a dealt
@@ -138,12 +143,21 @@ int lem_seal_events(json_t *events);
  * its card) has come.
  */
 const char *lem_roll_army(const json_t *state, const json_t *army);
-/* pending() of a dealt game's actions step: nothing the cards decided. */
+/*
+ * ruleset.h pending() of a dealt game's actions step (S2): *out a new object, the caller's, whose
+ * prompt and choices (every kind of order the game's options allow) tell nothing the cards decided.
+ * EST_ENOMEM.
+ */
 int lem_dealt_pending(json_t **out, const json_t *state);
-/* The public view of a dealt game, and any view of its public state. */
+/*
+ * The public view of a dealt game, and any view of its public state (S2): *out a new object, the
+ * caller's: lem_view's fields of the scenario, options, phase and counts only, with
+ * "sealed_progress" and, once over, "sealed_result" saying what stays sealed. Errors: lem_view's.
+ */
 int lem_dealt_view(json_t **out, const json_t *state, const json_t *rules);
 
 /* view.c */
+/* ruleset.h view(): *out a new object (the fields view.c's head comment lists), `power` NULL: public. */
 int lem_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 /* The actions step's choices (ruleset.h pending "choices"): each order open now; NULL on ENOMEM. */
 json_t *lem_choices(const json_t *state, const json_t *rules);
