@@ -161,7 +161,7 @@ static inline void cpt_step_allowed(const json_t *state, const json_t *r, const 
 }
 
 /* cp_attack_outcome of `attacker` against piece `target`: 1 taken, 0 holds. */
-static inline int cpt_taken(const json_t *state, const json_t *r, const char *attacker, const char *target)
+static inline int cpt_taken(const json_t *state, const char *attacker, const char *target)
 {
 	const json_t *t = cp_piece(state, target);
 	char *why = NULL;
@@ -169,7 +169,7 @@ static inline int cpt_taken(const json_t *state, const json_t *r, const char *at
 
 	if (!t)
 		fail_msg("no piece %s", target);
-	assert_int_equal(cp_attack_outcome(&taken, &why, NULL, state, r, attacker, t), 0);
+	assert_int_equal(cp_attack_outcome(&taken, &why, NULL, state, attacker, t), 0);
 	assert_non_null(why);
 	free(why);
 	return taken;

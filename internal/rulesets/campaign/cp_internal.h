@@ -103,14 +103,13 @@ const char *cp_step_refusal(const json_t *state, const json_t *rules, const json
  * not engaged. Both heap strings, the caller's to free. 0, or EST_ENOMEM with nothing to free.
  */
 int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const json_t *state,
-		      const json_t *rules, const char *attacker, const json_t *target);
+		      const char *attacker, const json_t *target);
 /*
  * NULL if `country` may attack `target` this turn, else why not: a static string that names the rule
  * (§8 own or allied piece, or an alliance broken this turn; §12 a General just captured; §16
  * mobilising; §15 and RULINGS.md C14 a piece waiting off the board).
  */
-const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
-			      const json_t *target);
+const char *cp_attack_refusal(const json_t *state, const char *country, const json_t *target);
 
 /* turn.c: a turn from orders to the next throw */
 /* §9: the order of play from the dice (each country throws both, highest begins), then its first throw. */
