@@ -11,30 +11,21 @@
 # holds) and not ranked (exit 65).
 set -euo pipefail
 source "$TOP/tests/lib.sh"
+source "$TOP/tests/helpers/lem_deal.sh"
 scratch
 cd "$WORK"
 export ESTAFETTE_HOME=$WORK/home
-mkdir games gm-rules
+mkdir games
 
-for p in anne bert carl; do
-	ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"
-	echo "{\"players\": [{\"id\": \"$p\", \"name\": \"$p\", \"email\": \"$p@example.org\", \"key\": \"$(cat "$p.pub")\"}]}" > "$p.json"
-done
+lem_players anne bert carl
 
 # Six cards, two of each deck, as the GM's own file: a game of six turns.
-"$PY" - "$TOP/internal/rulesets/levee-en-masse/data/cards.json" gm-rules/cards.json <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-keep = [c for c in d["cards"] if c["id"] in ("2", "5", "23", "30", "45", "50")]
-assert len(keep) == 6, keep
-json.dump({"provenance": "the GM's own short deck for this test", "note": "six cards",
-           "cards": keep}, open(sys.argv[2], "w"), indent=1)
-PY
+lem_short_deck gm-rules
 
-expect_exit 0 "$ESTAFETTE" new games/anne --ruleset levee-en-masse --players anne.json --deal spring-1793 \
+expect_exit 0 "$ESTAFETTE" new games/anne --ruleset levee-en-masse --players anne-players.json --deal spring-1793 \
 	--rules gm-rules --option 10.4=1 --option 10.6=1
 for p in bert carl; do
-	expect_exit 0 "$ESTAFETTE" new "games/$p" --ruleset levee-en-masse --players "$p.json" --deal-from games/anne
+	expect_exit 0 "$ESTAFETTE" new "games/$p" --ruleset levee-en-masse --players "$p-players.json" --deal-from games/anne
 done
 cmp -s gm-rules/cards.json games/carl/rules/cards.json || fail "the GM's deck did not reach a joining game"
 

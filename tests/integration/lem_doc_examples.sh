@@ -14,11 +14,11 @@
 # A refused file with two problems names each of them once.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
+source "$TOP/tests/helpers/lem_deal.sh"
 scratch
 cd "$WORK"
 
-ssh-keygen -q -t ed25519 -N '' -C solo -f solo
-echo "{\"players\": [{\"id\": \"solo\", \"name\": \"solo\", \"email\": \"solo@example.org\", \"key\": \"$(cat solo.pub)\"}]}" > players.json
+lem_players solo
 
 # The examples: "label<TAB>first card<TAB>options (K=V, space-separated; - for none)<TAB>orders JSON".
 "$PY" - "$TOP/internal/rulesets/levee-en-masse/README.md" "$TOP/docs/player-guide.md" > examples.tsv <<'EOF'
@@ -60,7 +60,7 @@ keep = [c for c in d["cards"] if c["id"] in (sys.argv[3], "29", "55")]
 assert len(keep) == 3 and [c["deck"] for c in keep].count("Blue") == 1, keep
 json.dump({"provenance": "this test's short deck", "cards": keep}, open(sys.argv[2], "w"))
 EOF
-	expect_exit 0 "$ESTAFETTE" new "$dir" --ruleset levee-en-masse --players players.json --rules "rules-$dir" "${opts[@]}"
+	expect_exit 0 "$ESTAFETTE" new "$dir" --ruleset levee-en-masse --players solo-players.json --rules "rules-$dir" "${opts[@]}"
 	expect_exit 0 "$ESTAFETTE" submit "$dir" "$(signed "$dir" '[]')"
 	expect_exit 0 "$ESTAFETTE" run "$dir"
 	[ "$("$ESTAFETTE" status "$dir" --json | json_get 'd["kind"]')" = actions ] ||

@@ -17,24 +17,15 @@
 #    the revealed states hold the cards; standings ranks them.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
+source "$TOP/tests/helpers/lem_deal.sh"
 scratch
 cd "$WORK"
-mkdir games gm-rules
+mkdir games
 
-for p in anne bert carl solo; do
-	ssh-keygen -q -t ed25519 -N '' -C "$p" -f "$p"
-	echo "{\"players\": [{\"id\": \"$p\", \"name\": \"$p\", \"email\": \"$p@example.org\", \"key\": \"$(cat "$p.pub")\"}]}" > "$p-players.json"
-done
+lem_players anne bert carl solo
 
 # Six cards, two of each deck, as the GM's own file: a game of six turns.
-"$PY" - "$TOP/internal/rulesets/levee-en-masse/data/cards.json" gm-rules/cards.json <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-keep = [c for c in d["cards"] if c["id"] in ("2", "5", "23", "30", "45", "50")]
-assert len(keep) == 6, keep
-json.dump({"provenance": "the GM's own short deck for this test", "note": "six cards",
-           "cards": keep}, open(sys.argv[2], "w"), indent=1)
-PY
+lem_short_deck gm-rules
 
 start_smtpd "$WORK/mail"
 mail_to() {  # game: the game sends its mail to the test server

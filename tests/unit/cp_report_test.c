@@ -431,7 +431,7 @@ static void test_order_advice_says_the_attack_is_judged_after_the_moves(void **u
 	cpt_put(small, "Austria-I1", "Austria", "infantry", 9, 3);
 	cpt_put(small, "France-G", "France", "general", 1, 4);
 	cpt_put(small, "France-I1", "France", "infantry", 3, 4);
-	assert_int_equal(cpt_taken(small, r, "France", "Russia-I1"), 0);
+	assert_int_equal(cpt_taken(small, "France", "Russia-I1"), 0);
 	next = cpt_resolve(small, r, "[{'type': 'attack', 'target': 'Russia-I1'},"
 			   " {'type': 'move', 'piece': 'France-G', 'to': [1, 3]},"
 			   " {'type': 'move', 'piece': 'France-I1', 'to': [2, 3]}]", 3, 4, NULL);

@@ -300,9 +300,9 @@ static void test_two_attackers_take_a_troop(void **unused)
 	(void)unused;
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);	/* along the side */
-	assert_false(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_false(cpt_taken(s, "France", "Russia-I1"));
 	cpt_put(s, "France-I1", "France", "infantry", 6, 4);	/* at a corner */
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 }
 
@@ -315,9 +315,9 @@ static void test_three_attackers_take_a_general(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 5, 3);
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 6, 4);
-	assert_false(cpt_taken(s, rules, "France", "Russia-G"));
+	assert_false(cpt_taken(s, "France", "Russia-G"));
 	cpt_put(s, "France-G", "France", "general", 5, 2);	/* a General attacks from any side at value 1 */
-	assert_true(cpt_taken(s, rules, "France", "Russia-G"));
+	assert_true(cpt_taken(s, "France", "Russia-G"));
 	json_decref(s);
 }
 
@@ -331,16 +331,16 @@ static void test_attack_positions_by_kind(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 4, 3);	/* infantry along a side: does not count */
 	cpt_put(s, "France-C1", "France", "cavalry", 6, 4);	/* cavalry at a corner: does not count */
 	cpt_put(s, "France-I2", "France", "infantry", 4, 2);	/* infantry at a corner: counts */
-	assert_false(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_false(cpt_taken(s, "France", "Russia-I1"));
 	cpt_put(s, "France-G", "France", "general", 6, 2);	/* the General at a corner counts */
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 
 	s = cpt_state(rules, "introductory", 6, 6);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "France-G", "France", "general", 5, 4);	/* the General along a side counts */
 	cpt_put(s, "France-C1", "France", "cavalry", 6, 3);	/* cavalry along a side counts */
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 }
 
@@ -409,9 +409,9 @@ static void test_allied_pieces_combine(void **unused)
 	cpt_put(s, "Austria-I1", "Austria", "infantry", 8, 3);
 	cpt_put(s, "France-C1", "France", "cavalry", 7, 3);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 9, 4);
-	assert_false(cpt_taken(s, rules, "France", "Austria-I1"));	/* not allied: one French piece */
+	assert_false(cpt_taken(s, "France", "Austria-I1"));	/* not allied: one French piece */
 	json_array_append_new(json_object_get(s, "alliances"), json_pack("[s, s]", "France", "Russia"));
-	assert_true(cpt_taken(s, rules, "France", "Austria-I1"));
+	assert_true(cpt_taken(s, "France", "Austria-I1"));
 	json_decref(s);
 }
 
@@ -429,10 +429,10 @@ static void test_standard_support_left_unengaged_holds(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
 	/* Two attackers touch the target, but the supporter is free: it holds. */
-	assert_false(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_false(cpt_taken(s, "France", "Russia-I1"));
 	/* An attacker touching only the supporter engages it... but one engaged and two left would be needed. */
 	cpt_put(s, "France-C2", "France", "cavalry", 5, 5);
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 
 	/* The Introductory game has no support: the same two attackers take it. */
@@ -441,7 +441,7 @@ static void test_standard_support_left_unengaged_holds(void **unused)
 	cpt_put(s, "Russia-C1", "Russia", "cavalry", 5, 4);
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 }
 
@@ -461,8 +461,7 @@ static void test_attack_result_names_the_pieces(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
 	cpt_put(s, "France-G", "France", "general", 1, 4);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-I1'}]", 2, 3, &events);
 	text = est_rules_str(rules_event_nth(events, "attack", 0), "text");
 	if (!strstr(text, "it holds") || !strstr(text, "striking: France-C1, France-I1") ||
@@ -502,7 +501,7 @@ static void test_piece_off_the_board_takes_no_part(void **unused)
 	json_object_set_new(cp_piece(s, "Russia-C1"), "square", json_null());
 	cpt_put(s, "France-G", "France", "general", 3, 3);
 	cpt_put(s, "Russia-G", "Russia", "general", 7, 7);
-	assert_int_equal(cpt_taken(s, rules, "France", "Russia-I4"), 0);
+	assert_int_equal(cpt_taken(s, "France", "Russia-I4"), 0);
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-C1'}]", 0,
 		    "off the board", "cannot be attacked");
 	json_decref(s);
@@ -519,9 +518,9 @@ static void test_standard_support_needs_enough_left(void **unused)
 	cpt_put(s, "France-G", "France", "general", 5, 4);	/* touches both the target and the supporter */
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	/* The General engages the supporter; one cavalry is left against a defence of 1: not enough. */
-	assert_false(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_false(cpt_taken(s, "France", "Russia-I1"));
 	cpt_put(s, "France-I1", "France", "infantry", 4, 2);
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 }
 
@@ -537,7 +536,7 @@ static void test_supporters_are_not_supported(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-I1", "France", "infantry", 6, 2);
 	cpt_put(s, "France-C2", "France", "cavalry", 4, 4);	/* engages Russia-C1 along its side */
-	assert_true(cpt_taken(s, rules, "France", "Russia-I1"));
+	assert_true(cpt_taken(s, "France", "Russia-I1"));
 	json_decref(s);
 }
 
@@ -551,8 +550,7 @@ static void test_only_a_general_captures_a_town(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 4, 5);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* An infantry piece on Kiev [5,6] takes nothing. */
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-I1', 'to': [5, 6]}]", 1, 1, NULL);
 	assert_string_equal(cpt_holder(next, "Kiev"), "Russia");
@@ -581,8 +579,7 @@ static void test_capital_falls_when_all_its_towns_are_held(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 4, 7);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
 	/* Kiev still Russian: the General on Moscow takes nothing. */
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 1, 1, NULL);
@@ -675,8 +672,7 @@ static void test_introductory_general_captured(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 4, 3);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 7);
 	cpt_put(s, "Russia-C1", "Russia", "cavalry", 7, 0);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
 	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
 	/* Not removed: back on Moscow, the troops on their start squares. */
@@ -727,8 +723,7 @@ static void test_introductory_captured_army_never_shares_a_square(void **unused)
 	cpt_put(s, "Russia-C1", "Russia", "cavalry", 4, 0);
 	cpt_put(s, "Russia-C2", "Russia", "cavalry", 7, 0);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'attack', 'target': 'Russia-G'}]", 3, 4, &events);
 	assert_true(json_is_true(json_object_get(rules_event_nth(events, "attack", 0), "taken")));
 	json_array_foreach(json_object_get(next, "pieces"), i, p) {
@@ -835,6 +830,27 @@ static void test_standard_general_captured_recruits(void **unused)
 	json_decref(s);
 }
 
+/* Russia mobilising in its Capital (§16), at its own turn. */
+static void russia_mobilising_at_its_turn(json_t *s)
+{
+	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	json_object_set_new(s, "active", json_string("Russia"));
+}
+
+/*
+ * The two turns after Russia's: Austria and France pass, drawing the throws [1, 2] and [2, 2]. Takes
+ * `state` (it is freed); the state after them is the caller's.
+ */
+static json_t *others_pass(json_t *state)
+{
+	json_t *after = cpt_resolve(state, rules, "[]", 1, 2, NULL), *next;
+
+	json_decref(state);
+	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	json_decref(after);
+	return next;
+}
+
 /*
  * §16: "Before a 'new' General and his army may engage in hostilities they must 'mobilise' in the Capital"
  * and "No other player may attack the Capital or any pieces being mobilised until mobilisation is complete";
@@ -852,8 +868,7 @@ static void test_mobilising(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 4, 3);
 	cpt_put(s, "France-G", "France", "general", 0, 0 + 1);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'}]", 0, "§16", "Russia-I1");
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-G'}]", 0, "§16", NULL);
 	/* Russia's turn: it may not attack while it mobilises. */
@@ -885,8 +900,7 @@ static void test_mobilising_capital_is_not_taken(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, on its way */
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 4, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [6, 4]}]", 2, 3, &events);
 	assert_true(cpt_on(next, "France-G", 6, 4));
 	if (cp_is_out(next, "Russia"))
@@ -912,8 +926,7 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 	json_t *s = cpt_state(rules, "standard", 6, 6), *next, *events = NULL;
 
 	(void)unused;
-	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
-	json_object_set_new(s, "active", json_string("Russia"));
+	russia_mobilising_at_its_turn(s);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
@@ -922,8 +935,7 @@ static void test_mobilised_with_more_than_four_of_a_kind(void **unused)
 	cpt_put(s, "Russia-I5", "Russia", "infantry", 4, 7);	/* the fifth: no start square left for it */
 	cpt_put(s, "France-G", "France", "general", 1, 4);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I4', 'to': [7, 5]}]", 2, 3, &events);
 	assert_true(cpt_on(next, "Russia-I4", 7, 5));
 	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
@@ -946,8 +958,7 @@ static void test_mobilising_start_square_held_by_an_opponent(void **unused)
 	const char *text;
 
 	(void)unused;
-	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
-	json_object_set_new(s, "active", json_string("Russia"));
+	russia_mobilising_at_its_turn(s);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
@@ -956,8 +967,7 @@ static void test_mobilising_start_square_held_by_an_opponent(void **unused)
 	cpt_put(s, "France-C1", "France", "cavalry", 7, 5);
 	cpt_put(s, "France-G", "France", "general", 1, 4);
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* The lock: Russia may not attack the intruder while it mobilises. */
 	cpt_refused(s, rules, "Russia", "[{'type': 'attack', 'target': 'France-C1'}]", 0, "§16", NULL);
 	next = cpt_resolve(s, rules, "[]", 1, 1, &events);
@@ -968,10 +978,7 @@ static void test_mobilising_start_square_held_by_an_opponent(void **unused)
 	assert_non_null(strstr(text, "France-C1"));
 	json_decref(events);
 	/* Austria and France pass; at Russia's next turn its army moves off and takes the intruder (§10). */
-	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
-	json_decref(next);
-	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
-	json_decref(after);
+	next = others_pass(next);
 	assert_string_equal(est_rules_str(next, "active"), "Russia");
 	after = cpt_resolve(next, rules, "[{'type': 'attack', 'target': 'France-C1'}]", 3, 3, NULL);
 	assert_null(cp_piece(after, "France-C1"));
@@ -997,17 +1004,15 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	const char *text;
 
 	(void)unused;
-	json_object_set_new(json_object_get(s, "mobilising"), "Russia", json_true());
+	russia_mobilising_at_its_turn(s);
 	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
-	json_object_set_new(s, "active", json_string("Russia"));
 	cpt_put(s, "France-G", "France", "general", 6, 4);	/* on Moscow */
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 7);	/* in the Enlistment Area, kept from his Capital */
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 3);
 	cpt_put(s, "Russia-I3", "Russia", "infantry", 6, 6);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "Russia", "[{'type': 'attack', 'target': 'France-G'}]", 0, "§16", NULL);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I3', 'to': [7, 5]}]", 1, 1, &events);
 	if (json_object_get(json_object_get(next, "mobilising"), "Russia"))
@@ -1016,10 +1021,7 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	text = est_rules_str(rules_event_nth(events, "mobilised", 0), "text");
 	assert_non_null(strstr(text, "France-G"));
 	json_decref(events);
-	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
-	json_decref(next);
-	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
-	json_decref(after);
+	next = others_pass(next);
 	assert_false(cp_is_out(next, "Russia"));	/* Kiev is still Russia's: §7 does not give France Moscow */
 	after = cpt_resolve(next, rules, "[{'type': 'attack', 'target': 'France-G'}]", 3, 3, &events);
 	text = est_rules_str(rules_event_nth(events, "general", 0), "text");
@@ -1032,11 +1034,8 @@ static void test_mobilising_capital_held_by_an_opponent(void **unused)
 	/* With Kiev held too, mobilisation ends C6's shelter: France, still on Moscow at its turn's end, takes it (§7). */
 	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'Russia-I3', 'to': [7, 5]}]", 1, 1, NULL);
-	after = cpt_resolve(next, rules, "[]", 1, 2, NULL);
-	json_decref(next);
-	next = cpt_resolve(after, rules, "[]", 2, 2, NULL);
+	next = others_pass(next);
 	assert_true(cp_is_out(next, "Russia"));
-	json_decref(after);
 	json_decref(next);
 	json_decref(s);
 }
@@ -1060,8 +1059,7 @@ static void test_red_town_brings_no_piece_beyond_the_set(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 6, 5);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	next = cpt_resolve(s, rules, "[{'type': 'move', 'piece': 'France-G', 'to': [1, 1]}]", 2, 3, &events);
 	assert_string_equal(cpt_holder(next, "Lyon"), "France");
 	if (cp_count(next, "France", "infantry") != 9)
@@ -1118,8 +1116,7 @@ static void test_one_alliance_card_each(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Austria'}]", 0,
 		    "Contents", "Russia's Alliance card");
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'propose', 'with': 'Austria'}]", 0,
@@ -1148,8 +1145,7 @@ static void test_alliance_propose_then_accept(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* Accepting what was never proposed is refused. */
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'accept', 'with': 'Russia'}]", 0, "§8",
 		    "has not proposed");
@@ -1200,8 +1196,7 @@ static void test_crossing_into_an_ally_needs_consent(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'move', 'piece': 'France-G', 'to': [4, 2]}]", 0, "§8",
 		    "France-G");
 	/* Russia's turn: it consents; then France may cross. */
@@ -1239,8 +1234,7 @@ static void test_check_and_turn_apply_orders_alike(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* Whatever check says of a file, a file it accepts resolves (cpt_resolve fails the test otherwise). */
 	for (size_t f = 0; f < 2; f++) {
 		json_t *d = NULL, *o = J(files[f]), *next;
@@ -1277,8 +1271,7 @@ static void test_break_then_attack_former_ally(void **unused)
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 6);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 5, 3);
 	cpt_put(s, "Russia-I2", "Russia", "infantry", 7, 7);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	cpt_refused(s, rules, "France", "[{'type': 'alliance', 'action': 'break', 'with': 'Russia'},"
 		    " {'type': 'attack', 'target': 'Russia-I1'}]", 1, "§8", "Russia-I1");
 	cpt_refused(s, rules, "France", "[{'type': 'attack', 'target': 'Russia-I1'},"
@@ -1334,8 +1327,7 @@ static void test_win_by_eight_towns_abroad(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	/* France holds its own 2 and 7 abroad: not yet. */
 	json_object_set_new(json_object_get(s, "towns"), "Minsk", json_string("France"));
 	json_object_set_new(json_object_get(s, "towns"), "Prague", json_string("France"));
@@ -1414,8 +1406,7 @@ static void test_time_limit_most_towns(void **unused)
 	cpt_put(s, "France-I1", "France", "infantry", 0, 7);
 	cpt_put(s, "Russia-G", "Russia", "general", 6, 4);
 	cpt_put(s, "Russia-I1", "Russia", "infantry", 6, 3);
-	cpt_put(s, "Austria-G", "Austria", "general", 10, 4);
-	cpt_put(s, "Austria-I1", "Austria", "infantry", 11, 7);
+	cpt_austria_stands_by(s);
 	json_object_set_new(json_object_get(s, "towns"), "Kiev", json_string("Austria"));
 	assert_int_equal(cp_check_end(s, events, rules), 0);
 	assert_string_equal(est_rules_str(s, "phase"), "turn");

@@ -139,7 +139,7 @@ static char *pieces_text(const struct fight *f)
 }
 
 int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const json_t *state,
-		      const json_t *rules, const char *attacker, const json_t *target)
+		      const char *attacker, const json_t *target)
 {
 	const char *owner = est_rules_str(target, "country");
 	int standard = strcmp(est_rules_str(state, "game"), "standard") == 0, defence = cp_value(target, 1), left;
@@ -147,7 +147,6 @@ int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const j
 	const json_t *p;
 	size_t i;
 
-	(void)rules;
 	json_array_foreach(json_object_get(state, "pieces"), i, p) {
 		const char *c = est_rules_str(p, "country");
 		/* §10: "Opposing pieces can be taken by any mixed, allied force." */
@@ -175,15 +174,13 @@ int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const j
 	return *why_out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 }
 
-const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
-			      const json_t *target)
+const char *cp_attack_refusal(const json_t *state, const char *country, const json_t *target)
 {
 	const char *owner = est_rules_str(target, "country");
 	const json_t *b;
 	size_t i;
 	int x, y;
 
-	(void)rules;
 	if (!cp_sq(json_object_get(target, "square"), &x, &y))
 		return "§15 and RULINGS.md C14: that piece waits off the board until a square of its own is free, "
 		       "and a piece off the board cannot be attacked";

@@ -267,6 +267,7 @@ static int check_distinct(json_t *seen, const json_t *list, const char *path, co
 static int check_army(const json_t *rules, const json_t *capital, const char *country)
 {
 	const json_t *start = json_object_get(json_object_get(cp_board(rules), "start"), country);
+	const json_t *area = json_object_get(json_object_get(cp_board(rules), "enlistment"), country);
 	const char *kinds[] = {"infantry", "cavalry"};
 	json_t *seen = json_object();
 	char path[80], key[32];
@@ -279,11 +280,9 @@ static int check_army(const json_t *rules, const json_t *capital, const char *co
 			error = est_error_set(EST_EINVAL, BOARD_FILE ": field \"start.%s.%s\" lists %zu squares; give "
 					      "4, the starting squares of %s's %s (§1)", country, kinds[k],
 					      json_array_size(json_object_get(start, kinds[k])), country, kinds[k]);
-	if (!error && json_array_size(json_object_get(json_object_get(cp_board(rules), "enlistment"), country)) < 4)
+	if (!error && json_array_size(area) < 4)
 		error = est_error_set(EST_EINVAL, BOARD_FILE ": field \"enlistment.%s\" lists %zu squares; give 4 "
-				      "or more, %s's Enlistment Area (§15)", country,
-				      json_array_size(json_object_get(json_object_get(cp_board(rules), "enlistment"), country)),
-				      country);
+				      "or more, %s's Enlistment Area (§15)", country, json_array_size(area), country);
 	cp_sq(json_object_get(capital, "square"), &x, &y);
 	snprintf(key, sizeof(key), "%d,%d", x, y);
 	json_object_set_new(seen, key, json_true());
@@ -293,8 +292,7 @@ static int check_army(const json_t *rules, const json_t *capital, const char *co
 	}
 	if (!error) {
 		snprintf(path, sizeof(path), "enlistment.%s", country);
-		error = check_distinct(seen, json_object_get(json_object_get(cp_board(rules), "enlistment"), country),
-				       path, country);
+		error = check_distinct(seen, area, path, country);
 	}
 	json_decref(seen);
 	return error;

@@ -48,10 +48,10 @@ const char *cp_capital_at(const json_t *rules, int x, int y);
 /* Whether a piece of `kind` on (x, y) can ever reach one of `country`'s start squares of its kind (§16). */
 int cp_start_reachable(const json_t *rules, const char *country, const char *kind, int x, int y);
 /*
- * The squares a piece of `country` and `kind` waiting off the board may enter (a new array, free or not;
- * NULL out of memory): in the Standard game the Enlistment Area's squares from which it can reach a start
+ * The squares a piece of `country` and `kind` waiting off the board may enter, [[x, y], ...], whether
+ * free or taken: in the Standard game the Enlistment Area's squares from which it can reach a start
  * square of its kind (§15, §16); in the Introductory game its start squares, the Capital for the General
- * (§12, RULINGS.md C14).
+ * (§12, RULINGS.md C14). A new array, the caller's to decref; NULL out of memory (no message set).
  */
 json_t *cp_entry_squares(const json_t *state, const json_t *rules, const char *country, const char *kind);
 
@@ -83,7 +83,11 @@ int cp_towns_abroad(const json_t *state, const json_t *rules, const char *countr
 #define CP_CONTENTS "Contents: each set has 1 General, 9 infantry and 9 cavalry units"
 /* How many pieces of `kind` (infantry or cavalry) of `country`'s set are still in the box. */
 int cp_in_box(const json_t *state, const char *country, const char *kind);
-/* A new piece of `country` on (x, y) from its set: 0, or 1 when the box holds none of `kind` (none is made). */
+/*
+ * A new piece of `country` on (x, y) from its set, the next free id of its kind ("France-C5"); (-1, -1)
+ * makes it wait off the board (square null). 0; 1 when the box holds none of `kind` and none is made
+ * (Contents, RULINGS.md C15); EST_ENOMEM.
+ */
 int cp_new_piece(json_t *state, const char *country, const char *kind, int x, int y);
 
 /* move.c: §3 movement and §4 breakthroughs */
@@ -92,23 +96,49 @@ const char *cp_step_refusal(const json_t *state, const json_t *rules, const json
 
 /* attack.c: §10 attack and defence, §14 supporting pieces */
 /*
- * Whether the attack on `target` succeeds as the pieces stand; *why_out says how (counts), and
- * *pieces_out (unless NULL) names the pieces: those that strike, who engages each supporter, and the
- * supporters not engaged. Both heap strings, the caller's.
+ * Whether `attacker`'s attack on `target` succeeds as the pieces stand (§10: more attacking pieces
+ * touching it than its defence value; §14 in the Standard game: every adjacent supporting piece must
+ * be engaged first, RULINGS.md C5): *taken_out 1 or 0. *why_out says how (counts), and *pieces_out
+ * (unless NULL) names the pieces: those that strike, who engages each supporter, and the supporters
+ * not engaged. Both heap strings, the caller's to free. 0, or EST_ENOMEM with nothing to free.
  */
 int cp_attack_outcome(int *taken_out, char **why_out, char **pieces_out, const json_t *state,
-		      const json_t *rules, const char *attacker, const json_t *target);
-/* NULL if `country` may attack `target` this turn, else why not. */
-const char *cp_attack_refusal(const json_t *state, const json_t *rules, const char *country,
-			      const json_t *target);
+		      const char *attacker, const json_t *target);
+/*
+ * NULL if `country` may attack `target` this turn, else why not: a static string that names the rule
+ * (§8 own or allied piece, or an alliance broken this turn; §12 a General just captured; §16
+ * mobilising; §15 and RULINGS.md C14 a piece waiting off the board).
+ */
+const char *cp_attack_refusal(const json_t *state, const char *country, const json_t *target);
 
 /* turn.c: a turn from orders to the next throw */
+/* §9: the order of play from the dice (each country throws both, highest begins), then its first throw. */
 int cp_start(json_t *state, json_t *events, const json_t *rules, est_dice *dice);
+/*
+ * The active country's turn (§2): its `orders` applied by cp_apply_orders (a refused item is
+ * EST_EINVAL naming it: validate() accepted the file), then the declared attack (§10, §14), towns and
+ * capitals taken (§6, §7, §13), mobilisation (§16), the end of the game, and the next player's throw.
+ */
 int cp_play_turn(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders);
 
 /* towns.c: §6 towns, §7 capitals, §13 red towns, §12/§15 Generals, winning and losing */
+/*
+ * At the end of the active country's turn, where its General stands: the town there is taken (§6; a
+ * red town brings a piece, placed as a "place" item of `orders` asks, §13), and another base
+ * country's Capital with all its provincial towns held (§7), unless it is mobilising (§16).
+ */
 int cp_capture_towns(json_t *state, json_t *events, const json_t *rules, const json_t *orders);
+/*
+ * `general` (a piece of `state`) is captured: Introductory, his army goes back to its Capital and
+ * start squares, misses a turn and is immune for two (§12); Standard, it goes to the Enlistment Area,
+ * recruits (§15, RULINGS.md C9, C15) and mobilises (§16), or is out with no troop piece left.
+ */
 int cp_general_taken(json_t *state, json_t *events, const json_t *rules, json_t *general);
+/*
+ * Losing the game, 2 (a General but no troops, not while mobilising), then Winning the Game: 8 towns
+ * abroad, one side standing (RULINGS.md C11), or the time limit (most towns; a tie is a draw). Sets
+ * phase "over", winner and win_reason when the game ends.
+ */
 int cp_check_end(json_t *state, json_t *events, const json_t *rules);
 
 /*
@@ -122,9 +152,11 @@ int cp_check_end(json_t *state, json_t *events, const json_t *rules);
  */
 int cp_apply_orders(const char **target_out, json_t *diags, json_t *state, json_t *events, json_t *moves,
 		    const json_t *rules, const json_t *orders);
+/* ruleset.h validate(): cp_apply_orders on a copy of `state`, for `power` at its turn. */
 int cp_validate(json_t **diagnostics_out, const json_t *state, const json_t *rules, const char *power,
 		const json_t *orders);
 /* view.c */
+/* ruleset.h view(): the fields view.c's head comment lists; `power` NULL for the public view. */
 int cp_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 /* A turn's choices (ruleset.h pending "choices"): each kind of order, each piece's first step; NULL on ENOMEM. */
 json_t *cp_choices(const json_t *state, const json_t *rules);

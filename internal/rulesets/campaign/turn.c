@@ -85,7 +85,7 @@ static int resolve_attack(json_t *state, json_t *events, const json_t *rules, co
 
 	if (!target)
 		return 0;
-	if ((error = cp_attack_outcome(&taken, &why, &names, state, rules, active, target)) < 0)
+	if ((error = cp_attack_outcome(&taken, &why, &names, state, active, target)) < 0)
 		return error;
 	json_object_set_new(json_object_get(state, "last"), "attack", json_pack("{s:s, s:b, s:s, s:s, s:O}", "target",
 				target_id, "taken", taken, "why", why, "pieces", names, "square",

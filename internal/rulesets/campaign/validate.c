@@ -90,7 +90,7 @@ static void check_attack(struct check *c, int i, const json_t *o)
 			       "report lists", id ? "\"" : "", id ? id : "", id ? "\"" : "");
 		return;
 	}
-	if ((why = cp_attack_refusal(c->state, c->rules, c->active, target))) {
+	if ((why = cp_attack_refusal(c->state, c->active, target))) {
 		est_rules_diag(c->diags, i, "target", "Campaign", "%s may not be attacked: %s", id, why);
 		return;
 	}

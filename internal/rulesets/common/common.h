@@ -132,7 +132,8 @@ int est_rules_roll(int *out, est_dice *dice, int sides, const char *fmt, ...)
  * a code point util/unicode.h refuses in a message (a control, a line
  * break, a bidirectional or invisible format character: they are printed
  * into reports, where they could forge lines). Returns 0, or
- * EST_EINVAL naming the file and the field's path ("cards[3].title").
+ * EST_EINVAL naming the file, the field's path ("cards[3].title"), what
+ * is wrong and the fix.
  */
 int est_rules_check_data(const json_t *value, const char *file);
 

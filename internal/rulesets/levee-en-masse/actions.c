@@ -148,8 +148,7 @@ static int item(int *won_out, json_t *state, json_t *events, const json_t *rules
 	return napoleon(state, events, rules, order);
 }
 
-/* Whether an item's "if" holds after the last roll (`last`: 1 won, 0 failed, -1 none yet). */
-static int condition_holds(const json_t *order, int last)
+int lem_condition_holds(const json_t *order, int last)
 {
 	const char *cond = est_rules_str(order, "if");
 
@@ -163,12 +162,21 @@ static int condition_holds(const json_t *order, int last)
  * orders were checked (7.2; the highest box, 10.6.1; To the Barricades! inside France only; Restore
  * Order only with Paris in Disorder, 10.5).
  */
+int lem_may_be_passed_over(const json_t *order)
+{
+	static const char *const targeted[] = {"military", "barricades", "liberation", "restore-order", NULL};
+
+	return est_rules_listed(targeted, est_rules_str(order, "type"));
+}
+
 static int still_possible(const char **why_out, const json_t *state, const json_t *rules, const json_t *order)
 {
-	const char *type = est_rules_str(order, "type"), *rule;
+	const char *type = est_rules_str(order, "type");
 	const json_t *army = lem_army(state, est_rules_str(order, "army"));
 
 	*why_out = NULL;
+	if (!lem_may_be_passed_over(order))
+		return 1;
 	if (strcmp(type, "military") == 0)
 		return lem_attackable(why_out, NULL, state, rules, army);
 	/* 10.5: the Disorder marker may be placed on one branch only, or not be needed after the roll. */
@@ -187,7 +195,7 @@ static int still_possible(const char **why_out, const json_t *state, const json_
 		*why_out = "it is no longer inside France";
 		return 0;
 	}
-	return lem_free_target(why_out, &rule, state, rules, army);
+	return lem_free_target(why_out, NULL, state, rules, army);
 }
 
 /* An item passed over, at no cost; its branches with it. */
@@ -240,7 +248,7 @@ static int run_item(int *last, json_t *state, json_t *events, const json_t *rule
 	char cond[80];
 	int won, error;
 
-	if (!condition_holds(order, *last)) {
+	if (!lem_condition_holds(order, *last)) {
 		snprintf(cond, sizeof(cond), "its condition \"%s\" does not hold", est_rules_str(order, "if"));
 		return passed_over(events, order, name, cond);
 	}

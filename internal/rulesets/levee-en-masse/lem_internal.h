@@ -4,7 +4,7 @@
  * State (plain JSON; README.md "State"):
  *   scenario ("base" | "extended" | "puree" | "historical"), options
  *   {"9.1", "9.2", "10.3", "10.4", "10.5", "10.6", "napoleon-historical":
- *   bool, "difficulty": -1 | 0 | 1}, phase ("start" | "actions" | "over"),
+ *   bool, "difficulty": -1 | 0 | 1, "deal": name, a game of a deal (S2)}, phase ("start" | "actions" | "over"),
  *   deck {"Blue": [ids], "White": [...], "Red": [...]} or {"All": [...]} or
  *   {"Ordered": [...]}: the cards still to come (their order is drawn from
  *   the hidden stream at each draw, so the state never holds it), current,
@@ -64,15 +64,18 @@ int lem_advance(json_t *state, json_t *events, const json_t *rules, json_t *army
 
 /* military.c: 7.2 targets and Military Actions, with 10.4, 10.5, 10.6 and Napoleon */
 /*
- * Whether `army` may be attacked now (7.2, and the highest box without 10.6). When not, *why_out
- * says why and *rule_out (if not NULL) names the rule, for a refusal.
+ * Whether `army` may be attacked by a Military Action now: 1, or 0 with *why_out saying why and
+ * *rule_out (if not NULL) naming the rule, for a refusal (static strings). 7.2: only the unit
+ * closest to Paris on its track, a Stationary Army sharing its space first; 10.6.1: the highest box
+ * of a track only under 10.6 (RULINGS.md M5), and not while card #9 rotates the Army (5.5.2).
  */
 int lem_attackable(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
 		   const json_t *army);
 /*
- * Whether To the Barricades! or a Liberation marker may push `army` back: not from the highest
- * box of its track, which 10.6.1 lets only a Military Action press. When not, *why_out and
- * *rule_out say why and under which rule.
+ * Whether To the Barricades! or a Liberation marker may push `army` back: 1, or 0 when it stands
+ * in the highest box of its track, which 10.6.1 lets only a Military Action press (without 10.6
+ * nothing may, RULINGS.md M5); then *why_out says why and *rule_out (if not NULL) names the rule
+ * (static strings). A Stationary Army or one off the map gives 1: the caller refuses those itself.
  */
 int lem_free_target(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
 		    const json_t *army);
@@ -92,9 +95,29 @@ int lem_push_back(json_t *state, json_t *events, const json_t *rules, json_t *ar
 #define LEM_ON_FAILURE "on-failure"
 /* The room for an item's name in the events ("order 2, on-failure 1"). */
 #define LEM_LABEL_MAX 160
+/*
+ * Carry out the Action Phase's `orders` (the Republic's file, checked by lem_validate) item by item,
+ * in the order given (README.md "Orders"): each roll's outcome picks its "on-success" or
+ * "on-failure" orders, an item whose "if" does not hold or whose target no longer allows it is
+ * passed over at no cost, and the events (one a roll, a branch taken, an item passed over, then
+ * "actions-spent") say so. Rolls come from `dice`. 0, or a negative EST_E* code (ENOMEM, or the
+ * dice's error).
+ */
 int lem_actions(json_t *state, json_t *events, const json_t *rules, est_dice *dice, const json_t *orders);
-/* Whether an order item costs an Action. */
+/* Whether an order item costs an Action: Military, Political, Restore Order, but not 10.5's "extra" Military Action. */
 int lem_costs_action(const json_t *order);
+/*
+ * Whether an item's "if" holds after the last roll (`last`: 1 won, 0 failed, -1 none yet): no "if"
+ * always, "previous-succeeded" after a success, "previous-failed" after a failure (README.md "Orders").
+ */
+int lem_condition_holds(const json_t *order, int last);
+/*
+ * Whether the resolve may pass the item over after all, its target changed by the items before it
+ * (military, barricades, liberation: 7.2, 10.6.1, RULINGS.md M5; restore-order: Paris in order,
+ * 10.5); then it spends nothing and the last roll stays what it was. lem_validate counts the
+ * budgets of each branch the dice can take by it.
+ */
+int lem_may_be_passed_over(const json_t *order);
 
 /* housekeeping.c: defeat checks, 10.4's flip back, the end of the decks, the next card */
 int lem_housekeeping(json_t *state, json_t *events, const json_t *rules, est_dice *hidden);
@@ -106,8 +129,13 @@ int lem_validate(json_t **diagnostics_out, const json_t *state, const json_t *ru
 /* seal.c: sealed games (RULINGS.md S1) and the games of a deal (S2) */
 /* Whether the game is one of a deal (options["deal"], set by `new --deal`). */
 int lem_dealt(const json_t *state);
+/*
+ * ruleset.h sealed(): *paths_out a new array of JSON pointers into `state`, the caller's: "/deck/<pile>"
+ * for each pile of the cards to come (S1), and in a game of a deal "/<key>" for every key but
+ * scenario, options, phase and deck (S2). EST_ENOMEM.
+ */
 int lem_sealed(json_t **paths_out, const json_t *state, const json_t *rules);
-/* Give each event of a dealt game's step "visible_to" the Republic. */
+/* Give each event of a dealt game's step, that has none, "visible_to": ["Republic"] (S2). EST_ENOMEM. */
 int lem_seal_events(json_t *events);
 /*
  * The Army a public roll's purpose names: its id, or "an Army" in a dealt
@@ -115,12 +143,21 @@ int lem_seal_events(json_t *events);
  * its card) has come.
  */
 const char *lem_roll_army(const json_t *state, const json_t *army);
-/* pending() of a dealt game's actions step: nothing the cards decided. */
+/*
+ * ruleset.h pending() of a dealt game's actions step (S2): *out a new object, the caller's, whose
+ * prompt and choices (every kind of order the game's options allow) tell nothing the cards decided.
+ * EST_ENOMEM.
+ */
 int lem_dealt_pending(json_t **out, const json_t *state);
-/* The public view of a dealt game, and any view of its public state. */
+/*
+ * The public view of a dealt game, and any view of its public state (S2): *out a new object, the
+ * caller's: lem_view's fields of the scenario, options, phase and counts only, with
+ * "sealed_progress" and, once over, "sealed_result" saying what stays sealed. Errors: lem_view's.
+ */
 int lem_dealt_view(json_t **out, const json_t *state, const json_t *rules);
 
 /* view.c */
+/* ruleset.h view(): *out a new object (the fields view.c's head comment lists), `power` NULL: public. */
 int lem_view(json_t **out, const json_t *state, const json_t *rules, const char *power);
 /* The actions step's choices (ruleset.h pending "choices"): each order open now; NULL on ENOMEM. */
 json_t *lem_choices(const json_t *state, const json_t *rules);

@@ -11,6 +11,13 @@
 #include "util/error.h"
 #include "lem_internal.h"
 
+/* Whether `army` stands in the highest box of its track, Stationary Armies aside (10.6.1). */
+static int in_highest_box(const json_t *rules, const json_t *army)
+{
+	return !json_is_true(json_object_get(army, "stationary")) &&
+	       est_rules_int(army, "box", 0) >= lem_track_length(rules, est_rules_str(army, "track"));
+}
+
 int lem_attackable(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
 		   const json_t *army)
 {
@@ -43,8 +50,7 @@ int lem_attackable(const char **why_out, const char **rule_out, const json_t *st
 	}
 	/* 10.6.1: "an Army in the highest-numbered box on its track can now be pressed" — only then. */
 	/* "the Prussian Army and Military Actions against it ignore this rule" while card #9 rotates it */
-	if (box >= lem_track_length(rules, track) && !json_is_true(json_object_get(army, "stationary")) &&
-	    (!lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))) {
+	if (in_highest_box(rules, army) && (!lem_option(state, "10.6") || json_is_true(json_object_get(army, "rotated")))) {
 		int rotated = json_is_true(json_object_get(army, "rotated"));
 		*why_out = rotated ? "it stands in the highest box of its track, and while card #9 rotates it "
 			   "10.6 does not let you press it (10.6, 5.5.2)" : "it stands in the highest box of its "
@@ -61,20 +67,18 @@ int lem_attackable(const char **why_out, const char **rule_out, const json_t *st
 int lem_free_target(const char **why_out, const char **rule_out, const json_t *state, const json_t *rules,
 		    const json_t *army)
 {
+	int pressed = lem_option(state, "10.6");
+
 	*why_out = NULL;
-	*rule_out = NULL;
-	if (!lem_on_map(army) || json_is_true(json_object_get(army, "stationary")) ||
-	    est_rules_int(army, "box", 0) < lem_track_length(rules, est_rules_str(army, "track")))
+	if (rule_out)
+		*rule_out = NULL;
+	if (!lem_on_map(army) || !in_highest_box(rules, army))
 		return 1;
 	/* 10.6.1: "an Army in the highest-numbered box on its track can now be pressed by a Military Action" */
-	if (lem_option(state, "10.6")) {
-		*why_out = "it stands in the highest box of its track, where only a Military Action may press it "
-			   "(10.6.1)";
-		*rule_out = "Levée en Masse 10.6.1";
-	} else {
-		*why_out = "it stands in the highest box of its track and cannot be pushed further (RULINGS.md M5)";
-		*rule_out = "Levée en Masse, RULINGS.md M5";
-	}
+	*why_out = pressed ? "it stands in the highest box of its track, where only a Military Action may press it "
+		   "(10.6.1)" : "it stands in the highest box of its track and cannot be pushed further (RULINGS.md M5)";
+	if (rule_out)
+		*rule_out = pressed ? "Levée en Masse 10.6.1" : "Levée en Masse, RULINGS.md M5";
 	return 0;
 }
 

@@ -202,24 +202,10 @@ static int item_rolls(const json_t *o)
 	return est_rules_listed(rolling, est_rules_str(o, "type"));
 }
 
-/*
- * Whether a resolve may pass the item over after all (its target changed by the items before it,
- * README.md "Orders"): then it spends nothing and the last roll stays what it was.
- */
-static int may_be_passed_over(const json_t *o)
-{
-	static const char *const targeted[] = {"military", "barricades", "liberation", "restore-order", NULL};
-
-	return est_rules_listed(targeted, est_rules_str(o, "type"));
-}
-
+/* lem_condition_holds() on a branch that reaches the item with the last roll `last`. */
 static int holds(const json_t *o, enum last last)
 {
-	const char *cond = est_rules_str(o, "if");
-
-	if (!cond)
-		return 1;
-	return strcmp(cond, "previous-succeeded") == 0 ? last == LAST_WON : last == LAST_FAILED;
+	return lem_condition_holds(o, last == LAST_WON ? 1 : last == LAST_FAILED ? 0 : -1);
 }
 
 /* Add the branch that reaches `last` having spent `spent` to `r`. */
@@ -290,7 +276,7 @@ static void check_budget(struct check *c, struct reach *r, int i, const json_t *
 	for (int l = 0; l < LAST_COUNT; l++) {
 		if (!r->reached[l])
 			continue;
-		if (!holds(o, (enum last)l) || may_be_passed_over(o))
+		if (!holds(o, (enum last)l) || lem_may_be_passed_over(o))
 			reach_add(&out, (enum last)l, r->spent[l]);
 		if (!holds(o, (enum last)l))
 			continue;

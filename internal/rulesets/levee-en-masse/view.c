@@ -571,9 +571,9 @@ static int inside_france(const json_t *state, const json_t *rules, const json_t 
 /* To the Barricades! and Liberation push back any Army but one in its highest box (10.6.1). */
 static int free_target(const json_t *state, const json_t *rules, const json_t *army)
 {
-	const char *why, *rule;
+	const char *why;
 
-	return !flag(army, "stationary") && lem_free_target(&why, &rule, state, rules, army);
+	return !flag(army, "stationary") && lem_free_target(&why, NULL, state, rules, army);
 }
 
 static int barricades_target(const json_t *state, const json_t *rules, const json_t *army)
