@@ -133,7 +133,7 @@ PY
 # A text shows a card when it holds the card's title (every event, report and view that names a
 # card gives its title), or its id as JSON writes it. ("#50" alone is no evidence: the
 # placeholder data's notes, public in every report, cite cards by number; nor is the ruleset's
-# version, "ruleset_version": "2" in game.json, which card 2's id would match.)
+# version in game.json, "ruleset_version", which a card id could match.)
 leaks() {  # file label
 	"$PY" - secrets.txt "$1" "$2" <<'PY'
 import re, sys
@@ -160,12 +160,15 @@ for g in anne bert carl; do
 	git -C "games/$g" log -p --all -- . ':!rules' > "log-$g.txt"
 	leaks "objects-$g.txt" "$g: an object of its public refs"
 	leaks "log-$g.txt" "$g: git log -p --all"
-	# The public rolls say a Military Action was rolled, not against which Army.
-	"$PY" - "objects-$g.txt" <<'PY' || fail "$g: a public roll names the Army attacked"
-import re, sys
-named = set(re.findall(r"(?:Military Action|decisive defeat) against ([^\"\n:(<]+)",
-                       open(sys.argv[1], encoding="utf-8", errors="replace").read()))
-assert named <= {"an Army"}, named
+	# The public rolls do not say what they were for: not the Action, not the Army attacked.
+	"$PY" - "objects-$g.txt" <<'PY' || fail "$g: a public roll says what it was for"
+import html, re, sys
+text = html.unescape(open(sys.argv[1], encoding="utf-8", errors="replace").read())
+purposes = set(re.findall(r'"purpose": "([^"]*)"', text))
+assert all(p.startswith("an Action's roll (what for stays sealed") for p in purposes), purposes
+# the reports' dice lines, "d6 = 4: PURPOSE", in text and HTML
+shown = set(re.findall(r"d\d+ = \d+: ([^\n<]*)", text))
+assert all(p.startswith("an Action's roll (what for stays sealed") for p in shown), shown
 PY
 	"$ESTAFETTE" status "games/$g" --json > "status-$g.json"
 	leaks "status-$g.json" "$g: the GM's status --json"
@@ -183,6 +186,8 @@ PY
 	done
 	ESTAFETTE_HOME=$WORK/player-home expect_exit 0 "$ESTAFETTE" audit "clone-$g" --json
 done
+grep -q "an Action's roll (what for stays sealed" objects-anne.txt ||
+	fail "Anne's public refs hold no roll: the search for what rolls were for saw none"
 # Anne's public state says her game is over, and nothing of how.
 json_get 'repr((d["state"]["phase"], sorted(d["state"]["current"])))' < games/anne/state.json |
 	grep -qx "('over', \['sealed'\])" || fail "anne's public state: $(cat games/anne/state.json)"

@@ -226,15 +226,17 @@ static char *military_purpose(const json_t *rules, const char *options)
 }
 
 /*
- * S2, 7.2: the public dice of a dealt game say a Military Action was rolled,
- * not against which Army (an Expansion Kit Army on the map tells its card
- * has come); an unsealed game's name it.
+ * S2, 7.2: the public dice of a dealt game do not say what an Action's roll
+ * was for, not even against which Army (an Expansion Kit Army attacked
+ * tells its card has come; a Restore Order, that Paris is in Disorder); an
+ * unsealed game's name it.
  */
 static void test_dealt_rolls_name_no_army(void **rs)
 {
 	char *dealt = military_purpose(*rs, "{'deal': 'spring-1793'}"), *plain = military_purpose(*rs, "{}");
 
-	assert_string_equal(dealt, "Military Action against an Army");
+	assert_string_equal(dealt, LEM_DEALT_ROLL);
+	assert_null(strstr(dealt, "Military"));
 	assert_string_equal(plain, "Military Action against austrian");
 	free(dealt);
 	free(plain);

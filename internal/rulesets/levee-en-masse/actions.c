@@ -23,11 +23,12 @@ int lem_costs_action(const json_t *order)
 }
 
 /* A d6 against a table's target, with a DRM: the Political Action and Restore Order. */
-static int target_roll(int *won_out, est_dice *dice, const json_t *table, int drm, const char *what)
+static int target_roll(int *won_out, const json_t *state, est_dice *dice, const json_t *table, int drm,
+		       const char *what)
 {
 	int roll, error;
 
-	if ((error = est_rules_roll(&roll, dice, est_rules_int(table, "die", 6), "%s", what)) < 0)
+	if ((error = lem_roll(&roll, state, dice, est_rules_int(table, "die", 6), "%s", what)) < 0)
 		return error;
 	*won_out = roll + drm >= est_rules_int(table, "target", 4);
 	return roll;
@@ -40,7 +41,7 @@ static int political(int *won_out, json_t *state, json_t *events, const json_t *
 	const json_t *nap = json_object_get(state, "napoleon");
 	int drm = (high ? est_rules_int(json_object_get(lem_table(rules, "political_drm"), high), "political", 0) : 0) +
 		  (nap && est_rules_str(nap, "with") ? est_rules_int(lem_table(rules, "napoleon"), "political_drm", -1) : 0);
-	int roll = target_roll(won_out, dice, lem_table(rules, "political_action"), drm, "Political Action"), error;
+	int roll = target_roll(won_out, state, dice, lem_table(rules, "political_action"), drm, "Political Action"), error;
 
 	if (roll < 0)
 		return roll;
@@ -56,7 +57,7 @@ static int political(int *won_out, json_t *state, json_t *events, const json_t *
 
 static int restore_order(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice)
 {
-	int roll = target_roll(won_out, dice, lem_table(rules, "restore_order"), 0, "Restore Order in Paris");
+	int roll = target_roll(won_out, state, dice, lem_table(rules, "restore_order"), 0, "Restore Order in Paris");
 
 	if (roll < 0)
 		return roll;
@@ -72,7 +73,7 @@ static int restore_order(int *won_out, json_t *state, json_t *events, const json
 static int barricades(int *won_out, json_t *state, json_t *events, const json_t *rules, est_dice *dice,
 		      json_t *army)
 {
-	int roll = target_roll(won_out, dice, lem_table(rules, "barricades"), 0, "To the Barricades!"), error;
+	int roll = target_roll(won_out, state, dice, lem_table(rules, "barricades"), 0, "To the Barricades!"), error;
 	const char *color = lem_deck_color(state, rules);
 
 	if (roll < 0)

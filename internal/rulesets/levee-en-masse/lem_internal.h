@@ -138,11 +138,16 @@ int lem_sealed(json_t **paths_out, const json_t *state, const json_t *rules);
 /* Give each event of a dealt game's step, that has none, "visible_to": ["Republic"] (S2). EST_ENOMEM. */
 int lem_seal_events(json_t *events);
 /*
- * The Army a public roll's purpose names: its id, or "an Army" in a dealt
- * game, whose public dice must not tell that an Expansion Kit Army (and so
- * its card) has come.
+ * est_rules_roll for an Action's public roll (S2): its purpose is `fmt`,
+ * or in a dealt game LEM_DEALT_ROLL, whose public dice must not tell which
+ * Action a card allowed or its player chose (a "Restore Order in Paris"
+ * tells Paris is in Disorder; an Expansion Kit Army attacked, that its card
+ * has come). How many rolls a turn made stays public (docs/gm-guide.md
+ * "What is fair in a challenge"). Errors: those of est_dice_roll.
  */
-const char *lem_roll_army(const json_t *state, const json_t *army);
+#define LEM_DEALT_ROLL "an Action's roll (what for stays sealed until the deal's games are revealed)"
+int lem_roll(int *out, const json_t *state, est_dice *dice, int sides, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /*
  * ruleset.h pending() of a dealt game's actions step (S2): *out a new object, the caller's, whose
  * prompt and choices (every kind of order the game's options allow) tell nothing the cards decided.

@@ -185,8 +185,8 @@ static int decisive_defeat(json_t *state, json_t *events, const json_t *rules, e
 	const char *high = lem_highest(state);
 	int roll, box = est_rules_int(army, "box", 0), error;
 
-	if ((error = est_rules_roll(&roll, dice, 6, "10.6.2 decisive defeat against %s: second roll",
-			      lem_roll_army(state, army))) < 0)
+	if ((error = lem_roll(&roll, state, dice, 6, "10.6.2 decisive defeat against %s: second roll",
+			      est_rules_str(army, "id"))) < 0)
 		return error;
 	if ((error = est_rules_event(events, json_pack("{s:i, s:i}", "roll", roll, "box", box), "decisive",
 				     "a decisive defeat (10.6.2): second roll %d, needs %d or less (the Army's box): %s",
@@ -212,8 +212,8 @@ static int attack_roll(int *natural_out, int *won_out, json_t *state, json_t *ev
 	int drm = modifiers(mods, sizeof(mods), state, rules, army), roll, value = est_rules_int(army, "value", 0), error;
 	int bonus = 0;
 
-	if ((error = est_rules_roll(&roll, dice, est_rules_int(lem_table(rules, "military"), "die", 6),
-			      "Military Action against %s%s", lem_roll_army(state, army), attempt)) < 0)
+	if ((error = lem_roll(&roll, state, dice, est_rules_int(lem_table(rules, "military"), "die", 6),
+			      "Military Action against %s%s", est_rules_str(army, "id"), attempt)) < 0)
 		return error;
 	/* 10.5.2: Disorder for +1 "after the die is rolled", when the +1 makes the difference. */
 	if (est_rules_str(order, "disorder") && strcmp(est_rules_str(order, "disorder"), "drm-if-needed") == 0 &&

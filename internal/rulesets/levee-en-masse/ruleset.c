@@ -196,7 +196,7 @@ static int score(json_t **out, const json_t *state, const json_t *rules)
 
 const est_ruleset est_ruleset_levee_en_masse = {
 	.name = "levee-en-masse",
-	.version = "2",
+	.version = "2.1",
 	.powers = powers,
 	.setup = setup,
 	.pending = pending,

@@ -12,6 +12,7 @@
  * cards left per pile; the rest is sealed, every event is the Republic's
  * own, and pending() and the public view answer from what is left.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,9 +31,15 @@ int lem_dealt(const json_t *state)
 	return json_is_string(json_object_get(json_object_get(state, "options"), "deal"));
 }
 
-const char *lem_roll_army(const json_t *state, const json_t *army)
+int lem_roll(int *out, const json_t *state, est_dice *dice, int sides, const char *fmt, ...)
 {
-	return lem_dealt(state) ? "an Army" : est_rules_str(army, "id");
+	char purpose[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(purpose, sizeof(purpose), fmt, ap);
+	va_end(ap);
+	return est_dice_roll(out, dice, sides, lem_dealt(state) ? LEM_DEALT_ROLL : purpose);
 }
 
 /* A JSON pointer "/<a>" or "/<a>/<b>", appended to `paths`; -1 out of memory. */
