@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""The data files of a game's site (docs/site.md), made and edited from Python.
+
+Written from the contract the verifier of templates/site/estafette.js reads, so
+that a test can compare what `estafette site` wrote with the committed bytes,
+and make tampered copies of a site.
+
+    site_data.py write GAME DIR
+        Write DIR/data/game.js and DIR/data/NNNN.js for every step of the game
+        repository GAME, from the bytes git holds (game.json, keys/allowed_signers
+        and state.json at tag step-0000; each step's state.json at its tag, and
+        turns/NNNN/dice.json, manifest.json, events.json and orders/* at main).
+
+    site_data.py compare GAME DIR
+        Check that DIR/data/ holds exactly those files' bytes (each data file's
+        "files" may hold more, e.g. the hidden records of a revealed game).
+
+    site_data.py roll FILE INDEX
+        In the step data file FILE, add 1 (wrapping at the die's sides) to the
+        value of roll INDEX (1 = the first) of its dice.json; prints the step,
+        the roll's purpose, the old and the new value.
+
+    site_data.py byte FILE PATH
+        Flip one bit of the middle byte of the file PATH in the data file FILE.
+
+    site_data.py reveal FILE
+        Change the chain value ("reveal") of the dice.json in the step data file
+        FILE: the chain link to the step before no longer holds.
+
+Exit status: 0, or 1 with a message naming the file on a mismatch or bad input.
+"""
+
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+
+JSONP = re.compile(r"\AestafetteData\((.*)\);\s*\Z", re.S)
+
+
+class Refused(Exception):
+    pass
+
+
+def blob(repo, rev, path):
+    result = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (rev, path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        raise Refused("%s: no %s at %s" % (repo, path, rev))
+    return result.stdout
+
+
+def ls(repo, rev, path):
+    result = subprocess.run(["git", "-C", repo, "ls-tree", "--name-only", "%s:%s" % (rev, path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return result.stdout.decode().split() if result.returncode == 0 else []
+
+
+def b64(data):
+    return base64.b64encode(data).decode("ascii")
+
+
+def expected(repo):
+    """{data file name: its document}, as the contract says."""
+    steps = sorted((int(n) for n in ls(repo, "main", "turns") if re.fullmatch(r"\d{4,}", n)))
+    out = {"game.js": {"kind": "game", "id": json.loads(blob(repo, "step-0000", "game.json"))["id"],
+                       "steps": steps,
+                       "files": {p: b64(blob(repo, "step-0000", p))
+                                 for p in ("game.json", "keys/allowed_signers", "state.json")}}}
+    for step in steps:
+        name = "%04d" % step
+        files = {"state.json": b64(blob(repo, "step-" + name, "state.json"))}
+        for f in ("dice.json", "manifest.json", "events.json"):
+            files["turns/%s/%s" % (name, f)] = b64(blob(repo, "main", "turns/%s/%s" % (name, f)))
+        for f in ls(repo, "main", "turns/%s/orders" % name):
+            path = "turns/%s/orders/%s" % (name, f)
+            files[path] = b64(blob(repo, "main", path))
+        out[name + ".js"] = {"kind": "step", "step": step, "files": files}
+    return out
+
+
+def write_data(path, doc):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("estafetteData(%s);\n" % json.dumps(doc, separators=(",", ":")))
+
+
+def read_data(path):
+    with open(path, encoding="utf-8") as f:
+        match = JSONP.match(f.read())
+    if not match:
+        raise Refused("%s: not estafetteData({...});" % path)
+    return json.loads(match.group(1))
+
+
+def write(repo, out):
+    os.makedirs(os.path.join(out, "data"), exist_ok=True)
+    for name, doc in expected(repo).items():
+        write_data(os.path.join(out, "data", name), doc)
+
+
+def compare(repo, out):
+    want = expected(repo)
+    have = sorted(os.listdir(os.path.join(out, "data")))
+    if have != sorted(want):
+        raise Refused("%s/data holds %s, the game has %s" % (out, have, sorted(want)))
+    for name, doc in want.items():
+        got = read_data(os.path.join(out, "data", name))
+        for key in ("kind", "id", "steps", "step"):
+            if doc.get(key) != got.get(key):
+                raise Refused("data/%s: %r is %r, the game says %r" % (name, key, got.get(key), doc.get(key)))
+        for path, data in doc["files"].items():
+            if got["files"].get(path) != data:
+                raise Refused("data/%s: %s is not the committed bytes" % (name, path))
+    print("site_data: %d data files hold the committed bytes" % len(want))
+
+
+def edit_dice(path, change):
+    doc = read_data(path)
+    name = next((p for p in doc["files"] if p.endswith("/dice.json")), None)
+    if name is None:
+        raise Refused("%s: no dice.json" % path)
+    dice = json.loads(base64.b64decode(doc["files"][name]))
+    said = change(dice)
+    doc["files"][name] = b64((json.dumps(dice, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode())
+    write_data(path, doc)
+    print(said)
+
+
+def roll(path, index):
+    def change(dice):
+        if not 1 <= index <= len(dice["rolls"]):
+            raise Refused("%s: no roll %d (%d rolls)" % (path, index, len(dice["rolls"])))
+        r = dice["rolls"][index - 1]
+        old = r["value"]
+        r["value"] = old % r["sides"] + 1
+        return "%d %s|%d|%d" % (dice["step"], r["purpose"], old, r["value"])
+    edit_dice(path, change)
+
+
+def reveal(path):
+    def change(dice):
+        old = dice["reveal"]
+        dice["reveal"] = ("0" if old[0] != "0" else "1") + old[1:]
+        return "%d %s" % (dice["step"], dice["reveal"])
+    edit_dice(path, change)
+
+
+def flip(path, name):
+    doc = read_data(path)
+    if name not in doc["files"]:
+        raise Refused("%s: no file %s" % (path, name))
+    data = bytearray(base64.b64decode(doc["files"][name]))
+    data[len(data) // 2] ^= 1
+    doc["files"][name] = b64(bytes(data))
+    write_data(path, doc)
+
+
+def main(argv):
+    try:
+        if len(argv) == 4 and argv[1] in ("write", "compare"):
+            (write if argv[1] == "write" else compare)(argv[2], argv[3])
+        elif len(argv) == 4 and argv[1] == "roll":
+            roll(argv[2], int(argv[3]))
+        elif len(argv) == 4 and argv[1] == "byte":
+            flip(argv[2], argv[3])
+        elif len(argv) == 3 and argv[1] == "reveal":
+            reveal(argv[2])
+        else:
+            sys.stderr.write(__doc__)
+            return 2
+    except Refused as e:
+        sys.stderr.write("site_data: %s\n" % e)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
