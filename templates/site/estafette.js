@@ -1,0 +1,1 @@
+/* estafette.js: the "verify this game" button (written on branch site-verify); placeholder */
