@@ -578,9 +578,6 @@ function summary(v) {
   return words.join(" ");
 }
 
-var NOT_CHECKED = "Not checked here: the rules themselves (that each step's state and events follow " +
-  "from its orders and dice), the GM's acts and the signed git history; `estafette audit` checks those.";
-
 /* Runs the verifier and shows its result in `out` (an <output>), words and data attributes. */
 async function verifyGame(out, base) {
   var v = new Verifier(base, function (words) { out.textContent = words; });
@@ -591,7 +588,7 @@ async function verifyGame(out, base) {
       throw new Mismatch(null, "load", "This browser has no Web Crypto here (a page must be https:// or file://).");
     await v.run();
     out.dataset.status = "ok";
-    out.textContent = summary(v) + " " + NOT_CHECKED;
+    out.textContent = summary(v);
   } catch (e) {
     if (!(e instanceof Mismatch))
       e = new Mismatch(null, "load", "The check stopped: " + e.message);
@@ -619,6 +616,7 @@ function start() {
   if (!button || !out)
     return;
   var running = false;
+  button.hidden = false;
   function go() {
     if (running)
       return;
@@ -627,8 +625,11 @@ function start() {
     verifyGame(out, dataBase).then(function () { button.disabled = false; running = false; });
   }
   button.addEventListener("click", go);
-  if (/[?&]verify\b/.test(location.search) || location.hash === "#verify")
+  if (/[?&]verify\b/.test(location.search) || location.hash === "#verify") {
+    if (location.hash === "#verify")
+      out.scrollIntoView({block: "center"});
     go();
+  }
 }
 
 /* For the tests (tests/helpers/site_vectors.html): the pieces, by name. */

@@ -27,10 +27,16 @@ and make tampered copies of a site.
         Change the chain value ("reveal") of the dice.json in the step data file
         FILE: the chain link to the step before no longer holds.
 
+    site_data.py verdict DUMP
+        From the DOM headless Chromium dumped (--dump-dom) of a page that ran
+        the verifier: the <output id="verify-result">'s data attributes (without
+        "data-") and its text (as "text"), as one JSON object.
+
 Exit status: 0, or 1 with a message naming the file on a mismatch or bad input.
 """
 
 import base64
+import html.parser
 import json
 import os
 import re
@@ -157,6 +163,36 @@ def flip(path, name):
     write_data(path, doc)
 
 
+class Verdict(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.found, self.inside = None, False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "output" and attrs.get("id") == "verify-result":
+            self.found = {k[5:]: v for k, v in attrs.items() if k.startswith("data-")}
+            self.found["text"] = ""
+            self.inside = True
+
+    def handle_endtag(self, tag):
+        if tag == "output":
+            self.inside = False
+
+    def handle_data(self, data):
+        if self.inside:
+            self.found["text"] += data
+
+
+def verdict(path):
+    parser = Verdict()
+    with open(path, encoding="utf-8") as f:
+        parser.feed(f.read())
+    if parser.found is None:
+        raise Refused("%s: no <output id=\"verify-result\">" % path)
+    print(json.dumps(parser.found))
+
+
 def main(argv):
     try:
         if len(argv) == 4 and argv[1] in ("write", "compare"):
@@ -167,6 +203,8 @@ def main(argv):
             flip(argv[2], argv[3])
         elif len(argv) == 3 and argv[1] == "reveal":
             reveal(argv[2])
+        elif len(argv) == 3 and argv[1] == "verdict":
+            verdict(argv[2])
         else:
             sys.stderr.write(__doc__)
             return 2
