@@ -387,7 +387,7 @@ static int put_raw(site *s)
 
 /* ---- the data model of the pages ---- */
 
-/* Strings of a JSON array joined with ", "; "" when none. */
+/* Strings of a JSON array joined with ", "; null when none, so a template's section skips it. */
 static json_t *joined(const json_t *list, const char *field)
 {
 	est_text t = {0};
@@ -402,7 +402,7 @@ static json_t *joined(const json_t *list, const char *field)
 	}
 	if (t.failed)
 		return NULL;
-	json_t *out = json_string(t.text ? t.text : "");
+	json_t *out = t.len ? json_string(t.text) : json_null();
 	free(t.text);
 	return out;
 }
