@@ -916,20 +916,17 @@ out:
 	return error;
 }
 
-/* The commit an earlier site at `dir` was built from, or NULL (new). */
-static char *site_commit(const char *dir)
+/* The commit an earlier site of `game` at `dir` was built from, or NULL (none there, or not its site). */
+static char *site_commit(est_game *game, const char *dir)
 {
 	json_t *doc = NULL;
-	char *path = est_strdup_printf("%s/" SITE_MANIFEST, dir), *text = NULL, *commit = NULL;
-	size_t len;
+	char *commit = NULL;
 
-	if (path && est_file_read(&text, &len, path, 0) == 0 && est_json_parse(&doc, text, len, path) == 0 &&
+	if (read_manifest(&doc, dir, json_string_value(json_object_get(game->game, "id"))) == 0 &&
 	    json_is_string(json_object_get(doc, "commit")))
 		commit = strdup(json_string_value(json_object_get(doc, "commit")));
 	est_error_clear();
 	json_decref(doc);
-	free(text);
-	free(path);
 	return commit;
 }
 
@@ -952,7 +949,7 @@ int est_engine_site_update(json_t **summary_out, est_game *game)
 	*summary_out = NULL;
 	if (!dir)
 		return 0;
-	commit = site_commit(dir);
+	commit = site_commit(game, dir);
 	if (commit && strcmp(commit, game->head) == 0)
 		goto out;
 	if ((error = est_engine_site(summary_out, game, dir)) < 0)
