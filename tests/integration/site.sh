@@ -20,7 +20,9 @@
 #   main untouched, no second commit when nothing changed), and audit
 #   still passes;
 # - the refusals: a symbolic link, a file, a non-empty folder that is not
-#   a site, another game's site, a folder inside .git (exit 64 each).
+#   a site, another game's site, a folder inside .git (exit 64 each);
+# - a build that fails halfway (a step's tag missing: exit 66) leaves a
+#   folder that the next build takes as its own.
 # And a sealed game played a few steps: its site holds no file whose bytes
 # are not a blob of its public refs, and no hand or deck of the GM's
 # sealed store appears in any page.
@@ -219,6 +221,16 @@ expect_exit 64 "$ESTAFETTE" site "$game" "$game/.git/site"
 expect_exit 64 "$ESTAFETTE" site "$game" "$WORK/run-site"
 expect_exit 66 "$ESTAFETTE" site "$WORK/nothing" "$WORK/s2"
 expect_exit 64 "$ESTAFETTE" site
+
+# A build that fails halfway (a step's tag missing) leaves a folder the next build takes.
+cp -a "$game" "$WORK/untagged"
+target=$(git -C "$WORK/untagged" rev-parse "step-0002^{commit}")
+git -C "$WORK/untagged" tag -d step-0002 > /dev/null
+expect_exit 66 "$ESTAFETTE" site "$WORK/untagged" "$WORK/half-site"
+grep -q "step-0002 is missing" "$WORK/last.err" || fail "a missing tag: $(cat "$WORK/last.err")"
+git -C "$WORK/untagged" tag step-0002 "$target"
+"$ESTAFETTE" site "$WORK/untagged" "$WORK/half-site" > /dev/null || fail "the site after a failed build was refused"
+"$PY" "$WORK/check_site.py" "$WORK/untagged" "$WORK/half-site" > "$WORK/check.out" || fail "after a failed build: $(cat "$WORK/check.out")"
 
 # --- a sealed game's site holds only what its public refs hold ---
 mkdir "$WORK/sealed" && cd "$WORK/sealed"
