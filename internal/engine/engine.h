@@ -306,8 +306,10 @@ int est_overview_unreadable(json_t **out, const char *path, int code, const char
  * refs, main and the step tags, never from the sealed store or
  * $ESTAFETTE_HOME. A file is rewritten only when its bytes change, by a
  * rename; files an earlier build listed in dir/.estafette-site.json that
- * this one no longer makes are removed, and nothing else is. Takes no
- * lock: it only reads the game, as it stood at game->head.
+ * this one no longer makes are removed, and nothing else is; a build that
+ * fails halfway still lists what it wrote there, so the next one takes
+ * the folder and finishes. Takes no lock: it only reads the game, as it
+ * stood at game->head.
  *
  * `dir` must not exist yet, or be an empty folder, or an earlier site of
  * this game; never a symbolic link, a file, or a folder inside the

@@ -387,7 +387,7 @@ static int put_raw(site *s)
 
 /* ---- the data model of the pages ---- */
 
-/* Strings of a JSON array joined with ", "; "" when none. */
+/* Strings of a JSON array joined with ", "; null when none, so a template's section skips it. */
 static json_t *joined(const json_t *list, const char *field)
 {
 	est_text t = {0};
@@ -402,7 +402,7 @@ static json_t *joined(const json_t *list, const char *field)
 	}
 	if (t.failed)
 		return NULL;
-	json_t *out = json_string(t.text ? t.text : "");
+	json_t *out = t.len ? json_string(t.text) : json_null();
 	free(t.text);
 	return out;
 }
@@ -631,6 +631,12 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 
 	est_step_name(name, n);
 	snprintf(rev, sizeof(rev), "step-%s", name);
+	if (est_store_tag_target((char[EST_STORE_OID_HEX + 1]){0}, s->game->store, rev) == EST_ENOTFOUND) {
+		error = est_error_set(EST_ENOTFOUND, "%s: the tag %s is missing (a run was stopped between "
+				      "the step's commit and its tag); estafette run adds it again, then build "
+				      "the site", est_store_path(s->game->store), rev);
+		goto out;
+	}
 	if ((error = add_blob(files, s, rev, "state.json", NULL)) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "turns/%s/dice.json", name);
@@ -806,13 +812,18 @@ static int put_asset(site *s, const char *name)
 	return error;
 }
 
-/* The manifest of what this build wrote, written only when it changed (fsynced). */
-static int put_manifest(site *s, const char *dir)
+/*
+ * The manifest of the files of s->files, written only when it changed
+ * (fsynced). `complete`: the build finished, and the manifest names the
+ * commit it was built from; else "commit" is null, so that run builds the
+ * site again.
+ */
+static int put_manifest(site *s, int complete)
 {
-	json_t *doc = json_pack("{s:s, s:O, s:I, s:s, s:[]}", "estafette", SITE_FORMAT, "game",
+	json_t *doc = json_pack("{s:s, s:O, s:I, s:s?, s:[]}", "estafette", SITE_FORMAT, "game",
 				json_object_get(s->game->game, "id"), "step", (json_int_t)s->last,
-				"commit", s->game->head, "files");
-	char *text = NULL, *path = est_strdup_printf("%s/" SITE_MANIFEST, dir), *old = NULL;
+				"commit", complete ? s->game->head : NULL, "files");
+	char *text = NULL, *path = est_strdup_printf("%s/" SITE_MANIFEST, s->dir), *old = NULL;
 	const char *key;
 	json_t *value;
 	size_t len;
@@ -875,7 +886,7 @@ static int build(site *s, int *removed_out, const json_t *old)
 		goto out;
 	if ((error = remove_stale(removed_out, s, old)) < 0)
 		goto out;
-	error = put_manifest(s, s->dir);
+	error = put_manifest(s, 1);
 out:
 	json_decref(current);
 	json_decref(page);
@@ -900,8 +911,28 @@ int est_engine_site(json_t **summary_out, est_game *game, const char *dir)
 		error = est_error_code();
 		goto out;
 	}
-	if ((error = est_mkdir_p(dir, SITE_DIR_MODE)) < 0 || (error = build(&s, &removed, old)) < 0)
+	/*
+	 * The folder is marked as this game's site before anything is written
+	 * into it, and a build that fails still lists what it wrote (and what
+	 * the earlier one did), so that the next build takes the folder and
+	 * cleans up after both.
+	 */
+	if ((error = est_mkdir_p(dir, SITE_DIR_MODE)) < 0 || (!old && (error = put_manifest(&s, 0)) < 0))
 		goto out;
+	if ((error = build(&s, &removed, old)) < 0) {
+		char *message = strdup(est_error_message());
+		const json_t *name;
+		size_t i;
+
+		json_array_foreach(json_object_get(old, "files"), i, name)
+			if (json_is_string(name))
+				json_object_set_new(s.files, json_string_value(name), json_true());
+		put_manifest(&s, 0);
+		/* The build's message, not whatever writing the manifest left. */
+		est_error_set(error, "%s", message ? message : "out of memory");
+		free(message);
+		goto out;
+	}
 	*summary_out = json_pack("{s:O, s:s, s:I, s:s, s:i, s:i, s:i}", "game",
 				 json_object_get(game->game, "id"), "dir", dir, "step", (json_int_t)game->step,
 				 "commit", game->head, "files", (int)json_object_size(s.files),
@@ -916,20 +947,17 @@ out:
 	return error;
 }
 
-/* The commit an earlier site at `dir` was built from, or NULL (new). */
-static char *site_commit(const char *dir)
+/* The commit an earlier site of `game` at `dir` was built from, or NULL (none there, or not its site). */
+static char *site_commit(est_game *game, const char *dir)
 {
 	json_t *doc = NULL;
-	char *path = est_strdup_printf("%s/" SITE_MANIFEST, dir), *text = NULL, *commit = NULL;
-	size_t len;
+	char *commit = NULL;
 
-	if (path && est_file_read(&text, &len, path, 0) == 0 && est_json_parse(&doc, text, len, path) == 0 &&
+	if (read_manifest(&doc, dir, json_string_value(json_object_get(game->game, "id"))) == 0 &&
 	    json_is_string(json_object_get(doc, "commit")))
 		commit = strdup(json_string_value(json_object_get(doc, "commit")));
 	est_error_clear();
 	json_decref(doc);
-	free(text);
-	free(path);
 	return commit;
 }
 
@@ -952,7 +980,7 @@ int est_engine_site_update(json_t **summary_out, est_game *game)
 	*summary_out = NULL;
 	if (!dir)
 		return 0;
-	commit = site_commit(dir);
+	commit = site_commit(game, dir);
 	if (commit && strcmp(commit, game->head) == 0)
 		goto out;
 	if ((error = est_engine_site(summary_out, game, dir)) < 0)
