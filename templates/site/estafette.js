@@ -632,14 +632,61 @@ function start() {
   }
 }
 
+/*
+ * maps.html: a slider through the maps of the game, one map at a time (without
+ * JavaScript the page lists them all). It starts at the newest map, or at the
+ * one the URL names (#step-12), and follows the page's links to each step.
+ */
+function mapSlider() {
+  var list = document.getElementById("maps");
+  var maps = list ? Array.from(list.querySelectorAll("figure.map")) : [];
+  if (maps.length < 2)
+    return;
+  var bar = document.createElement("p"), range = document.createElement("input");
+  var label = document.createElement("label"), all = document.createElement("button");
+  range.type = "range";
+  range.min = 0;
+  range.max = maps.length - 1;
+  all.type = "button";
+  all.textContent = "Show every map";
+  label.append(document.createElement("span"), " ", range);
+  bar.append(label, " ", all);
+  list.before(bar);
+  function show(i) {
+    maps.forEach(function (f, k) { f.hidden = k !== i; });
+    range.value = i;
+    label.firstChild.textContent = "Step " + maps[i].id.replace("step-", "") + " of " +
+      maps[maps.length - 1].id.replace("step-", "");
+  }
+  function fromHash() {
+    var at = maps.findIndex(function (f) { return "#" + f.id === location.hash; });
+    show(at < 0 ? maps.length - 1 : at);
+    if (at >= 0)
+      bar.scrollIntoView();
+  }
+  range.addEventListener("input", function () { show(Number(range.value)); });
+  all.addEventListener("click", function () {
+    maps.forEach(function (f) { f.hidden = false; });
+    bar.remove();
+    window.removeEventListener("hashchange", fromHash);
+  });
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+}
+
 /* For the tests (tests/helpers/site_vectors.html): the pieces, by name. */
 window.estafette = {hex: hex, unhex: unhex, enc: enc, sha256: sha256, hmac: hmac, Stream: Stream,
                     v1Seed: v1Seed, v2Inputs: v2Inputs, v2Seed: v2Seed, V1: V1, V2: V2,
                     parseSshsig: parseSshsig, parseAllowedSigners: parseAllowedSigners,
                     verifySignature: verifySignature, verifyGame: verifyGame};
 
-if (document.readyState === "loading")
-  document.addEventListener("DOMContentLoaded", start);
-else
+function ready() {
   start();
+  mapSlider();
+}
+
+if (document.readyState === "loading")
+  document.addEventListener("DOMContentLoaded", ready);
+else
+  ready();
 })();

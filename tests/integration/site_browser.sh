@@ -15,11 +15,13 @@
 #   one bit of one order file flipped, one chain value changed: the page says
 #   "mismatch" and names that step (and that roll, with the value recorded
 #   and the one the dice give);
-# - the game page and a step page at 390x844 and 1280x900, light and dark,
+# - the game page (its top, and its verify section after the run) and a step
+#   page at 390x844 and 1280x900, light and dark, and a mismatch at 390x844,
 #   as screenshots (left in $SCREENS when it is set), and neither page is
 #   wider than 390 px at 390 px (document.documentElement.scrollWidth, read
 #   through a same-folder iframe), a measure that does see a page made too
-#   wide.
+#   wide;
+# - maps.html#step-3: the script's slider shows that one map.
 # The time the verifier takes on each game (real time, a run without
 # virtual time) is printed as a NOTE.
 set -euo pipefail
@@ -218,6 +220,18 @@ for p in "index.html?verify" "$page"; do
 	echo "$name: $p at 390 px: scrollWidth $sw"
 done
 
+# maps.html: the slider shows one map, the one the URL names.
+chrome --virtual-time-budget=5000 --dump-dom "file://$site/maps.html#step-3" > "$WORK/maps.dom"
+"$PY" - "$WORK/maps.dom" <<'PY' || fail "$name: maps.html#step-3 with the slider"
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+figures = re.findall(r'<figure class="map" id="step-(\d+)"( hidden="")?', dom)
+shown = [n for n, hidden in figures if not hidden]
+if len(figures) < 3 or shown != ["3"] or 'type="range"' not in dom or "Step 3 of " not in dom:
+    sys.exit("%d maps, shown: %s" % (len(figures), shown))
+print("maps.html: the slider shows step 3's map of %d" % len(figures))
+PY
+
 mkdir -p "$WORK/shots"
 for size in 390x844 1280x900; do
 	w=${size%x*}
@@ -239,6 +253,12 @@ for size in 390x844 1280x900; do
 		done
 	done
 done
+# What a reader sees when a roll does not agree.
+cp -r "$site" "$WORK/t"
+"$PY" "$SITE_DATA" roll "$WORK/t/data/$(printf %04d "$step").js" 1 > /dev/null
+frame "index.html?verify#verify-section" 390 844 "$WORK/t/shot.html"
+chrome --virtual-time-budget=20000 --window-size=390,844 --screenshot="$WORK/shots/$name-mismatch-390-light.png" \
+	"file://$WORK/t/shot.html" || fail "chromium could not draw the mismatch"
 # Dark is dark: the light page's background is lighter than the dark one's.
 for shot in game step; do
 	"$PY" - "$WORK/shots/$name-$shot-1280-light.png" "$WORK/shots/$name-$shot-1280-dark.png" <<'PY' ||
