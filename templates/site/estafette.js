@@ -296,11 +296,11 @@ function pad4(n) {
   return String(n).padStart(4, "0");
 }
 
-function json(bytes, where) {
+function json(bytes, where, step) {
   try {
     return JSON.parse(text(bytes));
   } catch (e) {
-    throw new Mismatch(null, "data", where + " is not valid JSON");
+    throw new Mismatch(step, "data", where + " is not valid JSON.");
   }
 }
 
@@ -339,7 +339,7 @@ class Verifier {
   file(data, path, step) {
     var b64 = data.files && data.files[path];
     if (typeof b64 !== "string")
-      throw new Mismatch(step, "data", "the site's data has no " + path + (step ? " for step " + step : ""));
+      throw new Mismatch(step, "data", "The site's data has no " + path + (step ? " for step " + step : "") + ".");
     return unbase64(b64);
   }
 
@@ -347,23 +347,23 @@ class Verifier {
     await load(this.base + "game.js");
     var g = received.game;
     if (!g)
-      throw new Mismatch(null, "data", "data/game.js holds no game");
+      throw new Mismatch(null, "data", "data/game.js holds no game.");
     this.game = json(this.file(g, "game.json"), "game.json");
     this.signers = parseAllowedSigners(text(this.file(g, "keys/allowed_signers")));
     var dice = this.game.dice || {};
     this.v2 = dice.algorithm === "estafette/dice/v2";
     if (!this.v2 && dice.algorithm !== "estafette/dice/v1")
-      throw new Mismatch(null, "data", "game.json names dice protocol " + dice.algorithm + ", which this page does not know");
+      throw new Mismatch(null, "data", "game.json names dice protocol " + dice.algorithm + ", which this page does not know.");
     this.chain = {value: unhex(dice.chain_tip), step: 0};
     this.hidden = {value: unhex(dice.hidden_chain_tip), step: 0};
     if (!this.chain.value)
-      throw new Mismatch(null, "chain", "game.json's chain_tip is not 64 hex digits");
+      throw new Mismatch(null, "chain", "game.json's chain_tip is not 64 hex digits.");
     this.prevState = await sha256(this.file(g, "state.json"));
     var steps = g.steps || [];
     await Promise.all(steps.map(function (t) { return load(this.base + pad4(t) + ".js"); }, this));
     for (var i = 0; i < steps.length; i++) {
       if (steps[i] !== i + 1)
-        throw new Mismatch(i + 1, "data", "data/game.js lists step " + steps[i] + " where step " + (i + 1) + " should be");
+        throw new Mismatch(i + 1, "data", "data/game.js lists step " + steps[i] + " where step " + (i + 1) + " should be.");
       this.progress("Checking step " + steps[i] + " of " + steps.length + "...");
       await this.step(steps[i], received[steps[i]]);
       this.steps++;
@@ -372,16 +372,16 @@ class Verifier {
 
   async step(t, data) {
     if (!data)
-      throw new Mismatch(t, "data", "data/" + pad4(t) + ".js holds no step " + t);
+      throw new Mismatch(t, "data", "data/" + pad4(t) + ".js holds no step " + t + ".");
     var dir = "turns/" + pad4(t) + "/";
-    var dice = json(this.file(data, dir + "dice.json", t), dir + "dice.json");
+    var dice = json(this.file(data, dir + "dice.json", t), dir + "dice.json", t);
     var manifestBytes = this.file(data, dir + "manifest.json", t);
-    var manifest = json(manifestBytes, dir + "manifest.json");
+    var manifest = json(manifestBytes, dir + "manifest.json", t);
     if (dice.step !== t || manifest.step !== t)
-      throw new Mismatch(t, "data", "Step " + t + ": dice.json or manifest.json names another step");
+      throw new Mismatch(t, "data", "Step " + t + ": dice.json or manifest.json names another step.");
     var reveal = unhex(dice.reveal);
     if (!reveal)
-      throw new Mismatch(t, "chain", "Step " + t + ": dice.json reveals no chain value");
+      throw new Mismatch(t, "chain", "Step " + t + ": dice.json reveals no chain value.");
     await this.link(this.chain, reveal, t, "Step " + t + ": the chain value it reveals");
     /* The keys of the commit before the step, where the site carries them (a seat replaced since). */
     this.stepSigners = data.files && typeof data.files["keys/allowed_signers"] === "string" ?
@@ -389,7 +389,7 @@ class Verifier {
     var hashes = await this.orders(t, data, manifest);
     var seed = await this.seed(t, dice, manifestBytes, manifest, hashes, reveal);
     await this.replay(t, dice.rolls, seed, this.v2 ? V2.stream : V1.stream, "roll");
-    await this.hiddenDomain(t, dice);
+    this.hiddenDomain(t, dice);
     await this.hiddenRecord(t, data, dice, manifestBytes);
     this.prevState = await sha256(this.file(data, "state.json", t));
   }
@@ -431,7 +431,7 @@ class Verifier {
         throw new Mismatch(t, "order", where + ": its SHA-256 is " + hex(sha) + ", the manifest says " + e.sha256 + ".");
       if (hex(await sha256(sig)) !== e.signature_sha256)
         throw new Mismatch(t, "order", where + ": its signature's SHA-256 is not the one the manifest lists.");
-      var order = json(bytes, dir + e.file);
+      var order = json(bytes, dir + e.file, t);
       if (order.game !== this.game.id || order.step !== t || order.prev !== hex(this.prevState) ||
           order.player !== e.player)
         throw new Mismatch(t, "binding", where + ": it is bound to game " + order.game + ", step " + order.step +
@@ -449,8 +449,6 @@ class Verifier {
   }
 
   async signature(t, where, armored, bytes, player) {
-    if (!subtle.verify)
-      return;
     var signer = (this.stepSigners || this.signers)[player];
     var result = await verifySignature(armored, bytes, signer);
     if (result === "unsupported") {
@@ -517,7 +515,7 @@ class Verifier {
   }
 
   /* A dealt game's dice.json names the deal's hidden domain; no other game's does. */
-  async hiddenDomain(t, dice) {
+  hiddenDomain(t, dice) {
     var deal = this.game.deal;
     var want = deal === undefined ? undefined : this.v2 ? V2.hidden : V1.deal;
     if (dice.hidden_domain !== want || dice.deal !== deal)
@@ -530,7 +528,7 @@ class Verifier {
     var path = "revealed/" + pad4(t) + "/hidden-dice.json";
     if (!data.files || typeof data.files[path] !== "string")
       return;
-    var record = json(this.file(data, path, t), path), h = unhex(record.reveal), domain, seed;
+    var record = json(this.file(data, path, t), path, t), h = unhex(record.reveal), domain, seed;
     if (!h || !this.hidden.value)
       throw new Mismatch(t, "chain", "Step " + t + ": " + path + " reveals no hidden chain value.");
     await this.link(this.hidden, h, t, "Step " + t + ": the hidden chain value " + path + " reveals");
@@ -567,11 +565,8 @@ function summary(v) {
   var unchecked = Object.keys(v.unchecked).map(function (type) {
     return v.unchecked[type] + " of type " + type;
   });
-  if (!subtle.verify)
-    words.push("This browser cannot check signatures.");
-  else
-    words.push(plural(v.signatures, "signature", "signatures") + " checked" +
-               (unchecked.length ? "; " + unchecked.join(", ") + " not checked (this browser lacks the algorithm)." : "."));
+  words.push(plural(v.signatures, "signature", "signatures") + " checked" +
+             (unchecked.length ? "; " + unchecked.join(", ") + " not checked (this browser lacks the algorithm)." : "."));
   if (v.sealedOrders)
     words.push(plural(v.sealedOrders, "order file is", "order files are") + " sealed (not public): " +
                "their SHA-256 came from the manifest.");

@@ -27,6 +27,12 @@ and make tampered copies of a site.
         Change the chain value ("reveal") of the dice.json in the step data file
         FILE: the chain link to the step before no longer holds.
 
+    site_data.py hidden FILE RECORD [INDEX]
+        Add the hidden record RECORD (the GM's $ESTAFETTE_HOME/games/<id>/hidden/
+        NNNN.json, the form `estafette reveal` publishes) to the step data file
+        FILE as revealed/NNNN/hidden-dice.json, as a revealed game's site may
+        carry it; with INDEX, add 1 (wrapping) to that hidden roll's value.
+
     site_data.py verdict DUMP
         From the DOM headless Chromium dumped (--dump-dom) of a page that ran
         the verifier: the <output id="verify-result">'s data attributes (without
@@ -153,6 +159,19 @@ def reveal(path):
     edit_dice(path, change)
 
 
+def hidden(path, record, index=None):
+    doc = read_data(path)
+    with open(record, "rb") as f:
+        data = f.read()
+    if index is not None:
+        rec = json.loads(data)
+        r = rec["rolls"][index - 1]
+        r["value"] = r["value"] % r["sides"] + 1
+        data = (json.dumps(rec, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    doc["files"]["revealed/%04d/hidden-dice.json" % doc["step"]] = b64(data)
+    write_data(path, doc)
+
+
 def flip(path, name):
     doc = read_data(path)
     if name not in doc["files"]:
@@ -203,6 +222,8 @@ def main(argv):
             flip(argv[2], argv[3])
         elif len(argv) == 3 and argv[1] == "reveal":
             reveal(argv[2])
+        elif len(argv) in (4, 5) and argv[1] == "hidden":
+            hidden(argv[2], argv[3], int(argv[4]) if len(argv) == 5 else None)
         elif len(argv) == 3 and argv[1] == "verdict":
             verdict(argv[2])
         else:
