@@ -616,6 +616,39 @@ static json_t *dice_model(const json_t *dice)
 			 "hidden_rolls", json_object_get(dice, "hidden_rolls"), "rolls", rolls);
 }
 
+/* 1 if `path` is the same blob (or equally missing) at revisions `a` and `b`. */
+static int same_at(site *s, const char *a, const char *b, const char *path)
+{
+	char ida[EST_STORE_OID_HEX + 1] = "", idb[EST_STORE_OID_HEX + 1] = "";
+
+	est_store_id(ida, s->game->store, a, path);
+	est_store_id(idb, s->game->store, b, path);
+	est_error_clear();
+	return strcmp(ida, idb) == 0;
+}
+
+/*
+ * What a step's data carries besides its own files, where there is any:
+ * the step's revealed/NNNN/hidden-dice.json at main once `reveal` published
+ * it, and keys/allowed_signers as the commit before the step had it when a
+ * seat was replaced since (the orders were signed under those keys).
+ */
+static int add_step_extras(json_t *files, site *s, const char *rev, const char *name)
+{
+	char path[96], before[64], id[EST_STORE_OID_HEX + 1];
+	int error;
+
+	snprintf(path, sizeof(path), "revealed/%s/hidden-dice.json", name);
+	if (est_store_id(id, s->game->store, s->game->head, path) < 0)
+		est_error_clear();
+	else if ((error = add_blob(files, s, s->game->head, path, NULL)) < 0)
+		return error;
+	snprintf(before, sizeof(before), "%s^", rev);
+	if (!same_at(s, before, s->game->head, "keys/allowed_signers"))
+		return add_blob(files, s, before, "keys/allowed_signers", NULL);
+	return 0;
+}
+
 /*
  * Step `n`: its data/NNNN.js, its page, and its entry of `timeline`.
  * `prev` is the previous step's entry (NULL for step 1).
@@ -649,7 +682,8 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 	if ((error = add_blob(files, s, rev, path, &events)) < 0)
 		goto out;
 	if ((error = step_files(&orders, files, s, rev, name, "orders")) < 0 ||
-	    (error = step_files(&acts, NULL, s, rev, name, "gm")) < 0)
+	    (error = step_files(&acts, NULL, s, rev, name, "gm")) < 0 ||
+	    (error = add_step_extras(files, s, rev, name)) < 0)
 		goto out;
 	doc = json_pack("{s:s, s:I, s:O}", "kind", "step", "step", (json_int_t)n, "files", files);
 	snprintf(path, sizeof(path), "%s.js", name);
