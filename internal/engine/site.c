@@ -576,9 +576,11 @@ static int step_files(json_t **out, json_t *data_files, site *s, const char *rev
 		}
 		if ((error = read_rev(&bytes, &len, s, rev, path)) == 0 &&
 		    (href = est_strdup_printf("../raw/%s", path)) != NULL) {
-			entry = json_pack("{s:s, s:s, s:s#?}", "name", names[i], "href", href, "text", bytes, (int)len);
-			if (entry && !json_object_get(entry, "text"))
-				json_object_set_new(entry, "binary", json_true());
+			/* Shown as text when it is UTF-8 (order files are); else only linked. */
+			json_t *text = json_stringn(bytes, len);
+
+			entry = json_pack("{s:s, s:s, s:o?, s:b}", "name", names[i], "href", href, "text", text,
+					  "binary", text == NULL);
 			for (size_t j = 0; entry && j < count; j++)
 				if (strncmp(names[j], names[i], nlen) == 0 && strcmp(names[j] + nlen, ".sig") == 0)
 					json_object_set_new(entry, "sig_href", json_sprintf("%s.sig", href));
@@ -612,7 +614,8 @@ static json_t *dice_model(const json_t *dice)
 			"purpose", json_object_get(roll, "purpose")));
 	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:o}", "algorithm", json_object_get(dice, "algorithm"),
 			 "reveal", json_object_get(dice, "reveal"), "seed", json_object_get(dice, "seed"),
-			 "hidden_rolls", json_object_get(dice, "hidden_rolls"), "rolls", rolls);
+			 "hidden_rolls", json_integer_value(json_object_get(dice, "hidden_rolls")) > 0 ?
+				 json_object_get(dice, "hidden_rolls") : NULL, "rolls", rolls);
 }
 
 /* 1 if `path` is the same blob (or equally missing) at revisions `a` and `b`. */

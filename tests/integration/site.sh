@@ -41,7 +41,7 @@ fi
 export ESTAFETTE_HOME=$DEMO_DIR/home
 
 cat > "$WORK/check_site.py" <<'PY'
-import base64, html.parser, json, os, re, subprocess, sys
+import base64, html, html.parser, json, os, re, subprocess, sys
 repo, site = sys.argv[1:3]
 errors = []
 def git(*args):
@@ -95,8 +95,18 @@ for n, tag in zip(steps, tags):
     for p, rev in revs.items():
         if base64.b64decode(d["files"][p]) != show(rev, p):
             errors.append("data/%s.js: %s differs from %s:%s" % (name, p, rev, p))
-    if not os.path.exists(os.path.join(site, "steps", name + ".html")):
+    page = os.path.join(site, "steps", name + ".html")
+    if not os.path.exists(page):
         errors.append("steps/%s.html is missing" % name)
+        continue
+    # each order file and GM act is linked from its step's page (its signature too), and shown
+    text = open(page, encoding="utf-8").read()
+    for sub in ("orders", "gm"):
+        for f in git("ls-tree", "--name-only", tag, "turns/%s/%s/" % (name, sub)).decode().split():
+            if 'href="../raw/%s"' % f not in text:
+                errors.append("steps/%s.html: no link to %s" % (name, f))
+            if not f.endswith(".sig") and show(tag, f).decode() not in html.unescape(text):
+                errors.append("steps/%s.html: %s is not shown" % (name, f))
 
 VOID = {"meta", "link", "img", "br", "hr", "input", "source", "wbr", "col", "area", "base", "embed", "track"}
 OPTIONAL = {"p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "option"}
