@@ -319,7 +319,7 @@ static json_t *base64_json(const char *data, size_t len)
 	return value;
 }
 
-/* Add `path` at `rev` to `files` (base64) and, if `raw`, to raw/ of the site. */
+/* Add `path` at `rev` to `files` (base64); with `parsed_out`, parse it there too. */
 static int add_blob(json_t *files, site *s, const char *rev, const char *path, json_t **parsed_out)
 {
 	char *data = NULL;
@@ -392,6 +392,7 @@ static json_t *joined(const json_t *list, const char *field)
 {
 	est_text t = {0};
 	const json_t *item;
+	json_t *out;
 	size_t i;
 
 	json_array_foreach(list, i, item) {
@@ -400,9 +401,7 @@ static json_t *joined(const json_t *list, const char *field)
 		if (json_is_string(v))
 			est_text_add(&t, "%s%s", t.len ? ", " : "", json_string_value(v));
 	}
-	if (t.failed)
-		return NULL;
-	json_t *out = t.len ? json_string(t.text) : json_null();
+	out = t.failed ? NULL : t.len ? json_string(t.text) : json_null();
 	free(t.text);
 	return out;
 }
@@ -577,9 +576,11 @@ static int step_files(json_t **out, json_t *data_files, site *s, const char *rev
 		}
 		if ((error = read_rev(&bytes, &len, s, rev, path)) == 0 &&
 		    (href = est_strdup_printf("../raw/%s", path)) != NULL) {
-			entry = json_pack("{s:s, s:s, s:s#?}", "name", names[i], "href", href, "text", bytes, (int)len);
-			if (entry && !json_object_get(entry, "text"))
-				json_object_set_new(entry, "binary", json_true());
+			/* Shown as text when it is UTF-8 (order files are); else only linked. */
+			json_t *text = json_stringn(bytes, len);
+
+			entry = json_pack("{s:s, s:s, s:o?, s:b}", "name", names[i], "href", href, "text", text,
+					  "binary", text == NULL);
 			for (size_t j = 0; entry && j < count; j++)
 				if (strncmp(names[j], names[i], nlen) == 0 && strcmp(names[j] + nlen, ".sig") == 0)
 					json_object_set_new(entry, "sig_href", json_sprintf("%s.sig", href));
@@ -613,24 +614,65 @@ static json_t *dice_model(const json_t *dice)
 			"purpose", json_object_get(roll, "purpose")));
 	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:o}", "algorithm", json_object_get(dice, "algorithm"),
 			 "reveal", json_object_get(dice, "reveal"), "seed", json_object_get(dice, "seed"),
-			 "hidden_rolls", json_object_get(dice, "hidden_rolls"), "rolls", rolls);
+			 "hidden_rolls", json_integer_value(json_object_get(dice, "hidden_rolls")) > 0 ?
+				 json_object_get(dice, "hidden_rolls") : NULL, "rolls", rolls);
+}
+
+/* 1 if `path` is the same blob (or equally missing) at revisions `a` and `b`. */
+static int same_at(site *s, const char *a, const char *b, const char *path)
+{
+	char ida[EST_STORE_OID_HEX + 1] = "", idb[EST_STORE_OID_HEX + 1] = "";
+
+	est_store_id(ida, s->game->store, a, path);
+	est_store_id(idb, s->game->store, b, path);
+	est_error_clear();
+	return strcmp(ida, idb) == 0;
 }
 
 /*
- * Step `n`: its data/NNNN.js, its page, and its entry of `timeline`.
- * `prev` is the previous step's entry (NULL for step 1).
+ * What a step's data carries besides its own files, where there is any:
+ * the step's revealed/NNNN/hidden-dice.json at main once `reveal` published
+ * it, and keys/allowed_signers as the commit before the step had it when a
+ * seat was replaced since (the orders were signed under those keys).
  */
-static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n, json_t *prev)
+static int add_step_extras(json_t *files, site *s, const char *rev, const char *name)
 {
-	char name[32], rev[48], path[96];
-	json_t *files = json_object(), *doc = NULL, *manifest = NULL, *dice = NULL, *events = NULL;
-	json_t *rec = NULL, *orders = NULL, *acts = NULL, *page = NULL, *body = NULL;
-	char *report = NULL, *rel = NULL;
-	size_t len;
-	int error, has_map;
+	char path[96], before[64], id[EST_STORE_OID_HEX + 1];
+	int error;
 
-	est_step_name(name, n);
-	snprintf(rev, sizeof(rev), "step-%s", name);
+	snprintf(path, sizeof(path), "revealed/%s/hidden-dice.json", name);
+	if (est_store_id(id, s->game->store, s->game->head, path) < 0)
+		est_error_clear();
+	else if ((error = add_blob(files, s, s->game->head, path, NULL)) < 0)
+		return error;
+	snprintf(before, sizeof(before), "%s^", rev);
+	if (!same_at(s, before, s->game->head, "keys/allowed_signers"))
+		return add_blob(files, s, before, "keys/allowed_signers", NULL);
+	return 0;
+}
+
+/* What a step's page is made of, read from its tag. */
+typedef struct {
+	json_t *manifest, *dice, *events; /* the step's files, parsed */
+	json_t *orders, *acts;            /* turns/NNNN/orders/ and gm/ (step_files) */
+} step_parts;
+
+static void step_parts_free(step_parts *p)
+{
+	json_decref(p->manifest);
+	json_decref(p->dice);
+	json_decref(p->events);
+	json_decref(p->orders);
+	json_decref(p->acts);
+}
+
+/* data/NNNN.js of step `n` (tag `rev`), and the parts its page needs into *p. */
+static int put_step_data(step_parts *p, site *s, long long n, const char *name, const char *rev)
+{
+	json_t *files = json_object(), *doc = NULL;
+	char path[96];
+	int error;
+
 	if (est_store_tag_target((char[EST_STORE_OID_HEX + 1]){0}, s->game->store, rev) == EST_ENOTFOUND) {
 		error = est_error_set(EST_ENOTFOUND, "%s: the tag %s is missing (a run was stopped between "
 				      "the step's commit and its tag); estafette run adds it again, then build "
@@ -640,46 +682,52 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 	if ((error = add_blob(files, s, rev, "state.json", NULL)) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "turns/%s/dice.json", name);
-	if ((error = add_blob(files, s, rev, path, &dice)) < 0)
+	if ((error = add_blob(files, s, rev, path, &p->dice)) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "turns/%s/manifest.json", name);
-	if ((error = add_blob(files, s, rev, path, &manifest)) < 0)
+	if ((error = add_blob(files, s, rev, path, &p->manifest)) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "turns/%s/events.json", name);
-	if ((error = add_blob(files, s, rev, path, &events)) < 0)
+	if ((error = add_blob(files, s, rev, path, &p->events)) < 0)
 		goto out;
-	if ((error = step_files(&orders, files, s, rev, name, "orders")) < 0 ||
-	    (error = step_files(&acts, NULL, s, rev, name, "gm")) < 0)
+	if ((error = step_files(&p->orders, files, s, rev, name, "orders")) < 0 ||
+	    (error = step_files(&p->acts, NULL, s, rev, name, "gm")) < 0 ||
+	    (error = add_step_extras(files, s, rev, name)) < 0)
 		goto out;
-	doc = json_pack("{s:s, s:I, s:O}", "kind", "step", "step", (json_int_t)n, "files", files);
+	if (!(doc = json_pack("{s:s, s:I, s:O}", "kind", "step", "step", (json_int_t)n, "files", files))) {
+		error = est_error_set(EST_ENOMEM, "out of memory");
+		goto out;
+	}
 	snprintf(path, sizeof(path), "%s.js", name);
-	if ((error = put_jsonp(s, path, doc)) < 0)
-		goto out;
+	error = put_jsonp(s, path, doc);
+out:
+	json_decref(doc);
+	json_decref(files);
+	return error;
+}
 
-	snprintf(path, sizeof(path), "turns/%s/map.svg", name);
-	has_map = est_store_id((char[EST_STORE_OID_HEX + 1]){0}, s->game->store, rev, path) == 0;
+/* steps/NNNN.html: step `n` (its timeline entry `rec`, tag `rev`) after `prev` (NULL for step 1). */
+static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_parts *p, json_t *prev,
+			 long long n, const char *name, const char *rev)
+{
+	json_t *page, *body = NULL;
+	char path[96], *report = NULL;
+	size_t len;
+	int error;
+
+	page = json_pack("{s:s, s:O, s:O, s:o, s:o, s:o, s:o, s:O, s:O, s:O?, s:O?, s:O?, s:s+}",
+		"root", "../", "game", gamem, "step", rec, "dice", dice_model(p->dice),
+		"events", events_of(p->events, NULL, 1), "press", events_of(p->events, "press", 0),
+		"gm_events", events_of(p->events, "gm", 0), "acts", p->acts, "orders", p->orders,
+		"manifest_orders", json_object_get(p->manifest, "orders"),
+		"missing", json_object_get(p->manifest, "missing"),
+		"refused", json_object_get(p->manifest, "refused"), "title", "step ", name);
+	if (!page)
+		return est_error_set(EST_ENOMEM, "out of memory");
 	snprintf(path, sizeof(path), "turns/%s/report.html", name);
-	if (read_rev(&report, &len, s, rev, path) == 0)
-		body = report_body(report);
+	if (read_rev(&report, &len, s, rev, path) == 0 && (body = report_body(report)) != NULL)
+		json_object_set_new(page, "report", body);
 	est_error_clear();
-	if (!(rec = step_record(n, name, manifest, dice, events, has_map))) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	json_array_append(timeline, rec);
-	page = json_pack("{s:s, s:O, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:O, s:O?, s:O?}", "root", "../",
-		"game", gamem, "step", rec, "dice", dice_model(dice),
-		"events", events_of(events, NULL, 1), "press", events_of(events, "press", 0),
-		"gm_events", events_of(events, "gm", 0), "acts", acts, "orders", orders,
-		"manifest_orders", json_object_get(manifest, "orders"),
-		"missing", json_object_get(manifest, "missing"), "refused", json_object_get(manifest, "refused"));
-	acts = orders = NULL;
-	if (!page) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (body)
-		json_object_set(page, "report", body);
 	if (prev) {
 		json_object_set(page, "prev", prev);
 		if (json_is_true(json_object_get(prev, "map")))
@@ -690,25 +738,40 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 		json_object_set_new(page, "next", json_pack("{s:I, s:s+}", "n", (json_int_t)n + 1,
 							    "href", path, ".html"));
 	}
-	json_object_set_new(page, "title", json_sprintf("step %lld", n));
-	if (!(rel = est_strdup_printf("steps/%s.html", name))) {
+	snprintf(path, sizeof(path), "steps/%s.html", name);
+	error = put_page(s, path, "step.html", page);
+	free(report);
+	json_decref(page);
+	return error;
+}
+
+/*
+ * Step `n`: its data/NNNN.js, its page, and its entry of `timeline`.
+ * `prev` is the previous step's entry (NULL for step 1).
+ */
+static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n, json_t *prev)
+{
+	step_parts parts = {NULL, NULL, NULL, NULL, NULL};
+	char name[32], rev[48], path[96];
+	json_t *rec = NULL;
+	int error, has_map;
+
+	est_step_name(name, n);
+	snprintf(rev, sizeof(rev), "step-%s", name);
+	if ((error = put_step_data(&parts, s, n, name, rev)) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "turns/%s/map.svg", name);
+	has_map = est_store_id((char[EST_STORE_OID_HEX + 1]){0}, s->game->store, rev, path) == 0;
+	est_error_clear();
+	if (!(rec = step_record(n, name, parts.manifest, parts.dice, parts.events, has_map)) ||
+	    json_array_append(timeline, rec) < 0) {
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
-	error = put_page(s, rel, "step.html", page);
+	error = put_step_page(s, gamem, rec, &parts, prev, n, name, rev);
 out:
-	free(rel);
-	free(report);
-	json_decref(body);
-	json_decref(page);
-	json_decref(acts);
-	json_decref(orders);
 	json_decref(rec);
-	json_decref(events);
-	json_decref(manifest);
-	json_decref(dice);
-	json_decref(doc);
-	json_decref(files);
+	step_parts_free(&parts);
 	return error;
 }
 

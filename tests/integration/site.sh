@@ -23,9 +23,11 @@
 #   a site, another game's site, a folder inside .git (exit 64 each);
 # - a build that fails halfway (a step's tag missing: exit 66) leaves a
 #   folder that the next build takes as its own.
+# - after gm replace, each step's data carries the keys of its time;
 # And a sealed game played a few steps: its site holds no file whose bytes
 # are not a blob of its public refs, and no hand or deck of the GM's
-# sealed store appears in any page.
+# sealed store appears in any page; after the reveal, each step's data
+# carries its revealed hidden record.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
@@ -39,7 +41,7 @@ fi
 export ESTAFETTE_HOME=$DEMO_DIR/home
 
 cat > "$WORK/check_site.py" <<'PY'
-import base64, html.parser, json, os, re, subprocess, sys
+import base64, html, html.parser, json, os, re, subprocess, sys
 repo, site = sys.argv[1:3]
 errors = []
 def git(*args):
@@ -80,14 +82,31 @@ for n, tag in zip(steps, tags):
     d = jsonp(os.path.join(site, "data", name + ".js"))
     paths = ["state.json"] + ["turns/%s/%s" % (name, f) for f in ("dice.json", "manifest.json", "events.json")]
     paths += git("ls-tree", "--name-only", tag, "turns/%s/orders/" % name).decode().split()
-    if d.get("kind") != "step" or d.get("step") != n or sorted(d.get("files", {})) != sorted(paths):
+    revs = {p: tag for p in paths}
+    # after a reveal, the step's hidden record from main; after a seat was replaced, the keys it was signed under
+    hidden = "revealed/%s/hidden-dice.json" % name
+    if git("ls-tree", "--name-only", "main", hidden).decode().strip():
+        revs[hidden] = "main"
+    if git("rev-parse", tag + "^:keys/allowed_signers") != git("rev-parse", "main:keys/allowed_signers"):
+        revs["keys/allowed_signers"] = tag + "^"
+    if d.get("kind") != "step" or d.get("step") != n or sorted(d.get("files", {})) != sorted(revs):
         errors.append("data/%s.js: kind, step or file list wrong: %s" % (name, sorted(d.get("files", {}))))
         continue
-    for p in paths:
-        if base64.b64decode(d["files"][p]) != show(tag, p):
-            errors.append("data/%s.js: %s differs from %s:%s" % (name, p, tag, p))
-    if not os.path.exists(os.path.join(site, "steps", name + ".html")):
+    for p, rev in revs.items():
+        if base64.b64decode(d["files"][p]) != show(rev, p):
+            errors.append("data/%s.js: %s differs from %s:%s" % (name, p, rev, p))
+    page = os.path.join(site, "steps", name + ".html")
+    if not os.path.exists(page):
         errors.append("steps/%s.html is missing" % name)
+        continue
+    # each order file and GM act is linked from its step's page (its signature too), and shown
+    text = open(page, encoding="utf-8").read()
+    for sub in ("orders", "gm"):
+        for f in git("ls-tree", "--name-only", tag, "turns/%s/%s/" % (name, sub)).decode().split():
+            if 'href="../raw/%s"' % f not in text:
+                errors.append("steps/%s.html: no link to %s" % (name, f))
+            if not f.endswith(".sig") and show(tag, f).decode() not in html.unescape(text):
+                errors.append("steps/%s.html: %s is not shown" % (name, f))
 
 VOID = {"meta", "link", "img", "br", "hr", "input", "source", "wbr", "col", "area", "base", "embed", "track"}
 OPTIONAL = {"p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "option"}
@@ -222,6 +241,18 @@ expect_exit 64 "$ESTAFETTE" site "$game" "$WORK/run-site"
 expect_exit 66 "$ESTAFETTE" site "$WORK/nothing" "$WORK/s2"
 expect_exit 64 "$ESTAFETTE" site
 
+# After a seat changes hands, each step's data carries the keys its orders were signed under.
+cp -a "$DEMO_DIR/$first/game" "$WORK/replaced"
+ssh-keygen -q -t ed25519 -N '' -C newcomer -f "$WORK/newcomer"
+seat=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["players"][0]["id"])' "$game/game.json")
+"$ESTAFETTE" gm "$WORK/replaced" replace --player "$seat" --name Newcomer --email new@example.org \
+	--key "$WORK/newcomer.pub" --reason "a new player" > "$WORK/replace.out" 2>&1 ||
+	fail "gm replace: $(cat "$WORK/replace.out")"
+"$ESTAFETTE" site "$WORK/replaced" "$WORK/replaced-site" > /dev/null || fail "the site after gm replace"
+"$PY" "$WORK/check_site.py" "$WORK/replaced" "$WORK/replaced-site" > "$WORK/check.out" ||
+	fail "after gm replace: $(cat "$WORK/check.out")"
+grep -q '"keys/allowed_signers"' "$WORK/replaced-site/data/0001.js" || fail "step 1's data lacks the keys it was signed under"
+
 # A build that fails halfway (a step's tag missing) leaves a folder the next build takes.
 cp -a "$game" "$WORK/untagged"
 target=$(git -C "$WORK/untagged" rev-parse "step-0002^{commit}")
@@ -251,6 +282,7 @@ for i in 1 2 3; do
 done
 "$ESTAFETTE" site game site > /dev/null || fail "the sealed game's site"
 "$PY" "$WORK/check_site.py" game site > "$WORK/check.out" || fail "sealed: $(cat "$WORK/check.out")"
+grep -q "<dt>Sealed</dt>" site/index.html || fail "the sealed game's page does not say it is sealed"
 SEALED=$ESTAFETTE_HOME/games/game/sealed.git
 "$PY" - game "$SEALED" site <<'PY' || fail "the sealed game's site leaks"
 import base64, json, os, re, subprocess, sys
@@ -297,4 +329,9 @@ if errors:
     print("\n".join(sorted(set(errors))[:20])); sys.exit(1)
 print("%d files, %d hidden piles looked for" % (len(texts), len(piles)))
 PY
+# After the reveal, each step's data carries its hidden record.
+"$ESTAFETTE" reveal game --before-end > /dev/null 2>&1 || fail "reveal"
+"$ESTAFETTE" site game site > /dev/null || fail "the sealed game's site after the reveal"
+"$PY" "$WORK/check_site.py" game site > "$WORK/check.out" || fail "sealed, revealed: $(cat "$WORK/check.out")"
+grep -q '"revealed/0002/hidden-dice.json"' site/data/0002.js || fail "step 2's data lacks its revealed hidden record"
 echo "site: $GAMES checked; run, sitedir, pages branch, refusals and the sealed game checked"
