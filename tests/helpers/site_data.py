@@ -17,8 +17,8 @@ and make tampered copies of a site.
 
     site_data.py roll FILE INDEX
         In the step data file FILE, add 1 (wrapping at the die's sides) to the
-        value of roll INDEX (1 = the first) of its dice.json; prints the step,
-        the roll's purpose, the old and the new value.
+        value of roll INDEX (1 = the first) of its dice.json; prints the step
+        and the roll's purpose, the old and the new value ("7 PURPOSE|5|6").
 
     site_data.py byte FILE PATH
         Flip one bit of the middle byte of the file PATH in the data file FILE.
@@ -27,11 +27,9 @@ and make tampered copies of a site.
         Change the chain value ("reveal") of the dice.json in the step data file
         FILE: the chain link to the step before no longer holds.
 
-    site_data.py hidden FILE RECORD [INDEX]
-        Add the hidden record RECORD (the GM's $ESTAFETTE_HOME/games/<id>/hidden/
-        NNNN.json, the form `estafette reveal` publishes) to the step data file
-        FILE as revealed/NNNN/hidden-dice.json, as a revealed game's site may
-        carry it; with INDEX, add 1 (wrapping) to that hidden roll's value.
+    site_data.py hidden FILE INDEX
+        The same for hidden roll INDEX of the step's revealed record
+        (revealed/NNNN/hidden-dice.json, in a revealed game's data file).
 
     site_data.py verdict DUMP
         From the DOM headless Chromium dumped (--dump-dom) of a page that ran
@@ -128,11 +126,12 @@ def compare(repo, out):
     print("site_data: %d data files hold the committed bytes" % len(want))
 
 
-def edit_dice(path, change):
+def edit_json(path, suffix, change):
+    """Apply change() to the JSON file of the data file whose path ends with suffix; print what it says."""
     doc = read_data(path)
-    name = next((p for p in doc["files"] if p.endswith("/dice.json")), None)
+    name = next((p for p in doc["files"] if p.endswith(suffix)), None)
     if name is None:
-        raise Refused("%s: no dice.json" % path)
+        raise Refused("%s: no file *%s" % (path, suffix))
     dice = json.loads(base64.b64decode(doc["files"][name]))
     said = change(dice)
     doc["files"][name] = b64((json.dumps(dice, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode())
@@ -140,7 +139,7 @@ def edit_dice(path, change):
     print(said)
 
 
-def roll(path, index):
+def roll(path, index, suffix="/dice.json"):
     def change(dice):
         if not 1 <= index <= len(dice["rolls"]):
             raise Refused("%s: no roll %d (%d rolls)" % (path, index, len(dice["rolls"])))
@@ -148,7 +147,7 @@ def roll(path, index):
         old = r["value"]
         r["value"] = old % r["sides"] + 1
         return "%d %s|%d|%d" % (dice["step"], r["purpose"], old, r["value"])
-    edit_dice(path, change)
+    edit_json(path, suffix, change)
 
 
 def reveal(path):
@@ -156,20 +155,7 @@ def reveal(path):
         old = dice["reveal"]
         dice["reveal"] = ("0" if old[0] != "0" else "1") + old[1:]
         return "%d %s" % (dice["step"], dice["reveal"])
-    edit_dice(path, change)
-
-
-def hidden(path, record, index=None):
-    doc = read_data(path)
-    with open(record, "rb") as f:
-        data = f.read()
-    if index is not None:
-        rec = json.loads(data)
-        r = rec["rolls"][index - 1]
-        r["value"] = r["value"] % r["sides"] + 1
-        data = (json.dumps(rec, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
-    doc["files"]["revealed/%04d/hidden-dice.json" % doc["step"]] = b64(data)
-    write_data(path, doc)
+    edit_json(path, "/dice.json", change)
 
 
 def flip(path, name):
@@ -222,8 +208,8 @@ def main(argv):
             flip(argv[2], argv[3])
         elif len(argv) == 3 and argv[1] == "reveal":
             reveal(argv[2])
-        elif len(argv) in (4, 5) and argv[1] == "hidden":
-            hidden(argv[2], argv[3], int(argv[4]) if len(argv) == 5 else None)
+        elif len(argv) == 4 and argv[1] == "hidden":
+            roll(argv[2], int(argv[3]), "/hidden-dice.json")
         elif len(argv) == 3 and argv[1] == "verdict":
             verdict(argv[2])
         else:

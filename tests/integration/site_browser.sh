@@ -15,9 +15,8 @@
 #   one bit of one order file flipped, one chain value changed: the page says
 #   "mismatch" and names that step (and that roll, with the value recorded
 #   and the one the dice give);
-# - in a copy of each site with hidden rolls, the GM's hidden records added as
-#   a revealed game's site may carry them: the page checks them all, and
-#   names a hidden roll changed;
+# - each game with hidden rolls revealed (estafette reveal --before-end), its
+#   site made again: the page checks every hidden roll, and names one changed;
 # - the game page (its top, and its verify section after the run) and a step
 #   page at 390x844 and 1280x900, light and dark, and a mismatch at 390x844,
 #   as screenshots (left in $SCREENS when it is set), and neither page is
@@ -179,28 +178,23 @@ for name in $games; do
 	rm -rf "$WORK/t"
 done
 
-# --- hidden rolls, where a revealed game's site carries them ---
-# The GM's hidden records (as `estafette reveal` publishes them) added to a
-# copy of each site that has any: every hidden roll agrees, and one changed
-# is named.
+# --- hidden rolls, once revealed ---
+# Each game with hidden rolls revealed (`estafette reveal --before-end`) and
+# its site made again: every hidden roll agrees, and one changed is named.
 for name in $games; do
 	game=$DEMO_DIR/$name/game
-	id=$(json_get 'd["id"]' < "$game/game.json")
-	records=$ESTAFETTE_HOME/games/$id/hidden
 	want=$("$PY" -c 'import glob, json, sys
 print(sum(json.load(open(p)).get("hidden_rolls", 0) for p in glob.glob(sys.argv[1] + "/turns/*/dice.json")))' "$game")
 	[ "$want" -gt 0 ] || continue
-	cp -r "$WORK/site-$name" "$WORK/t"
-	for record in "$records"/*.json; do
-		"$PY" "$SITE_DATA" hidden "$WORK/t/data/$(basename "$record" .json).js" "$record"
-	done
+	"$ESTAFETTE" reveal "$game" --before-end > /dev/null || fail "$name: estafette reveal"
+	"$ESTAFETTE" site "$game" "$WORK/t" > /dev/null || fail "$name: estafette site after the reveal"
 	verify "file://$WORK/t/index.html?verify" "$WORK/v.json"
 	[ "$(attr "$WORK/v.json" status)/$(attr "$WORK/v.json" hidden-rolls)" = "ok/$want" ] ||
-		fail "$name: with the hidden records, the page says $(attr "$WORK/v.json" text) ($want hidden rolls drawn)"
+		fail "$name: revealed, the page says $(attr "$WORK/v.json" text) ($want hidden rolls drawn)"
 	echo "$name: $(attr "$WORK/v.json" text)"
 	step=$("$PY" -c 'import glob, json, sys
 print(min(json.load(open(p))["step"] for p in glob.glob(sys.argv[1] + "/turns/*/dice.json") if json.load(open(p)).get("hidden_rolls")))' "$game")
-	"$PY" "$SITE_DATA" hidden "$WORK/t/data/$(printf %04d "$step").js" "$records/$(printf %04d "$step").json" 2
+	"$PY" "$SITE_DATA" hidden "$WORK/t/data/$(printf %04d "$step").js" 2 > /dev/null
 	verify "file://$WORK/t/index.html?verify" "$WORK/v.json"
 	[ "$(attr "$WORK/v.json" status)/$(attr "$WORK/v.json" first-bad-step)/$(attr "$WORK/v.json" first-bad-what)/$(attr "$WORK/v.json" first-bad-roll)" = \
 		"mismatch/$step/hidden roll/2" ] || fail "$name: hidden roll 2 of step $step changed, the page says $(attr "$WORK/v.json" text)"
