@@ -464,7 +464,7 @@ class Verifier {
   async seed(t, dice, manifestBytes, manifest, hashes, reveal) {
     var seed;
     if (this.v2) {
-      seed = await v2Seed(reveal, V2.step, await this.v2Inputs(t, dice, manifest, hashes));
+      seed = await v2Seed(reveal, V2.step, this.v2Inputs(t, dice, manifest, hashes));
     } else {
       var m = await sha256(manifestBytes);
       if (dice.manifest_sha256 !== hex(m))
@@ -478,7 +478,7 @@ class Verifier {
   }
 
   /* v2: the inputs the page computes itself, compared with those dice.json lists. */
-  async v2Inputs(t, dice, manifest, hashes) {
+  v2Inputs(t, dice, manifest, hashes) {
     var inputs = dice.inputs || {}, where = "Step " + t + ": dice.json's inputs";
     if (inputs.game !== this.game.id || inputs.step !== t)
       throw new Mismatch(t, "seed", where + " name game " + inputs.game + ", step " + inputs.step + ".");
