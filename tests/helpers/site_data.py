@@ -1,19 +1,10 @@
 #!/usr/bin/python3
-"""The data files of a game's site (docs/site.md), made and edited from Python.
+"""Tampers with the data files of a game's site (docs/site.md), and reads the verdict.
 
-Written from the contract the verifier of templates/site/estafette.js reads, so
-that a test can compare what `estafette site` wrote with the committed bytes,
-and make tampered copies of a site.
-
-    site_data.py write GAME DIR
-        Write DIR/data/game.js and DIR/data/NNNN.js for every step of the game
-        repository GAME, from the bytes git holds (game.json, keys/allowed_signers
-        and state.json at tag step-0000; each step's state.json at its tag, and
-        turns/NNNN/dice.json, manifest.json, events.json and orders/* at main).
-
-    site_data.py compare GAME DIR
-        Check that DIR/data/ holds exactly those files' bytes (each data file's
-        "files" may hold more, e.g. the hidden records of a revealed game).
+For tests/integration/site_browser.sh: copies of a site made by `estafette
+site`, each changed in one place, on which the page's verifier must name the
+step (and roll) that no longer agrees. (tests/integration/site.sh checks that
+the data files hold the committed bytes.)
 
     site_data.py roll FILE INDEX
         In the step data file FILE, add 1 (wrapping at the die's sides) to the
@@ -28,7 +19,7 @@ and make tampered copies of a site.
         FILE: the chain link to the step before no longer holds.
 
     site_data.py hidden FILE INDEX
-        The same for hidden roll INDEX of the step's revealed record
+        As roll, for hidden roll INDEX of the step's revealed record
         (revealed/NNNN/hidden-dice.json, in a revealed game's data file).
 
     site_data.py verdict DUMP
@@ -42,9 +33,7 @@ Exit status: 0, or 1 with a message naming the file on a mismatch or bad input.
 import base64
 import html.parser
 import json
-import os
 import re
-import subprocess
 import sys
 
 JSONP = re.compile(r"\AestafetteData\((.*)\);\s*\Z", re.S)
@@ -54,41 +43,8 @@ class Refused(Exception):
     pass
 
 
-def blob(repo, rev, path):
-    result = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (rev, path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if result.returncode != 0:
-        raise Refused("%s: no %s at %s" % (repo, path, rev))
-    return result.stdout
-
-
-def ls(repo, rev, path):
-    result = subprocess.run(["git", "-C", repo, "ls-tree", "--name-only", "%s:%s" % (rev, path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return result.stdout.decode().split() if result.returncode == 0 else []
-
-
 def b64(data):
     return base64.b64encode(data).decode("ascii")
-
-
-def expected(repo):
-    """{data file name: its document}, as the contract says."""
-    steps = sorted((int(n) for n in ls(repo, "main", "turns") if re.fullmatch(r"\d{4,}", n)))
-    out = {"game.js": {"kind": "game", "id": json.loads(blob(repo, "step-0000", "game.json"))["id"],
-                       "steps": steps,
-                       "files": {p: b64(blob(repo, "step-0000", p))
-                                 for p in ("game.json", "keys/allowed_signers", "state.json")}}}
-    for step in steps:
-        name = "%04d" % step
-        files = {"state.json": b64(blob(repo, "step-" + name, "state.json"))}
-        for f in ("dice.json", "manifest.json", "events.json"):
-            files["turns/%s/%s" % (name, f)] = b64(blob(repo, "main", "turns/%s/%s" % (name, f)))
-        for f in ls(repo, "main", "turns/%s/orders" % name):
-            path = "turns/%s/orders/%s" % (name, f)
-            files[path] = b64(blob(repo, "main", path))
-        out[name + ".js"] = {"kind": "step", "step": step, "files": files}
-    return out
 
 
 def write_data(path, doc):
@@ -102,28 +58,6 @@ def read_data(path):
     if not match:
         raise Refused("%s: not estafetteData({...});" % path)
     return json.loads(match.group(1))
-
-
-def write(repo, out):
-    os.makedirs(os.path.join(out, "data"), exist_ok=True)
-    for name, doc in expected(repo).items():
-        write_data(os.path.join(out, "data", name), doc)
-
-
-def compare(repo, out):
-    want = expected(repo)
-    have = sorted(os.listdir(os.path.join(out, "data")))
-    if have != sorted(want):
-        raise Refused("%s/data holds %s, the game has %s" % (out, have, sorted(want)))
-    for name, doc in want.items():
-        got = read_data(os.path.join(out, "data", name))
-        for key in ("kind", "id", "steps", "step"):
-            if doc.get(key) != got.get(key):
-                raise Refused("data/%s: %r is %r, the game says %r" % (name, key, got.get(key), doc.get(key)))
-        for path, data in doc["files"].items():
-            if got["files"].get(path) != data:
-                raise Refused("data/%s: %s is not the committed bytes" % (name, path))
-    print("site_data: %d data files hold the committed bytes" % len(want))
 
 
 def edit_json(path, suffix, change):
@@ -200,9 +134,7 @@ def verdict(path):
 
 def main(argv):
     try:
-        if len(argv) == 4 and argv[1] in ("write", "compare"):
-            (write if argv[1] == "write" else compare)(argv[2], argv[3])
-        elif len(argv) == 4 and argv[1] == "roll":
+        if len(argv) == 4 and argv[1] == "roll":
             roll(argv[2], int(argv[3]))
         elif len(argv) == 4 and argv[1] == "byte":
             flip(argv[2], argv[3])
