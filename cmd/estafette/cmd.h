@@ -31,6 +31,7 @@ int cmd_audit(int argc, char **argv);
 int cmd_reveal(int argc, char **argv);
 int cmd_gm(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
+int cmd_site(int argc, char **argv);
 
 /* One est_intake_receive result as lines for a person (receive.c). */
 void cmd_print_intake(const json_t *result);

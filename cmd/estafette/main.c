@@ -34,6 +34,7 @@ static const struct {
 	{"gm", cmd_gm, "the GM's signed acts: extend, pause, resume, end, adjust, rollback, replace"},
 	{"standings", cmd_standings, "rank the games of each deal (challenge) in a folder, audited"},
 	{"reveal", cmd_reveal, "publish the hidden chain and a sealed game's hidden parts"},
+	{"site", cmd_site, "write the game's public history as a static web site"},
 };
 
 static void usage(FILE *out)

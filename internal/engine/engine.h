@@ -295,4 +295,50 @@ int est_overview_game(json_t **out, est_game *game, time_t now);
  */
 int est_overview_unreadable(json_t **out, const char *path, int code, const char *message);
 
+/*
+ * estafette site (site.c, docs/site.md): the game's public history as a
+ * static web site in folder `dir`: index.html (the game, the open step,
+ * the timeline), steps/NNNN.html (each step's report, map, events, dice,
+ * orders, GM acts and press), maps.html, raw/ (main's tree byte for byte),
+ * data/game.js and data/NNNN.js (the bytes the browser's verifier checks,
+ * as JSONP: docs/site.md "The data files") and assets/ (site.css and
+ * estafette.js from templates/site/). Everything is read from the public
+ * refs, main and the step tags, never from the sealed store or
+ * $ESTAFETTE_HOME. A file is rewritten only when its bytes change, by a
+ * rename; files an earlier build listed in dir/.estafette-site.json that
+ * this one no longer makes are removed, and nothing else is; a build that
+ * fails halfway still lists what it wrote there, so the next one takes
+ * the folder and finishes. Takes no lock: it only reads the game, as it
+ * stood at game->head.
+ *
+ * `dir` must not exist yet, or be an empty folder, or an earlier site of
+ * this game; never a symbolic link, a file, or a folder inside the
+ * repository's git folder. *summary_out (caller decrefs): {"game", "dir",
+ * "step", "commit": main's commit, "files": how many the site holds,
+ * "written": how many this build wrote, "removed"}.
+ *
+ * Errors: EST_EUSAGE (`dir` refused: the message names it and the fix),
+ * EST_EIO (cannot write), EST_ENOTFOUND (a step's tag is missing),
+ * EST_ECONFIG (templates/site missing), EST_EINVAL (a step's file does
+ * not parse, a template), EST_ENOMEM.
+ */
+int est_engine_site(json_t **summary_out, est_game *game, const char *dir);
+
+/*
+ * The folder git config estafette.sitedir names in the game's repository
+ * (relative: to the repository's folder, est_store_path), as a new string
+ * (caller frees), or NULL when it is not set (or out of memory).
+ */
+char *est_engine_site_dir(est_game *game);
+
+/*
+ * The site `run` keeps current: when the game repository's git config
+ * estafette.sitedir names a folder (est_engine_site_dir), est_engine_site
+ * into it, unless its manifest says it was built from
+ * game->head already. *summary_out: est_engine_site's, or NULL when
+ * nothing was built. Errors: those of est_engine_site, the message
+ * starting with the config key.
+ */
+int est_engine_site_update(json_t **summary_out, est_game *game);
+
 #endif

@@ -247,7 +247,7 @@ int est_engine_mail(json_t **mail_out, est_game *game)
 
 int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
 {
-	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL;
+	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL, *site = NULL;
 	int error, queued, more = 1, count = 0, clock_sure;
 	unsigned step_flags;
 
@@ -278,13 +278,18 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
 	    (error = est_engine_remind(&queued, game, waiting, now)) < 0 ||
 	    (error = est_engine_invite(&queued, game, waiting, now)) < 0)
 		goto out;
+	/* The steps are safe: a site that cannot be written waits for the next run. */
+	if (est_engine_site_update(&site, game) < 0)
+		est_game_warn(game, "%s; the steps are committed, and the next run writes the site again",
+			      est_error_message());
 	if (!(flags & EST_RUN_NO_MAIL))
 		error = est_game_deliver(&mail, game);
-	*summary_out = json_pack("{s:O, s:O, s:O, s:O*, s:O}", "game", json_object_get(game->game, "id"),
-				 "resolved", resolved, "waiting", waiting, "mail", mail,
+	*summary_out = json_pack("{s:O, s:O, s:O, s:O*, s:O*, s:O}", "game", json_object_get(game->game, "id"),
+				 "resolved", resolved, "waiting", waiting, "mail", mail, "site", site,
 				 "warnings", game->warnings);
 out:
 	est_store_unlock(game->store);
+	json_decref(site);
 	json_decref(mail);
 	json_decref(waiting);
 	json_decref(resolved);
