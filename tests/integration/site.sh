@@ -268,6 +268,7 @@ mkdir "$WORK/sealed" && cd "$WORK/sealed"
 export ESTAFETTE_HOME=$WORK/sealed/home
 make_players
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --sealed >/dev/null
+git -C game config estafette.sender "Sealed <orders@example.org>"
 join game france allies
 play() {
 	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" 1 "$2" > "$1.json"
