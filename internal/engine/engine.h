@@ -62,7 +62,9 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts);
  * report in the outbox and deliver the outbox (est_game_deliver). Takes
  * the game's lock. *summary_out (caller decrefs): {"game", "resolved":
  * [step numbers], "waiting": pending (as est_intake_pending), "mail":
- * {"sent", "pending", "outbox"}}.
+ * {"sent", "pending", "outbox"}, "site": est_engine_site's summary when
+ * git config estafette.sitedir made the run rewrite the site
+ * (est_engine_site_update; a site it could not write is a warning)}.
  *
  * Errors: EST_ELOCKED, EST_ETEMPFAIL (main moved, SMTP unreachable: the
  * steps are committed, the mail waits in the outbox), EST_EINVAL/EST_ESIG

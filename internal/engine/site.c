@@ -542,11 +542,15 @@ static json_t *report_body(const char *html)
 	return end && end >= start ? json_stringn(start, (size_t)(end - start)) : json_string(start);
 }
 
-/* The files of turns/NNNN/<sub>/ at `rev`: [{name, href, sig_href?, text?}], signatures beside their file. */
-static int step_files(json_t **out, json_t *data_files, site *s, const char *rev, const char *name,
-		      const char *sub)
+/*
+ * The files of <top>/NNNN/<sub>/ at `rev` ("turns", "0007", "orders"):
+ * [{name, href, sig_href?, text?, binary}], a signature linked from its
+ * file; each added to `data_files` (base64) too when it is not NULL.
+ */
+static int step_files(json_t **out, json_t *data_files, site *s, const char *rev, const char *top,
+		      const char *name, const char *sub)
 {
-	char **names = NULL, *dir = est_strdup_printf("turns/%s/%s", name, sub);
+	char **names = NULL, *dir = est_strdup_printf("%s/%s/%s", top, name, sub);
 	json_t *list = json_array();
 	size_t count, i;
 	int error;
@@ -655,6 +659,7 @@ static int add_step_extras(json_t *files, site *s, const char *rev, const char *
 typedef struct {
 	json_t *manifest, *dice, *events; /* the step's files, parsed */
 	json_t *orders, *acts;            /* turns/NNNN/orders/ and gm/ (step_files) */
+	json_t *revealed;                 /* a sealed game's revealed/NNNN/orders/ at main, or NULL */
 } step_parts;
 
 static void step_parts_free(step_parts *p)
@@ -664,6 +669,7 @@ static void step_parts_free(step_parts *p)
 	json_decref(p->events);
 	json_decref(p->orders);
 	json_decref(p->acts);
+	json_decref(p->revealed);
 }
 
 /* data/NNNN.js of step `n` (tag `rev`), and the parts its page needs into *p. */
@@ -690,8 +696,10 @@ static int put_step_data(step_parts *p, site *s, long long n, const char *name, 
 	snprintf(path, sizeof(path), "turns/%s/events.json", name);
 	if ((error = add_blob(files, s, rev, path, &p->events)) < 0)
 		goto out;
-	if ((error = step_files(&p->orders, files, s, rev, name, "orders")) < 0 ||
-	    (error = step_files(&p->acts, NULL, s, rev, name, "gm")) < 0 ||
+	if ((error = step_files(&p->orders, files, s, rev, "turns", name, "orders")) < 0 ||
+	    (error = step_files(&p->acts, NULL, s, rev, "turns", name, "gm")) < 0 ||
+	    (s->sealed && (error = step_files(&p->revealed, NULL, s, s->game->head, "revealed", name,
+					      "orders")) < 0) ||
 	    (error = add_step_extras(files, s, rev, name)) < 0)
 		goto out;
 	if (!(doc = json_pack("{s:s, s:I, s:O}", "kind", "step", "step", (json_int_t)n, "files", files))) {
@@ -724,6 +732,10 @@ static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_p
 		"refused", json_object_get(p->manifest, "refused"), "title", "step ", name);
 	if (!page)
 		return est_error_set(EST_ENOMEM, "out of memory");
+	if (json_array_size(p->revealed) > 0) {
+		json_object_set(page, "revealed", p->revealed);
+		json_object_set_new(page, "revealed_any", json_true());
+	}
 	snprintf(path, sizeof(path), "turns/%s/report.html", name);
 	if (read_rev(&report, &len, s, rev, path) == 0 && (body = report_body(report)) != NULL)
 		json_object_set_new(page, "report", body);
@@ -751,7 +763,7 @@ static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_p
  */
 static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n, json_t *prev)
 {
-	step_parts parts = {NULL, NULL, NULL, NULL, NULL};
+	step_parts parts = {NULL, NULL, NULL, NULL, NULL, NULL};
 	char name[32], rev[48], path[96];
 	json_t *rec = NULL;
 	int error, has_map;

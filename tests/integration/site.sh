@@ -268,6 +268,7 @@ mkdir "$WORK/sealed" && cd "$WORK/sealed"
 export ESTAFETTE_HOME=$WORK/sealed/home
 make_players
 "$ESTAFETTE" new game --ruleset napoleonic-empire --players players.json --sealed >/dev/null
+git -C game config estafette.sender "Sealed <orders@example.org>"
 join game france allies
 play() {
 	"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" 1 "$2" > "$1.json"
@@ -334,4 +335,7 @@ PY
 "$ESTAFETTE" site game site > /dev/null || fail "the sealed game's site after the reveal"
 "$PY" "$WORK/check_site.py" game site > "$WORK/check.out" || fail "sealed, revealed: $(cat "$WORK/check.out")"
 grep -q '"revealed/0002/hidden-dice.json"' site/data/0002.js || fail "step 2's data lacks its revealed hidden record"
+f=$(git -C game ls-tree --name-only main revealed/0002/orders/ | grep -v '\.sig$' | head -1)
+[ -n "$f" ] || fail "the reveal published no order file of step 2"
+grep -q "href=\"../raw/$f\"" site/steps/0002.html || fail "step 2's page does not link the revealed $f"
 echo "site: $GAMES checked; run, sitedir, pages branch, refusals and the sealed game checked"
