@@ -29,6 +29,7 @@
 #include "game/game.h"
 #include "turn/turn.h"
 #include "render/render.h"
+#include "step/step.h"
 #include "engine/engine.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -720,7 +721,6 @@ static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_p
 {
 	json_t *page, *body = NULL;
 	char path[96], *report = NULL;
-	size_t len;
 	int error;
 
 	page = json_pack("{s:s, s:O, s:O, s:o, s:o, s:o, s:o, s:O, s:O, s:O?, s:O?, s:O?, s:s+}",
@@ -736,8 +736,12 @@ static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_p
 		json_object_set(page, "revealed", p->revealed);
 		json_object_set_new(page, "revealed_any", json_true());
 	}
-	snprintf(path, sizeof(path), "turns/%s/report.html", name);
-	if (read_rev(&report, &len, s, rev, path) == 0 && (body = report_body(report)) != NULL)
+	/*
+	 * Rendered here from the step's public state by the templates, as audit
+	 * checks the committed report.html to be: never that file's bytes, which
+	 * whoever can push to an unsigned game could fill with script.
+	 */
+	if (est_report_format(&report, s->game, n, NULL, "html") == 0 && (body = report_body(report)) != NULL)
 		json_object_set_new(page, "report", body);
 	est_error_clear();
 	if (prev) {
