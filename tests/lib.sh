@@ -21,6 +21,16 @@ need_pkgs() {
 	exit 77
 }
 
+# need_chromium: CHROMIUM names the browser the test drives; Debian's
+# chromium, installed now if missing, unless CHROMIUM already names another.
+need_chromium() {
+	if [ -z "${CHROMIUM:-}" ]; then
+		need_pkgs chromium
+		CHROMIUM=/usr/bin/chromium
+	fi
+	[ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing"
+}
+
 # scratch: a new folder removed at exit, with its own ESTAFETTE_HOME.
 scratch() {
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/estafette-test.XXXXXX")

@@ -18,12 +18,7 @@
 # Screenshots are left in $SCREENS when it is set (e.g. to look at them).
 set -euo pipefail
 source "$TOP/tests/lib.sh"
-# Debian's chromium, installed now if missing, unless CHROMIUM names another
-if [ -z "${CHROMIUM:-}" ]; then
-	need_pkgs chromium
-	CHROMIUM=/usr/bin/chromium
-fi
-[ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing"
+need_chromium
 scratch
 
 export DEMO_DIR=$WORK/demo

@@ -139,10 +139,7 @@ cmp -s twice.json twice.orig || fail "a refused sign changed the file"
 grep -q "twice.json" twice.out || fail "the refusal does not name the file: $(cat twice.out)"
 
 # Chromium shows the inline picture (the cid: given as a data: URL, as a mail client resolves it).
-if [ -z "${CHROMIUM:-}" ]; then
-	need_pkgs chromium
-	CHROMIUM=/usr/bin/chromium
-fi
+need_chromium
 "$PY" - "$WORK" <<'PY'
 import base64, re, sys
 work = sys.argv[1]

@@ -27,11 +27,7 @@
 # virtual time) is printed as a NOTE.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
-if [ -z "${CHROMIUM:-}" ]; then
-	need_pkgs chromium
-	CHROMIUM=/usr/bin/chromium
-fi
-[ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing"
+need_chromium
 scratch
 SITE_DATA=$TOP/tests/helpers/site_data.py
 
