@@ -264,6 +264,26 @@ static int site_put_text(site *s, const char *rel, const char *text)
 }
 
 /* Remove the files an earlier build wrote that this one did not, and folders left empty. */
+/*
+ * Whether each folder on the way from `dir` to `rel` is a folder, not a
+ * link: a manifest is a file in DIR that anyone who can write there can
+ * edit, and "evil/x" with evil a link would have unlink() act elsewhere.
+ */
+static int plain_parents(const char *dir, const char *rel)
+{
+	char *path = est_strdup_printf("%s/%s", dir, rel), *p;
+	struct stat st;
+	int plain = path != NULL;
+
+	for (p = path ? path + strlen(dir) + 1 : NULL; plain && p && (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		plain = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		*p = '/';
+	}
+	free(path);
+	return plain;
+}
+
 static int remove_stale(int *removed_out, site *s, const json_t *old)
 {
 	const json_t *name;
@@ -275,7 +295,8 @@ static int remove_stale(int *removed_out, site *s, const json_t *old)
 		char *path, *slash;
 
 		/* Only a plain relative path the site could have written. */
-		if (!rel || !*rel || rel[0] == '/' || strstr(rel, "..") || json_object_get(s->files, rel))
+		if (!rel || !*rel || rel[0] == '/' || strstr(rel, "..") || json_object_get(s->files, rel) ||
+		    !plain_parents(s->dir, rel))
 			continue;
 		if (!(path = est_strdup_printf("%s/%s", s->dir, rel)))
 			return est_error_set(EST_ENOMEM, "out of memory");
@@ -737,11 +758,11 @@ static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_p
 		json_object_set_new(page, "revealed_any", json_true());
 	}
 	/*
-	 * Rendered here from the step's public state by the templates, as audit
-	 * checks the committed report.html to be: never that file's bytes, which
-	 * whoever can push to an unsigned game could fill with script.
+	 * Rendered here from the step's public state with estafette's own
+	 * templates: never the committed report.html, nor a template of the
+	 * game's, which whoever can push could fill with script.
 	 */
-	if (est_report_format(&report, s->game, n, NULL, "html") == 0 && (body = report_body(report)) != NULL)
+	if (est_report_format_installed(&report, s->game, n, "html") == 0 && (body = report_body(report)) != NULL)
 		json_object_set_new(page, "report", body);
 	est_error_clear();
 	if (prev) {

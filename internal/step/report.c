@@ -385,7 +385,8 @@ out:
 /* Where templates come from: the game's own templates/ folder first, then the installed one. */
 typedef struct {
 	est_game *game;
-	char *dir; /* the installed templates/<ruleset> folder */
+	char *dir;      /* the installed templates/<ruleset> folder */
+	int installed;  /* the installed folder only: never the game's */
 } template_source;
 
 /*
@@ -401,7 +402,7 @@ static int load_template(char **out, int *from_game, template_source *src, const
 
 	if (!path)
 		return est_error_set(EST_ENOMEM, "out of memory");
-	error = est_store_read(out, &len, src->game->store, NULL, path);
+	error = src->installed ? EST_ENOTFOUND : est_store_read(out, &len, src->game->store, NULL, path);
 	free(path);
 	if (error != EST_ENOTFOUND) {
 		*from_game = 1;
@@ -511,10 +512,10 @@ static char *wrap_text(const char *text)
 	return t.text ? t.text : strdup("");
 }
 
-int est_report_render(char **out, est_game *game, json_t *data, const char *name)
+static int render(char **out, est_game *game, json_t *data, const char *name, int installed)
 {
 	char *sub = est_strdup_printf("templates/%s", game->ruleset->name), *template = NULL;
-	template_source src = {game, NULL};
+	template_source src = {game, NULL, installed};
 	char sha[65];
 	int error, from_game, html = strstr(name, ".txt") == NULL;
 
@@ -549,8 +550,13 @@ out:
 	return error;
 }
 
-int est_report_format(char **out, est_game *game, long long step, const char *player,
-		    const char *format)
+int est_report_render(char **out, est_game *game, json_t *data, const char *name)
+{
+	return render(out, game, data, name, 0);
+}
+
+static int report_format(char **out, est_game *game, long long step, const char *player,
+			 const char *format, int installed)
 {
 	const json_t *reader = NULL;
 	json_t *data = NULL;
@@ -569,9 +575,20 @@ int est_report_format(char **out, est_game *game, long long step, const char *pl
 		*out = est_json_text(data);
 		error = *out ? 0 : est_error_set(EST_ENOMEM, "out of memory");
 	} else {
-		error = est_report_render(out, game, data, strcmp(format, "text") == 0 ? "report.txt" :
-					  strcmp(format, "html") == 0 ? "report.html" : "map.svg");
+		error = render(out, game, data, strcmp(format, "text") == 0 ? "report.txt" :
+			       strcmp(format, "html") == 0 ? "report.html" : "map.svg", installed);
 	}
 	json_decref(data);
 	return error;
+}
+
+int est_report_format(char **out, est_game *game, long long step, const char *player,
+		    const char *format)
+{
+	return report_format(out, game, step, player, format, 0);
+}
+
+int est_report_format_installed(char **out, est_game *game, long long step, const char *format)
+{
+	return report_format(out, game, step, NULL, format, 1);
 }

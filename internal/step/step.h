@@ -25,6 +25,14 @@ int est_report_format(char **out, est_game *game, long long step, const char *pl
 		    const char *format);
 
 /*
+ * est_report_format of the public report with estafette's installed
+ * templates only, never a templates/ folder the game's repository holds:
+ * for pages that run in a reader's browser, where a template whoever can
+ * push wrote could put script. Errors: those of est_report_format.
+ */
+int est_report_format_installed(char **out, est_game *game, long long step, const char *format);
+
+/*
  * A GM act that changes the state (gm_step.c), applied to the whole state
  * `prev_wrapped` ({"game", "step", "state"}) as step `step`: "adjust" sets
  * each {"path", "value"} of act "set" (JSON pointers to fields the state

@@ -239,7 +239,31 @@ expect_exit 64 "$ESTAFETTE" site "$game" "$game/.git/site"
 	"$WORK/run-site/.estafette-site.json"
 expect_exit 64 "$ESTAFETTE" site "$game" "$WORK/run-site"
 expect_exit 66 "$ESTAFETTE" site "$WORK/nothing" "$WORK/s2"
+# A manifest is a file anyone who can write in DIR can edit: a path it lists through a
+# link in DIR names a file elsewhere, which a build must not remove.
+"$ESTAFETTE" site "$game" "$WORK/link-site" > /dev/null || fail "a site to plant a link in"
+mkdir "$WORK/victim" && echo precious > "$WORK/victim/precious.txt"
+ln -s "$WORK/victim" "$WORK/link-site/evil"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["files"].append("evil/precious.txt"); d["commit"]=None; json.dump(d, open(sys.argv[1], "w"))' \
+	"$WORK/link-site/.estafette-site.json"
+"$ESTAFETTE" site "$game" "$WORK/link-site" > /dev/null || fail "the site with a planted link"
+[ -e "$WORK/victim/precious.txt" ] || fail "a build removed a file outside DIR through a link in DIR"
 expect_exit 64 "$ESTAFETTE" site
+
+# A report template committed to the game (the GM may; in an unsigned game, anyone who can
+# push) never reaches the pages: they render the report with estafette's own templates.
+cp -a "$game" "$WORK/templated"
+mkdir -p "$WORK/templated/templates"
+printf '<html><body><script>document.title="from the game"</script>{{game}}</body></html>\n' \
+	> "$WORK/templated/templates/report.html.mustache"
+git -C "$WORK/templated" add templates
+git -C "$WORK/templated" -c user.name=gm -c user.email=gm@example.org -c commit.gpgsign=false \
+	commit -q -m "the GM's own report template"
+"$ESTAFETTE" report "$WORK/templated" --format html | grep -q 'from the game' ||
+	fail "the game's template is not the one report uses: the test would prove nothing"
+"$ESTAFETTE" site "$WORK/templated" "$WORK/templated-site" > /dev/null || fail "the site of a templated game"
+! grep -l 'from the game' "$WORK/templated-site"/steps/*.html "$WORK/templated-site"/*.html ||
+	fail "a page holds the game's own template's script"
 
 # After a seat changes hands, each step's data carries the keys its orders were signed under.
 cp -a "$DEMO_DIR/$first/game" "$WORK/replaced"
