@@ -63,7 +63,7 @@ static void print_awaiting(const json_t *waiting)
 
 static void print_summary(const json_t *s)
 {
-	const json_t *mail = json_object_get(s, "mail");
+	const json_t *mail = json_object_get(s, "mail"), *site = json_object_get(s, "site");
 	size_t i, n = json_array_size(json_object_get(s, "resolved"));
 	json_t *step;
 
@@ -77,6 +77,11 @@ static void print_summary(const json_t *s)
 	printf("\n");
 	print_awaiting(json_object_get(s, "waiting"));
 	cmd_print_warnings(json_object_get(s, "warnings"));
+	if (site)
+		printf("  site: %s (%lld files written, %lld removed)\n",
+		       json_string_value(json_object_get(site, "dir")),
+		       (long long)json_integer_value(json_object_get(site, "written")),
+		       (long long)json_integer_value(json_object_get(site, "removed")));
 	if (!mail)
 		return;
 	printf("  mail: %lld sent, %lld waiting in %s\n",

@@ -789,8 +789,9 @@ static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_p
 static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n, json_t *prev)
 {
 	step_parts parts = {NULL, NULL, NULL, NULL, NULL, NULL};
-	char name[32], rev[48], path[96];
+	char name[32], rev[48], path[96], iso[32];
 	json_t *rec = NULL;
+	long long when;
 	int error, has_map;
 
 	est_step_name(name, n);
@@ -805,6 +806,14 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 		error = est_error_set(EST_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* When the step was resolved (its commit's time): what a reader looks for each morning. */
+	if (est_store_commit_time(&when, s->game->store, rev) == 0) {
+		est_time_iso(iso, (time_t)when);
+		json_object_set_new(rec, "resolved", json_string(iso));
+		/* "2026-12-02 16:00": short enough for a phone's column */
+		json_object_set_new(rec, "resolved_text", json_sprintf("%.10s %.5s", iso, iso + 11));
+	}
+	est_error_clear();
 	error = put_step_page(s, gamem, rec, &parts, prev, n, name, rev);
 out:
 	json_decref(rec);
@@ -960,7 +969,8 @@ static int build(site *s, int *removed_out, const json_t *old)
 	if (!(gamem = game_model(s)))
 		return est_error_set(EST_ENOMEM, "out of memory");
 	if ((error = put_raw(s)) < 0 || (error = put_game_data(s)) < 0 ||
-	    (error = put_asset(s, "site.css")) < 0 || (error = put_asset(s, "estafette.js")) < 0)
+	    (error = put_asset(s, "site.css")) < 0 || (error = put_asset(s, "estafette.js")) < 0 ||
+	    (error = site_put_text(s, ".nojekyll", "")) < 0)
 		goto out;
 	for (long long n = 1; n <= s->last; n++) {
 		if ((error = put_step(s, timeline, gamem, n, prev)) < 0)
