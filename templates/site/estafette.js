@@ -318,7 +318,10 @@ function load(url) {
     var script = document.createElement("script");
     script.src = url;
     script.onload = resolve;
-    script.onerror = function () { reject(new Mismatch(null, "load", url + " could not be loaded")); };
+    script.onerror = function () {
+      reject(new Mismatch(null, "load", "The site's file " + url.replace(/^.*\/data\//, "data/") +
+        " could not be loaded: the site is incomplete or was moved. Build it again with estafette site."));
+    };
     document.head.appendChild(script);
   });
 }
