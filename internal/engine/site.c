@@ -263,7 +263,6 @@ static int site_put_text(site *s, const char *rel, const char *text)
 	return site_put(s, rel, text, strlen(text));
 }
 
-/* Remove the files an earlier build wrote that this one did not, and folders left empty. */
 /*
  * Whether each folder on the way from `dir` to `rel` is a folder, not a
  * link: a manifest is a file in DIR that anyone who can write there can
@@ -284,6 +283,7 @@ static int plain_parents(const char *dir, const char *rel)
 	return plain;
 }
 
+/* Remove the files an earlier build wrote that this one did not, and folders left empty. */
 static int remove_stale(int *removed_out, site *s, const json_t *old)
 {
 	const json_t *name;
@@ -433,7 +433,7 @@ static json_t *game_model(site *s)
 {
 	const json_t *g = s->game->game, *value, *player;
 	json_t *options = json_array(), *players = json_array();
-	const char *key;
+	const char *key, *dice = json_string_value(json_object_get(json_object_get(g, "dice"), "algorithm"));
 	size_t i;
 
 	json_object_foreach((json_t *)json_object_get(g, "options"), key, value) {
@@ -450,9 +450,15 @@ static json_t *game_model(site *s)
 			 "ruleset", json_object_get(g, "ruleset"), "ruleset_version",
 			 json_object_get(g, "ruleset_version"), "scenario", json_object_get(g, "scenario"),
 			 "options", options, "players", players, "sealed", s->sealed,
-			 "dice", json_string_value(json_object_get(json_object_get(g, "dice"), "algorithm")) ?
-				 json_string_value(json_object_get(json_object_get(g, "dice"), "algorithm")) :
-				 "estafette/dice/v1");
+			 "dice", dice ? dice : "estafette/dice/v1");
+}
+
+/* Whether `event` is of `type`. */
+static int event_is(const json_t *event, const char *type)
+{
+	const char *t = json_string_value(json_object_get(event, "type"));
+
+	return t && strcmp(t, type) == 0;
 }
 
 /* The text of the last of a step's events of `type`, or NULL (borrowed). */
@@ -462,8 +468,7 @@ static json_t *last_event_text(const json_t *events_doc, const char *type)
 	size_t i;
 
 	json_array_foreach(json_object_get(events_doc, "events"), i, event)
-		if (json_is_string(json_object_get(event, "type")) &&
-		    strcmp(json_string_value(json_object_get(event, "type")), type) == 0)
+		if (event_is(event, type))
 			text = json_object_get(event, "text");
 	return text;
 }
@@ -476,8 +481,7 @@ static int count_events(const json_t *events_doc, const char *type)
 	int n = 0;
 
 	json_array_foreach(json_object_get(events_doc, "events"), i, event)
-		n += json_is_string(json_object_get(event, "type")) &&
-		     strcmp(json_string_value(json_object_get(event, "type")), type) == 0;
+		n += event_is(event, type);
 	return n;
 }
 
@@ -490,9 +494,9 @@ static json_t *events_of(const json_t *events_doc, const char *type, int other)
 
 	json_array_foreach(json_object_get(events_doc, "events"), i, event) {
 		const char *t = json_string_value(json_object_get(event, "type"));
-		int press_or_gm = t && (strcmp(t, "press") == 0 || strcmp(t, "gm") == 0);
+		int press_or_gm = event_is(event, "press") || event_is(event, "gm");
 
-		if (other ? press_or_gm : !t || strcmp(t, type) != 0)
+		if (other ? press_or_gm : !event_is(event, type))
 			continue;
 		json_array_append_new(list, json_pack("{s:s, s:O?}", "type", t ? t : "",
 						      "text", json_object_get(event, "text")));
@@ -586,22 +590,18 @@ static int step_files(json_t **out, json_t *data_files, site *s, const char *rev
 	for (i = 0; i < count; i++) {
 		char *path = est_strdup_printf("%s/%s", dir, names[i]), *bytes = NULL, *href = NULL;
 		size_t len, nlen = strlen(names[i]);
+		int sig = nlen > 4 && strcmp(names[i] + nlen - 4, ".sig") == 0;
 		json_t *entry;
 
 		if (!path) {
 			error = est_error_set(EST_ENOMEM, "out of memory");
 			goto out;
 		}
-		if (data_files && (error = add_blob(data_files, s, rev, path, NULL)) < 0) {
-			free(path);
-			goto out;
-		}
-		if (nlen > 4 && strcmp(names[i] + nlen - 4, ".sig") == 0) {
-			free(path);
-			continue;
-		}
-		if ((error = read_rev(&bytes, &len, s, rev, path)) == 0 &&
-		    (href = est_strdup_printf("../raw/%s", path)) != NULL) {
+		/* Read once: the verifier's copy (base64) and the page's text come from the same bytes. */
+		if ((data_files || !sig) && (error = read_rev(&bytes, &len, s, rev, path)) == 0 && data_files &&
+		    json_object_set_new(data_files, path, base64_json(bytes, len)) < 0)
+			error = est_error_set(EST_ENOMEM, "out of memory");
+		if (error == 0 && !sig && (href = est_strdup_printf("../raw/%s", path)) != NULL) {
 			/* Shown as text when it is UTF-8 (order files are); else only linked. */
 			json_t *text = json_stringn(bytes, len);
 
@@ -736,9 +736,9 @@ out:
 	return error;
 }
 
-/* steps/NNNN.html: step `n` (its timeline entry `rec`, tag `rev`) after `prev` (NULL for step 1). */
+/* steps/NNNN.html: step `n` (its timeline entry `rec`) after `prev` (NULL for step 1). */
 static int put_step_page(site *s, const json_t *gamem, json_t *rec, const step_parts *p, json_t *prev,
-			 long long n, const char *name, const char *rev)
+			 long long n, const char *name)
 {
 	json_t *page, *body = NULL;
 	char path[96], *report = NULL;
@@ -814,7 +814,7 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 		json_object_set_new(rec, "resolved_text", json_sprintf("%.10s %.5s", iso, iso + 11));
 	}
 	est_error_clear();
-	error = put_step_page(s, gamem, rec, &parts, prev, n, name, rev);
+	error = put_step_page(s, gamem, rec, &parts, prev, n, name);
 out:
 	json_decref(rec);
 	step_parts_free(&parts);
