@@ -66,7 +66,12 @@ static void order_args_init(order_args *a, const struct est_opt_args *parsed)
 /* Read both files; the parser itself refuses an oversized order with its own message. */
 static int read_files(order_args *a)
 {
+	size_t n = strlen(a->file);
 	int error;
+
+	if (!a->sig_given && n > 4 && strcmp(a->file + n - 4, ".sig") == 0)
+		return est_error_set(EST_EUSAGE, "%s: a signature, not an order file; give the order file "
+				     "(%.*s), and its .sig beside it is read with it", a->file, (int)(n - 4), a->file);
 
 	if ((error = est_file_read(&a->bytes, &a->len, a->file, EST_ORDER_MAX_BYTES)) == EST_EINVAL)
 		return est_error_set(EST_EINVAL, "%s: over %d bytes, and an order file is at most 64 KiB; "

@@ -798,6 +798,18 @@ static int put_step(site *s, json_t *timeline, const json_t *gamem, long long n,
 	snprintf(rev, sizeof(rev), "step-%s", name);
 	if ((error = put_step_data(&parts, s, n, name, rev)) < 0)
 		goto out;
+	/*
+	 * The page links the step's files and shows its map from raw/, main's
+	 * tree: they must be what the step committed (audit's history check),
+	 * or the page would show a later commit's bytes as the step's.
+	 */
+	snprintf(path, sizeof(path), "turns/%s", name);
+	if (!same_at(s, rev, s->game->head, path)) {
+		error = est_error_set(EST_EINVAL, "%s at main is not what %s committed: a later commit changed "
+				      "the step's files (estafette audit names it); the site is not built on a "
+				      "changed history", path, rev);
+		goto out;
+	}
 	snprintf(path, sizeof(path), "turns/%s/map.svg", name);
 	has_map = est_store_id((char[EST_STORE_OID_HEX + 1]){0}, s->game->store, rev, path) == 0;
 	est_error_clear();

@@ -65,12 +65,25 @@ static int awaited_powers(json_t **out, est_game *game, const char *player)
 	}
 	if (json_array_size(powers) == 0) {
 		const char *kind = json_string_value(json_object_get(pending, "kind"));
+		est_text who = {0};
+
+		/* Who it awaits, by player id: the holders of the step's powers, each once. */
+		json_array_foreach(json_object_get(pending, "powers"), i, power) {
+			const json_t *holder = est_game_player_by_power(game, json_string_value(power));
+			int seen = 0;
+			for (size_t j = 0; j < i; j++)
+				seen |= holder == est_game_player_by_power(game, json_string_value(
+					json_array_get(json_object_get(pending, "powers"), j)));
+			if (holder && !seen)
+				est_text_add(&who, "%s%s", who.len ? ", " : "",
+					     json_string_value(json_object_get(holder, "id")));
+		}
 		error = est_error_set(EST_EINVAL, "player \"%s\" is not awaited: step %lld (%s) awaits %s; "
 				      "a file is bound to its step and prev, so when your turn comes, write a new one for "
 				      "the step and prev your next report names (or estafette status shows)",
 				      player, game->step + 1, kind ? kind : "?",
-				      json_array_size(json_object_get(pending, "powers")) ?
-				      "other players" : "no player");
+				      who.len && !who.failed ? who.text : "no player");
+		free(who.text);
 		goto out;
 	}
 	*out = powers;

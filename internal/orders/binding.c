@@ -10,19 +10,28 @@
 #include <string.h>
 #include <strings.h>
 
-/* The fix for a wrong step: the awaited step, and the prev to go with it when that is wrong too. */
+/*
+ * The fix for a wrong step: for an earlier one, the awaited step and the
+ * prev to go with it when that is wrong too; for a later one, that the copy
+ * checked against may be behind.
+ */
 static int check_step(const est_order *o, const char *filename, long long step, const char *prev_hex)
 {
 	int prev_too = strlen(prev_hex) != 64 || strcasecmp(o->prev, prev_hex) != 0;
 
 	if (o->step == step)
 		return 0;
+	/* Re-signing for the open step would be wrong: that step may be another player's. */
+	if (o->step > step)
+		return est_error_set(EST_EINVAL, "%s: field \"step\" is %lld, but the game awaits step %lld "
+				     "(step %lld is not open yet here): if your report named step %lld, this copy "
+				     "of the game is behind (update it: git pull --tags) and check again; else "
+				     "wait for the report that opens your step", filename, o->step, step, o->step,
+				     o->step);
 	return est_error_set(EST_EINVAL,
-			     "%s: field \"step\" is %lld, but the game awaits step %lld (%s); re-sign "
-			     "with \"step\": %lld%s%s%s", filename, o->step, step,
-			     o->step < step ? "an order for an earlier step cannot be replayed" :
-			     "that step is not open yet, and a file is bound to the state it was written against",
-			     step, prev_too ? " and \"prev\": \"" : "", prev_too ? prev_hex : "",
+			     "%s: field \"step\" is %lld, but the game awaits step %lld (an order for an "
+			     "earlier step cannot be replayed); re-sign with \"step\": %lld%s%s%s", filename,
+			     o->step, step, step, prev_too ? " and \"prev\": \"" : "", prev_too ? prev_hex : "",
 			     prev_too ? "\"" : "");
 }
 

@@ -490,6 +490,19 @@ class Verifier {
                          "'s state.json hashes to " + hex(this.prevState) + ".");
     var awaited = (manifest.orders || []).map(function (o) { return [o.player, hashes[o.player]]; })
       .concat((manifest.missing || []).map(function (o) { return [o.player, null]; }));
+    /*
+     * Who a step awaited follows from the rules, which only audit replays; but an
+     * awaited player who is not one of the game's, or one listed twice, would be
+     * a seed input the GM could vary at will.
+     */
+    var players = (this.game.players || []).map(function (p) { return p.id; }), seen = {};
+    awaited.forEach(function (a) {
+      if (players.indexOf(a[0]) < 0 || seen[a[0]])
+        throw new Mismatch(t, "seed", "Step " + t + ": the manifest lists " + a[0] + " among the awaited players " +
+                           (seen[a[0]] ? "twice" : "but game.json has no such player") +
+                           ": an input the GM could vary to choose the seed.");
+      seen[a[0]] = true;
+    });
     var mine = awaited.map(function (a) { return a[0] + "=" + (a[1] ? hex(a[1]) : "none"); }).sort();
     var theirs = (inputs.awaited || []).map(function (a) { return a.player + "=" + (a.sha256 || "none"); }).sort();
     if (mine.join(" ") !== theirs.join(" "))

@@ -22,6 +22,11 @@ the data files hold the committed bytes.)
         As roll, for hidden roll INDEX of the step's revealed record
         (revealed/NNNN/hidden-dice.json, in a revealed game's data file).
 
+    site_data.py ghost FILE
+        In the step data file FILE (a dice v2 game), add a player "ghost" whom
+        the step did not await to its manifest's "missing" and its dice.json's
+        inputs, as a GM varying the seed would; prints the step.
+
     site_data.py verdict DUMP
         From the DOM headless Chromium dumped (--dump-dom) of a page that ran
         the verifier: the <output id="verify-result">'s data attributes (without
@@ -92,6 +97,20 @@ def reveal(path):
     edit_json(path, "/dice.json", change)
 
 
+def ghost(path):
+    doc = read_data(path)
+    for suffix, change in (("/manifest.json", lambda m: m.setdefault("missing", []).append({"player": "ghost"})),
+                           ("/dice.json", lambda d: d["inputs"]["awaited"].append({"player": "ghost", "sha256": None}))):
+        name = next((p for p in doc["files"] if p.endswith(suffix)), None)
+        if name is None:
+            raise Refused("%s: no file *%s" % (path, suffix))
+        value = json.loads(base64.b64decode(doc["files"][name]))
+        change(value)
+        doc["files"][name] = b64((json.dumps(value, indent=2, sort_keys=True) + "\n").encode())
+    write_data(path, doc)
+    print(doc["step"])
+
+
 def flip(path, name):
     doc = read_data(path)
     if name not in doc["files"]:
@@ -140,6 +159,8 @@ def main(argv):
             flip(argv[2], argv[3])
         elif len(argv) == 3 and argv[1] == "reveal":
             reveal(argv[2])
+        elif len(argv) == 3 and argv[1] == "ghost":
+            ghost(argv[2])
         elif len(argv) == 4 and argv[1] == "hidden":
             roll(argv[2], int(argv[3]), "/hidden-dice.json")
         elif len(argv) == 3 and argv[1] == "verdict":

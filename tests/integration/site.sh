@@ -265,6 +265,17 @@ git -C "$WORK/templated" -c user.name=gm -c user.email=gm@example.org -c commit.
 ! grep -l 'from the game' "$WORK/templated-site"/steps/*.html "$WORK/templated-site"/*.html ||
 	fail "a page holds the game's own template's script"
 
+# A later commit that changes a step's files (audit refuses it) is refused too: the page
+# would show main's bytes as the step's.
+cp -a "$game" "$WORK/rewritten"
+"$PY" -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); [r.__setitem__("value", r["sides"]) for r in d["rolls"]]; open(p,"w").write(json.dumps(d, indent=2))' \
+	"$WORK/rewritten/turns/0003/dice.json"
+git -C "$WORK/rewritten" -c user.name=p -c user.email=p@example.org -c commit.gpgsign=false \
+	commit -q -am "every roll a six"
+expect_exit 65 "$ESTAFETTE" site "$WORK/rewritten" "$WORK/rewritten-site"
+grep -q "turns/0003 at main is not what step-0003 committed" "$WORK/last.err" ||
+	fail "a changed step's files: $(cat "$WORK/last.err")"
+
 # After a seat changes hands, each step's data carries the keys its orders were signed under.
 cp -a "$DEMO_DIR/$first/game" "$WORK/replaced"
 ssh-keygen -q -t ed25519 -N '' -C newcomer -f "$WORK/newcomer"

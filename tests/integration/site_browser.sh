@@ -170,6 +170,18 @@ for name in $games; do
 		"mismatch/$step/chain" ] || fail "$name: step $step's chain value changed, the page says: $(attr "$WORK/v.json" text)"
 	echo "$name: $(attr "$WORK/v.json" text)"
 	rm -rf "$WORK/t"
+
+	# Dice v2: a player the step did not await, added as a GM varying the seed would.
+	if grep -q '"estafette/dice/v2"' "$site/raw/game.json"; then
+		cp -r "$site" "$WORK/t"
+		"$PY" "$SITE_DATA" ghost "$WORK/t/data/$(printf %04d "$step").js" > /dev/null
+		verify "file://$WORK/t/index.html?verify" "$WORK/v.json"
+		[ "$(attr "$WORK/v.json" status)/$(attr "$WORK/v.json" first-bad-step)/$(attr "$WORK/v.json" first-bad-what)" = \
+			"mismatch/$step/seed" ] && grep -q "game.json has no such player" <<<"$(attr "$WORK/v.json" text)" ||
+			fail "$name: a ghost among step $step's awaited players, the page says: $(attr "$WORK/v.json" text)"
+		echo "$name: $(attr "$WORK/v.json" text)"
+		rm -rf "$WORK/t"
+	fi
 done
 
 # --- hidden rolls, once revealed ---
