@@ -67,4 +67,26 @@ void cmd_print_json(const json_t *value);
  */
 time_t cmd_parse_time(const char *text);
 
+/*
+ * --shard K/N of run --all and status (docs/hosting.md "Running the same
+ * games from several hosts"): this host runs shard k of n; n 0 when the
+ * option was not given.
+ */
+typedef struct {
+	unsigned k, n;
+} cmd_shard;
+
+/* --shard's table entry needs these: the parser (EST_OPT_CALL) and what it expects. */
+int cmd_read_shard(void *value, const char *word);
+#define CMD_SHARD_WORD(n) #n
+#define CMD_SHARD_MAX(n) CMD_SHARD_WORD(n)
+#define CMD_SHARD_EXPECT "not K/N, this host's shard K of N hosts, whole numbers with " \
+	"1 <= K <= N <= " CMD_SHARD_MAX(EST_OVERVIEW_SHARDS_MAX) " (e.g. --shard 2/3 on the second of three hosts)"
+
+/*
+ * 1 when `game` is another host's under `shard` (its share in *shard_out,
+ * est_overview_shard); 0 when it is this host's, or no --shard was given.
+ */
+int cmd_other_shard(unsigned *shard_out, const cmd_shard *shard, const est_game *game);
+
 #endif

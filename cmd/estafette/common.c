@@ -100,3 +100,37 @@ time_t cmd_parse_time(const char *text)
 		return -1;
 	return t;
 }
+
+int cmd_read_shard(void *value, const char *word)
+{
+	cmd_shard *shard = value;
+	unsigned long k, n;
+	char *end;
+
+	/* digits only: strtoul would take "+2", " 2" and "-1" too */
+	if (!(*word >= '0' && *word <= '9'))
+		return -1;
+	k = strtoul(word, &end, 10);
+	if (*end != '/' || !(end[1] >= '0' && end[1] <= '9'))
+		return -1;
+	n = strtoul(end + 1, &end, 10);
+	if (*end || k < 1 || k > n || n > EST_OVERVIEW_SHARDS_MAX)
+		return -1;
+	shard->k = (unsigned)k;
+	shard->n = (unsigned)n;
+	return 0;
+}
+
+int cmd_other_shard(unsigned *shard_out, const cmd_shard *shard, const est_game *game)
+{
+	*shard_out = 0;
+	if (shard->n == 0)
+		return 0;
+	/* (cannot fail: cmd_read_shard let only 1 to EST_OVERVIEW_SHARDS_MAX through) */
+	if (est_overview_shard(shard_out, json_string_value(json_object_get(game->game, "id")),
+			       shard->n) < 0) {
+		est_error_clear();
+		return 0;
+	}
+	return *shard_out != shard->k;
+}

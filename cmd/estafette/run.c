@@ -1,4 +1,4 @@
-/* estafette run GAME... | --all DIR [--now TIME] */
+/* estafette run GAME... | --all DIR [--shard K/N] [--now TIME] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 
 static struct {
 	const char *all;
+	cmd_shard shard;
 	time_t now;
 	int no_mail, force, confirm_clock;
 } args;
@@ -23,6 +24,8 @@ static struct {
 static const struct est_opt run_opts[] = {
 	{"all", EST_OPT_DIR, &args.all, "every game repository directly under DIR",
 	 .flags = EST_OPT_INSTEAD},
+	{"shard", EST_OPT_CALL, &args.shard, "with --all: only the games of shard K of N hosts",
+	 .arg = "K/N", .parse = cmd_read_shard, .expect = CMD_SHARD_EXPECT},
 	{"now", EST_OPT_TIME, &args.now, "resolve as of TIME instead of the clock"},
 	{"no-mail", EST_OPT_FLAG, &args.no_mail,
 	 "queue the reports, send nothing (estafette mail sends them)"},
@@ -38,6 +41,10 @@ static const struct est_opt_cmd run_cmd = {"run", "GAME...", 1, -1, run_opts,
 	"  folders that are not games are passed over, a failing game never stops\n"
 	"  the rest; one summary line per game (the steps resolved, nothing due, or\n"
 	"  what failed), then a line of totals\n"
+	"  --shard K/N: N hosts share DIR's games, each running its own shard: a game\n"
+	"  is in shard K when the first 8 bytes of SHA-256 of its game.json id, as a\n"
+	"  big-endian number, modulo N, plus 1, make K (docs/hosting.md); games of\n"
+	"  other shards are passed over and counted apart\n"
 	"  exit status: 0 every game ran; 75 the only failures were a lock held or a\n"
 	"  temporary failure (SMTP down, main moved: the next run catches up); else\n"
 	"  the sysexits code of the first other failure (65 data, 66 missing or\n"
@@ -107,6 +114,7 @@ typedef struct {
 	int json;
 	json_t *results;  /* --json: one summary or failure per game */
 	int games, failed, temporary;
+	int others;       /* --shard: games of other shares, not run */
 	int hard; /* exit code of the first failure that is not temporary, or 0 */
 } run_batch;
 
@@ -182,6 +190,24 @@ static void run_one(run_batch *b, const char *path)
 }
 
 /*
+ * --shard: is `game` (NULL when it could not be opened: every host reports
+ * it) another host's? Counted apart and, with --json, listed as such.
+ */
+static int other_shard(run_batch *b, const est_game *game, const char *path)
+{
+	unsigned shard;
+
+	if (!game || !cmd_other_shard(&shard, &args.shard, game))
+		return 0;
+	b->others++;
+	if (b->json)
+		json_array_append_new(b->results, json_pack("{s:O, s:s, s:s, s:I}", "game",
+			json_object_get(game->game, "id"), "path", path, "outcome", "other-shard",
+			"shard", (json_int_t)shard));
+	return 1;
+}
+
+/*
  * Every game repository directly under `dir` (with a work tree or bare), in
  * name order, each under its own lock (est_engine_run takes it); folders that
  * are not games are passed over, a damaged game is a failure of its own.
@@ -199,7 +225,7 @@ static int run_all(run_batch *b, const char *dir)
 		int is_game;
 
 		error = est_overview_open(&game, &is_game, paths[i]);
-		if (is_game)
+		if (is_game && !other_shard(b, game, paths[i]))
 			run_game(b, game, error, paths[i], 1);
 		est_game_free(game);
 		est_error_clear();
@@ -212,8 +238,12 @@ static void print_totals(const run_batch *b)
 {
 	if (b->json)
 		cmd_print_json(b->results);
-	else if (args.all && b->games == 0)
+	else if (args.all && b->games + b->others == 0)
 		printf("no games in %s\n", args.all);
+	else if (args.all && args.shard.n)
+		printf("%d game%s, %d in shard %u/%u: %d ran, %d locked or failed temporarily, %d failed\n",
+		       b->games + b->others, b->games + b->others == 1 ? "" : "s", b->games, args.shard.k,
+		       args.shard.n, b->games - b->failed - b->temporary, b->temporary, b->failed);
 	else if (args.all)
 		printf("%d game%s: %d ran, %d locked or failed temporarily, %d failed\n", b->games,
 		       b->games == 1 ? "" : "s", b->games - b->failed - b->temporary,
@@ -228,6 +258,10 @@ int cmd_run(int argc, char **argv)
 
 	if ((error = est_opt_parse(&a, &run_cmd, argc, argv)) != 0)
 		return est_opt_exit(error);
+	if (args.shard.n && !args.all)
+		return est_opt_refuse(&run_cmd, "--shard %u/%u: only with --all DIR, whose games the "
+				      "hosts share; add --all DIR, or leave --shard out to run the games "
+				      "named", args.shard.k, args.shard.n);
 	b.now = args.now;
 	b.json = a.json;
 	b.flags = (args.no_mail ? EST_RUN_NO_MAIL : 0) | (args.force ? EST_RUN_FORCE : 0) |

@@ -1,4 +1,4 @@
-/* estafette status GAME | --all DIR [--now TIME] [--json] */
+/* estafette status GAME | --all DIR [--shard K/N] [--now TIME] [--json] */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +16,15 @@
 
 static struct {
 	const char *all;
+	cmd_shard shard;
 	time_t now;
 } args;
 
 static const struct est_opt status_opts[] = {
 	{"all", EST_OPT_DIR, &args.all, "one line per game repository directly under DIR",
 	 .flags = EST_OPT_INSTEAD},
+	{"shard", EST_OPT_CALL, &args.shard, "only the games of shard K of N hosts (run --all --shard)",
+	 .arg = "K/N", .parse = cmd_read_shard, .expect = CMD_SHARD_EXPECT},
 	{"now", EST_OPT_TIME, &args.now, "as of TIME instead of the clock"},
 	{NULL}
 };
@@ -30,6 +33,9 @@ static const struct est_opt_cmd status_cmd = {"status", "GAME", 1, 1, status_opt
 	"  --all: one line per game repository directly under DIR (folders that are\n"
 	"  not games are passed over): the next step, whom it awaits, the deadline,\n"
 	"  missed steps per player and what needs the GM\n"
+	"  --shard K/N: with --all, only the games run --all --shard K/N runs, and\n"
+	"  how many others there are; with GAME, the game's shard of N (--json:\n"
+	"  \"shard\", and \"in_shard\" true when it is K)\n"
 	"  exit status with --all: 0 when every game could be read; else the code of\n"
 	"  the first game (in name order) that could not, per sysexits: 65 a file does\n"
 	"  not parse, 66 a part of the repository is missing, 70 git cannot read it,\n"
@@ -143,6 +149,16 @@ static int add_outbox(json_t *status, est_game *game)
 	return error;
 }
 
+/* --shard K/N with GAME: "shard", the game's of N, and "in_shard", whether it is K. */
+static void add_shard(json_t *status, const est_game *game)
+{
+	unsigned shard;
+	int other = cmd_other_shard(&shard, &args.shard, game);
+
+	json_object_set_new(status, "shard", json_integer(shard));
+	json_object_set_new(status, "in_shard", json_boolean(!other));
+}
+
 /* 1 when every player the open step awaits has sent their file: the next run resolves it. */
 static int all_in(const json_t *s)
 {
@@ -163,6 +179,10 @@ static void print_status(const json_t *s)
 	printf("game %s (%s)\n", json_string_value(json_object_get(s, "game")),
 	       json_string_value(json_object_get(s, "ruleset")));
 	print_unreachable(s);
+	if (json_object_get(s, "shard"))
+		printf("shard %lld of %u: %s\n", (long long)json_integer_value(json_object_get(s, "shard")),
+		       args.shard.n, json_is_true(json_object_get(s, "in_shard")) ? "this host's" :
+		       "another host's (run --all --shard passes it over here)");
 	if (json_is_true(json_object_get(s, "gm_host")) && json_is_null(json_object_get(s, "gm_address")))
 		printf("notices to the GM cannot be mailed: %s\n", json_string_value(json_object_get(s, "gm_address_problem"))
 		       ? json_string_value(json_object_get(s, "gm_address_problem"))
@@ -319,15 +339,24 @@ static void print_overview_line(const json_t *o)
 	       step, awaiting, deadline, missed, needs);
 }
 
-/* One game of --all into `list`; returns its sysexits code if it cannot be read. */
-static int overview_one(json_t *list, const char *path, time_t now)
+/*
+ * One game of --all into `list`; returns its sysexits code if it cannot be
+ * read. A game of another shard is counted in *others instead.
+ */
+static int overview_one(json_t *list, int *others, const char *path, time_t now)
 {
 	est_game *game = NULL;
 	json_t *entry = NULL;
+	unsigned shard;
 	int error, is_game;
 
 	if ((error = est_overview_open(&game, &is_game, path)) == 0 && !is_game)
 		return 0;
+	if (game && cmd_other_shard(&shard, &args.shard, game)) {
+		++*others;
+		est_game_free(game);
+		return 0;
+	}
 	if (error == 0 && (error = est_overview_game(&entry, game, now)) < 0 &&
 	    strncmp(est_error_message(), path, strlen(path)) != 0)
 		est_error_prefix("%s", path);
@@ -345,25 +374,28 @@ static int status_all(const char *dir, time_t now, int json)
 	json_t *list = json_array(), *o;
 	char **paths = NULL;
 	size_t count = 0, i;
-	int error, status = 0;
+	int error, status = 0, others = 0;
 
 	if ((error = est_overview_scan(&paths, &count, dir)) < 0) {
 		json_decref(list);
 		return cmd_fail(error, json, NULL);
 	}
 	for (i = 0; i < count; i++) {
-		int s = overview_one(list, paths[i], now);
+		int s = overview_one(list, &others, paths[i], now);
 		status = status ? status : s;
 	}
 	if (json) {
 		cmd_print_json(list);
-	} else if (json_array_size(list) == 0) {
+	} else if (json_array_size(list) == 0 && !others) {
 		printf("no games in %s\n", dir);
 	} else {
 		printf("%-14s %-28s %-24s %-28s %-18s %s\n", "GAME", "NEXT STEP", "AWAITS", "DEADLINE",
 		       "MISSED STEPS", "NEEDS THE GM");
 		json_array_foreach(list, i, o)
 			print_overview_line(o);
+		if (args.shard.n)
+			printf("(shard %u/%u: %d game%s of other shards not listed)\n", args.shard.k,
+			       args.shard.n, others, others == 1 ? "" : "s");
 	}
 	est_overview_paths_free(paths);
 	json_decref(list);
@@ -388,6 +420,8 @@ int cmd_status(int argc, char **argv)
 		status = cmd_fail(error, a.json, NULL);
 		goto out;
 	}
+	if (args.shard.n)
+		add_shard(status_json, game);
 	a.json ? cmd_print_json(status_json) : print_status(status_json);
 out:
 	json_decref(status_json);

@@ -258,6 +258,24 @@ void est_overview_paths_free(char **paths);
  */
 int est_overview_open(est_game **out, int *is_game_out, const char *path);
 
+/* The most hosts a folder of games may be shared among (est_overview_shard). */
+#define EST_OVERVIEW_SHARDS_MAX 1000
+
+/*
+ * Which of `n` hosts runs the game whose game.json "id" is `id`, when the
+ * hosts share the games by `--shard K/N` (docs/hosting.md "Running the same
+ * games from several hosts"): the first 8 bytes of SHA-256(id, as UTF-8) read
+ * as a big-endian unsigned integer, modulo `n`, plus 1, into *shard_out (1 to
+ * n). It depends on the id alone, never on the folder a clone sits in, so
+ * every host works out the same answer, and so does anyone with Python:
+ *
+ *   python3 -c 'import hashlib,sys; print(int.from_bytes(hashlib.sha256(
+ *       sys.argv[1].encode()).digest()[:8], "big") % int(sys.argv[2]) + 1)' ID N
+ *
+ * Errors: EST_EINVAL (`n` is 0 or above EST_OVERVIEW_SHARDS_MAX).
+ */
+int est_overview_shard(unsigned *shard_out, const char *id, unsigned n);
+
 /*
  * The GM's overview of `game` at time `now` (seconds since the epoch), in
  * *out (caller decrefs):

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,21 @@ damaged:
 	if (!names_path(est_error_message(), path))
 		est_error_prefix("%s", path);
 	return error;
+}
+
+int est_overview_shard(unsigned *shard_out, const char *id, unsigned n)
+{
+	unsigned char md[EST_SHA256_LEN];
+	uint64_t head = 0;
+
+	if (n == 0 || n > EST_OVERVIEW_SHARDS_MAX)
+		return est_error_set(EST_EINVAL, "%u hosts: a folder of games is shared among 1 to %d hosts",
+				     n, EST_OVERVIEW_SHARDS_MAX);
+	est_sha256(md, id, strlen(id));
+	for (int i = 0; i < 8; i++)
+		head = head << 8 | md[i];
+	*shard_out = (unsigned)(head % n) + 1;
+	return 0;
 }
 
 /* Count each player that turns/<name>/manifest.json lists under "missing". */
