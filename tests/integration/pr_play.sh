@@ -468,12 +468,14 @@ for r in runner1 runner2; do
 	[ "$(git -C "$r" rev-parse step-0003)" = "$(server step-0003)" ] || fail "$r's step-0003 tag is not the server's"
 done
 [ "$(awaited)" = france ] || fail "step 4 should await france, not: $(awaited)"
-# The loser's reports of its own step 3 were dropped and the winner's queued:
+# The loser's reports of its own step 3 were dropped, and the winner's, which
+# its run queued again, were put in sent/ unsent (the winner mails them):
 # their Date is the winning commit's (runner2's own is a minute earlier).
 # Compared as instants, not as text: RFC 5322 writes "01 Dec", git's %cD "1 Dec".
 won=$(git -C server.git log -1 --format=%ct step-0003)
 for p in france allies; do
-	eml=home2/outbox/ne-pr/pending/0003-$p.eml
+	[ ! -e home2/outbox/ne-pr/pending/0003-$p.eml ] || fail "runner2 would mail the winner's report of step 3 to $p too"
+	eml=home2/outbox/ne-pr/sent/0003-$p.eml
 	date=$(sed -n 's/^Date: //p' "$eml" | head -n 1 | tr -d '\r')
 	[ "$(date -d "$date" +%s)" = "$won" ] || fail "runner2's report $eml is not the winner's step: Date $date vs commit time $(date -u -d @"$won")"
 done
