@@ -120,24 +120,30 @@ pass() {
 	done >>"$WORK/host$h.log" 2>&1
 }
 
-# orders: every player each game awaits signs an order of no moves, and
-# the files go to the game's remote in one commit, as the players push them.
-orders() {
-	local id d p f
-	for id in "${ids[@]}"; do
-		d=players/$id
-		git -C "$d" pull -q --ff-only
-		mkdir -p "$d/orders"
-		for p in $("$ESTAFETTE" status "$d" --json | json_get '" ".join(a["player"] for a in d["awaiting"] if not a["received"])'); do
-			f=$d/orders/$p.json
-			"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$d" "$p" 1 '[]' > "$f"
-			rm -f "$f.sig"
-			ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$f"
-		done
-		git -C "$d" add orders
-		git -C "$d" -c user.name=player -c user.email=p@example.org commit -qm "orders for $id"
-		git -C "$d" push -q origin main
+# order_game ID: every player the game awaits signs an order of no moves,
+# and the files go to the game's remote in one commit, as the players push
+# them; orders: every game's, four at a time.
+order_game() {
+	local id=$1 d=players/$1 p f
+	git -C "$d" pull -q --ff-only
+	mkdir -p "$d/orders"
+	for p in $("$ESTAFETTE" status "$d" --json | json_get '" ".join(a["player"] for a in d["awaiting"] if not a["received"])'); do
+		f=$d/orders/$p.json
+		"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$d" "$p" 1 '[]' > "$f"
+		rm -f "$f.sig"
+		ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$f"
 	done
+	git -C "$d" add orders
+	git -C "$d" -c user.name=player -c user.email=p@example.org commit -qm "orders for $id"
+	git -C "$d" push -q origin main
+}
+orders() {
+	local id n=0
+	for id in "${ids[@]}"; do
+		order_game "$id" & n=$((n + 1))
+		[ $((n % 4)) -ne 0 ] || wait
+	done
+	wait
 }
 # at STEP: every remote's main has resolved STEP, and no later one.
 at() {
@@ -182,7 +188,7 @@ for _ in $(seq 600); do
 done
 sleep 0.5   # (inside the pause after a run: resolved, not pushed)
 kill -9 -- -"$p3" 2>/dev/null || fail "host 3's pass ended before it could be killed"
-wait "$p3" 2>/dev/null || true
+{ wait "$p3"; } 2>/dev/null || true   # (the braces hide bash's "Killed" note)
 wait "$p1" "$p2"
 left=0
 for id in $(mine 3 3); do
