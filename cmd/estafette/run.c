@@ -114,7 +114,7 @@ typedef struct {
 	int json;
 	json_t *results;  /* --json: one summary or failure per game */
 	int games, failed, temporary;
-	int others;       /* --shard: games of other shares, not run */
+	int others;       /* --shard: games of other shards, not run */
 	int hard; /* exit code of the first failure that is not temporary, or 0 */
 } run_batch;
 

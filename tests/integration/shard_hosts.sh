@@ -122,7 +122,7 @@ pass() {
 
 # order_game ID: every player the game awaits signs an order of no moves,
 # and the files go to the game's remote in one commit, as the players push
-# them; orders: every game's, four at a time.
+# them; orders: every game's.
 order_game() {
 	local id=$1 d=players/$1 p f
 	git -C "$d" pull -q --ff-only
@@ -138,12 +138,8 @@ order_game() {
 	git -C "$d" push -q origin main
 }
 orders() {
-	local id n=0
-	for id in "${ids[@]}"; do
-		order_game "$id" & n=$((n + 1))
-		[ $((n % 4)) -ne 0 ] || wait
-	done
-	wait
+	local id
+	for id in "${ids[@]}"; do order_game "$id"; done
 }
 # at STEP: every remote's main has resolved STEP, and no later one.
 at() {
