@@ -101,6 +101,8 @@ for h in 1 2 3; do
 		git -C "$c" config estafette.sender "Game <orders@example.org>"
 	done
 done
+ESTAFETTE_HOME=$WORK/host1/home expect_exit 64 "$H/run-and-push" --shard 4/3 host1/run/g01
+grep -qF -- "--shard \"4/3\": not K/N" "$WORK/last.err" || fail "run-and-push --shard 4/3: $(cat "$WORK/last.err")"
 # host 3 pauses a second after each run, before its push: its pass can be
 # killed there, with a step resolved but not published.
 cat > slow-estafette <<SH
