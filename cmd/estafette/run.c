@@ -148,15 +148,14 @@ static void game_failed(run_batch *b, int error, const char *path, int all, int 
 }
 
 /*
- * Run `game` (opened from `path`; NULL when opening failed with `error`),
+ * Run `game` (opened from `path`; NULL when opening failed with `error`;
+ * neither when `summary`, the next-due record's, says nothing is due),
  * print or collect its summary and count the outcome. With `all`, a
  * failure is a summary line on stdout (cron mails it with the rest); else
- * it goes to stderr.
+ * it goes to stderr. Takes over `summary`.
  */
-static void run_game(run_batch *b, est_game *game, int error, const char *path, int all)
+static void run_game(run_batch *b, est_game *game, int error, const char *path, int all, json_t *summary)
 {
-	json_t *summary = NULL;
-
 	b->games++;
 	if (game)
 		error = est_engine_run(&summary, game, b->now, b->flags);
@@ -177,14 +176,15 @@ static void run_one(run_batch *b, const char *path)
 	est_game *game = NULL;
 	int error = est_game_open(&game, path);
 
-	run_game(b, game, error, path, 0);
+	run_game(b, game, error, path, 0, NULL);
 	est_game_free(game);
 }
 
 /*
  * Every game repository directly under `dir` (with a work tree or bare), in
  * name order, each under its own lock (est_engine_run takes it); folders that
- * are not games are passed over, a damaged game is a failure of its own.
+ * are not games are passed over, a damaged game is a failure of its own. A
+ * game whose next-due record holds is not opened at all.
  */
 static int run_all(run_batch *b, const char *dir)
 {
@@ -196,11 +196,16 @@ static int run_all(run_batch *b, const char *dir)
 		return cmd_fail(error, b->json, NULL);
 	for (size_t i = 0; i < count; i++) {
 		est_game *game = NULL;
+		json_t *passed = NULL;
 		int is_game;
 
+		if (est_next_due_fresh(&passed, paths[i], b->now, b->flags)) {
+			run_game(b, NULL, 0, paths[i], 1, passed);
+			continue;
+		}
 		error = est_overview_open(&game, &is_game, paths[i]);
 		if (is_game)
-			run_game(b, game, error, paths[i], 1);
+			run_game(b, game, error, paths[i], 1, NULL);
 		est_game_free(game);
 		est_error_clear();
 	}
