@@ -47,8 +47,12 @@ static char *record_dir(const char *path)
 
 	if (!dotgit)
 		return NULL;
-	if (lstat(dotgit, &st) == 0 && S_ISDIR(st.st_mode))
-		return dotgit;
+	if (lstat(dotgit, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return dotgit;
+		free(dotgit);
+		return NULL;
+	}
 	free(dotgit);
 	return errno == ENOENT ? strdup(path) : NULL;
 }
@@ -173,7 +177,7 @@ static char *read_record(size_t *len_out, const char *dir)
 	    (text = malloc((size_t)st.st_size + 1)))
 		n = read(fd, text, (size_t)st.st_size);
 	close(fd);
-	if (n != st.st_size) {
+	if (n < 0 || n != st.st_size) {
 		free(text);
 		return NULL;
 	}
