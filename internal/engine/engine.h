@@ -70,6 +70,10 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts);
  * steps are committed, the mail waits in the outbox), EST_EINVAL/EST_ESIG
  * (a recorded order no longer verifies), EST_ERROR (ruleset), EST_EIO.
  *
+ * Every run first removes the game's next-due record, and one that trusted
+ * its clock and left nothing to do writes a new one (est_next_due_forget,
+ * est_next_due_save).
+ *
  * `flags`: EST_RUN_NO_MAIL queues the reports but sends nothing ("mail" is
  * then absent from the summary): a runner that must first publish its steps
  * (hooks/run-and-push) sends them with est_engine_mail once they are on the
