@@ -84,9 +84,11 @@ int cmd_read_shard(void *value, const char *word);
 	"1 <= K <= N <= " CMD_SHARD_MAX(EST_OVERVIEW_SHARDS_MAX) " (e.g. --shard 2/3 on the second of three hosts)"
 
 /*
- * 1 when `game` is another host's under `shard` (its share in *shard_out,
- * est_overview_shard); 0 when it is this host's, or no --shard was given.
+ * 1 when the game whose id is `id` (a JSON string, as in game.json or a
+ * run's summary) is another host's under `shard` (its share in
+ * *shard_out, est_overview_shard); 0 when it is this host's, or no --shard
+ * was given.
  */
-int cmd_other_shard(unsigned *shard_out, const cmd_shard *shard, const est_game *game);
+int cmd_other_shard(unsigned *shard_out, const cmd_shard *shard, const json_t *id);
 
 #endif

@@ -121,14 +121,13 @@ int cmd_read_shard(void *value, const char *word)
 	return 0;
 }
 
-int cmd_other_shard(unsigned *shard_out, const cmd_shard *shard, const est_game *game)
+int cmd_other_shard(unsigned *shard_out, const cmd_shard *shard, const json_t *id)
 {
 	*shard_out = 0;
 	if (shard->n == 0)
 		return 0;
 	/* (cannot fail: cmd_read_shard let only 1 to EST_OVERVIEW_SHARDS_MAX through) */
-	if (est_overview_shard(shard_out, json_string_value(json_object_get(game->game, "id")),
-			       shard->n) < 0) {
+	if (est_overview_shard(shard_out, json_string_value(id), shard->n) < 0) {
 		est_error_clear();
 		return 0;
 	}

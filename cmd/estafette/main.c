@@ -4,8 +4,6 @@
 #include <string.h>
 #include <sysexits.h>
 
-#include <git2.h>
-
 #include "cmd.h"
 #include "game/game.h"
 #include "turn/turn.h"
@@ -113,12 +111,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/*
-	 * One libgit2 reference for the whole process: each store takes and drops
-	 * its own, and without this one `run --all` tore libgit2 down and set it
-	 * up again for every game (its TLS set-up re-reads the system's
-	 * certificates each time: 18% of a batch step, tests/bench).
+	 * Whole lines, not a write(2) per character: a warning is escaped a
+	 * character at a time (cmd_put_safe), and `run --all` repeats each
+	 * game's warnings at every pass (a 300-character one was 280 system
+	 * calls). Every message ends its line, so none is held back.
 	 */
-	git_libgit2_init();
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return run_command(commands[i].fn, argc, argv);

@@ -156,15 +156,14 @@ static void game_failed(run_batch *b, int error, const char *path, int all, int 
 }
 
 /*
- * Run `game` (opened from `path`; NULL when opening failed with `error`),
+ * Run `game` (opened from `path`; NULL when opening failed with `error`;
+ * neither when `summary`, the next-due record's, says nothing is due),
  * print or collect its summary and count the outcome. With `all`, a
  * failure is a summary line on stdout (cron mails it with the rest); else
- * it goes to stderr.
+ * it goes to stderr. Takes over `summary`.
  */
-static void run_game(run_batch *b, est_game *game, int error, const char *path, int all)
+static void run_game(run_batch *b, est_game *game, int error, const char *path, int all, json_t *summary)
 {
-	json_t *summary = NULL;
-
 	b->games++;
 	if (game)
 		error = est_engine_run(&summary, game, b->now, b->flags);
@@ -185,32 +184,34 @@ static void run_one(run_batch *b, const char *path)
 	est_game *game = NULL;
 	int error = est_game_open(&game, path);
 
-	run_game(b, game, error, path, 0);
+	run_game(b, game, error, path, 0, NULL);
 	est_game_free(game);
 }
 
 /*
- * --shard: is `game` (NULL when it could not be opened: every host reports
- * it) another host's? Counted apart and, with --json, listed as such.
+ * --shard: is the game whose id is `id` (NULL when it could not be opened:
+ * every host reports it) another host's? Counted apart and, with --json,
+ * listed as such.
  */
-static int other_shard(run_batch *b, const est_game *game, const char *path)
+static int other_shard(run_batch *b, const json_t *id, const char *path)
 {
 	unsigned shard;
 
-	if (!game || !cmd_other_shard(&shard, &args.shard, game))
+	if (!id || !cmd_other_shard(&shard, &args.shard, id))
 		return 0;
 	b->others++;
 	if (b->json)
-		json_array_append_new(b->results, json_pack("{s:O, s:s, s:s, s:I}", "game",
-			json_object_get(game->game, "id"), "path", path, "outcome", "other-shard",
-			"shard", (json_int_t)shard));
+		json_array_append_new(b->results, json_pack("{s:O, s:s, s:s, s:I}", "game", id,
+			"path", path, "outcome", "other-shard", "shard", (json_int_t)shard));
 	return 1;
 }
 
 /*
  * Every game repository directly under `dir` (with a work tree or bare), in
  * name order, each under its own lock (est_engine_run takes it); folders that
- * are not games are passed over, a damaged game is a failure of its own.
+ * are not games are passed over, a damaged game is a failure of its own. A
+ * game whose next-due record holds is not opened at all, nor, with
+ * --shard, another host's game whose record names it at main's commit.
  */
 static int run_all(run_batch *b, const char *dir)
 {
@@ -222,11 +223,23 @@ static int run_all(run_batch *b, const char *dir)
 		return cmd_fail(error, b->json, NULL);
 	for (size_t i = 0; i < count; i++) {
 		est_game *game = NULL;
+		json_t *passed = NULL;
 		int is_game;
 
+		if (args.shard.n && est_next_due_game(&passed, paths[i]) && other_shard(b, passed, paths[i])) {
+			json_decref(passed);
+			continue;
+		}
+		json_decref(passed);
+		if (est_next_due_fresh(&passed, paths[i], b->now, b->flags)) {
+			run_game(b, NULL, 0, paths[i], 1, passed);
+			continue;
+		}
 		error = est_overview_open(&game, &is_game, paths[i]);
-		if (is_game && !other_shard(b, game, paths[i]))
-			run_game(b, game, error, paths[i], 1);
+		if (is_game && game && other_shard(b, json_object_get(game->game, "id"), paths[i]))
+			est_next_due_save_game(game);
+		else if (is_game)
+			run_game(b, game, error, paths[i], 1, NULL);
 		est_game_free(game);
 		est_error_clear();
 	}

@@ -153,7 +153,7 @@ static int add_outbox(json_t *status, est_game *game)
 static void add_shard(json_t *status, const est_game *game)
 {
 	unsigned shard;
-	int other = cmd_other_shard(&shard, &args.shard, game);
+	int other = cmd_other_shard(&shard, &args.shard, json_object_get(game->game, "id"));
 
 	json_object_set_new(status, "shard", json_integer(shard));
 	json_object_set_new(status, "in_shard", json_boolean(!other));
@@ -352,7 +352,7 @@ static int overview_one(json_t *list, int *others, const char *path, time_t now)
 
 	if ((error = est_overview_open(&game, &is_game, path)) == 0 && !is_game)
 		return 0;
-	if (game && cmd_other_shard(&shard, &args.shard, game)) {
+	if (game && cmd_other_shard(&shard, &args.shard, json_object_get(game->game, "id"))) {
 		++*others;
 		est_game_free(game);
 		return 0;

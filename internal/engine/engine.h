@@ -70,6 +70,10 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts);
  * steps are committed, the mail waits in the outbox), EST_EINVAL/EST_ESIG
  * (a recorded order no longer verifies), EST_ERROR (ruleset), EST_EIO.
  *
+ * Every run first removes the game's next-due record, and one that trusted
+ * its clock and left nothing to do writes a new one (est_next_due_forget,
+ * est_next_due_save).
+ *
  * `flags`: EST_RUN_NO_MAIL queues the reports but sends nothing ("mail" is
  * then absent from the summary): a runner that must first publish its steps
  * (hooks/run-and-push) sends them with est_engine_mail once they are on the
@@ -360,5 +364,70 @@ char *est_engine_site_dir(est_game *game);
  * starting with the config key.
  */
 int est_engine_site_update(json_t **summary_out, est_game *game);
+
+/* The manifest a site build leaves in its folder (est_engine_site). */
+#define EST_SITE_MANIFEST ".estafette-site.json"
+
+/*
+ * The next-due record (nextdue.c, docs/hosting.md "The next-due record"):
+ * <git dir>/estafette-next-due, written by a run that left nothing to do,
+ * so that `run --all` passes over the game without opening it until
+ * something the run depended on changes. It is a hint, never fsynced: a
+ * missing, stale or damaged record only costs the full run.
+ *
+ * est_next_due_fresh: 1 with *summary_out (caller decrefs) the summary the
+ * full run would give (est_engine_run's, "mail" dropped under
+ * EST_RUN_NO_MAIL) when the record of the repository at `path` holds at
+ * `now`: a regular file of this user that no one else may write (never
+ * read through a link), of this estafette binary and $ESTAFETTE_HOME,
+ * main's commit (the loose ref file, else packed-refs; any other layout
+ * fails) and the identity (inode, size, mtime) of the repository's git
+ * config and of the site's manifest as the run left them, the outbox's
+ * pending/ empty, and `now` between the run's time and the earliest time
+ * anything could fall due (the deadline, the reminders before it, the
+ * clock guard's bound). Else 0 and *summary_out NULL: run the game in full.
+ * With any flag but EST_RUN_NO_MAIL it is always 0. Never an error; takes
+ * no lock and starts no libgit2.
+ */
+int est_next_due_fresh(json_t **summary_out, const char *path, time_t now, unsigned flags);
+
+/*
+ * est_next_due_game: 1 with *id_out (caller decrefs; a JSON string) the
+ * game's id as the record of the repository at `path` names it, when that
+ * record, of either kind, was written at main's present commit (the same
+ * checks of the file as est_next_due_fresh); else 0 and *id_out NULL.
+ * Never an error; takes no lock and starts no libgit2.
+ *
+ * est_next_due_save_game: write the id-only record of `game` (its id and
+ * main's commit), for a game this host passes over (`run --all --shard`):
+ * no run trusts it for more than the id. A record that cannot be written
+ * is no record: no error.
+ */
+int est_next_due_game(json_t **id_out, const char *path);
+void est_next_due_save_game(est_game *game);
+
+/* What a run notes, under the lock and before it reads anything, for the record it may write. */
+typedef struct {
+	char *dir;      /* where the record lives; NULL: this layout has none */
+	json_t *config; /* the git config file's identity */
+	json_t *exe;    /* this binary's identity */
+} est_next_due_mark;
+
+/*
+ * est_next_due_forget: at the start of a run, under the game's lock: fill
+ * `mark` (est_next_due_mark_clear frees it) and remove the game's record,
+ * so that a run that fails or finds something due leaves none (one that
+ * cannot be removed is a warning). Errors: EST_ENOMEM.
+ *
+ * est_next_due_save: at the end of a run that trusted its clock and wrote
+ * its site, with `summary` its summary: write the record when the run
+ * resolved nothing, left no mail waiting, the game is not sealed (its
+ * sealed store moves apart from main) and something can only fall due
+ * later; else nothing. A record that cannot be written is no record: no
+ * error.
+ */
+int est_next_due_forget(est_next_due_mark *mark, est_game *game);
+void est_next_due_save(const est_next_due_mark *mark, est_game *game, const json_t *summary, time_t now);
+void est_next_due_mark_clear(est_next_due_mark *mark);
 
 #endif

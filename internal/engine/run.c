@@ -248,10 +248,11 @@ int est_engine_mail(json_t **mail_out, est_game *game)
 int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL, *site = NULL;
-	int error, queued, more = 1, count = 0, clock_sure;
+	int error, queued, more = 1, count = 0, clock_sure, site_failed = 0;
+	est_next_due_mark mark = {0};
 	unsigned step_flags;
 
-	if ((error = est_game_lock(game)) < 0)
+	if ((error = est_game_lock(game)) < 0 || (error = est_next_due_forget(&mark, game)) < 0)
 		goto out;
 	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0)
 		goto out;
@@ -279,7 +280,7 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
 	    (error = est_engine_invite(&queued, game, waiting, now)) < 0)
 		goto out;
 	/* The steps are safe: a site that cannot be written waits for the next run. */
-	if (est_engine_site_update(&site, game) < 0)
+	if ((site_failed = est_engine_site_update(&site, game) < 0))
 		est_game_warn(game, "%s; the steps are committed, and the next run writes the site again",
 			      est_error_message());
 	if (!(flags & EST_RUN_NO_MAIL))
@@ -287,7 +288,10 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
 	*summary_out = json_pack("{s:O, s:O, s:O, s:O*, s:O*, s:O}", "game", json_object_get(game->game, "id"),
 				 "resolved", resolved, "waiting", waiting, "mail", mail, "site", site,
 				 "warnings", game->warnings);
+	if (error == 0 && clock_sure && !site_failed)
+		est_next_due_save(&mark, game, *summary_out, now);
 out:
+	est_next_due_mark_clear(&mark);
 	est_store_unlock(game->store);
 	json_decref(site);
 	json_decref(mail);

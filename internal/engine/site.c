@@ -35,7 +35,7 @@
 #include "util/json.h"
 #include "util/util.h"
 
-#define SITE_MANIFEST ".estafette-site.json"
+#define SITE_MANIFEST EST_SITE_MANIFEST
 #define SITE_FORMAT "site/1"
 #define SITE_FILE_MODE 0644
 #define SITE_DIR_MODE 0755

@@ -9,8 +9,9 @@
  *
  * libgit2's global state: est_store_init() and est_store_open() each call
  * git_libgit2_init() and est_store_free() calls git_libgit2_shutdown().
- * libgit2 counts those calls itself, so the library is set up while at least
- * one est_store is alive and torn down with the last one; callers do nothing.
+ * libgit2 counts those calls itself; the first handle of the process also
+ * takes one reference it never drops, so the library is set up at the first
+ * repository opened and stays up for the process; callers do nothing.
  *
  * Revisions: a handle remembers the last few revisions it resolved
  * ("main", "step-0003^", ...) and reads those commits again until the

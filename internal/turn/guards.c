@@ -162,10 +162,15 @@ int est_deadline_allows(int *allows_out, const char **forced_out, est_game *game
 	return 0;
 }
 
+long long est_clock_jump_seconds(est_game *game)
+{
+	return schedule_int(game, "clock_jump_hours", DEFAULT_CLOCK_JUMP_HOURS) * 3600;
+}
+
 /* $ESTAFETTE_HOME/games/<id>/clock.json: {"last_run": seconds} of the last run that trusted its clock. */
 int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed)
 {
-	long long bound = schedule_int(game, "clock_jump_hours", DEFAULT_CLOCK_JUMP_HOURS) * 3600;
+	long long bound = est_clock_jump_seconds(game);
 	char *path = est_game_home_path(game, "clock.json"), *text = NULL, when[32], then[32];
 	json_t *doc = NULL;
 	long long last = 0;

@@ -232,6 +232,8 @@ int est_civil_disorder_reached(est_game *game, int missed);
 int est_deadline_allows(int *allows_out, const char **forced_out, est_game *game, size_t missing,
 			size_t awaited, unsigned flags, time_t now);
 int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed);
+/* schedule.clock_jump_hours (72 when unset) in seconds: how far past the last trusted run a clock may be. */
+long long est_clock_jump_seconds(est_game *game);
 
 /*
  * The awaited part of a pending() answer with players mapped (pending.c):

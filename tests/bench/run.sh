@@ -3,7 +3,8 @@
 # several repetitions, median and spread, the targets beside them.
 # Each bench prints a table and one JSON line; the JSON lines are collected
 # in tests/bench/results.json (not committed). BENCH_QUICK=1 runs small
-# sizes (50 games, a 300-step history, a 50-step signed audit).
+# sizes (50 games, 500 with nothing due, a 300-step history, a 50-step
+# signed audit).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build}
@@ -11,9 +12,9 @@ ESTAFETTE=$top/$B/estafette
 PY=/usr/bin/python3
 out=$top/tests/bench/results.json
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	N=50 HIST=300 AUDIT=50 REPS=3 mode=quick
+	N=50 IDLE=500 HIST=300 AUDIT=50 REPS=3 mode=quick
 else
-	N=1000 HIST=2000 AUDIT=200 REPS=3 mode=full
+	N=1000 IDLE=10000 HIST=2000 AUDIT=200 REPS=3 mode=full
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/estafette-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -42,6 +43,9 @@ cat > players.json <<JSON
  {"id": "allies", "name": "Allied player", "email": "allies@example.org", "key": "$(cat allies.pub)"}]}
 JSON
 
+# BENCH_ONLY=idle: only the nothing-due bench (and the table of it).
+only=${BENCH_ONLY:-}
+
 # sign_awaited GAME WHEN: signed orders for every awaited player, submitted.
 # An order is the discards the Draw Phase's hand limit asks for.
 sign_awaited() {
@@ -58,6 +62,49 @@ print(json.dumps([{"type": "discard", "card": c["id"]} for c in hand[:max(0, len
 		"$ESTAFETTE" submit "$g" "$p.json" --sig "$p.json.sig" --now "@$when" >/dev/null
 	done
 }
+
+# --- (0) nothing due: IDLE copies of one game one step in, awaiting
+# France's orders for two days, its mail sent (the outbox empty), run
+# --all over them with their next-due records, against the same pass run
+# in full (the records removed first) and against a shell loop that only
+# reads a game's main with git rev-parse, the floor of checking a ref with
+# git (over the first 1,000 games).
+idle_bench() {
+	local home=$WORK/home-idle i r
+	ESTAFETTE_HOME=$home "$ESTAFETTE" new idle --ruleset napoleonic-empire --players players.json \
+		--deadline-hours 48 --test-dice-secret bench >/dev/null
+	git -C idle config estafette.sender "Bench <orders@example.org>"
+	ESTAFETTE_HOME=$home sign_awaited idle "$T0"
+	ESTAFETTE_HOME=$home "$ESTAFETTE" run idle --now "@$T0" >/dev/null
+	mkdir -p "$home/outbox/idle/sent"
+	mv "$home/outbox/idle/pending/"* "$home/outbox/idle/sent/"
+	mkdir idle-games
+	for i in $(seq -w 1 "$IDLE"); do cp -a idle "idle-games/g$i"; done
+	sync
+	# The first pass runs each copy in full (a copy's git config is a new
+	# file) and writes its record.
+	ESTAFETTE_HOME=$home "$ESTAFETTE" run --all idle-games --now "@$((T0 + 60))" > idle.out
+	[ "$(grep -c ': nothing due$' idle.out)" -eq "$IDLE" ] ||
+		{ echo "bench: the idle games are not all nothing due: $(tail -3 idle.out)" >&2; exit 1; }
+	for r in $(seq "$REPS"); do
+		find idle-games -maxdepth 3 -name estafette-next-due -delete
+		ESTAFETTE_HOME=$home timed "idle_full" "$ESTAFETTE" run --all idle-games --now "@$((T0 + 120))"
+		cp "$WORK/timed.out" idle-full.out
+		ESTAFETTE_HOME=$home timed "idle_record" "$ESTAFETTE" run --all idle-games --now "@$((T0 + 120))"
+		cmp -s "$WORK/timed.out" idle-full.out ||
+			{ echo "bench: the pass with records printed other than the full run" >&2; exit 1; }
+		# git's own start is some 15 ms here: the first 1,000 games are enough.
+		timed "idle_rev_parse" sh -c 'for g in $(ls -d idle-games/* | head -n 1000); do
+			git -C "$g" rev-parse main; done'
+	done
+	note "idle_games $IDLE"
+	note "idle_rev_parse_games $(( IDLE < 1000 ? IDLE : 1000 ))"
+}
+idle_bench
+if [ "$only" = idle ]; then
+	"$PY" "$top/tests/bench/summarize.py" "$mode" "$raw" "$out" idle
+	exit 0
+fi
 
 # --- (1) batch: N distinct games, each with its awaited orders signed and in.
 # The template game is for the one-step memory figure.

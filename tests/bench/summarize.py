@@ -11,13 +11,12 @@ import statistics
 import sys
 
 mode, raw_path, out_path = sys.argv[1:4]
+only = sys.argv[4] if len(sys.argv) > 4 else None
 raw = {}
 for line in open(raw_path):
     k, *v = line.split()
     raw.setdefault(k, []).append([float(x) for x in v])
 c = [json.loads(l) for l in open(out_path) if l.startswith("{")]
-floor = next(x for x in c if x["bench"] == "floor")
-dice = next(x for x in c if x["bench"] == "dice")
 
 
 def med(key, i=0):
@@ -35,6 +34,40 @@ rows, results = [], []
 
 def row(name, value, unit, spread, target, met):
     rows.append((name, value, unit, spread, target, met))
+
+
+def print_table():
+    print(f"\n{'measure':50} {'value':>10} {'unit':8} {'spread':>7}  {'target':>12}  met")
+    for name, value, unit, spread, tgt, met in rows:
+        sp = f"{100 * spread:6.1f}%" if spread is not None else ""
+        m = "" if met == "" else ("yes" if met else "NO")
+        print(f"{name:50} {value:>10} {unit:8} {sp:>7}  {tgt:>12}  {m}")
+    with open(out_path, "a") as f:
+        for r in results:
+            f.write(json.dumps(r) + "\n")
+
+
+# Nothing due: ms a game of run --all with the next-due records, in full, and git rev-parse.
+idle = one("idle_games")
+rec_s, rec_sp = med("idle_record")
+full_s, full_sp = med("idle_full")
+rev_s, rev_sp = med("idle_rev_parse")
+row(f"nothing due: run --all, records ({int(idle)} games)", f"{rec_s / idle * 1e3:.3f}", "ms/game", rec_sp,
+    "<= 0.2 ms", rec_s / idle <= 0.2e-3)
+row("nothing due: run --all, every game run in full", f"{full_s / idle * 1e3:.3f}", "ms/game", full_sp, "", "")
+rev_games = one("idle_rev_parse_games")
+row(f"nothing due: git rev-parse main ({int(rev_games)} games)", f"{rev_s / rev_games * 1e3:.3f}", "ms/game",
+    rev_sp, "", "")
+row("nothing due: full run / with records", f"{full_s / rec_s:.1f}", "x", None, "", "")
+results.append({"bench": "nothing_due", "mode": mode, "games": idle, "repeats": len(raw["idle_record"]),
+                "record_ms_per_game": rec_s / idle * 1e3, "record_spread": rec_sp,
+                "full_ms_per_game": full_s / idle * 1e3, "full_spread": full_sp,
+                "rev_parse_ms_per_game": rev_s / rev_games * 1e3, "rev_parse_spread": rev_sp})
+if only == "idle":
+    print_table()
+    sys.exit(0)
+floor = next(x for x in c if x["bench"] == "floor")
+dice = next(x for x in c if x["bench"] == "dice")
 
 
 n = one("batch_games")
@@ -111,11 +144,4 @@ for k, v in rss.items():
     row(f"memory: peak RSS, {k}", f"{v:.1f}", "MiB", None, "< 32 MiB", v < 32)
 results.append({"bench": "memory", "mode": mode, "peak_rss_mib": rss})
 
-print(f"\n{'measure':50} {'value':>10} {'unit':8} {'spread':>7}  {'target':>12}  met")
-for name, value, unit, spread, tgt, met in rows:
-    sp = f"{100 * spread:6.1f}%" if spread is not None else ""
-    m = "" if met == "" else ("yes" if met else "NO")
-    print(f"{name:50} {value:>10} {unit:8} {sp:>7}  {tgt:>12}  {m}")
-with open(out_path, "a") as f:
-    for r in results:
-        f.write(json.dumps(r) + "\n")
+print_table()
