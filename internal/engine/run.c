@@ -52,6 +52,64 @@ typedef struct {
 #define MAP_PNG_WIDTH 1200
 #define MAP_PNG_SHOWN 800
 
+/*
+ * The last map drawn while one step's reports are queued: players who see
+ * the same map (byte for byte) share its picture, which is most of what a
+ * report costs to compose.
+ */
+typedef struct {
+	char *svg;
+	unsigned char *png; /* NULL: librsvg could not draw that map */
+	size_t png_len;
+} map_picture;
+
+static void map_picture_clear(map_picture *pic)
+{
+	free(pic->svg);
+	free(pic->png);
+	memset(pic, 0, sizeof(*pic));
+}
+
+/* A copy of `len` bytes at `data` into *out (NULL when `data` is). 0, or EST_ENOMEM. */
+static int copy_png(unsigned char **out, const unsigned char *data, size_t len)
+{
+	*out = NULL;
+	if (data && !(*out = malloc(len)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if (data)
+		memcpy(*out, data, len);
+	return 0;
+}
+
+/*
+ * parts->svg's picture into parts->png: `last`'s when it drew the same
+ * map, else drawn (and kept in `last`). A map librsvg cannot draw costs
+ * only the picture: the run warns, once a map, and the mail goes without.
+ */
+static int draw_map(report_parts *parts, est_game *game, long long step, map_picture *last)
+{
+	int error;
+
+	if (last->svg && strcmp(last->svg, parts->svg) == 0) {
+		parts->png_len = last->png_len;
+		return copy_png(&parts->png, last->png, last->png_len);
+	}
+	if (est_render_png(&parts->png, &parts->png_len, parts->svg, strlen(parts->svg), MAP_PNG_WIDTH) < 0) {
+		if (est_error_code() == EST_ENOMEM)
+			return EST_ENOMEM;
+		est_game_warn(game, "step %lld: the report goes without the map's picture: %s", step,
+			      est_error_message());
+		est_error_clear();
+	}
+	map_picture_clear(last);
+	if (!(last->svg = strdup(parts->svg)))
+		return est_error_set(EST_ENOMEM, "out of memory");
+	if ((error = copy_png(&last->png, parts->png, parts->png_len)) < 0)
+		return error;
+	last->png_len = parts->png_len;
+	return 0;
+}
+
 static int render_optional(char **out, est_game *game, json_t *data, const char *name)
 {
 	int error = est_report_render(out, game, data, name);
@@ -65,26 +123,19 @@ static int render_optional(char **out, est_game *game, json_t *data, const char 
 }
 
 /*
- * The map first, then, with a `cid`, its picture for mail clients that
- * show no SVG (PNG, inline by cid: in the HTML, named in the data as
- * map_image), then the text and HTML. A map librsvg cannot draw costs only
- * the picture: the run warns and the mail goes without it.
+ * The map first, then, with a `cid` (and `last`, draw_map's), its picture
+ * for mail clients that show no SVG (PNG, inline by cid: in the HTML,
+ * named in the data as map_image), then the text and HTML.
  */
 static int render_parts(report_parts *parts, est_game *game, json_t *data, long long step,
-			const char *cid)
+			const char *cid, map_picture *last)
 {
 	int error;
 
 	if ((error = render_optional(&parts->svg, game, data, "map.svg")) < 0)
 		return error;
-	if (parts->svg && cid && est_render_png(&parts->png, &parts->png_len, parts->svg, strlen(parts->svg),
-					 MAP_PNG_WIDTH) < 0) {
-		if (est_error_code() == EST_ENOMEM)
-			return EST_ENOMEM;
-		est_game_warn(game, "step %lld: the report goes without the map's picture: %s", step,
-			      est_error_message());
-		est_error_clear();
-	}
+	if (parts->svg && cid && (error = draw_map(parts, game, step, last)) < 0)
+		return error;
 	if (parts->png && json_object_set_new(data, "map_image", json_pack("{s:s+, s:i}", "src", "cid:",
 		cid, "width", MAP_PNG_SHOWN)) < 0)
 		return est_error_set(EST_ENOMEM, "out of memory");
@@ -103,7 +154,7 @@ int est_engine_report_parts(est_intake_report *out, est_game *game, long long st
 
 	memset(out, 0, sizeof(*out));
 	if ((error = est_report_data(&data, game, step, player)) == 0 &&
-	    (error = render_parts(&parts, game, data, step, NULL)) == 0) {
+	    (error = render_parts(&parts, game, data, step, NULL, NULL)) == 0) {
 		out->text = parts.text;
 		out->html = parts.html;
 		out->svg = parts.svg;
@@ -123,9 +174,9 @@ int est_engine_report_parts(est_intake_report *out, est_game *game, long long st
 	return error;
 }
 
-/* Compose one player's report of `step` and put it in the outbox. */
+/* Compose one player's report of `step` and put it in the outbox (`last`: render_parts'). */
 static int queue_one(int *queued, est_game *game, long long step, const json_t *player,
-		     const char *sender, time_t date)
+		     const char *sender, time_t date, map_picture *last)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
 	const char *pid = json_string_value(json_object_get(player, "id"));
@@ -146,7 +197,7 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 		goto out;
 	}
 	if ((error = est_report_data(&data, game, step, player)) < 0 ||
-	    (error = render_parts(&parts, game, data, step, cid)) < 0)
+	    (error = render_parts(&parts, game, data, step, cid, last)) < 0)
 		goto out;
 	to = mailbox(json_string_value(json_object_get(player, "name")), email);
 	subject = est_strdup_printf("[%s] step %lld: report for %s", id, step,
@@ -204,6 +255,7 @@ out:
 int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 {
 	char *sender = est_game_sender(game), tag[40];
+	map_picture last = {0};
 	long long date = 0;
 	size_t i;
 	json_t *player;
@@ -216,7 +268,7 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 		goto out;
 	json_array_foreach(json_object_get(game->game, "players"), i, player) {
 		int queued = 0;
-		error = queue_one(&queued, game, step, player, sender, (time_t)date);
+		error = queue_one(&queued, game, step, player, sender, (time_t)date, &last);
 		/* One player's unusable address must not hold back the others' reports. */
 		if (error == EST_EINVAL) {
 			est_game_warn(game, "step %lld: no report queued for player \"%s\": %s; correct "
@@ -230,6 +282,7 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 		*queued_out += queued;
 	}
 out:
+	map_picture_clear(&last);
 	free(sender);
 	return error;
 }

@@ -68,6 +68,9 @@ imgs = [p for p in related[0].iter_parts() if p.get_content_type() == "image/png
 assert len(imgs) == 1 and imgs[0]["Content-ID"] == "<%s>" % cid, [p["Content-ID"] for p in imgs]
 assert imgs[0].get_content_disposition() == "inline"
 png = imgs[0].get_content()
+# The Allies see the same map: theirs is the same picture, drawn once.
+other = [p for p in read(al).walk() if p.get_content_type() == "image/png"]
+assert len(other) == 1 and other[0].get_content() == png, "the Allies' picture differs"
 assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR", "not a PNG"
 w, h = struct.unpack(">II", png[16:24])
 assert 800 <= w <= 1200 and 100 <= h <= 4096, (w, h)
@@ -167,6 +170,9 @@ gm_git game add templates
 gm_git game commit -qm "a map template librsvg cannot read"
 "$ESTAFETTE" run game --json > run.json 2> run.err || fail "the run failed: $(cat run.json run.err)"
 grep -q "without the map's picture" run.json || fail "the run did not warn: $(cat run.json run.err)"
+# Both players see the same map: it is drawn once, and the warning given once.
+[ "$(grep -o "without the map.s picture" run.json | wc -l)" -eq 1 ] ||
+	fail "the map was drawn for each player: $(cat run.json)"
 f2=$(grep -lE "^Message-ID: <[0-9a-f]{32}\.ne-rm\.$next-allies@" "$WORK"/mail/*.eml) || fail "no report of step $next"
 grep -q "image/png" "$f2" && fail "a picture went with a map librsvg cannot read"
 grep -q 'filename="map.svg"' "$f2" || fail "map.svg no longer attached"
