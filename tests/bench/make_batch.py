@@ -4,9 +4,10 @@
     make_batch.py ESTAFETTE DIR N PLAYERS_JSON KEYDIR WHEN
 
 Makes DIR/g0001 ... DIR/gN (ids g0001 ...), each created with
-`estafette new`, run to step 1 at @WHEN, and holding every awaited
-player's signed orders for step 1, submitted: each game is its own, with
-its own id, hands, outbox and reports, as on a host running many games.
+`estafette new`, joined (step 1, every player's signed join) at @WHEN,
+and holding every awaited player's signed orders for step 2, submitted:
+each game is its own, with its own id, hands, outbox and reports, as on a
+host running many games.
 An order is the discards the Draw Phase's hand limit asks for. KEYDIR
 holds each player's ssh key, named after the player id. ESTAFETTE_HOME
 and ESTAFETTE_COMMIT_TIME come from the environment. Games are made in
@@ -39,6 +40,12 @@ def make(i):
     run("new", game, "--ruleset", "napoleonic-empire", "--players", PLAYERS,
         "--test-dice-secret", "bench")
     run("run", game, "--now", "@" + WHEN)
+    submit_awaited(game)
+    run("run", game, "--now", "@" + WHEN)
+    submit_awaited(game)
+
+
+def submit_awaited(game):
     status = json.loads(run("status", game, "--json"))
     for player in (a["player"] for a in status["awaiting"]):
         path = "%s.%s.json" % (game, player)
