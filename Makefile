@@ -11,7 +11,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 B ?= build
 CC ?= cc
-PKGS := libgit2 libcurl jansson openssl gmime-3.0 zlib librsvg-2.0 cairo
+PKGS := libgit2 libcurl jansson openssl gmime-3.0 zlib librsvg-2.0 cairo libpng
 SHARED ?= $(abspath ../shared)
 
 OPT ?= -O2 -g

@@ -18,7 +18,7 @@ if [ $# -gt 0 ]; then
 else
 	pkgs="gcc make pkg-config git openssh-client openssl curl python3 python3-aiosmtpd
 	      libgit2-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libssl-dev
-	      libcmocka-dev libgmime-3.0-dev librsvg2-dev clang libclang-rt-14-dev python3-yaml jq
+	      libcmocka-dev libgmime-3.0-dev librsvg2-dev libpng-dev clang libclang-rt-14-dev python3-yaml jq
 	      unicode-data"
 	spec=${SHARED:-$(dirname "$0")/../../shared}/external/mustache-spec
 	for f in comments delimiters interpolation inverted partials sections; do

@@ -1,14 +1,16 @@
 /*
  * The map as PNG for mail (render.h est_render_png): librsvg reads the SVG
  * text render made from map.svg.mustache, cairo draws it on an image
- * surface and writes the PNG. Mail clients that show no SVG inline show
- * this picture; map.svg itself stays attached and committed.
+ * surface and libpng writes the PNG. Mail clients that show no SVG inline
+ * show this picture; map.svg itself stays attached and committed.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cairo.h>
 #include <librsvg/rsvg.h>
+#include <png.h>
 
 #include "render/render.h"
 #include "util/error.h"
@@ -21,9 +23,10 @@ struct png_buf {
 	int oom;
 };
 
-static cairo_status_t png_write(void *closure, const unsigned char *data, unsigned int len)
+/* libpng's output: appended to the png_buf; out of memory ends the write (png_error). */
+static void png_out(png_structp p, png_bytep data, size_t len)
 {
-	struct png_buf *b = closure;
+	struct png_buf *b = png_get_io_ptr(p);
 
 	if (b->cap - b->len < len) {
 		size_t cap = b->cap ? b->cap : 65536;
@@ -33,14 +36,87 @@ static cairo_status_t png_write(void *closure, const unsigned char *data, unsign
 			cap *= 2;
 		if (!(grown = realloc(b->ptr, cap))) {
 			b->oom = 1;
-			return CAIRO_STATUS_NO_MEMORY;
+			png_error(p, "out of memory");
 		}
 		b->ptr = grown;
 		b->cap = cap;
 	}
 	memcpy(b->ptr + b->len, data, len);
 	b->len += len;
-	return CAIRO_STATUS_SUCCESS;
+}
+
+static void png_no_flush(png_structp p)
+{
+	(void)p;
+}
+
+/* libpng's errors end the write (the caller says what failed); its warnings are not ours to print. */
+static void png_fail(png_structp p, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(p, 1);
+}
+
+static void png_quiet(png_structp p, png_const_charp msg)
+{
+	(void)p;
+	(void)msg;
+}
+
+/*
+ * One row of cairo's ARGB32 (premultiplied, native-endian words) as 8-bit
+ * RGB over white, into `rgb`: a premultiplied channel c of alpha a over
+ * white is c + 255 - a.
+ */
+static void row_over_white(unsigned char *rgb, const uint32_t *argb, int width)
+{
+	for (int x = 0; x < width; x++) {
+		uint32_t px = argb[x], a = px >> 24;
+
+		rgb[3 * x] = (unsigned char)(((px >> 16) & 0xff) + 255 - a);
+		rgb[3 * x + 1] = (unsigned char)(((px >> 8) & 0xff) + 255 - a);
+		rgb[3 * x + 2] = (unsigned char)((px & 0xff) + 255 - a);
+	}
+}
+
+/*
+ * `surface` as an 8-bit RGB PNG into `b`. zlib's fastest level with the
+ * Sub filter: a map is flat colour, which this packs about as small as
+ * cairo's own writer (zlib's default level) in a third of its time.
+ * 0, or -1 (b->oom set when memory ran out).
+ */
+static int write_png(struct png_buf *b, cairo_surface_t *surface)
+{
+	int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
+	int stride = cairo_image_surface_get_stride(surface);
+	const unsigned char *data = cairo_image_surface_get_data(surface);
+	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_fail, png_quiet);
+	png_infop info = p ? png_create_info_struct(p) : NULL;
+	unsigned char *rgb = malloc((size_t)width * 3);
+	int done = -1;
+
+	if (!p || !info || !rgb) {
+		b->oom = 1;
+		goto out;
+	}
+	if (setjmp(png_jmpbuf(p)))
+		goto out;
+	png_set_write_fn(p, b, png_out, png_no_flush);
+	png_set_compression_level(p, 1);
+	png_set_filter(p, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_set_IHDR(p, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(p, info);
+	for (int y = 0; y < height; y++) {
+		row_over_white(rgb, (const uint32_t *)(const void *)(data + (size_t)y * stride), width);
+		png_write_row(p, rgb);
+	}
+	png_write_end(p, NULL);
+	done = 0;
+out:
+	png_destroy_write_struct(&p, &info);
+	free(rgb);
+	return done;
 }
 
 static int clamp(double v)
@@ -114,9 +190,9 @@ int est_render_png(unsigned char **png_out, size_t *len_out, const char *svg, si
 		goto out;
 	}
 	cairo_surface_flush(surface);
-	if (cairo_surface_write_to_png_stream(surface, png_write, &png) != CAIRO_STATUS_SUCCESS) {
+	if (write_png(&png, surface) < 0) {
 		error = png.oom ? est_error_set(EST_ENOMEM, "out of memory") :
-				  est_error_set(EST_ERROR, "map.png: cairo cannot write the PNG");
+				  est_error_set(EST_ERROR, "map.png: libpng cannot write the PNG");
 		goto out;
 	}
 	*png_out = png.ptr;

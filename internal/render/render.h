@@ -90,7 +90,8 @@ int est_render_file_partials(char **out, const char *name, void *dir);
 
 /*
  * The picture of an SVG document (the rendered map.svg) as PNG, for mail
- * clients that show no SVG (render/png.c, librsvg and cairo). The image
+ * clients that show no SVG (render/png.c: librsvg and cairo draw, libpng
+ * writes; 8-bit RGB). The image
  * is `width` pixels wide (clamped to 16..EST_RENDER_PNG_MAX_SIDE) and as
  * high as the document's aspect ratio makes it, clamped to
  * EST_RENDER_PNG_MAX_SIDE too, so a document claiming huge dimensions
@@ -103,7 +104,7 @@ int est_render_file_partials(char **out, const char *name, void *dir);
  *
  * Errors: EST_EINVAL (the bytes are not an SVG librsvg can read, or it
  * cannot draw it; the message gives librsvg's reason); EST_ERROR (cairo
- * could not make or write the surface); EST_ENOMEM.
+ * could not make the surface, or libpng could not write it); EST_ENOMEM.
  */
 int est_render_png(unsigned char **png_out, size_t *len_out, const char *svg, size_t svg_len,
 		   int width);

@@ -82,6 +82,16 @@ static void test_size_and_colour(void **state)
 	assert_int_equal(pixel(s, 250, 250), 0xff0000);
 	assert_int_equal(pixel(s, 750, 250), 0xffffff); /* drawn on white */
 	cairo_surface_destroy(s);
+	/* Each channel in its place, and a half-transparent fill blended with the white. */
+	draw(&s, "<svg xmlns='http://www.w3.org/2000/svg' width='200' height='100'>"
+		 "<rect x='0' y='0' width='100' height='100' fill='#336699'/>"
+		 "<rect x='100' y='0' width='100' height='100' fill='#0000ff' fill-opacity='0.5'/></svg>",
+	     200, 200, 100);
+	assert_int_equal(pixel(s, 50, 50), 0x336699);
+	assert_int_equal(pixel(s, 150, 50) & 0xff, 0xff);
+	assert_in_range(pixel(s, 150, 50) >> 16, 0x7e, 0x81);
+	assert_int_equal(pixel(s, 150, 50) >> 16, (pixel(s, 150, 50) >> 8) & 0xff);
+	cairo_surface_destroy(s);
 	/* A viewBox alone gives the ratio. */
 	draw(&s, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 300'/>", 100, 100, 300);
 	cairo_surface_destroy(s);
