@@ -384,8 +384,9 @@ int est_engine_site_update(json_t **summary_out, est_game *game);
  * fails) and the identity (inode, size, mtime) of the repository's git
  * config and of the site's manifest as the run left them, the outbox's
  * pending/ empty, and `now` between the run's time and the earliest time
- * anything could fall due (the deadline, the reminders before it, the
- * clock guard's bound). Else 0 and *summary_out NULL: run the game in full.
+ * anything could fall due (the deadline, the reminders before it, half
+ * the clock guard's bound, so that a full run comes before the guard
+ * would take the clock for one that jumped). Else 0 and *summary_out NULL: run the game in full.
  * With any flag but EST_RUN_NO_MAIL it is always 0. Never an error; takes
  * no lock and starts no libgit2.
  */

@@ -325,15 +325,17 @@ void est_next_due_mark_clear(est_next_due_mark *mark)
 /*
  * The earliest time anything could fall due after `now` in `game`, as its
  * run at `now` left it, into *due_out; 0 when something is due already (a
- * deadline passed but held by a guard). The clock guard bounds it: past
- * the last trusted run plus schedule.clock_jump_hours, a run must judge the
- * clock again.
+ * deadline passed but held by a guard). The clock guard bounds it: a pass
+ * over the game does not move the guard's last trusted run, and a full run
+ * later than that plus schedule.clock_jump_hours takes the clock for one
+ * that jumped and stops trusting it. So the record lasts half that span:
+ * the full run after it comes within the bound, cron's period allowing.
  */
 static int next_due_time(long long *due_out, est_game *game, time_t now)
 {
 	long long hours = json_integer_value(json_object_get(json_object_get(game->game, "schedule"),
 							     "reminder_hours"));
-	long long due = (long long)now + est_clock_jump_seconds(game);
+	long long due = (long long)now + est_clock_jump_seconds(game) / 2;
 	time_t deadline;
 	int error;
 

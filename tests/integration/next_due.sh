@@ -154,6 +154,17 @@ grep -q "^g: nothing due" pass.out || fail "step 3 is due already: $(cat pass.ou
 pass 40
 grep -q "^g: resolved step 3" pass.out || fail "the deadline passed and step 3 waits: $(cat pass.out)"
 
+# --- a pass over the game is no run for the clock guard: a record lasts half its bound
+# (72 hours by default), so the full run after it is within the bound and trusts the clock.
+"$ESTAFETTE" gm "$G" extend --hours 100 --reason "a long week" --now "@$(( T0 + 41 * H ))" >/dev/null
+pass 41
+grep -q "^g: nothing due" pass.out || fail "after the extend: $(cat pass.out)"
+passed_over 76
+opened 78 || fail "a record outlived half the clock guard's bound"
+pass 78
+! grep -qi "jump" pass.out pass.err || fail "the clock guard fired after a record: $(cat pass.out pass.err)"
+passed_over 113
+
 # --- --shard: another host's game is passed over by the id its record names --
 id=$(git -C "$G" show main:game.json | json_get 'd["id"]')
 mine=$("$PY" -c 'import hashlib,sys; print(int.from_bytes(hashlib.sha256(sys.argv[1].encode()).digest()[:8], "big") % 2 + 1)' "$id")
@@ -161,20 +172,20 @@ other=$(( 3 - mine ))
 # other_shard: g listed as another host's in pass.out (--json).
 other_shard() { [ "$(json_get '[g.get("outcome") for g in d if g["game"] == "'"$id"'"]' < pass.out)" = "['other-shard']" ]; }
 rm -f "$R"
-pass 40 --shard "$other/2" --json
+pass 120 --shard "$other/2" --json
 other_shard || fail "g is not shard $mine of 2: $(cat pass.out)"
 [ -e "$R" ] || fail "a pass over another host's game wrote no id-only record"
-passed_over 40 --shard "$other/2" --json
+passed_over 120 --shard "$other/2" --json
 other_shard || fail "the id-only record did not pass g over: $(cat pass.out)"
 # The id-only record stands for nothing else: g's own shard, or no shard, runs it.
-opened 40 --shard "$mine/2" || fail "an id-only record passed g over in its own shard"
-opened 40 || fail "an id-only record passed g over without --shard"
+opened 120 --shard "$mine/2" || fail "an id-only record passed g over in its own shard"
+opened 120 || fail "an id-only record passed g over without --shard"
 # Written at another commit of main, it is not trusted for the id either.
-pass 40 --shard "$other/2"
+pass 120 --shard "$other/2"
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["main"]="0"*40
 json.dump(d, open(sys.argv[1], "w"))' "$R"
-opened 40 --shard "$other/2" --json || true
+opened 120 --shard "$other/2" --json || true
 ! other_shard || fail "an id-only record of another main passed g over"
-pass 40 --shard "$mine/2"
+pass 120 --shard "$mine/2"
 grep -q "^g: nothing due" pass.out || fail "g in its own shard: $(cat pass.out)"
 echo "next-due record: passed over byte for byte; every change, damage and deadline runs the game; another shard's game is passed over by its id"
