@@ -223,18 +223,17 @@ static int run_all(run_batch *b, const char *dir)
 		return cmd_fail(error, b->json, NULL);
 	for (size_t i = 0; i < count; i++) {
 		est_game *game = NULL;
-		json_t *passed = NULL;
-		int is_game;
+		json_t *passed, *id;
+		int is_game, fresh = est_next_due_fresh(&passed, &id, paths[i], b->now, b->flags);
+		int other = other_shard(b, id, paths[i]);
 
-		if (args.shard.n && est_next_due_game(&passed, paths[i]) && other_shard(b, passed, paths[i])) {
+		json_decref(id);
+		if (other)
 			json_decref(passed);
-			continue;
-		}
-		json_decref(passed);
-		if (est_next_due_fresh(&passed, paths[i], b->now, b->flags)) {
+		else if (fresh)
 			run_game(b, NULL, 0, paths[i], 1, passed);
+		if (other || fresh)
 			continue;
-		}
 		error = est_overview_open(&game, &is_game, paths[i]);
 		if (is_game && game && other_shard(b, json_object_get(game->game, "id"), paths[i]))
 			est_next_due_save_game(game);

@@ -387,24 +387,19 @@ int est_engine_site_update(json_t **summary_out, est_game *game);
  * anything could fall due (the deadline, the reminders before it, half
  * the clock guard's bound, so that a full run comes before the guard
  * would take the clock for one that jumped). Else 0 and *summary_out NULL: run the game in full.
- * With any flag but EST_RUN_NO_MAIL it is always 0. Never an error; takes
- * no lock and starts no libgit2.
+ * With any flag but EST_RUN_NO_MAIL it is always 0. Whether 1 or 0,
+ * *id_out (caller decrefs; a JSON string, else NULL) is the game's id when
+ * a record of either kind (below) was written at main's present commit,
+ * whatever the flags. Never an error; takes no lock and starts no libgit2.
  */
-int est_next_due_fresh(json_t **summary_out, const char *path, time_t now, unsigned flags);
+int est_next_due_fresh(json_t **summary_out, json_t **id_out, const char *path, time_t now, unsigned flags);
 
 /*
- * est_next_due_game: 1 with *id_out (caller decrefs; a JSON string) the
- * game's id as the record of the repository at `path` names it, when that
- * record, of either kind, was written at main's present commit (the same
- * checks of the file as est_next_due_fresh); else 0 and *id_out NULL.
- * Never an error; takes no lock and starts no libgit2.
- *
  * est_next_due_save_game: write the id-only record of `game` (its id and
  * main's commit), for a game this host passes over (`run --all --shard`):
  * no run trusts it for more than the id. A record that cannot be written
  * is no record: no error.
  */
-int est_next_due_game(json_t **id_out, const char *path);
 void est_next_due_save_game(est_game *game);
 
 /* What a run notes, under the lock and before it reads anything, for the record it may write. */

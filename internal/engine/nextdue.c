@@ -250,29 +250,19 @@ static int load_record(json_t **rec_out, char **dir_out, const char *path)
 	return 0;
 }
 
-int est_next_due_game(json_t **id_out, const char *path)
-{
-	json_t *rec;
-	char *dir;
-
-	*id_out = NULL;
-	if (load_record(&rec, &dir, path) < 0)
-		return 0;
-	*id_out = json_incref(json_object_get(rec, "game"));
-	json_decref(rec);
-	free(dir);
-	return 1;
-}
-
-int est_next_due_fresh(json_t **summary_out, const char *path, time_t now, unsigned flags)
+int est_next_due_fresh(json_t **summary_out, json_t **id_out, const char *path, time_t now, unsigned flags)
 {
 	char *dir = NULL;
 	json_t *rec = NULL, *summary;
 	int fresh = 0;
 
 	*summary_out = NULL;
+	*id_out = NULL;
+	if (load_record(&rec, &dir, path) < 0)
+		goto out;
+	*id_out = json_incref(json_object_get(rec, "game"));
 	/* --force and --confirm-clock act on the guards: only the full run knows them. */
-	if ((flags & ~EST_RUN_NO_MAIL) || load_record(&rec, &dir, path) < 0 || !record_holds(rec, dir, now))
+	if ((flags & ~EST_RUN_NO_MAIL) || !record_holds(rec, dir, now))
 		goto out;
 	summary = json_incref(json_object_get(rec, "summary"));
 	if (flags & EST_RUN_NO_MAIL)
