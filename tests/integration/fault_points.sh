@@ -215,40 +215,8 @@ history: $(head -5 "$d/log.txt")"
 		fail "$what: the Maildir message is not marked seen once: $(ls "$d/md/new" "$d/md/cur")"
 	[ -z "$(ls "$IMAP_MAILDIR/new")" ] && ! ls "$IMAP_MAILDIR/cur" | grep -qv ':2,[A-Z]*S' ||
 		fail "$what: a message is unseen at the IMAP server: $(ls "$IMAP_MAILDIR/new" "$IMAP_MAILDIR/cur")"
-	"$PY" - "$r/mail" "$d/mail" "$k" <<'PY' || fail "$what: mail at the SMTP server"
-import collections, pathlib, re, sys
-# A Message-ID is <RANDOM.GAME.NAME@HOST>, RANDOM made when the message is
-# queued: messages are matched by GAME.NAME, and one name must travel under
-# one id however often a kill made a command run again.
-def box(folder):
-    got, ids = collections.defaultdict(list), collections.defaultdict(set)
-    for p in sorted(pathlib.Path(folder).glob("*.eml")):
-        data = p.read_bytes()
-        m = re.search(rb"^Message-ID: *<([0-9a-f]{32})\.([^@>]*)(@[^>]*)>", data, re.M | re.I)
-        assert m, f"{p}: no Message-ID <RANDOM.GAME.NAME@HOST>"
-        key = m.group(2).decode()
-        ids[key].add(m.group(0))
-        # The random part, and the MIME boundaries derived from the id, as the reference's.
-        same = data.replace(m.group(1), b"R" * 32)
-        seen = {}
-        same = re.sub(rb"=_est_[0-9a-f]{32}",
-                      lambda b: b"=_est_boundary_%d" % seen.setdefault(b.group(0), len(seen)), same)
-        got[key].append(same)
-    two = {k: sorted(v) for k, v in ids.items() if len(v) > 1}
-    assert not two, f"{folder}: one message under two Message-IDs: {two}"
-    return got
-ref, run, kills = box(sys.argv[1]), box(sys.argv[2]), int(sys.argv[3])
-lost = sorted(set(ref) - set(run))
-extra = sorted(set(run) - set(ref))
-assert not lost, f"never delivered: {lost}"
-assert not extra, f"not in the uninterrupted run: {extra}"
-twice = {i: len(v) for i, v in run.items() if len(v) > 1}
-assert sum(n - 1 for n in twice.values()) <= kills, \
-    f"delivered again after the server's acceptance was recorded: {twice} ({kills} kills after acceptance)"
-for i, copies in run.items():
-    if re.fullmatch(r"game\.\d{4}-(france|allies)", i):   # reports compose from the commit alone
-        assert all(c == ref[i][0] for c in copies), f"report {i} differs from the uninterrupted run's"
-PY
+	"$PY" "$TOP/tests/helpers/mail_once.py" "$r/mail" "$d/mail" "$k" ||
+		fail "$what: mail at the SMTP server"
 }
 
 # scenario LABEL ORDER POINT-SPEC: ORDER's steps with ESTAFETTE_FAULT set as
