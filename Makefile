@@ -92,6 +92,9 @@ $(B)/bench/%_bench: $(B)/tests/bench/%_bench.o $(call module_objs,util dice)
 bench: $(B)/estafette $(BENCHES)
 	B=$(B) tests/bench/run.sh
 
+# tests/integration/bench_smoke.sh runs the bench at tiny sizes.
+check-tests: $(BENCHES)
+
 # Fuzzing (tests/fuzz/README.md): each tests/fuzz/<target>_fuzz.c, built with
 # clang -fsanitize=fuzzer,address,undefined into build-fuzz/ (its own objects),
 # runs FUZZ_SECONDS on a copy of its corpus and fails on a crash, leak or

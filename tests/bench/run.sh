@@ -2,16 +2,21 @@
 # make bench: every figure against its baseline in the same run,
 # several repetitions, median and spread, the targets beside them.
 # Each bench prints a table and one JSON line; the JSON lines are collected
-# in tests/bench/results.json (not committed). BENCH_QUICK=1 runs small
-# sizes (50 games, 500 with nothing due, a 300-step history, a 50-step
-# signed audit).
+# in tests/bench/results.json (not committed; BENCH_OUT=FILE to put them
+# elsewhere). BENCH_QUICK=1 runs small sizes (50 games, 500 with nothing
+# due, a 300-step history, a 50-step signed audit); BENCH_SMOKE=1 tiny ones,
+# whose figures mean nothing: tests/integration/bench_smoke.sh runs it in
+# make check so that a change that breaks the bench is seen at once.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build}
 ESTAFETTE=$top/$B/estafette
 PY=/usr/bin/python3
-out=$top/tests/bench/results.json
-if [ "${BENCH_QUICK:-0}" = 1 ]; then
+out=${BENCH_OUT:-$top/tests/bench/results.json}
+DICE=400000
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	N=3 IDLE=4 HIST=26 AUDIT=3 REPS=1 DICE=2000 mode=smoke
+elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	N=50 IDLE=500 HIST=300 AUDIT=50 REPS=3 mode=quick
 else
 	N=1000 IDLE=10000 HIST=2000 AUDIT=200 REPS=3 mode=full
@@ -145,36 +150,38 @@ sigs=$(git -C "$g" ls-tree --name-only step-0002:turns/0002/orders | grep -c '\.
 "$top/$B/bench/floor_bench" "$sigs" "$blobs" "$trees" "$bytes" 200 | tee /dev/stderr | grep '^{' >> "$out"
 
 # --- (3) history: one game resolved step by step by deadline (no orders
-# after the join).
-# time_step STEP T: the game's next step (STEP, at time T) resolved on
-# COPIES copies of the game and of $ESTAFETTE_HOME, all made (and synced)
-# first, each in turn with a bare copy: without a work tree there is no
-# git index, which holds an entry for every file of every step and which
-# each commit reads and writes whole (as git itself does), so the two show
-# what is estafette's. One step timed once says little on a shared VM.
-COPIES=5
+# after the join), timed over two windows of WINDOW steps, early (steps 16
+# to 20) and late (the last WINDOW): the median of a window, so that the one
+# step in many that merges packs (which steps do is fixed by the history)
+# is seen in the spread and does not stand for the whole.
+# time_step STEP T WINDOW-NAME: the game's next step (STEP, at time T)
+# resolved on a copy of the game and of $ESTAFETTE_HOME, made (and synced)
+# first, then on a bare copy: without a work tree there is no git index,
+# which holds an entry for every file of every step and which each commit
+# reads and writes whole (as git itself does), so the two show what is
+# estafette's.
+WINDOW=5
 time_step() {
-	local s=$1 t=$2 i c tag
+	local s=$1 t=$2 w=$3 c=s$1 tag g
 	tag=step-$(printf %04d "$s")
 	# Copies are kept to the end: ext4 without a journal skips recently
 	# deleted inodes when it allocates, which would slow the later step.
-	for i in $(seq "$COPIES"); do
-		c=s$s-$i
-		cp -a hist "wt-$c" && home_copy "home-wt-$c"
-		cp -a hist/.git "bare-$c.git" && git -C "bare-$c.git" config core.bare true
-		rm -f "bare-$c.git/index" && home_copy "home-bare-$c"
-	done
+	cp -a hist "wt-$c" && home_copy "home-wt-$c"
+	cp -a hist/.git "bare-$c.git" && git -C "bare-$c.git" config core.bare true
+	rm -f "bare-$c.git/index" && home_copy "home-bare-$c"
 	sync
-	for i in $(seq "$COPIES"); do
-		c=s$s-$i
-		ESTAFETTE_HOME=$WORK/home-wt-$c timed "hist_step_$s" "$ESTAFETTE" run "wt-$c" --now "@$t"
-		ESTAFETTE_HOME=$WORK/home-bare-$c timed "histbare_step_$s" "$ESTAFETTE" run "bare-$c.git" --now "@$t"
-		for g in "wt-$c" "bare-$c.git"; do
-			[ "$(git -C "$g" rev-parse -q --verify "$tag^{tree}")" = \
-			  "$(git -C "wt-s$s-1" rev-parse -q --verify "$tag^{tree}")" ] ||
-				{ echo "bench: $g did not resolve $tag as the others did" >&2; exit 1; }
-		done
+	ESTAFETTE_HOME=$WORK/home-wt-$c timed "hist_step_$w" "$ESTAFETTE" run "wt-$c" --now "@$t"
+	ESTAFETTE_HOME=$WORK/home-bare-$c timed "histbare_step_$w" "$ESTAFETTE" run "bare-$c.git" --now "@$t"
+	for g in "wt-$c" "bare-$c.git"; do
+		[ "$(git -C "$g" rev-parse -q --verify "$tag^{tree}")" = \
+		  "$(git -C "wt-$c" rev-parse -q --verify "$tag^{tree}")" ] ||
+			{ echo "bench: $g did not resolve $tag as the work tree copy did" >&2; exit 1; }
 	done
+}
+window_of() {  # STEP: early, late or nothing
+	if [ "$1" -gt $((20 - WINDOW)) ] && [ "$1" -le 20 ]; then echo early
+	elif [ "$1" -gt $((HIST - WINDOW)) ]; then echo late
+	fi
 }
 # home_copy DIR: what the history game keeps in $ESTAFETTE_HOME (its hidden
 # state and outbox), not the batch's thousand games.
@@ -194,19 +201,19 @@ hist_id=$(git -C hist show main:game.json | "$PY" -c 'import json, sys; print(js
 t=$T0
 for s in $(seq 1 "$HIST"); do
 	t=$((t + 7200))
-	if [ "$s" -eq 20 ] || [ "$s" -eq "$HIST" ]; then
-		time_step "$s" "$t"
-	fi
+	w=$(window_of "$s")
+	[ -z "$w" ] || time_step "$s" "$t" "$w"
 	"$ESTAFETTE" run hist --now "@$t" >/dev/null
-	if [ "$s" -eq 20 ] || [ "$s" -eq "$HIST" ]; then
+	if [ -n "$w" ]; then
 		[ "$(git -C hist rev-parse "step-$(printf %04d "$s")^{tree}")" = \
-		  "$(git -C "wt-s$s-1" rev-parse "step-$(printf %04d "$s")^{tree}")" ] ||
-			{ echo "bench: the copies' step $s is not the game's" >&2; exit 1; }
+		  "$(git -C "wt-s$s" rev-parse "step-$(printf %04d "$s")^{tree}")" ] ||
+			{ echo "bench: the copy's step $s is not the game's" >&2; exit 1; }
 	fi
 done
 git -C hist rev-parse -q --verify "step-$(printf %04d "$HIST")" >/dev/null ||
 	{ echo "bench: the history game did not reach step $HIST" >&2; exit 1; }
 note "hist_steps $HIST"
+note "hist_window $WINDOW"
 note "hist_repo_bytes $(du -sb hist/.git | cut -f1)"
 git -C hist gc -q
 note "hist_repo_packed_bytes $(du -sb hist/.git | cut -f1)"
@@ -232,7 +239,7 @@ note "audit_orders $(git -C aud ls-tree -r --name-only main turns | grep -c '/or
 note "audit_hist_steps $(git -C hist tag -l 'step-*' | wc -l)"
 
 # --- (5) dice.
-"$top/$B/bench/dice_bench" | tee /dev/stderr | grep '^{' >> "$out"
+"$top/$B/bench/dice_bench" "$DICE" | tee /dev/stderr | grep '^{' >> "$out"
 
 # --- the table and the JSON.
 "$PY" "$top/tests/bench/summarize.py" "$mode" "$raw" "$out"
