@@ -415,6 +415,13 @@ static int merge_packs(est_store *store, const struct pack *packs, size_t count,
 
 	if (git_packbuilder_new(&builder, store->repo) < 0)
 		return est_store__git_error(store, EST_ERROR, "merging packs");
+	/*
+	 * Every object of the merged packs is read once: kept out of the object
+	 * cache, which they would fill to its bound and hold while the step's
+	 * map is drawn, the process's peak (2 MiB of a late step's). With
+	 * caching off, libgit2 empties the cache at the first object read.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	for (size_t i = 0; i < count && error == 0; i++) {
 		char *idx = est_strdup_printf("%s.idx", packs[i].base);
 		git_odb_backend *one = NULL;
@@ -428,6 +435,7 @@ static int merge_packs(est_store *store, const struct pack *packs, size_t count,
 	}
 	if (error == 0 && git_packbuilder_write(builder, dir, 0, NULL, NULL) < 0)
 		error = est_store__git_error(store, EST_EIO, "writing a merged pack");
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 1);
 	if (error == 0) {
 		est_fault_point("store-after-merged-pack");
 		name = est_strdup_printf("%s/pack-%s", dir, git_packbuilder_name(builder));

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <git2.h>
 
 #include "store/store.h"
 #include "util/error.h"
@@ -567,6 +568,46 @@ static void test_commits_land_as_packs(void **state)
 	est_store_free(store);
 }
 
+/*
+ * A pack merge reads every object of the packs it merges; they stay out of
+ * libgit2's object cache, which would hold them while the step's map is
+ * drawn (what the cache held goes too). Each step here brings a blob of
+ * 16 KiB of its own.
+ */
+static void test_pack_merge_leaves_the_cache(void **state)
+{
+	char head[EST_STORE_OID_HEX + 1], oid[EST_STORE_OID_HEX + 1], path[64], tag[32];
+	est_store *store = game_at_step0("merge-cache", head);
+	const char *repo = est_store_path(store);
+	static char blob[16 << 10];
+	ssize_t after, allowed;
+	int packs = 0, merged = 0;
+
+	(void)state;
+	assert_int_equal(est_store_lock(store), 0);
+	for (int i = 1; i <= 40 && !merged; i++) {
+		est_store_change changes[] = {{path, blob, sizeof(blob)}};
+		int now;
+
+		for (size_t j = 0; j < sizeof(blob); j++)
+			blob[j] = (char)('a' + (j * 7 + (size_t)i * 13 + j / 97 * i) % 26);
+		snprintf(path, sizeof(path), "turns/%04d/map.svg", i);
+		snprintf(tag, sizeof(tag), "step-%04d", i);
+		assert_int_equal(est_store_commit(oid, store, head, changes, 1, "a step", tag), 0);
+		assert_int_equal(git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &after, &allowed), 0);
+		strcpy(head, oid);
+		now = atoi(out_of("ls %s/.git/objects/pack | grep -c 'pack$'", repo));
+		if (now < packs) {
+			merged = 1;
+			/* The merged packs hold 16 blobs of 16 KiB: not one cached. */
+			assert_true(after < (ssize_t)sizeof(blob));
+		}
+		packs = now;
+	}
+	assert_true(merged);
+	est_store_free(store);
+}
+
 static void test_lock_held_by_another_process(void **state)
 {
 	char *path = game_path("locked"), buf[1] = {0}, *lock_file;
@@ -979,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(test_ref_moved_meanwhile),
 		cmocka_unit_test(test_revisions_kept_until_lock_or_commit),
 		cmocka_unit_test(test_commits_land_as_packs),
+		cmocka_unit_test(test_pack_merge_leaves_the_cache),
 		cmocka_unit_test(test_lock_held_by_another_process),
 		cmocka_unit_test(test_bad_paths_and_arguments_refused),
 		cmocka_unit_test(test_tag_exists),
