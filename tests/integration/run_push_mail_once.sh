@@ -58,23 +58,15 @@ pass() {
 }
 # killed_pass HOST WRAPPER: pass, without the shell's note that it was killed.
 killed_pass() { (pass "$@") 2>/dev/null; }
-# orders: every player the game awaits signs an order of no moves, and the
-# files go to the remote in one commit.
-orders() {
-	local d=players p f
-	git -C "$d" pull -q --ff-only
-	mkdir -p "$d/orders"
-	for p in $("$ESTAFETTE" status "$d" --json | json_get '" ".join(a["player"] for a in d["awaiting"] if not a["received"])'); do
-		f=$d/orders/$p.json
-		"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$d" "$p" 1 '[]' > "$f"
-		rm -f "$f.sig"
-		ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$f"
-	done
-	git -C "$d" add orders
-	git -C "$d" -c user.name=player -c user.email=p@example.org commit -qm "orders"
-	git -C "$d" push -q origin main
-}
+orders() { push_orders players orders; }
 step_on_remote() { git -C remote.git log -1 --format=%s main | sed -n 's/^step \([0-9]*\).*/\1/p'; }
+# a_makes STEP: the players' orders, then A's pass publishes and mails STEP.
+a_makes() {
+	orders
+	pass a || fail "host a: $(cat host-a.log)"
+	[ "$(step_on_remote)" = "$(printf %04d "$1")" ] || fail "A did not publish step $1: $(cat host-a.log)"
+	stage "A makes step $1" $(awaited_reports "$1")
+}
 
 # Wrappers around estafette, each acting once (while its flag file exists):
 # lock-estafette runs `run` while another process holds the game's lock;
@@ -158,10 +150,7 @@ pass b || fail "host b: $(cat host-b.log)"
 stage "b's first pass, at the open join"
 
 # The join, resolved and mailed by A.
-orders
-pass a || fail "host a: $(cat host-a.log)"
-[ "$(step_on_remote)" = 0001 ] || fail "A did not publish step 1: $(cat host-a.log)"
-stage "A makes step 1" $(awaited_reports 1)
+a_makes 1
 
 # a. B's first run finds the lock held.
 wrapper lock-estafette lock
@@ -171,10 +160,7 @@ grep -q "the game's lock is held (estafette exit 75); trying again" host-b.log |
 stage "a: B's lock held at the first try"
 
 # b. B's pass killed between its fetch and its run.
-orders
-pass a || fail "host a: $(cat host-a.log)"
-[ "$(step_on_remote)" = 0002 ] || fail "A did not publish step 2"
-stage "A makes step 2" $(awaited_reports 2)
+a_makes 2
 wrapper killed-before-run before-run
 killed_pass b "$WORK/killed-before-run" && fail "B's pass was not killed: $(cat host-b.log)"
 [ ! -e killed-before-run.once ] || fail "B's pass did not get to its run"
@@ -184,10 +170,7 @@ pass b || fail "host b: $(cat host-b.log)"
 stage "b: B killed between its fetch and its run"
 
 # b2. B's pass killed after its run queued the reports again.
-orders
-pass a || fail "host a: $(cat host-a.log)"
-[ "$(step_on_remote)" = 0003 ] || fail "A did not publish step 3"
-stage "A makes step 3" $(awaited_reports 3)
+a_makes 3
 wrapper killed-after-run after-run
 killed_pass b "$WORK/killed-after-run" && fail "B's pass was not killed: $(cat host-b.log)"
 [ ! -e killed-after-run.once ] || fail "B's pass did not get to its run"
