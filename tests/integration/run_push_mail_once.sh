@@ -2,10 +2,10 @@
 # hooks/run-and-push mails each report once, from the runner whose push
 # published its step, however another runner's passes end (docs/hosting.md
 # "Running the same games from several hosts"). One game on a bare remote;
-# host A runs it from the home that made it (`estafette new`), hosts B and
-# C from homes of their own (the dice secrets copied in), each through its
-# own clone, all mailing to a loopback SMTP server. A makes every step;
-# after each, B or C makes a pass that must mail nothing:
+# host A runs it from the home that made it (`estafette new`), hosts B, C
+# and D from homes of their own (the dice secrets copied in), each through
+# its own clone, all mailing to a loopback SMTP server. A makes steps 1 to
+# 3; after each, another host makes a pass that must mail nothing:
 #   0. C's clone, made after step 0, at the open join: A (the home that
 #      made the game) mails the invitations, C does not;
 #   a. B's first run finds the game's lock held (exit 75), its retry does not
@@ -18,7 +18,8 @@
 # and the other way round: B makes a step, its pass is killed after the
 # push, before the mail; its next pass mails the step (once), A's mails
 # nothing. Each stage's mail is checked on its own, so that a failure
-# names every stage that went wrong.
+# names every stage that went wrong (the run-and-push before this fix fails
+# stages 0, a, b, b2 and c).
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 scratch
