@@ -93,6 +93,25 @@ make_players() {
 JSON
 }
 
+# push_orders CLONE MESSAGE: in CLONE, a clone of a game's remote, every
+# player the game awaits signs an order of no moves (with the key named
+# after the player in the current folder), and the files go to the remote
+# in one commit MESSAGE, as the players push them.
+push_orders() {
+	local d=$1 p f
+	git -C "$d" pull -q --ff-only
+	mkdir -p "$d/orders"
+	for p in $("$ESTAFETTE" status "$d" --json | json_get '" ".join(a["player"] for a in d["awaiting"] if not a["received"])'); do
+		f=$d/orders/$p.json
+		"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$d" "$p" 1 '[]' > "$f"
+		rm -f "$f.sig"
+		ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$f"
+	done
+	git -C "$d" add orders
+	git -C "$d" -c user.name=player -c user.email=p@example.org commit -qm "$2"
+	git -C "$d" push -q origin main
+}
+
 # join GAME PLAYER[=KEY]...: the join (step 1 of a game under dice v2):
 # each player's signed file with "orders": [], submitted, then a run that
 # resolves the step. KEY defaults to the file named after the player in

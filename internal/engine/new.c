@@ -386,7 +386,9 @@ static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est
 		goto out;
 	est_store_free(store);
 	store = NULL;
-	if (sealed && (error = make_sealed_store(home, id)) < 0)
+	/* Before the secrets, which make the id taken: a failure here leaves only the mark. */
+	if ((error = est_mail_outbox_mark_maker(home, id)) < 0 ||
+	    (sealed && (error = make_sealed_store(home, id)) < 0))
 		goto out;
 	if ((error = est_secrets_save(secrets, home, id)) < 0) {
 		if (sealed)

@@ -172,6 +172,19 @@ char *est_mail_address_of(const char *mailbox);
 int est_mail_outbox_dir(char **out, const char *home, const char *game);
 
 /*
+ * Mark this home as the one that made `game`: "<home>/outbox/<game>/made-here",
+ * a line of text, the folder made as needed. A game's first mail (the
+ * join's invitations, which the first run queues after step 0) belongs to
+ * the home that made it: a runner sharing the game through a remote
+ * (hooks/run-and-push) with another $ESTAFETTE_HOME leaves that mail to
+ * the home that holds the mark. Idempotent.
+ *
+ * Errors: EST_EINVAL (bad home or game, as in est_mail_outbox_dir);
+ * EST_EIO (cannot create the folder or write the file); EST_ENOMEM.
+ */
+int est_mail_outbox_mark_maker(const char *home, const char *game);
+
+/*
  * Queue one message: write pending/<name>.eml (the `eml_len` bytes of
  * `eml`, e.g. from est_mail_compose) and then pending/<name>.json with the
  * envelope: `envelope_from` (a bare address for MAIL FROM, e.g.

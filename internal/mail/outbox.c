@@ -129,6 +129,24 @@ static int check_envelope(const char *from, const char *const *rcpts, size_t cou
 	return 0;
 }
 
+int est_mail_outbox_mark_maker(const char *home, const char *game)
+{
+	static const char text[] = "estafette new made this game with this $ESTAFETTE_HOME: its first mail "
+				   "(the join's invitations) is this home's to send (hooks/run-and-push)\n";
+	char *dir = NULL, *path = NULL;
+	int error;
+
+	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
+		return error;
+	if (!(path = est_strdup_printf("%s/made-here", dir)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else if ((error = est_mkdir_p(dir, 0700)) == 0)
+		error = est_file_write_atomic(path, text, sizeof(text) - 1, 0600);
+	free(path);
+	free(dir);
+	return error;
+}
+
 int est_mail_outbox_put(int *queued_out, const char *home, const char *game, const char *name,
 			const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
 			const char *eml, size_t eml_len)

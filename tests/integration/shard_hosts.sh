@@ -4,10 +4,12 @@
 # $ESTAFETTE_HOME (the games' dice secrets copied in) and its own clones,
 # and runs every clone through hooks/run-and-push --shard K/3, which passes
 # over the games of other shards. The players push their orders to the
-# remotes; the hosts resolve two steps. Midway through step 2, host 3's
+# remotes; the hosts resolve three steps. Midway through step 2, host 3's
 # pass is killed (kill -9, between a run and its push); hosts 1 and 2 then
 # take its games over (--shard K/2), and host 3 makes one last pass over its
-# old shard, as the guide says. At the end every step of every game was
+# old shard, as the guide says. Host 4 is then brought in, its clones made
+# after the steps exist, and takes shard 3 of 3 for step 3. At the end
+# every step of every game was
 # resolved exactly once (git fsck, a linear main, one commit and one tag
 # per step, no awaited player missing from any step) and each report was
 # mailed exactly once, through a loopback SMTP server. Also: run --all
@@ -89,7 +91,10 @@ expect_exit 0 "$ESTAFETTE" status made/g01 --shard "${shard3[g01]}/3" --json
 rm -rf "$ESTAFETTE_HOME/outbox"   # (the runs above queued mail no host sends)
 
 # --- Three hosts: their homes (the dice secrets) and clones ----------------
-for h in 1 2 3; do
+# make_host H: host H's home (the dice secrets copied in) and its clone of
+# every game, made now from the remotes.
+make_host() {
+	local h=$1 id c
 	mkdir -p "host$h/home" "host$h/run"
 	cp -a "$ESTAFETTE_HOME/games" "host$h/home/"
 	chmod 700 "host$h/home"
@@ -100,7 +105,8 @@ for h in 1 2 3; do
 		git -C "$c" config estafette.smtpurl "smtp://127.0.0.1:$SMTP_PORT"
 		git -C "$c" config estafette.sender "Game <orders@example.org>"
 	done
-done
+}
+for h in 1 2 3; do make_host "$h"; done
 ESTAFETTE_HOME=$WORK/host1/home expect_exit 64 "$H/run-and-push" --shard 4/3 host1/run/g01
 grep -qF -- "--shard \"4/3\": not K/N" "$WORK/last.err" || fail "run-and-push --shard 4/3: $(cat "$WORK/last.err")"
 # host 3 pauses a second after each run, before its push: its pass can be
@@ -122,23 +128,8 @@ pass() {
 	done >>"$WORK/host$h.log" 2>&1
 }
 
-# order_game ID: every player the game awaits signs an order of no moves,
-# and the files go to the game's remote in one commit, as the players push
-# them; orders: every game's.
-order_game() {
-	local id=$1 d=players/$1 p f
-	git -C "$d" pull -q --ff-only
-	mkdir -p "$d/orders"
-	for p in $("$ESTAFETTE" status "$d" --json | json_get '" ".join(a["player"] for a in d["awaiting"] if not a["received"])'); do
-		f=$d/orders/$p.json
-		"$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" "$d" "$p" 1 '[]' > "$f"
-		rm -f "$f.sig"
-		ssh-keygen -q -Y sign -f "$p" -n estafette-orders "$f"
-	done
-	git -C "$d" add orders
-	git -C "$d" -c user.name=player -c user.email=p@example.org commit -qm "orders for $id"
-	git -C "$d" push -q origin main
-}
+# order_game ID: the game's orders for its next step, pushed by the players.
+order_game() { push_orders "players/$1" "orders for $1"; }
 orders() {
 	local id
 	for id in "${ids[@]}"; do order_game "$id"; done
@@ -207,16 +198,38 @@ at 2
 pass 3 --shard 3/3
 no_failures
 ! grep -q "pushed main" host3.log || fail "host 3's last pass resolved a step: $(cat host3.log)"
-echo "two steps of $GAMES games on three hosts, one killed: $((SECONDS - start)) s"
+
+# --- Host 4 brought in, its clones made now (after steps 1 and 2), in
+# host 3's place: its first pass finds nothing due and mails nothing (the
+# steps its clones came with are other hosts'); at step 3 it runs its
+# shard, and mails those reports.
+make_host 4
+before=$(ls smtp/*.eml | wc -l)
+pass 4 --shard 3/3
+no_failures
+! grep -q "pushed main" host4.log || fail "host 4's first pass resolved a step: $(cat host4.log)"
+[ "$(ls smtp/*.eml | wc -l)" = "$before" ] || fail "host 4's first pass mailed what other hosts sent"
+orders
+pass 1 --shard 1/3 & p1=$!
+pass 2 --shard 2/3 & p2=$!
+pass 4 --shard 3/3 & p4=$!
+wait "$p1" "$p2" "$p4"
+no_failures
+at 3
+for id in $(mine 3 3); do
+	grep -q "^run-and-push: pushed main .* to origin$" <(grep -A2 "^$id: resolved step 3$" host4.log) ||
+		fail "host 4 did not publish step 3 of $id, a game of its shard: $(grep -h -A2 "^$id: \|/$id/" host*.log)"
+done
+echo "three steps of $GAMES games on four hosts, one killed, one brought in: $((SECONDS - start)) s"
 
 # --- Every step resolved once, in every remote -----------------------------
 for id in "${ids[@]}"; do
 	r=remotes/$id.git
 	git -C "$r" fsck --strict --no-progress >fsck.out 2>&1 || fail "$id: git fsck: $(cat fsck.out)"
 	[ -z "$(git -C "$r" rev-list --min-parents=2 main)" ] || fail "$id: main has a merge"
-	[ "$(git -C "$r" tag -l 'step-*' | xargs)" = "step-0000 step-0001 step-0002" ] ||
+	[ "$(git -C "$r" tag -l 'step-*' | xargs)" = "step-0000 step-0001 step-0002 step-0003" ] ||
 		fail "$id: step tags $(git -C "$r" tag -l | xargs)"
-	for s in 0001 0002; do
+	for s in 0001 0002 0003; do
 		[ "$(git -C "$r" log --format=%s main | grep -c "^step $s")" = 1 ] || fail "$id: not one commit of step $s"
 		[ "$(git -C "$r" log -1 --format=%s "step-$s")" = "$(git -C "$r" log --format=%s main | grep "^step $s")" ] ||
 			fail "$id: step-$s does not tag its step's commit"
@@ -225,7 +238,7 @@ for id in "${ids[@]}"; do
 			fail "$id: step $s resolved with an awaited player missing"
 	done
 	# one commit of orders per step, each followed by its step
-	[ "$(git -C "$r" log --format=%s main | grep -c "^orders for $id")" = 2 ] || fail "$id: orders commits"
+	[ "$(git -C "$r" log --format=%s main | grep -c "^orders for $id")" = 3 ] || fail "$id: orders commits"
 done
 
 # --- Each report mailed once ----------------------------------------------
@@ -239,7 +252,7 @@ for eml in sorted(box.glob("*.eml")):
     if not m:
         sys.exit(f"FAIL: {eml}: no estafette Message-ID: {msg['Message-ID']}")
     seen[(m.group(1), m.group(2))] += 1
-want = {(g, f"{s:04d}-{p}") for g in ids for s in (1, 2) for p in ("france", "allies")}
+want = {(g, f"{s:04d}-{p}") for g in ids for s in (1, 2, 3) for p in ("france", "allies")}
 twice = sorted(k for k, n in seen.items() if n > 1)
 missing = sorted(want - set(seen))
 extra = sorted(set(seen) - want)
