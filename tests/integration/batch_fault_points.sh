@@ -10,12 +10,11 @@
 #   2. run --all at T0+60: g1 and g2 resolve step 2, g3 waits;
 #   3. run --all at T0+4000, past every deadline: g1 and g2 resolve step 3,
 #      g3 step 2, each without orders (the deadline ended them).
-# For each point of fault.h's first list that a run reaches, and for its
-# passages 2 and 3 (the first is fault_points.sh's; a point a step passes
-# once dies at @2 in g2, leaving g1 done, g2 cut in the middle and g3 not
-# started, and at @3 in g3; one passed for each message, in g1's second
-# message and in g2's first), each batch run is made with
-# ESTAFETTE_FAULT=POINT@N; a run
+# For each point of fault.h's first list that a run reaches, at the passage
+# that falls in g2 for most (so that g1 is done, g2 cut in the middle and g3 not
+# started): the second for a point a step passes once, the third for one
+# passed for each of a step's two reports (outbox-*, smtp-*); the first is
+# fault_points.sh's. Each batch run is made with ESTAFETTE_FAULT=POINT@N; a run
 # that dies (SIGKILL, status 137) is made again without it. Then each
 # game's main, tags, commits, work tree, hidden records, clock.json and
 # outbox are those of an uninterrupted run of the same scenario, git fsck
@@ -24,7 +23,8 @@
 # and the sent mark). A point no batch run reaches fails the
 # test, unless it is one only other commands reach (listed below), and so
 # does a point listed there that a batch run reaches.
-# BATCH_FAULT_ONLY="NAME..." narrows the points; FAULT_KEEP=1 keeps the folder.
+# BATCH_FAULT_ONLY="NAME..." narrows the points, BATCH_FAULT_PASSAGES="N..."
+# tries those passages of every point instead; FAULT_KEEP=1 keeps the folder.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/helpers/batch.sh"
@@ -34,7 +34,6 @@ trap 'stop_smtpd; rm -rf "$WORK"' EXIT
 cd "$WORK"
 started=$SECONDS
 GAMES=(g1 g2 g3)
-PASSAGES=(2 3)
 # Points of the first list that `run` never reaches: intake's, fetch's, and
 # a merge of packs (fault_points.sh makes one).
 NOT_RUN=(submit-after-record receive-after-parse receive-after-record receive-after-receipt
@@ -98,8 +97,10 @@ done
 kills=0 tested=0
 for p in "${POINTS[@]}"; do
 	[ -z "${BATCH_FAULT_ONLY:-}" ] || [[ " $BATCH_FAULT_ONLY " == *" $p "* ]] || continue
-	where= passages=("${PASSAGES[@]}")
+	case $p in outbox-*|smtp-*) passages=(3);; *) passages=(2);; esac
+	[ -z "${BATCH_FAULT_PASSAGES:-}" ] || read -ra passages <<< "$BATCH_FAULT_PASSAGES"
 	! not_run "$p" || passages=(1)   # to see that no run reaches it
+	where=
 	for n in "${passages[@]}"; do
 		scenario "s-$p-$n" "$p@$n"
 		batch_verify "s-$p-$n" ref "$ACCEPT_KILLS" "$p@$n" "${GAMES[@]}"
