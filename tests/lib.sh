@@ -64,6 +64,18 @@ stop_smtpd() {
 	return 0
 }
 
+# collect_mail FROM: the messages the SMTP server wrote to FROM (its --dir)
+# since the last call, moved into ./mail of the current folder.
+collect_mail() {
+	local f
+	mkdir -p mail
+	for f in "$1"/[0-9]*.eml; do
+		[ -e "$f" ] || continue
+		mv "$f" "mail/$(basename "$f")"
+		rm -f "${f%.eml}.json"
+	done
+}
+
 # expect_exit CODE command...: run it, require that exit code.
 expect_exit() {
 	local want=$1; shift

@@ -57,18 +57,6 @@ print(json.dumps([{"type": "discard", "card": c} for c in hand[:max(0, len(hand)
 	done
 }
 
-# batch_collect_mail: what the SMTP server received since the last call,
-# into ./mail.
-batch_collect_mail() {
-	local f
-	mkdir -p mail
-	for f in "$WORK"/smtp/[0-9]*.eml; do
-		[ -e "$f" ] || continue
-		mv "$f" "mail/$(basename "$f")"
-		rm -f "${f%.eml}.json"
-	done
-}
-
 # batch_record GAME...: what each game ended with, in files of the current folder.
 batch_record() {
 	local g

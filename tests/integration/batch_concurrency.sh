@@ -78,7 +78,7 @@ scenario() {
 		fi
 		settle "$n" "$dir"
 	done
-	batch_collect_mail
+	collect_mail "$WORK/smtp"
 	batch_record "${GAMES[@]}"
 	cd "$WORK"
 }

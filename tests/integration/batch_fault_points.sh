@@ -77,7 +77,7 @@ scenario() {
 		fi
 		[ "$st" -eq 0 ] || fail "${point:-uninterrupted}: batch run $n exited $st: $(tail -3 log.err)"
 	done
-	batch_collect_mail
+	collect_mail "$WORK/smtp"
 	batch_record "${GAMES[@]}"
 	cd "$WORK"
 }

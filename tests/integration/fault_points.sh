@@ -121,16 +121,6 @@ new_scenario() {
 	[ ! -e "$WORK/orders/f4.eml" ] || imapd_deliver "$WORK/orders/f4.eml"
 }
 
-# collect_mail: what the SMTP server received since the last call, into ./mail.
-collect_mail() {
-	local f
-	for f in "$WORK"/mail/[0-9]*.eml; do
-		[ -e "$f" ] || continue
-		mv "$f" "mail/$(basename "$f")"
-		rm -f "${f%.eml}.json"
-	done
-}
-
 # signed PLAYER SEQ NAME: an order file for the open step, signed by ssh-keygen.
 signed() {
 	(cd "$WORK/ref-$DEFAULT" && "$PY" "$TOP/tests/helpers/make_order.py" "$ESTAFETTE" game "$1" "$2" '[]' \
@@ -161,7 +151,7 @@ reference() {
 		st=0; do_step "$s" || st=$?
 		echo "$s $st" >> status
 	done
-	collect_mail
+	collect_mail "$WORK/mail"
 	finish_record
 	cd "$WORK"
 }
@@ -263,7 +253,7 @@ scenario() {
 			break
 		done
 	done
-	collect_mail
+	collect_mail "$WORK/mail"
 	finish_record
 	cd "$WORK"
 	verify "$dir" "$WORK/ref-$order" "$accept_kills" "$label"
