@@ -200,8 +200,27 @@ stage "A after B's step 4"
 pass b || fail "host b: $(cat host-b.log)"
 stage "B's next pass mails its step 4" $(awaited_reports 4)
 
+# e. The git host drops the latest step's tag (main as it was): C, which
+# has not seen step 5, must not take it for its own when its run tags the
+# step again.
+a_makes 5
+git -C remote.git tag -d step-0005 >/dev/null
+pass c || fail "host c (the host dropped step-0005): $(cat host-c.log)"
+stage "e: the host dropped the latest step's tag"
+
+# f. A new clone whose own main (what the host served at the clone, never
+# verified) names another game id, one that leads out of the outboxes:
+# the outbox is the verified main's, and nothing is mailed or moved.
+clone e
+sed -i 's/^  "id": "once",$/  "id": "..\/..\/escaped",/' run-e/game.json
+git -C run-e -c user.name=host -c user.email=host@example.org commit -qam "served at the clone"
+pass e || fail "host e (its clone's main forged): $(cat host-e.log)"
+stage "f: a clone's unverified main names another id"
+[ ! -e "$WORK/escaped" ] && [ "$(ls home-e/outbox)" = once ] ||
+	fail "host e's pass wrote outside its game's outbox: $(ls home-e/outbox "$WORK")"
+
 # Everything, once.
-for s in 1 2 3 4; do for n in $(awaited_reports "$s"); do
+for s in 1 2 3 4 5; do for n in $(awaited_reports "$s"); do
 	[ "$(tally | awk -v n="$n" '$1 == n { print $2 }')" = 1 ] || failed+=("total: $n")
 done; done
 [ "${#failed[@]}" -eq 0 ] || fail "mail went wrong in: $(printf '[%s] ' "${failed[@]}")"
