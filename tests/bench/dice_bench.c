@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 	printf("%-34s %14.0f %7.1f%%\n", "d6 rolls (est_dice_roll)", rolls, 100 * rolls_spread);
 	printf("%-34s %14.0f %7.1f%%\n", "d6 rolls, with the JSON log", logged, 100 * logged_spread);
 	printf("%-34s %14.0f %7.1f%%\n", "raw HMAC-SHA256 blocks (OpenSSL)", hmac, 100 * hmac_spread);
-	printf("%-34s %14.2f\n", "rolls per raw HMAC block", rolls / hmac);
+	printf("%-34s %14.2f\n", "d6 rolls in one raw HMAC's time", rolls / hmac);
 	printf("{\"bench\": \"dice\", \"rolls_per_second\": %.0f, \"logged_rolls_per_second\": %.0f, "
 	       "\"hmac_per_second\": %.0f, \"ratio\": %.3f, \"repeats\": %d}\n", rolls, logged, hmac,
 	       rolls / hmac, REPEATS);

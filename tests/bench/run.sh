@@ -147,7 +147,7 @@ trees=$(( $(awk '$2 == "040000"' <<<"$objs" | wc -l) + 1 ))
 bytes=$(awk '$2 ~ /^100/ {print $4}' <<<"$objs" | git -C "$g" cat-file --batch-check='%(objectsize)' |
 	awk '{s += $1} END {print int(s / NR)}')
 sigs=$(git -C "$g" ls-tree --name-only step-0002:turns/0002/orders | grep -c '\.sig$' || true)
-"$top/$B/bench/floor_bench" "$sigs" "$blobs" "$trees" "$bytes" 200 | tee /dev/stderr | grep '^{' >> "$out"
+"$top/$B/bench/floor_bench" "$sigs" "$blobs" "$trees" "$bytes" 200 | tee -a /dev/stderr | grep '^{' >> "$out"
 
 # --- (3) history: one game resolved step by step by deadline (no orders
 # after the join), timed over two windows of WINDOW steps, early (steps 16
@@ -239,7 +239,7 @@ note "audit_orders $(git -C aud ls-tree -r --name-only main turns | grep -c '/or
 note "audit_hist_steps $(git -C hist tag -l 'step-*' | wc -l)"
 
 # --- (5) dice.
-"$top/$B/bench/dice_bench" "$DICE" | tee /dev/stderr | grep '^{' >> "$out"
+"$top/$B/bench/dice_bench" "$DICE" | tee -a /dev/stderr | grep '^{' >> "$out"
 
 # --- the table and the JSON.
 "$PY" "$top/tests/bench/summarize.py" "$mode" "$raw" "$out"

@@ -37,6 +37,9 @@ def row(name, value, unit, spread, target, met):
 
 
 def print_table():
+    if mode == "smoke":
+        print("\nBENCH_SMOKE: sizes too small to mean anything (one repetition, a few games);"
+              " this run only shows that every bench works.")
     print(f"\n{'measure':50} {'value':>10} {'unit':8} {'spread':>7}  {'target':>12}  met")
     for name, value, unit, spread, tgt, met in rows:
         sp = f"{100 * spread:6.1f}%" if spread is not None else ""
