@@ -1,5 +1,4 @@
 #include <ctype.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,15 +117,6 @@ int main(int argc, char **argv)
 	 * calls). Every message ends its line, so none is held back.
 	 */
 	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
-	/*
-	 * Big blocks (a map picture's 4 MiB surface) always from mmap, so that
-	 * freeing one gives it back. By default glibc raises its mmap threshold
-	 * to the size of the last big block freed: the next picture's surface
-	 * then comes from the heap, which keeps it once freed while anything
-	 * lies above it, and `run --all` held each picture's pages for the rest
-	 * of the pass. A fixed threshold turns that adjustment off.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return run_command(commands[i].fn, argc, argv);
