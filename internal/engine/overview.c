@@ -99,9 +99,8 @@ static int has_game_tag(const char *path)
 {
 	char target[EST_STORE_OID_HEX + 1];
 	est_store *store = NULL;
-	/* A tag whose objects are lost (it cannot be peeled) is still a game's. */
 	int found = est_store_open(&store, path) == 0 &&
-		    est_store_tag_target(target, store, "step-0000") != EST_ENOTFOUND;
+		    est_store_tag_target(target, store, "step-0000") == 0;
 
 	est_store_free(store);
 	est_error_clear();
