@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Check, in strace logs, that every step was durable before anything named it.
+
+    durability_order.py TRACE...
+
+Each TRACE is one process's `strace -f -y -o TRACE -e trace=fsync,fdatasync,
+syncfs,rename,renameat,renameat2,link,linkat` log (paths absolute). A file
+put in place by rename or link is durable once both hold: its content was
+fsynced (under its own or an earlier name) and its folder was fsynced
+after it got the name; or a syncfs came after both (the test runs on one
+file system). The checks:
+  - when refs/heads/main moves, every pack, loose object and hidden record
+    put in place before is durable (a step's objects and dice secrets
+    before the ref that names them);
+  - when a message is put in an outbox's pending/, every main and tag
+    moved before is durable (no report of a step a power cut can lose);
+  - at the end of the trace, every main and tag moved is durable.
+Prints what it counted; exits 1 naming the first file not durable in time.
+"""
+import os
+import re
+import sys
+
+CALL = re.compile(r'^\d+\s+(\w+)\((.*)\)\s+=\s+(-?\d+)')
+FD = re.compile(r'^(?:-?\d+|AT_FDCWD)<([^>]*)>')
+STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+OBJECTS = re.compile(r'/objects/(pack/pack-[0-9a-f]+\.(pack|idx)|[0-9a-f]{2}/[0-9a-f]{38})$')
+HIDDEN = re.compile(r'/hidden/[^/]+\.json$')
+REF = re.compile(r'/\.git/refs/(heads/main|tags/[^/]+)$')
+OUTBOX = re.compile(r'/outbox/[^/]+/pending/[^/]+$')
+
+
+def paths(args):
+    """The path arguments of a rename or link call, made absolute by their dirfds."""
+    out, base = [], None
+    for part in re.split(r',\s+(?=(?:[^"]*"[^"]*")*[^"]*$)', args):
+        fd = FD.match(part)
+        s = STRING.match(part)
+        if fd:
+            base = fd.group(1)
+        elif s:
+            p = s.group(1)
+            if not p.startswith('/') and base:
+                p = os.path.join(base, p)
+            out.append(os.path.normpath(p))
+    return out
+
+
+def check(trace):
+    content = {}   # path -> its data is on disk
+    named = {}     # path put in place -> its folder entry is on disk
+    counts = {'main moves': 0, 'outbox puts': 0, 'syncfs': 0, 'fsync': 0}
+    durable = lambda p: content.get(p, False) and named.get(p, True)
+
+    def require(pattern, why, line):
+        for p in named:
+            if pattern.search(p) and not durable(p):
+                sys.exit('%s: %s, but %s is not durable yet (line: %s)' % (trace, why, p, line.strip()))
+
+    for line in open(trace, errors='replace'):
+        m = CALL.match(line)
+        if not m or int(m.group(3)) < 0:
+            continue
+        call, args = m.group(1), m.group(2)
+        if call in ('fsync', 'fdatasync'):
+            counts['fsync'] += 1
+            fd = FD.match(args)
+            if fd:
+                p = os.path.normpath(fd.group(1))
+                content[p] = True
+                for q in named:
+                    if os.path.dirname(q) == p:
+                        named[q] = True
+        elif call == 'syncfs':
+            counts['syncfs'] += 1
+            for q in named:
+                named[q] = True
+            for q in content:
+                content[q] = True
+        elif call in ('rename', 'renameat', 'renameat2', 'link', 'linkat'):
+            src, dst = paths(args)[:2]
+            if REF.search(dst) and dst.endswith('/refs/heads/main'):
+                counts['main moves'] += 1
+                require(OBJECTS, 'main moves', line)
+                require(HIDDEN, 'main moves', line)
+            if OUTBOX.search(dst):
+                counts['outbox puts'] += 1
+                require(REF, 'a message is queued', line)
+            content[dst] = content.get(src, False)
+            named[dst] = False
+    require(REF, 'the process ends', '(exit)')
+    return counts
+
+
+total = {}
+for t in sys.argv[1:]:
+    for k, v in check(t).items():
+        total[k] = total.get(k, 0) + v
+print(' '.join('%s %d' % kv for kv in sorted(total.items())))

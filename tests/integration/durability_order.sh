@@ -1,0 +1,71 @@
+#!/bin/bash
+# Each step reaches the disk before anything names it, checked on the
+# system calls themselves. Killing a process (fault_points.sh and the batch
+# suites) loses no page the kernel holds, so a missing or misplaced fsync
+# passes every kill test; a power cut would show it. Here every estafette
+# process of a small batch (two Napoleonic Empire games: `new`, the joins'
+# and the orders' `submit`, and two `run --all` that commit, queue and mail
+# over a loopback SMTP server) runs under strace, and
+# tests/helpers/durability_order.py checks that main moved only after the
+# step's objects and hidden record were durable, that no report was queued
+# before its step's refs were, and that no process ended with a ref still
+# owed to the disk. The same batch with fsync and syncfs made no-ops
+# (LD_PRELOAD) must fail the check: the check can see what it looks for.
+set -euo pipefail
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/helpers/batch.sh"
+need_pkgs strace
+# Under make sanitize: LeakSanitizer cannot run under ptrace (strace).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+scratch
+cd "$WORK"
+start_smtpd "$WORK/smtp"
+mkdir orders traces && (cd orders && make_players)
+REAL=$ESTAFETTE
+
+# The batch, every estafette process traced into traces/ (PRELOAD: a library
+# to load in each, for the check's own check).
+traced_batch() {
+	local dir=$1
+	rm -rf "$dir" traces/* orders/join-* orders/s2-* && mkdir -p "$dir"
+	cat > "$WORK/estafette" <<SH
+#!/bin/sh
+exec strace -f -qq -y -o "$WORK/traces/\$\$" -E "LD_PRELOAD=${PRELOAD:-}" \
+	-e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat "$REAL" "\$@"
+SH
+	chmod +x "$WORK/estafette"
+	ESTAFETTE=$WORK/estafette
+	batch_template "$dir" g1 g2
+	(cd "$dir" && "$ESTAFETTE" run --all games --now "@$T0" >>"$WORK/log.out" 2>>"$WORK/log.err") ||
+		fail "run --all at T0: $(tail -3 "$WORK/log.err")"
+	(cd "$dir" && batch_orders g1 && batch_orders g2 &&
+		"$ESTAFETTE" run --all games --now "@$((T0 + 60))" >>"$WORK/log.out" 2>>"$WORK/log.err") ||
+		fail "run --all at T0+60: $(tail -3 "$WORK/log.err")"
+	ESTAFETTE=$REAL
+}
+
+traced_batch "$WORK/b"
+[ "$(git -C b/games/g1 tag | wc -l)" -eq 3 ] || fail "g1 did not reach step 2: $(git -C b/games/g1 tag)"
+counts=$("$PY" "$TOP/tests/helpers/durability_order.py" traces/*) ||
+	fail "a step was named before it was durable (above)"
+echo "checked $(ls traces | wc -l) processes: $counts"
+for what in "main moves" "outbox puts"; do
+	n=$(sed -E "s/.*$what ([0-9]+).*/\1/" <<<"$counts")
+	[ "$n" -ge 4 ] || fail "only $n $what traced: the trace misses what the check is for"
+done
+
+# fsync and syncfs that do nothing: the same batch must fail the check.
+cat > nosync.c <<'C'
+int fsync(int fd) { (void)fd; return 0; }
+int fdatasync(int fd) { (void)fd; return 0; }
+int syncfs(int fd) { (void)fd; return 0; }
+C
+cc -shared -fPIC -o nosync.so nosync.c
+export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
+PRELOAD=$WORK/nosync.so traced_batch "$WORK/c"
+if out=$("$PY" "$TOP/tests/helpers/durability_order.py" traces/* 2>&1); then
+	fail "with fsync a no-op the check still passed: $out"
+fi
+grep -q "main moves, but .*objects/pack/pack-.* is not durable" <<<"$out" ||
+	fail "with fsync a no-op the check failed otherwise than at the first step's pack: $out"
+echo "OK: every step durable before main named it, every ref before its reports"
