@@ -385,7 +385,8 @@ int est_store_pin(est_store *store, const char *rev);
 
 /*
  * The commit tag `tag` (refs/tags/<tag>, annotated or not) points to, in
- * out[41].
+ * out[41]. With `out` NULL, only whether the ref is there: nothing but the
+ * ref is read, so a tag whose objects are lost is still found.
  *
  * Errors: EST_ENOTFOUND if there is no such tag; EST_EINVAL if `tag` is not
  * a valid tag name or does not lead to a commit; EST_ERROR (libgit2).

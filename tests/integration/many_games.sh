@@ -200,6 +200,14 @@ json_get '[g["message"] for g in d if g["game"]=="g20"][0]' < "$WORK/last.out" |
 	fail "g20's message: $(cat "$WORK/last.out")"
 [ "$(reasons "$WORK/last.out" g20)" = unreadable ] || fail "g20 truncated: $(reasons "$WORK/last.out" g20)"
 [ "$(json_get 'len(d)' < "$WORK/last.out")" = 19 ] || fail "status after g20 damaged"
+# Every object lost, the refs kept (step-0000 names a tag object that is
+# gone): still a game that cannot be read, never a folder passed over.
+find games/g19/.git/objects -type f -delete
+expect_exit 66 "$ESTAFETTE" status --all games --now "$T2" --json   # g19's 66, first of the two
+[ "$(json_get 'len(d)' < "$WORK/last.out")" = 19 ] || fail "status leaves g19 out once its objects are lost"
+[ "$(reasons "$WORK/last.out" g19)" = unreadable ] || fail "g19, its objects lost: $(reasons "$WORK/last.out" g19)"
+expect_exit 66 "$ESTAFETTE" run --all games --now "$T2"
+grep -q '^games/g19: failed' "$WORK/last.out" || fail "run --all says nothing of g19: $(cat "$WORK/last.out")"
 
 # An empty folder, and one that does not exist.
 mkdir empty
