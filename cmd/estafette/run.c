@@ -207,6 +207,33 @@ static int other_shard(run_batch *b, const json_t *id, const char *path)
 }
 
 /*
+ * Is the game whose id is `id` (NULL: not known) one that an earlier folder
+ * of this run already holds? A game's dice secrets and outbox in
+ * $ESTAFETTE_HOME are kept by id, so a second folder with that id (a
+ * clone, a copy, a link) would resolve with the first one's secrets and
+ * mail as it: it fails with EST_ECONFIG naming both, and only the first
+ * is run. `seen` maps each id to its folder.
+ */
+static int same_id(run_batch *b, json_t *seen, const json_t *id, const char *path)
+{
+	const char *first;
+
+	if (!json_is_string(id))
+		return 0;
+	if (!(first = json_string_value(json_object_get(seen, json_string_value(id))))) {
+		json_object_set_new(seen, json_string_value(id), json_string(path));
+		return 0;
+	}
+	b->games++;
+	est_error_set(EST_ECONFIG, "%s: holds game %s, as %s does: a game's dice secrets "
+		      "and outbox in $ESTAFETTE_HOME go by its id, so only %s is run; move this "
+		      "copy out of the folder (a clone to read belongs elsewhere), or run it with "
+		      "its own ESTAFETTE_HOME", path, json_string_value(id), first, first);
+	game_failed(b, EST_ECONFIG, path, 1, 0);
+	return 1;
+}
+
+/*
  * Every game repository directly under `dir` (with a work tree or bare), in
  * name order, each under its own lock (est_engine_run takes it); folders that
  * are not games are passed over, a damaged game is a failure of its own. A
@@ -217,6 +244,7 @@ static int run_all(run_batch *b, const char *dir)
 {
 	char **paths = NULL;
 	size_t count = 0;
+	json_t *seen = json_object();
 	int error;
 
 	if ((error = est_overview_scan(&paths, &count, dir)) < 0)
@@ -227,21 +255,23 @@ static int run_all(run_batch *b, const char *dir)
 		int is_game, fresh = est_next_due_fresh(&passed, &id, paths[i], b->now, b->flags);
 		int other = other_shard(b, id, paths[i]);
 
-		json_decref(id);
-		if (other)
+		if (other || (fresh && same_id(b, seen, id, paths[i])))
 			json_decref(passed);
 		else if (fresh)
 			run_game(b, NULL, 0, paths[i], 1, passed);
+		json_decref(id);
 		if (other || fresh)
 			continue;
 		error = est_overview_open(&game, &is_game, paths[i]);
-		if (is_game && game && other_shard(b, json_object_get(game->game, "id"), paths[i]))
+		id = game ? json_object_get(game->game, "id") : NULL;
+		if (is_game && game && other_shard(b, id, paths[i]))
 			est_next_due_save_game(game);
-		else if (is_game)
+		else if (is_game && !same_id(b, seen, id, paths[i]))
 			run_game(b, game, error, paths[i], 1, NULL);
 		est_game_free(game);
 		est_error_clear();
 	}
+	json_decref(seen);
 	est_overview_paths_free(paths);
 	return 0;
 }

@@ -216,6 +216,27 @@ grep -q "no games in empty" "$WORK/last.out" || fail "empty folder: $(cat "$WORK
 expect_exit 66 "$ESTAFETTE" status --all nowhere
 expect_exit 66 "$ESTAFETTE" run --all nowhere
 expect_exit 64 "$ESTAFETTE" status --all games g01
+
+# Copies of a game beside it (d2 a copied folder, d3 a clone): they would
+# resolve with d1's dice secrets and mail as d1, which share its id. Only
+# the first folder of that id runs; the others fail with 78, naming it.
+mkdir dups
+"$ESTAFETTE" new dups/d1 --ruleset napoleonic-empire --players players.json --deadline-hours 1 >/dev/null
+join_files dups/d1
+expect_exit 0 "$ESTAFETTE" run --all dups --now "$T0" --no-mail
+cp -a dups/d1 dups/d2
+git clone -q dups/d1 dups/d3
+d3=$(git -C dups/d3 rev-parse main)
+expect_exit 78 "$ESTAFETTE" run --all dups --now "$T2" --no-mail
+grep -q '^d1: resolved step 2$' "$WORK/last.out" || fail "d1 did not run: $(cat "$WORK/last.out")"
+for g in d2 d3; do
+	grep -q "^dups/$g: failed (config, exit 78): dups/$g: holds game d1, as dups/d1 does" "$WORK/last.out" ||
+		fail "the copy $g: $(cat "$WORK/last.out")"
+done
+grep -q '^3 games: 1 ran, 0 locked or failed temporarily, 2 failed$' "$WORK/last.out" ||
+	fail "the copies' totals: $(tail -1 "$WORK/last.out")"
+[ "$(git -C dups/d3 rev-parse main)" = "$d3" ] || fail "the clone d3 was run"
+[ "$(git -C dups/d2 tag | wc -l)" = 2 ] || fail "the copy d2 was run: $(git -C dups/d2 tag)"
 # Games whose rules/ differ, resolved by one run --all (which shares parsed
 # rules between games of the same rules/ tree) and each by a run of its own:
 # the same commits. Four with the ruleset's own rules/, m3 with a GM's map
