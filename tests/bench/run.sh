@@ -68,26 +68,27 @@ print(json.dumps([{"type": "discard", "card": c["id"]} for c in hand[:max(0, len
 	done
 }
 
-# --- (0) nothing due: IDLE copies of one game one step in, awaiting
-# France's orders for two days, its mail sent (the outbox empty), run
-# --all over them with their next-due records, against the same pass run
-# in full (the records removed first) and against a shell loop that only
-# reads a game's main with git rev-parse, the floor of checking a ref with
-# git (over the first 1,000 games).
+# --- (0) nothing due: IDLE games (each its own, with its own id: run
+# --all refuses a second folder of one id), each at its join, awaiting
+# both players, their invitations sent (the outbox empty), run --all over
+# them with their next-due records, against the same pass run in full (the
+# records removed first) and against a shell loop that only reads a game's
+# main with git rev-parse, the floor of checking a ref with git (over the
+# first 1,000 games).
 idle_bench() {
 	local home=$WORK/home-idle i r
-	ESTAFETTE_HOME=$home "$ESTAFETTE" new idle --ruleset napoleonic-empire --players players.json \
-		--deadline-hours 48 --test-dice-secret bench >/dev/null
-	git -C idle config estafette.sender "Bench <orders@example.org>"
-	ESTAFETTE_HOME=$home sign_awaited idle "$T0"
-	ESTAFETTE_HOME=$home "$ESTAFETTE" run idle --now "@$T0" >/dev/null
-	mkdir -p "$home/outbox/idle/sent"
-	mv "$home/outbox/idle/pending/"* "$home/outbox/idle/sent/"
 	mkdir idle-games
-	for i in $(seq -w 1 "$IDLE"); do cp -a idle "idle-games/g$i"; done
+	seq -w 1 "$IDLE" | ESTAFETTE_HOME=$home xargs -P "$(nproc)" -I{} sh -c '
+		"$1" new "idle-games/g$2" --ruleset napoleonic-empire --players players.json \
+			--deadline-hours 48 --test-dice-secret bench >/dev/null &&
+		git -C "idle-games/g$2" config estafette.sender "Bench <orders@example.org>"' sh "$ESTAFETTE" {}
+	# The first pass queues each game's invitations, sent here by hand.
+	ESTAFETTE_HOME=$home "$ESTAFETTE" run --all idle-games --now "@$T0" --no-mail >/dev/null
+	for i in "$home"/outbox/*/pending; do
+		mkdir -p "$i/../sent" && find "$i" -type f -exec mv -t "$i/../sent" {} +
+	done
 	sync
-	# The first pass runs each copy in full (a copy's git config is a new
-	# file) and writes its record.
+	# The second runs each game in full and writes its record.
 	ESTAFETTE_HOME=$home "$ESTAFETTE" run --all idle-games --now "@$((T0 + 60))" > idle.out
 	[ "$(grep -c ': nothing due$' idle.out)" -eq "$IDLE" ] ||
 		{ echo "bench: the idle games are not all nothing due: $(tail -3 idle.out)" >&2; exit 1; }
