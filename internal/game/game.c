@@ -305,7 +305,7 @@ static int check_dice_protocol(const json_t *doc)
 			     "restore game.json from tag step-0000", name ? name : "(not a string)");
 }
 
-int est_game_reload(est_game *game)
+static int load(est_game *game)
 {
 	char head[EST_STORE_OID_HEX + 1];
 	const char *ruleset;
@@ -354,6 +354,38 @@ int est_game_reload(est_game *game)
 		return error;
 	game->loaded = 1;
 	return 0;
+}
+
+/* Tries at a load that saw main move under it (a reader without the lock). */
+#define LOAD_TRIES 3
+
+/*
+ * A reader without the lock (status, run --all before it locks) reads
+ * main's files one revision at a time, not from a snapshot: when another
+ * process commits meanwhile, a check can compare files of two commits
+ * (state.json of one step, the tag of another) and take a game in play for
+ * a hand-edited one. A load that failed while main moved is read again.
+ */
+static int main_moved(est_game *game)
+{
+	char head[EST_STORE_OID_HEX + 1], *failure = strdup(est_error_message());
+	int code = est_error_code();
+	int moved = est_store_head(head, game->store) == 0 && strcmp(head, game->head) != 0;
+
+	/* The load's failure stands, not est_store_head's. */
+	if (!moved)
+		est_error_set(code, "%s", failure ? failure : "out of memory");
+	free(failure);
+	return moved;
+}
+
+int est_game_reload(est_game *game)
+{
+	int error, tries = 0;
+
+	while ((error = load(game)) < 0 && ++tries < LOAD_TRIES && main_moved(game))
+		est_error_clear();
+	return error;
 }
 
 static int sign_for_git(char **armored_out, const char *data, size_t len, void *payload)
