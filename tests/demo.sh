@@ -39,6 +39,16 @@ else
 	echo "a local SMTP server (aiosmtpd) listens on 127.0.0.1:$SMTP_PORT"
 fi
 
+# logged CMD...: CMD's output goes to the game's transcript; if it fails,
+# the transcript's end is shown and the demo stops.
+logged() {
+	echo "\$ $*" >> "$TRANSCRIPT"
+	"$@" >> "$TRANSCRIPT" 2>&1 && return 0
+	echo "FAILED: $*" >&2
+	tail -n 20 "$TRANSCRIPT" >&2
+	exit 1
+}
+
 # One sample: its plan.json says the game id, dice secret and commit clock
 # the orders were signed against.
 play() {
@@ -49,28 +59,33 @@ play() {
 	mapfile -t options < <("$PY" -c 'import json,sys
 for k, v in json.load(open(sys.argv[1])).get("options", {}).items(): print(f"--option={k}={v}")' "$sample/plan.json")
 	export ESTAFETTE_COMMIT_TIME=$clock
+	mkdir -p "$DEMO/$1"
+	TRANSCRIPT=$DEMO/$1/transcript.txt
+	: > "$TRANSCRIPT"
 	echo
 	echo "=== $1: game $id"
 	dice=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("dice_protocol", "v2"))' "$sample/plan.json")
-	"$ESTAFETTE" new "$game" --ruleset "$1" --id "$id" --players "$sample/players.json" \
+	logged "$ESTAFETTE" new "$game" --ruleset "$1" --id "$id" --players "$sample/players.json" \
 		--test-dice-secret "$secret" --dice-protocol "$dice" "${options[@]}"
 	git -C "$game" config estafette.smtpurl "$SMTP_URL"
 	git -C "$game" config estafette.sender "$1 GM <gm@example.org>"
-	"$ESTAFETTE" run "$game"
+	git -C "$game" config estafette.gmaddress "gamemaster@example.org"
+	logged "$ESTAFETTE" run "$game"
 	for order in "$sample"/orders/*.json; do
-		echo
-		echo "== $(basename "$order")"
-		"$ESTAFETTE" submit "$game" "$order"
-		"$ESTAFETTE" run "$game"
+		echo "== $(basename "$order")" >> "$TRANSCRIPT"
+		logged "$ESTAFETTE" submit "$game" "$order"
+		logged "$ESTAFETTE" run "$game"
 	done
-	echo
-	"$ESTAFETTE" status "$game"
-	git -C "$game" fsck --strict --no-progress
-	echo "game repository: $game ($(git -C "$game" rev-list --count main) commits," \
-		"$(git -C "$game" tag | wc -l) step tags; git -C $game log --oneline)"
-	echo "public reports:  $game/turns/*/report.txt"
-	echo "players' mail:   $ESTAFETTE_HOME/outbox/$id/sent/"
-	echo "latest report:   $ESTAFETTE report $game --player $("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["players"][0]["id"])' "$sample/players.json")"
+	logged git -C "$game" fsck --strict --no-progress
+	echo "  $(ls "$sample"/orders/*.json | wc -l) signed order files submitted, each followed by a run:" \
+		"$(git -C "$game" tag | wc -l) step tags, $(git -C "$game" rev-list --count main) commits," \
+		"$(ls "$ESTAFETTE_HOME/outbox/$id/sent" | grep -c '\.eml$') messages mailed; git fsck --strict is clean"
+	"$ESTAFETTE" status "$game" | sed 's/^/  /'
+	echo "  game repository: $game (git -C $game log --oneline)"
+	echo "  public reports:  $game/turns/*/report.txt"
+	echo "  players' mail:   $ESTAFETTE_HOME/outbox/$id/sent/"
+	echo "  latest report:   $ESTAFETTE report $game --player $("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["players"][0]["id"])' "$sample/players.json")"
+	echo "  all it printed:  $TRANSCRIPT"
 }
 
 for g in $GAMES; do
