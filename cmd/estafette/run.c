@@ -244,11 +244,12 @@ static int run_all(run_batch *b, const char *dir)
 {
 	char **paths = NULL;
 	size_t count = 0;
-	json_t *seen = json_object();
+	json_t *seen;
 	int error;
 
 	if ((error = est_overview_scan(&paths, &count, dir)) < 0)
 		return cmd_fail(error, b->json, NULL);
+	seen = json_object();
 	for (size_t i = 0; i < count; i++) {
 		est_game *game = NULL;
 		json_t *passed, *id;
