@@ -99,7 +99,9 @@ void est_game_free(est_game *game);
  * Re-read everything at the current refs/heads/main (after a commit, or
  * once the lock is held). Nothing is read again while main names the
  * commit read last, except in a sealed game, whose store moves on its own.
- * Errors: those of est_game_open.
+ * A reader without the lock reads main's files one revision at a time, so a
+ * load that failed while main moved (another process committed) is read
+ * again, up to three tries in all. Errors: those of est_game_open.
  */
 int est_game_reload(est_game *game);
 

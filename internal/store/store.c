@@ -455,9 +455,7 @@ void est_store_unlock(est_store *store)
 static void last_good_step(char tag[32], est_store *store)
 {
 	git_strarray tags = {0};
-	git_reference *ref = NULL;
-	git_object *commit = NULL;
-	char name[48];
+	char commit[EST_STORE_OID_HEX + 1];
 
 	tag[0] = '\0';
 	if (git_tag_list_match(&tags, "step-*", store->repo) < 0)
@@ -467,18 +465,11 @@ static void last_good_step(char tag[32], est_store *store)
 		if (tag[0] && (strlen(tags.strings[i]) < strlen(tag) ||
 			       (strlen(tags.strings[i]) == strlen(tag) && strcmp(tags.strings[i], tag) < 0)))
 			continue;
-		/* The ref by its whole name: libgit2 1.5's revparse leaks one whose object is lost. */
-		snprintf(name, sizeof(name), "refs/tags/%s", tags.strings[i]);
-		if (strlen(tags.strings[i]) < 32 &&
-		    git_reference_lookup(&ref, store->repo, name) == 0 &&
-		    git_reference_peel(&commit, ref, GIT_OBJECT_COMMIT) == 0)
+		if (strlen(tags.strings[i]) < 32 && est_store_tag_target(commit, store, tags.strings[i]) == 0)
 			strcpy(tag, tags.strings[i]);
-		git_object_free(commit);
-		git_reference_free(ref);
-		ref = NULL;
-		commit = NULL;
 	}
 	git_strarray_dispose(&tags);
+	est_error_clear();
 	git_error_clear();
 }
 
