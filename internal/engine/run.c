@@ -236,7 +236,7 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	free(content_id);
 	if (error < 0)
 		goto out;
-	error = est_mail_outbox_put(queued, game->home, id, name, from_addr, &email, 1, eml, eml_len);
+	error = est_mail_outbox_put_unsynced(queued, game->home, id, name, from_addr, &email, 1, eml, eml_len);
 out:
 	free(from_addr);
 	free(msgid);
@@ -282,6 +282,13 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 		*queued_out += queued;
 	}
 out:
+	/*
+	 * One fsync of the folder for the step's reports, before a later step
+	 * or the mail counts on them. After a failure the run stops, and its
+	 * next one queues this step's reports again (it is the latest).
+	 */
+	if (error == 0 && *queued_out > 0)
+		error = est_mail_outbox_sync(game->home, json_string_value(json_object_get(game->game, "id")));
 	map_picture_clear(&last);
 	free(sender);
 	return error;

@@ -243,17 +243,6 @@ out:
 	return result;
 }
 
-static int sync_folder(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY), error = 0;
-
-	if (fd < 0 || fsync(fd) < 0)
-		error = est_error_set(EST_EIO, "%s: cannot sync folder: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return error;
-}
-
 static int rename_to_sent(const char *dir, const char *name, const char *suffix)
 {
 	char *from = est_strdup_printf("%s/pending/%s%s", dir, name, suffix);
@@ -279,29 +268,40 @@ static int rename_to_sent(const char *dir, const char *name, const char *suffix)
  * a lone .eml, never a lone .json. finish_interrupted_moves completes the
  * move on the next run. The other order would leave a lone pending .eml,
  * which looks like a put cut short, and put would queue the report again.
+ * The moves are made durable once for the whole delivery (sync_moves).
  */
 static int move_to_sent(const char *dir, const char *name)
 {
-	char *pending = est_strdup_printf("%s/pending", dir);
-	char *sent = est_strdup_printf("%s/sent", dir);
 	int error;
 
-	if (!pending || !sent) {
-		error = est_error_set(EST_ENOMEM, "out of memory");
-		goto out;
-	}
 	if ((error = rename_to_sent(dir, name, ".eml")) < 0)
-		goto out;
+		return error;
 	est_fault_point("outbox-after-sent-eml");
-	if ((error = rename_to_sent(dir, name, ".json")) < 0)
-		goto out;
-	/* Make the move durable, or a crash could bring the message back. */
-	if ((error = sync_folder(sent)) < 0 || (error = sync_folder(pending)) < 0)
-		goto out;
-out:
+	return rename_to_sent(dir, name, ".json");
+}
+
+/*
+ * Make the moves to sent/ durable, sent/ first: a power cut before this
+ * brings the messages moved since the last sync back to pending/, and the
+ * next run sends them again, under their own Message-ID (at least once,
+ * never lost). Keeps the first error: `error`, else the sync's.
+ */
+static int sync_moves(const char *dir, int error)
+{
+	char *sent = est_strdup_printf("%s/sent", dir), *pending = est_strdup_printf("%s/pending", dir);
+	char first[4096];
+	int synced;
+
+	snprintf(first, sizeof(first), "%s", error < 0 ? est_error_message() : "");
+	if (!sent || !pending)
+		synced = est_error_set(EST_ENOMEM, "out of memory");
+	else if ((synced = est_dir_sync(sent)) == 0)
+		synced = est_dir_sync(pending);
 	free(sent);
 	free(pending);
-	return error;
+	if (error < 0 && synced < 0)
+		return est_error_set(error, "%s", first);
+	return error < 0 ? error : synced;
 }
 
 /*
@@ -347,14 +347,16 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 	char *dir = NULL, *sent = NULL, **names = NULL, **lone = NULL;
 	char reason[768], first_refused[1024] = "";
 	size_t count = 0, lone_count = 0, refused = 0;
-	int error;
+	int error, moved = 0;
 
 	*sent_out = 0;
 	*pending_out = 0;
 	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
 		return error;
-	if ((error = est_mail__outbox_pending(&names, &count, &lone, &lone_count, home, game)) < 0 ||
-	    (error = finish_interrupted_moves(dir, lone, lone_count)) < 0)
+	if ((error = est_mail__outbox_pending(&names, &count, &lone, &lone_count, home, game)) < 0)
+		goto out;
+	moved = lone_count > 0;
+	if ((error = finish_interrupted_moves(dir, lone, lone_count)) < 0)
 		goto out;
 	*pending_out = count;
 	if (count == 0 || !smtp || !smtp->url || !*smtp->url)
@@ -388,6 +390,7 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 			goto out;
 		}
 		est_fault_point("smtp-after-accept");
+		moved = 1;
 		if ((error = move_to_sent(dir, names[i])) < 0)
 			goto out;
 		est_fault_point("outbox-after-sent");
@@ -401,6 +404,8 @@ int est_mail_outbox_deliver(size_t *sent_out, size_t *pending_out, const char *h
 				      s.url, refused, refused == 1 ? "" : "s", refused == 1 ? "s" : "",
 				      first_refused);
 out:
+	if (moved)
+		error = sync_moves(dir, error);
 	if (s.curl)
 		curl_easy_cleanup(s.curl);
 	est_mail_names_free(names, count);

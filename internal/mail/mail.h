@@ -207,6 +207,26 @@ int est_mail_outbox_put(int *queued_out, const char *home, const char *game, con
 			const char *eml, size_t eml_len);
 
 /*
+ * est_mail_outbox_put for a caller that queues several messages of `game`
+ * at once: each file's content is fsynced before it gets its name, so
+ * after a power cut a message is whole or not queued, never torn, but the
+ * names are durable only once est_mail_outbox_sync returns. The caller
+ * calls it after its last put, before anything counts on the messages
+ * (delivery, a later step, its own exit). Errors: est_mail_outbox_put's.
+ */
+int est_mail_outbox_put_unsynced(int *queued_out, const char *home, const char *game, const char *name,
+				 const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
+				 const char *eml, size_t eml_len);
+
+/*
+ * fsync the pending folder of `game`'s outbox: every message put there so
+ * far (est_mail_outbox_put_unsynced) is durable. Errors: EST_EINVAL (bad
+ * home or game, as in est_mail_outbox_dir); EST_EIO (the folder is
+ * missing or cannot be synced); EST_ENOMEM.
+ */
+int est_mail_outbox_sync(const char *home, const char *game);
+
+/*
  * Whether message `name` of `game` is queued already (pending, both files
  * there) or sent: *found_out 1 or 0. What est_mail_outbox_put() would
  * skip, asked before composing (a run queues the last step's reports again

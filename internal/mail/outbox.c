@@ -147,10 +147,13 @@ int est_mail_outbox_mark_maker(const char *home, const char *game)
 	return error;
 }
 
-int est_mail_outbox_put(int *queued_out, const char *home, const char *game, const char *name,
-			const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
-			const char *eml, size_t eml_len)
+/* est_mail_outbox_put; the folder's fsync left to the caller when `defer_sync`. */
+static int put(int *queued_out, const char *home, const char *game, const char *name,
+	       const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
+	       const char *eml, size_t eml_len, int defer_sync)
 {
+	int (*write)(const char *, const void *, size_t, mode_t) =
+		defer_sync ? est_file_write_whole : est_file_write_atomic;
 	char *dir = NULL, *pending = NULL, *sent = NULL, *eml_path = NULL, *json_path = NULL;
 	char *json = NULL;
 	int error, found;
@@ -178,10 +181,10 @@ int est_mail_outbox_put(int *queued_out, const char *home, const char *game, con
 		goto out;
 	/* The .json last: only with it is the message complete (see mail.h). */
 	est_fault_point("outbox-before-write");
-	if ((error = est_file_write_atomic(eml_path, eml, eml_len, 0600)) < 0)
+	if ((error = write(eml_path, eml, eml_len, 0600)) < 0)
 		goto out;
 	est_fault_point("outbox-after-eml");
-	if ((error = est_file_write_atomic(json_path, json, strlen(json), 0600)) < 0)
+	if ((error = write(json_path, json, strlen(json), 0600)) < 0)
 		goto out;
 	est_fault_point("outbox-after-write");
 	*queued_out = 1;
@@ -190,6 +193,36 @@ out:
 	free(json_path);
 	free(eml_path);
 	free(sent);
+	free(pending);
+	free(dir);
+	return error;
+}
+
+int est_mail_outbox_put(int *queued_out, const char *home, const char *game, const char *name,
+			const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
+			const char *eml, size_t eml_len)
+{
+	return put(queued_out, home, game, name, envelope_from, rcpts, rcpt_count, eml, eml_len, 0);
+}
+
+int est_mail_outbox_put_unsynced(int *queued_out, const char *home, const char *game, const char *name,
+				 const char *envelope_from, const char *const *rcpts, size_t rcpt_count,
+				 const char *eml, size_t eml_len)
+{
+	return put(queued_out, home, game, name, envelope_from, rcpts, rcpt_count, eml, eml_len, 1);
+}
+
+int est_mail_outbox_sync(const char *home, const char *game)
+{
+	char *dir = NULL, *pending = NULL;
+	int error;
+
+	if ((error = est_mail_outbox_dir(&dir, home, game)) < 0)
+		return error;
+	if (!(pending = est_strdup_printf("%s/pending", dir)))
+		error = est_error_set(EST_ENOMEM, "out of memory");
+	else
+		error = est_dir_sync(pending);
 	free(pending);
 	free(dir);
 	return error;

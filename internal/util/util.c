@@ -77,10 +77,21 @@ int est_file_read_private(char **out, size_t *len, const char *path, size_t max)
 	return est_file_read(out, len, path, max);
 }
 
+int est_dir_sync(const char *dir)
+{
+	int fd, error = 0;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fsync(fd) < 0)
+		error = est_error_set(EST_EIO, "%s: cannot sync folder: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return error;
+}
+
 static int fsync_dir_of(const char *path)
 {
 	char *dir = strdup(path), *slash;
-	int fd, error = 0;
+	int error;
 
 	if (!dir)
 		return est_error_set(EST_ENOMEM, "out of memory");
@@ -91,16 +102,15 @@ static int fsync_dir_of(const char *path)
 		*slash = '\0';
 	else
 		strcpy(dir, ".");
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY)) < 0 || fsync(fd) < 0)
-		error = est_error_set(EST_EIO, "%s: cannot sync folder: %s", dir, strerror(errno));
-	if (fd >= 0)
-		close(fd);
+	error = est_dir_sync(dir);
 	free(dir);
 	return error;
 }
 
-/* A temporary file, renamed over `path`; fsynced, and its folder, when `durable`. */
-static int write_replacing(const char *path, const void *data, size_t len, mode_t mode, int durable)
+enum { SYNC_CONTENT = 1, SYNC_FOLDER = 2 };
+
+/* A temporary file, renamed over `path`; fsynced and its folder fsynced as `sync` says. */
+static int write_replacing(const char *path, const void *data, size_t len, mode_t mode, unsigned sync)
 {
 	char *tmp = est_strdup_printf("%s.tmp.%ld", path, (long)getpid());
 	const char *p = data;
@@ -132,7 +142,7 @@ static int write_replacing(const char *path, const void *data, size_t len, mode_
 		p += n;
 		len -= (size_t)n;
 	}
-	if (durable && fsync(fd) < 0) {
+	if ((sync & SYNC_CONTENT) && fsync(fd) < 0) {
 		error = est_error_set(EST_EIO, "%s: cannot sync: %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -146,7 +156,7 @@ static int write_replacing(const char *path, const void *data, size_t len, mode_
 		error = est_error_set(EST_EIO, "%s: cannot rename into place: %s", path, strerror(errno));
 		goto out;
 	}
-	if (durable)
+	if (sync & SYNC_FOLDER)
 		error = fsync_dir_of(path);
 out:
 	if (fd >= 0)
@@ -159,7 +169,12 @@ out:
 
 int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
 {
-	return write_replacing(path, data, len, mode, 1);
+	return write_replacing(path, data, len, mode, SYNC_CONTENT | SYNC_FOLDER);
+}
+
+int est_file_write_whole(const char *path, const void *data, size_t len, mode_t mode)
+{
+	return write_replacing(path, data, len, mode, SYNC_CONTENT);
 }
 
 int est_file_write_hint(const char *path, const void *data, size_t len, mode_t mode)

@@ -44,6 +44,20 @@ int est_file_read_private(char **out, size_t *len, const char *path, size_t max)
 int est_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
 
 /*
+ * est_file_write_atomic without the fsync of the folder, for files written
+ * in numbers into one folder: the content is durable before the file gets
+ * its name, so after a power cut the file is whole, or the old one, or
+ * missing, never torn; est_dir_sync of the folder then makes the names
+ * durable, all at once.
+ *
+ * Errors: EST_EIO.
+ */
+int est_file_write_whole(const char *path, const void *data, size_t len, mode_t mode);
+
+/* fsync the folder `dir`: the names made in it so far are durable. Errors: EST_EIO. */
+int est_dir_sync(const char *dir);
+
+/*
  * est_file_write_atomic without the two fsyncs, for a hint whose loss only
  * costs work: another process reads the old file or the new one, never a
  * torn one, but after a power cut the file may be the old one, missing or

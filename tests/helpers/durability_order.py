@@ -11,10 +11,14 @@ after it got the name; or a syncfs came after both (the test runs on one
 file system). The checks:
   - when refs/heads/main moves, every pack, loose object and hidden record
     put in place before is durable (a step's objects and dice secrets
-    before the ref that names them);
+    before the ref that names them), and so is every message put in an
+    outbox (a step's reports before a later step makes it not the latest,
+    the one a run queues again);
   - when a message is put in an outbox's pending/, every main and tag
-    moved before is durable (no report of a step a power cut can lose);
-  - at the end of the trace, every main and tag moved is durable.
+    moved before is durable (no report of a step a power cut can lose),
+    and its own content is (a message is whole or missing, never torn);
+  - at the end of the trace, every main and tag moved, every message put
+    and every message moved to sent/ is durable.
 Prints what it counted; exits 1 naming the first file not durable in time.
 """
 import os
@@ -28,6 +32,7 @@ OBJECTS = re.compile(r'/objects/(pack/pack-[0-9a-f]+\.(pack|idx)|[0-9a-f]{2}/[0-
 HIDDEN = re.compile(r'/hidden/[^/]+\.json$')
 REF = re.compile(r'/\.git/refs/(heads/main|tags/[^/]+)$')
 OUTBOX = re.compile(r'/outbox/[^/]+/pending/[^/]+$')
+MAIL = re.compile(r'/outbox/[^/]+/(pending|sent)/[^/]+$')
 
 
 def paths(args):
@@ -83,12 +88,18 @@ def check(trace):
                 counts['main moves'] += 1
                 require(OBJECTS, 'main moves', line)
                 require(HIDDEN, 'main moves', line)
+                require(OUTBOX, 'main moves', line)
             if OUTBOX.search(dst):
                 counts['outbox puts'] += 1
                 require(REF, 'a message is queued', line)
-            content[dst] = content.get(src, False)
+                if not content.get(src, False):
+                    sys.exit('%s: %s is put in the outbox before its content is durable (line: %s)'
+                             % (trace, dst, line.strip()))
+            # A message another process queued was checked in that process's trace.
+            content[dst] = content.get(src, OUTBOX.search(src) is not None and src not in named)
             named[dst] = False
     require(REF, 'the process ends', '(exit)')
+    require(MAIL, 'the process ends', '(exit)')
     return counts
 
 

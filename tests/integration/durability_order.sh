@@ -4,13 +4,16 @@
 # suites) loses no page the kernel holds, so a missing or misplaced fsync
 # passes every kill test; a power cut would show it. Here every estafette
 # process of a small batch (two Napoleonic Empire games: `new`, the joins'
-# and the orders' `submit`, and two `run --all` that commit, queue and mail
-# over a loopback SMTP server) runs under strace, and
+# and the orders' `submit`, a `run --all` that commits, queues and mails
+# over a loopback SMTP server, then one with --no-mail and an `estafette
+# mail` of each game) runs under strace, and
 # tests/helpers/durability_order.py checks that main moved only after the
-# step's objects and hidden record were durable, that no report was queued
-# before its step's refs were, and that no process ended with a ref still
-# owed to the disk. The same batch with fsync and syncfs made no-ops
-# (LD_PRELOAD) must fail the check: the check can see what it looks for.
+# step's objects, hidden record and earlier reports were durable, that no
+# report was queued before its step's refs were or before its own content
+# was, and that no process ended with a ref or a message owed to the disk.
+# The same batch with fsync and syncfs made no-ops (LD_PRELOAD) must fail
+# the check, and so must one whose outbox folders are never fsynced: the
+# check can see what it looks for.
 set -euo pipefail
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/helpers/batch.sh"
@@ -39,8 +42,10 @@ SH
 	(cd "$dir" && "$ESTAFETTE" run --all games --now "@$T0" >>"$WORK/log.out" 2>>"$WORK/log.err") ||
 		fail "run --all at T0: $(tail -3 "$WORK/log.err")"
 	(cd "$dir" && batch_orders g1 && batch_orders g2 &&
-		"$ESTAFETTE" run --all games --now "@$((T0 + 60))" >>"$WORK/log.out" 2>>"$WORK/log.err") ||
-		fail "run --all at T0+60: $(tail -3 "$WORK/log.err")"
+		"$ESTAFETTE" run --all games --now "@$((T0 + 60))" --no-mail >>"$WORK/log.out" 2>>"$WORK/log.err" &&
+		"$ESTAFETTE" mail games/g1 >>"$WORK/log.out" 2>>"$WORK/log.err" &&
+		"$ESTAFETTE" mail games/g2 >>"$WORK/log.out" 2>>"$WORK/log.err") ||
+		fail "run --all at T0+60, then mail: $(tail -3 "$WORK/log.err")"
 	ESTAFETTE=$REAL
 }
 
@@ -68,4 +73,33 @@ if out=$("$PY" "$TOP/tests/helpers/durability_order.py" traces/* 2>&1); then
 fi
 grep -q "main moves, but .*objects/pack/pack-.* is not durable" <<<"$out" ||
 	fail "with fsync a no-op the check failed otherwise than at the first step's pack: $out"
-echo "OK: every step durable before main named it, every ref before its reports"
+# The outbox folders never fsynced (the rest as it is): the check must
+# fail at the first report queued, for its name is not durable when the
+# process ends or the next step moves main.
+cat > nopending.c <<'C'
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int fsync(int fd)
+{
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 8 && memcmp(path + n - 8, "/pending", 8) == 0)
+		return 0;
+	return (int)syscall(SYS_fsync, fd);
+}
+C
+cc -shared -fPIC -o nopending.so nopending.c
+PRELOAD=$WORK/nopending.so traced_batch "$WORK/d"
+if out=$("$PY" "$TOP/tests/helpers/durability_order.py" traces/* 2>&1); then
+	fail "with the outbox's folders never synced the check still passed: $out"
+fi
+grep -Eq "(main moves|the process ends), but .*/outbox/g[12]/pending/[^ ]* is not durable" <<<"$out" ||
+	fail "with the outbox's folders never synced the check failed otherwise: $out"
+echo "OK: every step durable before main named it, every ref before its reports, every report before the next step"

@@ -928,6 +928,39 @@ static void test_outbox_put_is_idempotent(void **state)
 	remove_tree(home);
 }
 
+/* Queued without the folder's sync: the same message, pending, idempotent; the sync checks its folder. */
+static void test_outbox_put_unsynced(void **state)
+{
+	char *home = make_temp_dir(), *path, *data, **names = NULL;
+	size_t len, count;
+	int queued = -1;
+
+	(void)state;
+	assert_int_equal(est_mail_outbox_sync(home, "ne-001"), EST_EIO);
+	assert_int_equal(est_mail_outbox_sync(home, "../ne-001"), EST_EINVAL);
+	assert_int_equal(est_mail_outbox_put_unsynced(&queued, home, "ne-001", "0007-france", "gm@example.org",
+						      france_rcpt, 1, "first\r\n", 7),
+			 0);
+	assert_int_equal(queued, 1);
+	assert_int_equal(est_mail_outbox_sync(home, "ne-001"), 0);
+	path = path_of("%s/outbox/ne-001/pending/0007-france.eml", home);
+	assert_non_null(data = read_all(path, &len));
+	assert_string_equal(data, "first\r\n");
+	free(data);
+	free(path);
+	assert_int_equal(est_mail_outbox_put_unsynced(&queued, home, "ne-001", "0007-france", "gm@example.org",
+						      france_rcpt, 1, "second\r\n", 8),
+			 0);
+	assert_int_equal(queued, 0);
+	assert_int_equal(est_mail_outbox_put_unsynced(&queued, home, "ne-001", "../escape", "gm@example.org",
+						      france_rcpt, 1, "x", 1),
+			 EST_EINVAL);
+	assert_int_equal(est_mail_outbox_list(&names, &count, home, "ne-001", "pending"), 0);
+	assert_int_equal(count, 1);
+	est_mail_names_free(names, count);
+	remove_tree(home);
+}
+
 static void test_outbox_put_after_a_half_written_message(void **state)
 {
 	char *home = make_temp_dir(), *path, *path2, *data, **names = NULL;
@@ -1640,6 +1673,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_compose_refuses_bad_headers, clean_up),
 		cmocka_unit_test_teardown(test_compose_folds_long_headers, clean_up),
 		cmocka_unit_test_teardown(test_outbox_put_is_idempotent, clean_up),
+		cmocka_unit_test_teardown(test_outbox_put_unsynced, clean_up),
 		cmocka_unit_test_teardown(test_outbox_put_after_a_half_written_message, clean_up),
 		cmocka_unit_test_teardown(test_deliver_without_server_keeps_everything, clean_up),
 		cmocka_unit_test_teardown(test_deliver_three_over_one_connection, clean_up),
