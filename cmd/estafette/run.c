@@ -224,12 +224,11 @@ static int same_id(run_batch *b, json_t *seen, const json_t *id, const char *pat
 		json_object_set_new(seen, json_string_value(id), json_string(path));
 		return 0;
 	}
-	b->games++;
 	est_error_set(EST_ECONFIG, "%s: holds game %s, as %s does: a game's dice secrets "
 		      "and outbox in $ESTAFETTE_HOME go by its id, so only %s is run; move this "
 		      "copy out of the folder (a clone to read belongs elsewhere), or run it with "
 		      "its own ESTAFETTE_HOME", path, json_string_value(id), first, first);
-	game_failed(b, EST_ECONFIG, path, 1, 0);
+	run_game(b, NULL, EST_ECONFIG, path, 1, NULL);
 	return 1;
 }
 
