@@ -93,9 +93,10 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
  * Queue the reports of step `step` for every player (idempotent: a report
  * already queued or sent is left alone). *queued_out counts new ones.
  * Each report is whole before it is named; the names are made durable by
- * one fsync of the outbox's pending folder on success (a report a power
- * cut loses in a failed call is queued again by the next run, which
- * begins by queueing the latest step's).
+ * one fsync of the outbox's pending folder on success, also when every
+ * report was there already (a killed run may have named them without its
+ * sync). A report a power cut loses in a failed call is queued again by
+ * the next run, which begins by queueing the latest step's.
  * Errors: EST_ENOTFOUND (no such step), EST_EIO, rendering errors.
  */
 int est_engine_queue_reports(int *queued_out, est_game *game, long long step);

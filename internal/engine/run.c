@@ -174,8 +174,11 @@ int est_engine_report_parts(est_intake_report *out, est_game *game, long long st
 	return error;
 }
 
-/* Compose one player's report of `step` and put it in the outbox (`last`: render_parts'). */
-static int queue_one(int *queued, est_game *game, long long step, const json_t *player,
+/*
+ * Compose one player's report of `step` and put it in the outbox (`last`:
+ * render_parts'), unless it is there already (*found 1).
+ */
+static int queue_one(int *queued, int *found, est_game *game, long long step, const json_t *player,
 		     const char *sender, time_t date, map_picture *last)
 {
 	const char *id = json_string_value(json_object_get(game->game, "id"));
@@ -186,10 +189,10 @@ static int queue_one(int *queued, est_game *game, long long step, const json_t *
 	report_parts parts = {0};
 	json_t *data = NULL;
 	size_t eml_len;
-	int error, found;
+	int error;
 
 	snprintf(name, sizeof(name), "%04lld-%s", step, pid);
-	if ((error = est_mail_outbox_has(&found, game->home, id, name)) < 0 || found)
+	if ((error = est_mail_outbox_has(found, game->home, id, name)) < 0 || *found)
 		goto out;
 	cid = est_strdup_printf("map.%s.%04lld.%s@estafette", id, step, pid);
 	if (!cid) {
@@ -259,7 +262,7 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 	long long date = 0;
 	size_t i;
 	json_t *player;
-	int error = 0;
+	int error = 0, present = 0;
 
 	*queued_out = 0;
 	snprintf(tag, sizeof(tag), "step-%04lld", step);
@@ -267,8 +270,9 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 	if (!sender || (error = est_store_commit_time(&date, game->store, tag)) < 0)
 		goto out;
 	json_array_foreach(json_object_get(game->game, "players"), i, player) {
-		int queued = 0;
-		error = queue_one(&queued, game, step, player, sender, (time_t)date, &last);
+		int queued = 0, found = 0;
+		error = queue_one(&queued, &found, game, step, player, sender, (time_t)date, &last);
+		present += queued || found;
 		/* One player's unusable address must not hold back the others' reports. */
 		if (error == EST_EINVAL) {
 			est_game_warn(game, "step %lld: no report queued for player \"%s\": %s; correct "
@@ -284,10 +288,12 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 out:
 	/*
 	 * One fsync of the folder for the step's reports, before a later step
-	 * or the mail counts on them. After a failure the run stops, and its
-	 * next one queues this step's reports again (it is the latest).
+	 * or the mail counts on them: those found there too, which a run killed
+	 * before its own sync may have left named in memory only. After a
+	 * failure the run stops, and its next one queues this step's reports
+	 * again (it is the latest).
 	 */
-	if (error == 0 && *queued_out > 0)
+	if (error == 0 && present > 0)
 		error = est_mail_outbox_sync(game->home, json_string_value(json_object_get(game->game, "id")));
 	map_picture_clear(&last);
 	free(sender);

@@ -284,7 +284,8 @@ static int move_to_sent(const char *dir, const char *name)
  * Make the moves to sent/ durable, sent/ first: a power cut before this
  * brings the messages moved since the last sync back to pending/, and the
  * next run sends them again, under their own Message-ID (at least once,
- * never lost). Keeps the first error: `error`, else the sync's.
+ * never lost). Returns `error` (its message followed by the sync's when
+ * both failed), else the sync's.
  */
 static int sync_moves(const char *dir, int error)
 {
@@ -299,8 +300,13 @@ static int sync_moves(const char *dir, int error)
 		synced = est_dir_sync(pending);
 	free(sent);
 	free(pending);
-	if (error < 0 && synced < 0)
-		return est_error_set(error, "%s", first);
+	/* Both said: a temporary failure must not hide that the moves may not be on disk. */
+	if (error < 0 && synced < 0) {
+		char second[1024];
+
+		snprintf(second, sizeof(second), "%s", est_error_message());
+		return est_error_set(error, "%s; and %s", first, second);
+	}
 	return error < 0 ? error : synced;
 }
 

@@ -59,6 +59,32 @@ for what in "main moves" "outbox puts"; do
 	[ "$n" -ge 4 ] || fail "only $n $what traced: the trace misses what the check is for"
 done
 
+# A run killed after it put its step's reports, before it synced their
+# folder: the names may be in memory only. The next run finds them there
+# and must sync the folder before it moves main to a later step, or a
+# power cut then would lose that step's reports for good (no later run
+# queues them: the step is no longer the latest). Both runs go into one
+# trace, so that the check sees the first one's puts.
+rm -rf "$WORK/k" orders/join-* orders/s2-* && mkdir -p "$WORK/k"
+batch_template "$WORK/k" g1
+killed_then() {
+	strace -f -qq -y -A -o "$WORK/traces/killed" \
+		-e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat "$REAL" "$@"
+}
+cd "$WORK/k"
+rc=0; ESTAFETTE_FAULT=outbox-after-write@2 killed_then run games/g1 --now "@$T0" --no-mail \
+	>/dev/null 2>>"$WORK/log.err" || rc=$?
+[ "$rc" -ne 0 ] && [ -e "$ESTAFETTE_HOME/outbox/g1/pending/0001-allies.json" ] ||
+	fail "the run was not killed after its last report (exit $rc): $(ls "$ESTAFETTE_HOME/outbox/g1/pending")"
+batch_orders g1
+killed_then run games/g1 --now "@$((T0 + 60))" --no-mail >/dev/null 2>>"$WORK/log.err" ||
+	fail "the run after the kill: $(tail -3 "$WORK/log.err")"
+[ "$(git -C games/g1 tag | wc -l)" -eq 3 ] || fail "g1 did not reach step 2 after the kill: $(git -C games/g1 tag)"
+cd "$WORK"
+"$PY" "$TOP/tests/helpers/durability_order.py" traces/killed >/dev/null ||
+	fail "after a run killed before its reports' folder sync, main moved first (above)"
+rm -f traces/killed
+
 # fsync and syncfs that do nothing: the same batch must fail the check.
 cat > nosync.c <<'C'
 int fsync(int fd) { (void)fd; return 0; }
