@@ -55,6 +55,14 @@ int cmd_open_game(est_game **out, const char *path, int json);
 /* Print each string of `warnings` (may be NULL) to stderr as a warning. */
 void cmd_print_warnings(const json_t *warnings);
 
+/*
+ * After a delivery's summary `mail` ({"pending", "configured", ...} of
+ * est_game_deliver): when messages wait because no SMTP server is set,
+ * one line on stdout, indented by `indent`, saying where they are and how
+ * to set one.
+ */
+void cmd_print_no_smtp(const json_t *mail, const char *indent);
+
 /* Print text (NULL prints "?") with control characters as \xNN: it may quote an attacker. */
 void cmd_put_safe(FILE *out, const char *text);
 

@@ -68,6 +68,14 @@ void cmd_print_warnings(const json_t *warnings)
 	}
 }
 
+void cmd_print_no_smtp(const json_t *mail, const char *indent)
+{
+	if (!json_is_true(json_object_get(mail, "configured")) &&
+	    json_integer_value(json_object_get(mail, "pending")) > 0)
+		printf("%s(no SMTP server configured: the messages stay there as .eml files; "
+		       "set one with git -C GAME config estafette.smtpurl smtp://host:port)\n", indent);
+}
+
 void cmd_print_json(const json_t *value)
 {
 	char *text = est_json_text(value);

@@ -38,6 +38,8 @@ int cmd_mail(int argc, char **argv)
 		       (long long)json_integer_value(json_object_get(mail, "sent")),
 		       (long long)json_integer_value(json_object_get(mail, "pending")),
 		       json_string_value(json_object_get(mail, "outbox")));
+	if (!a.json)
+		cmd_print_no_smtp(mail, "");
 	cmd_print_warnings(game->warnings);
 out:
 	json_decref(mail);

@@ -95,10 +95,7 @@ static void print_summary(const json_t *s)
 	       (long long)json_integer_value(json_object_get(mail, "sent")),
 	       (long long)json_integer_value(json_object_get(mail, "pending")),
 	       json_string_value(json_object_get(mail, "outbox")));
-	if (!json_is_true(json_object_get(mail, "configured")) &&
-	    json_integer_value(json_object_get(mail, "pending")) > 0)
-		printf("  (no SMTP server configured: the messages stay there as .eml files; "
-		       "set one with git -C GAME config estafette.smtpurl smtp://host:port)\n");
+	cmd_print_no_smtp(mail, "  ");
 }
 
 /*

@@ -68,7 +68,9 @@ int est_engine_new(json_t **summary_out, const est_new_options *opts);
  *
  * Errors: EST_ELOCKED, EST_ETEMPFAIL (main moved, SMTP unreachable: the
  * steps are committed, the mail waits in the outbox), EST_EINVAL/EST_ESIG
- * (a recorded order no longer verifies), EST_ERROR (ruleset), EST_EIO.
+ * (a recorded order no longer verifies), EST_ECONFIG (among others: the
+ * dice secrets are missing here for a game that is not over, checked even
+ * when nothing is due), EST_ERROR (ruleset), EST_EIO.
  *
  * Every run first removes the game's next-due record, and one that trusted
  * its clock and left nothing to do writes a new one (est_next_due_forget,

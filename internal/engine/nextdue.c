@@ -8,9 +8,9 @@
  * step, only the skip of a run that would have found nothing due, and
  * only while every input it was made from is unchanged: main's commit (read
  * from the ref file or packed-refs, as git stores it), the repository's git
- * config file, the site's manifest, an empty outbox, this very binary,
- * $ESTAFETTE_HOME, and a clock between the run that wrote it and the
- * earliest time anything could fall due. Anything else, a missing field,
+ * config file, the site's manifest, an empty outbox, the game's dice
+ * secrets file, this very binary, $ESTAFETTE_HOME, and a clock between
+ * the run that wrote it and the earliest time anything could fall due. Anything else, a missing field,
  * a file it cannot read, a layout it does not know, means the full run.
  *
  * Every record also names the game's id (fixed at `new`) with main's
@@ -193,7 +193,7 @@ static char *read_record(size_t *len_out, const char *dir)
 /* 1 if every input `rec` (main's commit checked already) depends on is as it was and `now` lies in its window, else 0. */
 static int record_holds(const json_t *rec, const char *gitdir, time_t now)
 {
-	char *config = NULL, *home = est_home_dir();
+	char *config = NULL, *secrets = NULL, *home = est_home_dir();
 	const char *outbox = json_string_value(json_object_get(rec, "outbox"));
 	const json_t *site = json_object_get(rec, "site");
 	int holds = 0;
@@ -214,8 +214,14 @@ static int record_holds(const json_t *rec, const char *gitdir, time_t now)
 	if (!json_is_null(site) && (!json_is_string(json_array_get(site, 0)) ||
 	    !same_file(json_string_value(json_array_get(site, 0)), json_array_get(site, 1))))
 		goto out;
+	/* The secrets a full run checks for: gone, the run fails, and no record may hide that. */
+	if (!json_is_string(json_object_get(rec, "game")) ||
+	    !(secrets = est_secrets_path(home, json_string_value(json_object_get(rec, "game")))) ||
+	    !same_file(secrets, json_object_get(rec, "secrets")))
+		goto out;
 	holds = folder_empty(outbox);
 out:
+	free(secrets);
 	free(config);
 	free(home);
 	return holds;
@@ -348,6 +354,7 @@ static char *record_text(const est_next_due_mark *mark, est_game *game, const js
 {
 	const json_t *mail = json_object_get(summary, "mail");
 	char *site_dir = est_engine_site_dir(game), *manifest = NULL, *outbox = NULL, *text = NULL;
+	char *secrets = est_secrets_path(game->home, json_string_value(json_object_get(game->game, "id")));
 	json_t *rec = NULL, *kept = NULL, *site = json_null();
 	long long due;
 
@@ -366,10 +373,12 @@ static char *record_text(const est_next_due_mark *mark, est_game *game, const js
 		    !(site = json_pack("[s, o]", manifest, file_id(manifest))))
 			goto out;
 	}
-	rec = json_pack("{s:i, s:O, s:s, s:O, s:s, s:s, s:O, s:O, s:s, s:I, s:I, s:O}", "format", RECORD_FORMAT,
-			"game", json_object_get(game->game, "id"), "version", EST_VERSION, "exe", mark->exe,
-			"home", game->home, "main", game->head,
-			"config", mark->config, "site", site, "outbox", outbox, "written", (json_int_t)now,
+	if (!secrets)
+		goto out;
+	rec = json_pack("{s:i, s:O, s:s, s:O, s:s, s:s, s:O, s:O, s:s, s:o, s:I, s:I, s:O}", "format",
+			RECORD_FORMAT, "game", json_object_get(game->game, "id"), "version", EST_VERSION,
+			"exe", mark->exe, "home", game->home, "main", game->head, "config", mark->config,
+			"site", site, "outbox", outbox, "secrets", file_id(secrets), "written", (json_int_t)now,
 			"due", (json_int_t)due, "summary", kept);
 	/* Compact: every run --all parses it. */
 	if (rec)
@@ -379,6 +388,7 @@ out:
 	json_decref(rec);
 	json_decref(site);
 	json_decref(kept);
+	free(secrets);
 	free(outbox);
 	free(manifest);
 	free(site_dir);

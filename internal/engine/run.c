@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "game/game.h"
 #include "turn/turn.h"
 #include "intake/intake.h"
@@ -311,6 +313,32 @@ int est_engine_mail(json_t **mail_out, est_game *game)
 	return error;
 }
 
+/*
+ * A game that goes on needs its dice secrets for its next step: a host
+ * without them (a shard taken over, a home not copied, the wrong
+ * ESTAFETTE_HOME) says so at once, before it queues anything into that
+ * home's outbox, not when a deadline passes and the game stalls.
+ */
+static int check_secrets(est_game *game)
+{
+	unsigned char chain[32], hidden[32];
+	const json_t *open;
+	const char *mode;
+	int error;
+
+	if ((error = est_turn_open(&open, game)) < 0)
+		return error;
+	mode = json_string_value(json_object_get(json_object_get(open, "pending"), "mode"));
+	if (mode && strcmp(mode, "over") == 0)
+		return 0;
+	error = est_game_secrets(chain, hidden, game->home, json_string_value(json_object_get(game->game, "id")));
+	OPENSSL_cleanse(chain, sizeof(chain));
+	OPENSSL_cleanse(hidden, sizeof(hidden));
+	if (error < 0)
+		est_error_prefix("the game's next step cannot be resolved here");
+	return error;
+}
+
 int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned flags)
 {
 	json_t *resolved = json_array(), *waiting = NULL, *mail = NULL, *site = NULL;
@@ -320,7 +348,8 @@ int est_engine_run(json_t **summary_out, est_game *game, time_t now, unsigned fl
 
 	if ((error = est_game_lock(game)) < 0 || (error = est_next_due_forget(&mark, game)) < 0)
 		goto out;
-	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0)
+	if ((error = est_game_reload(game)) < 0 || (error = est_game_repair(NULL, game)) < 0 ||
+	    (error = check_secrets(game)) < 0)
 		goto out;
 	if (game->step > 0 && (error = est_engine_queue_reports(&queued, game, game->step)) < 0)
 		goto out;

@@ -195,6 +195,9 @@ int est_secrets_generate(est_secrets *out, const char *test_text);
  */
 int est_secrets_save(const est_secrets *secrets, const char *home, const char *id);
 
+/* Where game `id`'s secrets live under `home`: a new string, NULL out of memory. */
+char *est_secrets_path(const char *home, const char *id);
+
 /* EST_EINVAL if game `id` already has secrets under `home`, else 0. */
 int est_secrets_check_free(const char *home, const char *id);
 

@@ -11,14 +11,14 @@
 #include "util/fault.h"
 #include "util/util.h"
 
-static char *secrets_path(const char *home, const char *id)
+char *est_secrets_path(const char *home, const char *id)
 {
 	return est_strdup_printf("%s/games/%s/secrets.json", home, id);
 }
 
 int est_secrets_check_free(const char *home, const char *id)
 {
-	char *path = secrets_path(home, id);
+	char *path = est_secrets_path(home, id);
 	int error = 0;
 
 	if (!path)
@@ -51,7 +51,7 @@ int est_secrets_generate(est_secrets *out, const char *test_text)
 
 int est_secrets_save(const est_secrets *secrets, const char *home, const char *id)
 {
-	char *path = secrets_path(home, id), *dir = est_strdup_printf("%s/games/%s", home, id);
+	char *path = est_secrets_path(home, id), *dir = est_strdup_printf("%s/games/%s", home, id);
 	char chain[65], hidden[65], *text = NULL;
 	int error;
 
@@ -87,7 +87,7 @@ static int decode_field(unsigned char out[32], const json_t *root, const char *f
 
 int est_secrets_load(est_secrets *out, const char *home, const char *id)
 {
-	char *path = secrets_path(home, id), *text = NULL;
+	char *path = est_secrets_path(home, id), *text = NULL;
 	json_t *root = NULL;
 	size_t len;
 	int error;
@@ -98,7 +98,8 @@ int est_secrets_load(est_secrets *out, const char *home, const char *id)
 	if ((error = est_file_read_private(&text, &len, path, 4096)) < 0) {
 		if (error == EST_ENOTFOUND)
 			est_error_set(EST_ECONFIG, "%s: the game's dice secrets are missing; "
-				      "run estafette where the game was created, or set ESTAFETTE_HOME", path);
+				      "run estafette where the game was created, set ESTAFETTE_HOME to that "
+				      "home, or copy its games/%s folder here (docs/hosting.md)", path, id);
 		error = EST_ECONFIG;
 		goto out;
 	}

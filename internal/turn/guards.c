@@ -186,10 +186,13 @@ int est_clock_check(int *sure_out, est_game *game, time_t now, int confirmed)
 	if (last > 0 && !confirmed && ((long long)now < last - 60 || (long long)now > last + bound)) {
 		est_time_iso(when, now);
 		est_time_iso(then, (time_t)last);
-		est_game_warn(game, "the clock says %s, but the last run was at %s: it %s; nothing is "
-			      "resolved by deadline until the time is right: check it, then run with "
-			      "--confirm-clock", when, then, (long long)now < last ? "went backwards" :
-			      "jumped forwards more than schedule.clock_jump_hours");
+		est_game_warn(game, "the clock says %s, but the last run was at %s: it %s (schedule."
+			      "clock_jump_hours, %lld); nothing is resolved by deadline until the time is "
+			      "right: check it, then run `estafette run %s --confirm-clock`; a game run by "
+			      "hand must be run more often than that to keep this guard quiet (from cron, "
+			      "docs/gm-guide.md)", when, then, (long long)now < last ? "went backwards" :
+			      "jumped forwards more than the hours allowed", bound / 3600,
+			      est_store_path(game->store));
 		*sure_out = 0;
 		char name[64], subject[200], *note = est_strdup_printf("%s\n",
 			json_string_value(json_array_get(game->warnings, json_array_size(game->warnings) - 1)));

@@ -165,4 +165,20 @@ rm -f france.json.sig && ssh-keygen -q -Y sign -f newfrance -n estafette-orders 
 "$ESTAFETTE" status replaced --json | json_get '[a["received"] for a in d["awaiting"]]' | grep -qx '\[True\]' ||
 	fail "the new key's order is not received"
 "$ESTAFETTE" run replaced | grep -q 'resolved step 2' || fail "the new key's order did not resolve"
-echo "exit codes: a full disk 73, a dangling main 66, a read-only home refuses before recording, status after gm replace holds"
+
+# --- A host without the game's dice secrets: 78 at once, not when a step falls due ---
+copy_game nosecrets
+mkdir -p other-home
+expect_exit 78 env ESTAFETTE_HOME="$WORK/other-home" "$ESTAFETTE" run nosecrets --no-mail
+grep -qF "the game's next step cannot be resolved here: $WORK/other-home/games/base/secrets.json: the game's dice secrets are missing" \
+	"$WORK/last.err" || fail "run without the secrets: $(cat "$WORK/last.err")"
+grep -qF "copy its games/base folder here" "$WORK/last.err" || fail "no fix named: $(cat "$WORK/last.err")"
+mkdir nosecrets-all && mv nosecrets nosecrets-all/
+expect_exit 78 env ESTAFETTE_HOME="$WORK/other-home" "$ESTAFETTE" run --all nosecrets-all --no-mail
+grep -q "nosecrets: failed (config, exit 78): .*secrets are missing" "$WORK/last.out" ||
+	fail "run --all without the secrets: $(cat "$WORK/last.out" "$WORK/last.err")"
+# With them copied in, the same host runs it: nothing due, exit 0.
+mkdir -p other-home/games && cp -a "$ESTAFETTE_HOME/games/base" other-home/games/
+expect_exit 0 env ESTAFETTE_HOME="$WORK/other-home" "$ESTAFETTE" run --all nosecrets-all --no-mail
+grep -q "^base: nothing due" "$WORK/last.out" || fail "with the secrets: $(cat "$WORK/last.out")"
+echo "exit codes: a full disk 73, a dangling main 66, a read-only home refuses before recording, status after gm replace holds, a host without the dice secrets 78"

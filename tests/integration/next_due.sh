@@ -5,7 +5,8 @@
 # over, it prints byte for byte what the full run prints (text and
 # --json). Whatever the record depends on that changes sends the game back
 # to the full run, which does the due work: a submit moving main, a GM's
-# extend, a git config change, mail waiting, the site gone, the deadline
+# extend, a git config change, mail waiting, the site gone, the dice
+# secrets taken away (the full run fails, 78), the deadline
 # reached, a clock behind the record's, and a record corrupted, truncated,
 # of another version, writable by others or a link.
 #
@@ -116,6 +117,17 @@ passed_over 8
 rm -rf "$WORK/site"
 pass 8
 grep -q "site: $WORK/site" pass.out || fail "the site removed was not written again: $(cat pass.out)"
+
+# The dice secrets taken away: the full run says they are missing (78); back, passed over again.
+passed_over 8
+S=$ESTAFETTE_HOME/games/g/secrets.json
+mv "$S" "$WORK/secrets.away"
+rc=0; pass 8 || rc=$?
+[ "$rc" -eq 78 ] && grep -q "^games/g: failed (config, exit 78): .*secrets are missing" pass.out ||
+	fail "a record hid the missing secrets (exit $rc): $(cat pass.out pass.err)"
+mv "$WORK/secrets.away" "$S"
+pass 8
+passed_over 8
 
 # The record itself: garbage, truncated, another version, writable by others, a link.
 passed_over 9
