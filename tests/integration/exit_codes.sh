@@ -173,6 +173,7 @@ expect_exit 78 env ESTAFETTE_HOME="$WORK/other-home" "$ESTAFETTE" run nosecrets 
 grep -qF "the game's next step cannot be resolved here: $WORK/other-home/games/base/secrets.json: the game's dice secrets are missing" \
 	"$WORK/last.err" || fail "run without the secrets: $(cat "$WORK/last.err")"
 grep -qF "copy its games/base folder here" "$WORK/last.err" || fail "no fix named: $(cat "$WORK/last.err")"
+[ ! -e other-home/outbox ] || fail "a run without the secrets queued mail into that home: $(find other-home/outbox)"
 mkdir nosecrets-all && mv nosecrets nosecrets-all/
 expect_exit 78 env ESTAFETTE_HOME="$WORK/other-home" "$ESTAFETTE" run --all nosecrets-all --no-mail
 grep -q "nosecrets: failed (config, exit 78): .*secrets are missing" "$WORK/last.out" ||
