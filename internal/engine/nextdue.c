@@ -10,8 +10,9 @@
  * from the ref file or packed-refs, as git stores it), the repository's git
  * config file, the site's manifest, an empty outbox, the game's dice
  * secrets file, this very binary, $ESTAFETTE_HOME, and a clock between
- * the run that wrote it and the earliest time anything could fall due. Anything else, a missing field,
- * a file it cannot read, a layout it does not know, means the full run.
+ * the run that wrote it and the earliest time anything could fall due.
+ * Anything else, a missing field, a file it cannot read, a layout it does
+ * not know, means the full run.
  *
  * Every record also names the game's id (fixed at `new`) with main's
  * commit, so that `run --all --shard` passes over another host's game

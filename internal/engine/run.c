@@ -274,7 +274,7 @@ int est_engine_queue_reports(int *queued_out, est_game *game, long long step)
 	json_array_foreach(json_object_get(game->game, "players"), i, player) {
 		int queued = 0, found = 0;
 		error = queue_one(&queued, &found, game, step, player, sender, (time_t)date, &last);
-		present += queued || found;
+		present |= queued || found;
 		/* One player's unusable address must not hold back the others' reports. */
 		if (error == EST_EINVAL) {
 			est_game_warn(game, "step %lld: no report queued for player \"%s\": %s; correct "
