@@ -395,9 +395,14 @@ static int create_in_place(char oid[EST_STORE_OID_HEX + 1], const char *dir, est
 			remove_sealed_store(home, id);
 		goto out;
 	}
+	/* libgit2 syncs the objects and refs it writes, not the folders it makes. */
+	if ((error = est_dir_sync_tree(tmp)) < 0)
+		goto out;
 	if (rename(tmp, dir) < 0)
 		error = est_error_set(EST_EIO, "%s: cannot move the new game into place: %s", dir,
 				      strerror(errno));
+	else
+		error = est_dir_sync_parent(dir);
 out:
 	est_store_free(store);
 	if (error < 0 && est_remove_tree(tmp) < 0)

@@ -88,7 +88,7 @@ int est_dir_sync(const char *dir)
 	return error;
 }
 
-static int fsync_dir_of(const char *path)
+int est_dir_sync_parent(const char *path)
 {
 	char *dir = strdup(path), *slash;
 	int error;
@@ -157,7 +157,7 @@ static int write_replacing(const char *path, const void *data, size_t len, mode_
 		goto out;
 	}
 	if (sync & SYNC_FOLDER)
-		error = fsync_dir_of(path);
+		error = est_dir_sync_parent(path);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -194,7 +194,11 @@ int est_mkdir_p(const char *path, mode_t mode)
 			continue;
 		char saved = *p;
 		*p = '\0';
-		if (mkdir(copy, mode) < 0 && errno != EEXIST) {
+		if (mkdir(copy, mode) == 0) {
+			/* A folder's name is durable only once its parent is synced. */
+			if ((error = est_dir_sync_parent(copy)) < 0)
+				break;
+		} else if (errno != EEXIST) {
 			error = est_error_set(EST_EIO, "%s: cannot create folder: %s", copy, strerror(errno));
 			break;
 		}
@@ -225,6 +229,20 @@ int est_dir_check_writable(const char *dir, mode_t mode)
 	}
 	free(probe);
 	return error;
+}
+
+static int sync_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP && est_dir_sync(path) < 0 ? -1 : 0;
+}
+
+int est_dir_sync_tree(const char *path)
+{
+	if (nftw(path, sync_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return est_error_set(EST_EIO, "%s: cannot sync: %s", path, strerror(errno));
+	return 0;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)

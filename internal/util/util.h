@@ -58,6 +58,12 @@ int est_file_write_whole(const char *path, const void *data, size_t len, mode_t 
 int est_dir_sync(const char *dir);
 
 /*
+ * fsync the folder that holds `path` ("." for a bare name): `path`'s name
+ * there is durable. Errors: EST_ENOMEM, EST_EIO.
+ */
+int est_dir_sync_parent(const char *path);
+
+/*
  * est_file_write_atomic without the two fsyncs, for a hint whose loss only
  * costs work: another process reads the old file or the new one, never a
  * torn one, but after a power cut the file may be the old one, missing or
@@ -67,7 +73,11 @@ int est_dir_sync(const char *dir);
  */
 int est_file_write_hint(const char *path, const void *data, size_t len, mode_t mode);
 
-/* mkdir -p with `mode` for the folders it makes. Errors: EST_EIO. */
+/*
+ * mkdir -p with `mode` for the folders it makes; the parent of each folder
+ * it makes is fsynced, so the whole path survives a power cut.
+ * Errors: EST_EIO.
+ */
 int est_mkdir_p(const char *path, mode_t mode);
 
 /*
@@ -80,6 +90,14 @@ int est_mkdir_p(const char *path, mode_t mode);
  * file system", "No space left on device"); EST_ENOMEM.
  */
 int est_dir_check_writable(const char *dir, mode_t mode);
+
+/*
+ * fsync every folder under `path`, `path` itself last (no symbolic link is
+ * followed): every name made in the tree so far is durable, though not the
+ * name of `path` in its own parent. For a tree another library made
+ * without syncing its folders. Errors: EST_EIO naming what failed.
+ */
+int est_dir_sync_tree(const char *path);
 
 /*
  * rm -rf `path` (no symbolic link is followed). A missing path is fine.

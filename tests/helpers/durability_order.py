@@ -4,11 +4,12 @@
     durability_order.py TRACE...
 
 Each TRACE is one process's `strace -f -y -o TRACE -e trace=fsync,fdatasync,
-syncfs,rename,renameat,renameat2,link,linkat` log (paths absolute). A file
-put in place by rename or link is durable once both hold: its content was
-fsynced (under its own or an earlier name) and its folder was fsynced
-after it got the name; or a syncfs came after both (the test runs on one
-file system). The checks:
+syncfs,rename,renameat,renameat2,link,linkat,mkdir,mkdirat` log (paths
+absolute). A file put in place by rename or link is durable once all hold:
+its content was fsynced (under its own or an earlier name), its folder was
+fsynced after it got the name, and each folder above it that the process
+made was named durably (its parent fsynced after the mkdir); or a syncfs
+came after them (the test runs on one file system). The checks:
   - when refs/heads/main moves, every pack, loose object and hidden record
     put in place before is durable (a step's objects and dice secrets
     before the ref that names them), and so is every message put in an
@@ -17,6 +18,9 @@ file system). The checks:
   - when a message is put in an outbox's pending/, every main and tag
     moved before is durable (no report of a step a power cut can lose),
     and its own content is (a message is whole or missing, never torn);
+  - a game made in a staging folder ("DIR.new-PID", which nothing names
+    until it is renamed to DIR) is checked when it is renamed: every
+    object, hidden record and ref under it is durable by then;
   - at the end of the trace, every main and tag moved, every message put
     and every message moved to sent/ is durable.
 Prints what it counted; exits 1 naming the first file not durable in time.
@@ -33,6 +37,7 @@ HIDDEN = re.compile(r'/hidden/[^/]+\.json$')
 REF = re.compile(r'/\.git/refs/(heads/main|tags/[^/]+)$')
 OUTBOX = re.compile(r'/outbox/[^/]+/pending/[^/]+$')
 MAIL = re.compile(r'/outbox/[^/]+/(pending|sent)/[^/]+$')
+STAGED = re.compile(r'\.new-\d+$')
 
 
 def paths(args):
@@ -55,11 +60,15 @@ def check(trace):
     content = {}   # path -> its data is on disk
     named = {}     # path put in place -> its folder entry is on disk
     counts = {'main moves': 0, 'outbox puts': 0, 'syncfs': 0, 'fsync': 0}
-    durable = lambda p: content.get(p, False) and named.get(p, True)
+    made = {}      # folder made by mkdir -> its entry in its parent is on disk
 
-    def require(pattern, why, line):
+    def durable(p):
+        up = [a for a in made if p.startswith(a + '/')]
+        return content.get(p, False) and named.get(p, True) and all(made[a] for a in up)
+
+    def require(pattern, why, line, under=''):
         for p in named:
-            if pattern.search(p) and not durable(p):
+            if p.startswith(under) and pattern.search(p) and not durable(p):
                 sys.exit('%s: %s, but %s is not durable yet (line: %s)' % (trace, why, p, line.strip()))
 
     for line in open(trace, errors='replace'):
@@ -73,18 +82,27 @@ def check(trace):
             if fd:
                 p = os.path.normpath(fd.group(1))
                 content[p] = True
-                for q in named:
-                    if os.path.dirname(q) == p:
-                        named[q] = True
+                for d in (named, made):
+                    for q in d:
+                        if os.path.dirname(q) == p:
+                            d[q] = True
         elif call == 'syncfs':
             counts['syncfs'] += 1
             for q in named:
                 named[q] = True
             for q in content:
                 content[q] = True
+            for q in made:
+                made[q] = True
+        elif call in ('mkdir', 'mkdirat'):
+            made[paths(args)[0]] = False
         elif call in ('rename', 'renameat', 'renameat2', 'link', 'linkat'):
             src, dst = paths(args)[:2]
-            if REF.search(dst) and dst.endswith('/refs/heads/main'):
+            if STAGED.search(src):
+                for pattern in (OBJECTS, HIDDEN, REF):
+                    require(pattern, 'the new game is moved into place', line, src + '/')
+            staged = any(STAGED.search(a) for a in dst.split('/'))
+            if REF.search(dst) and dst.endswith('/refs/heads/main') and not staged:
                 counts['main moves'] += 1
                 require(OBJECTS, 'main moves', line)
                 require(HIDDEN, 'main moves', line)
