@@ -235,13 +235,18 @@ static int sync_entry(const char *path, const struct stat *st, int type, struct 
 {
 	(void)st;
 	(void)ftw;
-	return type == FTW_DP && est_dir_sync(path) < 0 ? -1 : 0;
+	/* 1, not -1: the walk stops, and est_dir_sync's message names the folder. */
+	return type == FTW_DP && est_dir_sync(path) < 0 ? 1 : 0;
 }
 
 int est_dir_sync_tree(const char *path)
 {
-	if (nftw(path, sync_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		return est_error_set(EST_EIO, "%s: cannot sync: %s", path, strerror(errno));
+	int rc = nftw(path, sync_entry, 16, FTW_DEPTH | FTW_PHYS);
+
+	if (rc > 0)
+		return EST_EIO;
+	if (rc < 0)
+		return est_error_set(EST_EIO, "%s: cannot walk to sync it: %s", path, strerror(errno));
 	return 0;
 }
 

@@ -25,6 +25,8 @@ cd "$WORK"
 start_smtpd "$WORK/smtp"
 mkdir orders traces && (cd orders && make_players)
 REAL=$ESTAFETTE
+# The calls the check reads (durability_order.py's header).
+CALLS=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat,mkdir,mkdirat
 
 # The batch, every estafette process traced into traces/ (PRELOAD: a library
 # to load in each, for the check's own check).
@@ -34,7 +36,7 @@ traced_batch() {
 	cat > "$WORK/estafette" <<SH
 #!/bin/sh
 exec strace -f -qq -y -o "$WORK/traces/\$\$" -E "LD_PRELOAD=${PRELOAD:-}" \
-	-e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat,mkdir,mkdirat "$REAL" "\$@"
+	-e trace=$CALLS "$REAL" "\$@"
 SH
 	chmod +x "$WORK/estafette"
 	ESTAFETTE=$WORK/estafette
@@ -69,7 +71,7 @@ rm -rf "$WORK/k" orders/join-* orders/s2-* && mkdir -p "$WORK/k"
 batch_template "$WORK/k" g1
 killed_then() {
 	strace -f -qq -y -A -o "$WORK/traces/killed" \
-		-e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat,mkdir,mkdirat "$REAL" "$@"
+		-e trace=$CALLS "$REAL" "$@"
 }
 cd "$WORK/k"
 rc=0; ESTAFETTE_FAULT=outbox-after-write@2 killed_then run games/g1 --now "@$T0" --no-mail \
