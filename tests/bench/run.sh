@@ -29,12 +29,15 @@ raw=$WORK/raw.txt
 : > "$raw"
 : > "$out"
 note() { echo "$*" >> "$raw"; }
-# timed LABEL command...: wall seconds (from date, finer than time's %e) and
-# peak RSS (KiB, /usr/bin/time -v's maximum resident set) of the command.
+# timed LABEL command...: wall seconds (from date, finer than time's %e),
+# peak RSS (KiB, /usr/bin/time -v's maximum resident set) and minor page
+# faults of the command. The faults show how malloc served the map's large
+# surfaces (docs/performance.md, "Memory"): a run that faulted several times
+# as often as its neighbours was slowed by that, not by estafette's work.
 timed() {
 	local label=$1 t0 t1; shift
 	t0=$(date +%s%N)
-	/usr/bin/time -f "%M" -o "$WORK/time" "$@" > "$WORK/timed.out" 2>&1 ||
+	/usr/bin/time -f "%M %R" -o "$WORK/time" "$@" > "$WORK/timed.out" 2>&1 ||
 		{ cat "$WORK/timed.out" >&2; echo "bench: $label failed" >&2; exit 1; }
 	t1=$(date +%s%N)
 	note "$label $(( (t1 - t0) / 1000 ))e-6 $(cat "$WORK/time")"

@@ -80,6 +80,8 @@ est_rate, base_rate = n / est_s, n / base_s
 step_s = est_s / n
 row("batch: estafette run --all", f"{est_rate:.1f}", "steps/s", est_sp, "", "")
 row("batch: baseline (ssh-keygen + git CLI)", f"{base_rate:.1f}", "steps/s", base_sp, "", "")
+faults, faults_sp = med("batch_estafette", 2)
+row("batch: estafette's minor page faults", f"{faults / n:.0f}", "a step", faults_sp, "", "")
 row("batch: ratio", f"{est_rate / base_rate:.2f}", "x", None, ">= 10 x", est_rate / base_rate >= 10)
 row("floor: verify + git objects (durable)", f"{floor['floor_seconds'] * 1e3:.2f}", "ms/step", floor["git_spread"], "", "")
 row("  objects as one pack, fsynced", f"{floor['git_packed_seconds'] * 1e3:.2f}", "ms/step", None, "", "")
@@ -90,7 +92,8 @@ row("batch step / floor", f"{step_s / floor['floor_seconds']:.1f}", "x", None, "
 results.append({"bench": "batch", "mode": mode, "games": n, "repeats": len(raw["batch_estafette"]),
                 "estafette_steps_per_second": est_rate, "estafette_spread": est_sp,
                 "baseline_steps_per_second": base_rate, "baseline_spread": base_sp,
-                "ratio": est_rate / base_rate, "step_over_floor": step_s / floor["floor_seconds"]})
+                "ratio": est_rate / base_rate, "minor_faults_per_step": faults / n,
+                "minor_faults_spread": faults_sp, "step_over_floor": step_s / floor["floor_seconds"]})
 
 hist = int(one("hist_steps"))
 
