@@ -5,6 +5,9 @@
 # ", N skipped" when a test exited 77: it could not run here and said why in a
 # line starting "SKIP:"). A test's lines starting "NOTE:" or "SKIP:" are
 # repeated under its name, and the SKIP: lines again before the last line.
+# Each result gives the seconds the test took. SKIP_TESTS="unit/NAME
+# integration/NAME ..." names tests not to run; each is counted as skipped,
+# with SKIP_WHY (a line) as the reason.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
@@ -14,14 +17,20 @@ log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
 run() {  # name, command...
-	local name=$1 rc=0; shift
-	(cd "$top" && "$@") >"$log/out" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		passed=$((passed + 1)); echo "PASS  $name"
-	elif [ "$rc" -eq 77 ]; then
+	local name=$1 rc=0 start=$SECONDS; shift
+	case " ${SKIP_TESTS:-} " in *" $name "*)
 		skipped=$((skipped + 1)); echo "SKIP  $name"
+		echo "  $name: ${SKIP_WHY:-named in SKIP_TESTS}" >>"$log/skips"
+		return ;;
+	esac
+	(cd "$top" && "$@") >"$log/out" 2>&1 || rc=$?
+	local took="($((SECONDS - start)) s)"
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1)); echo "PASS  $name $took"
+	elif [ "$rc" -eq 77 ]; then
+		skipped=$((skipped + 1)); echo "SKIP  $name $took"
 	else
-		failed=$((failed + 1)); failures="$failures $name"; echo "FAIL  $name"
+		failed=$((failed + 1)); failures="$failures $name"; echo "FAIL  $name $took"
 		sed 's/^/    /' "$log/out" | tail -n 60
 	fi
 	grep -h '^\[  PASSED  \]\|^\[  FAILED  \]\|^\[  SKIPPED \] [0-9]' "$log/out" |
